@@ -1,0 +1,1 @@
+// The StateLoop runtime: System, Feedback, react(...), Store. See Docs/Runtime.md.

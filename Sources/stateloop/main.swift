@@ -1,0 +1,1 @@
+print("stateloop: not built yet")
