@@ -76,6 +76,8 @@ let package = Package(
         .testTarget(name: "StateLoopSpecTests", dependencies: ["StateLoopSpec"]),
         .testTarget(name: "StateLoopCodegenTests", dependencies: ["StateLoopCodegen"]),
         .testTarget(name: "StateLoopDiagramTests", dependencies: ["StateLoopDiagram"]),
+        // Real `swift build`s of Tests/Fixtures packages that apply the plugin.
+        .testTarget(name: "EndToEndTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the system packages StateLoop needs when they are missing: libyaml (the YAML parser the
+# generator is built on, pkg-config yaml-0.1), pkg-config, and Graphviz (`dot`, for SVG/PNG diagrams).
+set -euo pipefail
+
+missing=()
+command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+pkg-config --exists yaml-0.1 2>/dev/null || missing+=(libyaml-dev)
+command -v dot >/dev/null 2>&1 || missing+=(graphviz)
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if command -v apt-get >/dev/null 2>&1; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    echo "Installing ${missing[*]} (apt-get)..."
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+elif command -v brew >/dev/null 2>&1; then
+    brew install libyaml graphviz pkg-config
+else
+    echo "error: please install ${missing[*]} (Debian/Ubuntu: apt-get install libyaml-dev graphviz pkg-config; macOS: brew install libyaml graphviz)" >&2
+    exit 2
+fi

@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import StateLoopCodegen
+import StateLoopSpec
+
+/// `stateloop generate SPEC... --output DIR`
+struct Generate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Generate Swift from one or more *.machine.yml specs.",
+        discussion: """
+            Writes <name>.machine.swift into the output folder for each Foo.machine.yml: the \
+            machine's State, Event, reducer, Effects protocol and feedback loops, for the StateLoop \
+            runtime. Nothing is written when any spec has an error, and a file whose content did \
+            not change is left untouched (so incremental builds stay incremental).
+            """
+    )
+
+    @Argument(help: "The spec files (*.machine.yml or *.machine.yaml).")
+    var specs: [String]
+
+    @Option(name: .shortAndLong, help: "The folder to write the generated Swift files into (created when missing).")
+    var output: String
+
+    @Option(help: "A folder of *.mustache templates overriding the built-in ones (see `stateloop templates`).")
+    var templates: String?
+
+    @Option(help: "The access level of the generated declarations: public, package or internal.")
+    var accessLevel: AccessLevel = .public
+
+    func run() throws {
+        let templateSet = try TemplateOption.load(templates)
+        let pipeline = GeneratorPipeline(templates: templateSet, accessLevel: accessLevel)
+        var files: [(path: String, source: String)] = []
+        var failed = false
+        var outputs: [String: String] = [:]
+        for spec in specs {
+            let name = GeneratorPipeline.outputFileName(forSpecAt: spec)
+            if let earlier = outputs.updateValue(spec, forKey: name) {
+                Console.printError("\(spec):1:1: error: this spec would generate \(name), like \(earlier); rename one of them")
+                failed = true
+                continue
+            }
+            let result = pipeline.generate(contents: try Console.readSpec(spec), path: spec)
+            Console.report(result.diagnostics)
+            if let source = result.source {
+                files.append(((output as NSString).appendingPathComponent(name), source))
+            } else {
+                failed = true
+            }
+        }
+        guard !failed else { throw ExitCode.specErrors }
+        do {
+            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+            for file in files {
+                try OutputWriter.writeIfChanged(file.source, to: file.path)
+            }
+        } catch {
+            Console.printError("error: cannot write into '\(output)': \(error.localizedDescription)")
+            throw ExitCode.usageOrIO
+        }
+    }
+}
+
+extension AccessLevel: ExpressibleByArgument {}
+
+/// `--templates DIR`, shared by the verbs that render templates.
+enum TemplateOption {
+    static func load(_ directory: String?) throws -> TemplateSet {
+        guard let directory else { return .builtIn }
+        do {
+            return try TemplateSet(directory: directory)
+        } catch {
+            Console.printError("error: \(error)")
+            throw ExitCode.usageOrIO
+        }
+    }
+}

@@ -1,1 +1,0 @@
-print("stateloop: not built yet")

@@ -1,0 +1,71 @@
+// Builds a copy of a fixture package (Tests/Fixtures/NAME) that applies the StateLoop plugin, with
+// the real `swift build`, so the tests see what a user sees: the plugin's build commands, the
+// generated code compiled, and errors printed at the YAML line.
+import Foundation
+
+/// A fixture package copied to `.build-e2e/NAME` (outside the package's own .build so the nested
+/// SwiftPM run has its own lock, and kept between runs so later builds are incremental).
+struct FixturePackage {
+    /// The StateLoop repository root.
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    let directory: URL
+
+    /// Copies `Tests/Fixtures/<name>` afresh (keeping the copy's `.build`) and points its
+    /// dependency on StateLoop at this repository.
+    init(copying name: String) throws {
+        let fileManager = FileManager.default
+        let source = Self.repositoryRoot.appending(path: "Tests/Fixtures/\(name)")
+        directory = Self.repositoryRoot.appending(path: ".build-e2e/\(name)")
+        try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
+        for item in try fileManager.contentsOfDirectory(atPath: directory.path) where item != ".build" {
+            try fileManager.removeItem(at: directory.appending(path: item))
+        }
+        for item in try fileManager.contentsOfDirectory(atPath: source.path) where item != ".build" {
+            try fileManager.copyItem(at: source.appending(path: item), to: directory.appending(path: item))
+        }
+        let manifest = directory.appending(path: "Package.swift")
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+            .replacingOccurrences(of: "path: \"../../..\"", with: "path: \"\(Self.repositoryRoot.path)\"")
+        try text.write(to: manifest, atomically: true, encoding: .utf8)
+    }
+
+    /// Replaces `old` with `new` in a file of the copy; fails loudly when `old` is not there, so a
+    /// test cannot silently mutate nothing.
+    func edit(_ path: String, replacing old: String, with new: String) throws {
+        let url = directory.appending(path: path)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        guard text.contains(old) else { throw FixtureError.textNotFound(old, path) }
+        try text.replacingOccurrences(of: old, with: new).write(to: url, atomically: true, encoding: .utf8)
+    }
+
+    /// The text of a file of the copy.
+    func contents(of path: String) throws -> String {
+        try String(contentsOf: directory.appending(path: path), encoding: .utf8)
+    }
+
+    /// Runs `swift ARGUMENTS` in the copy; returns the exit status and stdout+stderr.
+    func swift(_ arguments: String...) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swift"] + arguments
+        process.currentDirectoryURL = directory
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    enum FixtureError: Error, CustomStringConvertible {
+        case textNotFound(String, String)
+        var description: String {
+            switch self {
+            case .textNotFound(let text, let path): "the fixture file \(path) does not contain \(text.debugDescription)"
+            }
+        }
+    }
+}

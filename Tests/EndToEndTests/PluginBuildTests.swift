@@ -1,0 +1,69 @@
+// End to end, as a user meets StateLoop: a package applies StateLoopPlugin to a target with a
+// *.machine.yml, and `swift build` generates, compiles and fails exactly where the YAML is wrong.
+import Foundation
+import Testing
+
+@Suite(.serialized, .timeLimit(.minutes(20)))
+struct PluginBuildTests {
+    static let spec = "Sources/DoorApp/Door.machine.yml"
+
+    /// `path:line:column` of the first occurrence of `text` in the fixture's spec (1-based).
+    static func location(of text: String, in package: FixturePackage) throws -> String {
+        let lines = try package.contents(of: spec).components(separatedBy: "\n")
+        let index = try #require(lines.firstIndex { $0.contains(text) }, "\(text) is not in the spec")
+        let column = lines[index].distance(from: lines[index].startIndex, to: lines[index].range(of: text)!.lowerBound) + 1
+        return "\(package.directory.appending(path: spec).path):\(index + 1):\(column)"
+    }
+
+    @Test func buildsRunsAndDoesNotRegenerateAnUnchangedSpec() throws {
+        let package = try FixturePackage(copying: "DoorApp")
+        let build = try package.swift("build")
+        #expect(build.status == 0, "swift build failed:\n\(build.output)")
+        #expect(build.output.contains("Generating Door.machine.swift from Door.machine.yml"), "\(build.output)")
+
+        let again = try package.swift("build")
+        #expect(again.status == 0, "\(again.output)")
+        #expect(!again.output.contains("Generating"), "an unchanged spec was generated again:\n\(again.output)")
+
+        let run = try package.swift("run", "--skip-build", "DoorApp")
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output == """
+            open -> opened openings=1 chimes=[]
+            chimed(message: "ding #1") -> opened openings=1 chimes=["ding #1"]
+            close -> closed openings=1 chimes=["ding #1"]
+            lock(code: 42) -> locked openings=1 chimes=["ding #1"]
+            unlock(code: 7) -> locked openings=1 chimes=["ding #1"]
+            unlock(code: 42) -> closed openings=1 chimes=["ding #1"]
+
+            """)
+    }
+
+    @Test func unhandledEventFailsTheBuildAtTheYAMLLine() throws {
+        let package = try FixturePackage(copying: "DoorApp")
+        try package.edit(Self.spec, replacing: "    ignore: [close, unlock]\n", with: "    ignore: [unlock]\n")
+        let build = try package.swift("build")
+        #expect(build.status != 0, "the build should fail:\n\(build.output)")
+        let closed = try Self.location(of: "closed:", in: package)
+        let errors = build.output.components(separatedBy: "\n").filter { $0.hasPrefix("\(closed): error:") }
+        #expect(errors.count == 1, "no error at \(closed):\n\(build.output)")
+        #expect(errors.first?.contains("'close'") == true, "\(errors)")
+    }
+
+    @Test func typeErrorInASetExpressionFailsTheBuildAtTheYAMLLine() throws {
+        let package = try FixturePackage(copying: "DoorApp")
+        try package.edit(Self.spec, replacing: "openings: openings + 1", with: "openings: openings + \"one\"")
+        let build = try package.swift("build")
+        #expect(build.status != 0, "the build should fail:\n\(build.output)")
+        let text = "openings + \"one\""
+        let start = try Self.location(of: text, in: package)
+        let line = start.components(separatedBy: ":").dropLast().joined(separator: ":")
+        let startColumn = Int(start.components(separatedBy: ":").last!)!
+        // swiftc points somewhere inside the expression (the operator or the literal): the column
+        // must fall within the expression as written in the YAML.
+        let columns = build.output.components(separatedBy: "\n")
+            .filter { $0.hasPrefix("\(line):") && $0.contains(": error:") }
+            .compactMap { Int($0.dropFirst(line.count + 1).prefix { $0.isNumber }) }
+        #expect(!columns.isEmpty, "no error at \(line):\n\(build.output)")
+        #expect(columns.allSatisfy { (startColumn..<startColumn + text.count).contains($0) }, "columns \(columns), expression at \(start)")
+    }
+}
