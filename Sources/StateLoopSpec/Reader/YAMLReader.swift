@@ -283,8 +283,9 @@ private struct ReadSession {
         return starts
     }
 
-    /// The first character of a block scalar's text: the first non-blank line after the `|`/`>`
-    /// header, at its indentation. Falls back to the header when the scalar is empty.
+    /// The first character of a block scalar's text: the line after the `|`/`>` header (where the
+    /// value's first line comes from, even when it is blank), at the block's indentation (that of
+    /// its first non-blank line). Falls back to the header when the scalar is empty.
     private mutating func blockContentStart(after header: yaml_mark_t, end: yaml_mark_t) -> SourceLocation {
         let starts = lineStartOffsets()
         var line = header.line + 1
@@ -296,7 +297,7 @@ private struct ReadSession {
                 column += 1
             }
             if offset < contents.count, contents[offset] != 0x0A, contents[offset] != 0x0D {
-                return SourceLocation(file: path, line: line + 1, column: column + 1)
+                return SourceLocation(file: path, line: header.line + 2, column: column + 1)
             }
             line += 1
         }
