@@ -56,13 +56,18 @@ extension SpecChecker {
                 at: name.location, fixIt: "rename it, e.g. '\(Self.identifier(from: text, kind: kind))'")
         } else if SwiftName.unusable.contains(text) {
             findings.error(
-                "'\(text)' cannot be a \(kind) name: Swift does not accept it there, even in backticks",
+                "'\(text)' cannot be \(Self.article(kind)) \(kind) name: Swift does not accept it there, even in backticks",
                 at: name.location, fixIt: "rename it, e.g. '\(text)\(SwiftName.upperCamel(Self.shortKind(kind)))'")
         } else if text.hasPrefix("_") {
             findings.error(
                 "'\(text)' starts with '_', which is reserved for generated code", at: name.location,
                 fixIt: "rename it, e.g. '\(Self.identifier(from: text, kind: kind))'")
         }
+    }
+
+    /// "an" before a vowel, "a" otherwise.
+    private static func article(_ word: String) -> String {
+        "aeiou".contains(word.first ?? "x") ? "an" : "a"
     }
 
     /// "field" for "context field", "state" for "state": the word used to build suggestions.
