@@ -467,6 +467,47 @@ import Testing
         ])
     }
 
+    @Test func machineNamedLikeAnImportedModuleFails() {
+        let yaml = """
+            machine: Foundation
+            imports: [Foundation]
+            events: {go: {}}
+            initial: a
+            states:
+              a:
+                on: {go: a}
+            """
+        #expect(printedDiagnostics(yaml) == [
+            "test.machine.yml:1:10: error: machine 'Foundation' would shadow the module 'Foundation' that the generated code imports (fix: rename the machine, e.g. 'FoundationMachine')",
+        ])
+        #expect(printedDiagnostics(yaml.replacingOccurrences(of: "Foundation", with: "StateLoop")).count == 1)
+    }
+
+    @Test func duplicateStateNamesFailAtTheSecondDeclaration() {
+        let yaml = """
+            machine: M
+            events: {go: {}}
+            initial: a
+            states:
+              a:
+                on: {go: a}
+              a:
+                on: {go: a}
+            """
+        #expect(printedDiagnostics(yaml) == [
+            "test.machine.yml:7:3: error: duplicate key 'a'; a key may appear only once in a mapping (fix: merge the two entries, or rename one of them)\n"
+                + "test.machine.yml:5:3: note: 'a' first appears here",
+        ])
+    }
+
+    @Test func tooManyStateEventPairsFailAtTheMachineName() {
+        let spec = SpecLoader.load(contents: Array("machine: M\nevents: {go: {}, stop: {}}\ninitial: a\nstates: {a: {on: {go: b, stop: b}}, b: {on: {go: a, stop: a}}}\n".utf8), path: "test.machine.yml").spec
+        let diagnostics = spec.map { SpecChecker(maximumStateEventPairs: 3).check($0).map(\.description) }
+        #expect(diagnostics == [
+            "test.machine.yml:1:10: error: the machine has 2 states and 2 events, more than the 3 state-event pairs a generated reducer can hold (fix: split the machine into smaller machines)",
+        ])
+    }
+
     // MARK: Whole files
 
     @Test func allCheckDiagnosticsOfAFileAreReportedSortedByPosition() {

@@ -7,6 +7,16 @@ extension SpecChecker {
         var handledSomewhere: Set<String> = []
         var emitted: Set<String> = []
         for effect in spec.effects { emitted.formUnion(effect.emits.map(\.value)) }
+        // For each state, the effect results that can arrive there, with the `in:` entry that
+        // lets them (the first effect in file order wins, for a stable note).
+        var arrivingByState: [String: [String: (effect: String, entry: SourceLocation)]] = [:]
+        for effect in spec.effects {
+            for entry in effect.states {
+                for event in effect.emits where arrivingByState[entry.value, default: [:]][event.value] == nil {
+                    arrivingByState[entry.value, default: [:]][event.value] = (effect.name.value, entry.location)
+                }
+            }
+        }
 
         for state in spec.states {
             let handled = Dictionary(state.on.map { ($0.event.value, $0.event.location) }, uniquingKeysWith: { first, _ in first })
@@ -22,14 +32,7 @@ extension SpecChecker {
                 }
             }
 
-            // The effect results that can arrive in this state, with the `in:` entry that lets them.
-            var arriving: [String: (effect: String, entry: SourceLocation)] = [:]
-            for effect in spec.effects {
-                guard let entry = effect.states.first(where: { $0.value == state.name.value }) else { continue }
-                for event in effect.emits where arriving[event.value] == nil {
-                    arriving[event.value] = (effect.name.value, entry.location)
-                }
-            }
+            let arriving = arrivingByState[state.name.value] ?? [:]
 
             var missing: [String] = []
             var notes: [Diagnostic.Note] = []

@@ -4,8 +4,17 @@ extension SpecChecker {
     /// Context fields the generated `State` already has.
     public static let reservedFieldNames: Set<String> = ["mode"]
 
+    /// Module names a machine may not take: the generated file imports them, and an enum of the
+    /// same name would shadow the module (`StateLoop.System` would no longer resolve).
+    public static let reservedMachineNames: Set<String> = ["StateLoop", "Swift"]
+
     func checkNames(_ spec: MachineSpec, into findings: inout Findings) {
         checkName(spec.name, kind: "machine", into: &findings)
+        if Self.reservedMachineNames.contains(spec.name.value) || spec.imports.contains(where: { $0.value == spec.name.value }) {
+            findings.error(
+                "machine '\(spec.name.value)' would shadow the module '\(spec.name.value)' that the generated code imports",
+                at: spec.name.location, fixIt: "rename the machine, e.g. '\(spec.name.value)Machine'")
+        }
         for module in spec.imports {
             let parts = module.value.split(separator: ".", omittingEmptySubsequences: false)
             if !parts.allSatisfy({ SwiftName.isIdentifier(String($0)) }) {

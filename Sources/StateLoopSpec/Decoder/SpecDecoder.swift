@@ -78,13 +78,17 @@ private struct DecodingSession {
             default: effects = effectSpecs(entry.value)
             }
         }
-        if name == nil, !entries.contains(where: { $0.key.value == "machine" }) {
+        // A misspelt key ('stats:') is reported as unknown; do not also report the key as missing.
+        func written(_ key: String) -> Bool {
+            entries.contains { $0.key.value == key || SpellingSuggestion.closest(to: $0.key.value, among: SpecDecoder.Keys.machine) == key }
+        }
+        if name == nil, !written("machine") {
             error("the spec has no 'machine:' name", at: root.location, fixIt: "add 'machine: MyMachine' at the top level; it names the generated Swift namespace")
         }
-        if initial == nil, !entries.contains(where: { $0.key.value == "initial" }) {
+        if initial == nil, !written("initial") {
             error("the spec has no 'initial:' state", at: root.location, fixIt: "add 'initial: <state>' naming the state the machine starts in")
         }
-        if states == nil, !entries.contains(where: { $0.key.value == "states" }) {
+        if states == nil, !written("states") {
             error("the spec has no 'states:'", at: root.location, fixIt: "add 'states:' with one entry per state, each with its 'on:' and 'ignore:'")
         }
         guard let name, let initial, let states else { return nil }
@@ -351,12 +355,17 @@ private struct DecodingSession {
 
     /// A Swift expression, verbatim, located at its first character.
     mutating func expression(_ node: YAMLNode, of owner: String) -> Located<String>? {
-        text(node, expected: "a Swift expression for \(owner)", fixIt: "write the expression as text; quote it when it starts with [, {, !, & or *, or contains ': ' or ' #': \"[]\"")
+        let example = node.mapping != nil ? "\"[key: value]\"" : "\"[]\""
+        return text(
+            node, expected: "a Swift expression for \(owner)",
+            fixIt: "quote the expression so YAML reads it as text, e.g. \(example); quote any expression that starts with [, {, !, & or *, or contains ': ' or ' #'")
     }
 
+    /// What was found instead, for "expected ..., found ..."; long values are shortened.
     func found(_ node: YAMLNode) -> String {
-        if let scalar = node.scalar, !scalar.value.isEmpty { return "'\(scalar.value)'" }
-        return node.kindDescription
+        guard let scalar = node.scalar, !scalar.value.isEmpty else { return node.kindDescription }
+        let text = scalar.value.count > 40 ? String(scalar.value.prefix(40)) + "..." : scalar.value
+        return "'\(text)'"
     }
 
     /// The entries whose keys are known; unknown and reserved keys are reported and left out.
