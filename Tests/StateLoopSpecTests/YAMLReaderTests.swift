@@ -91,7 +91,15 @@ import Testing
     @Test func bareExclamationMarkFailsWithQuotingAdvice() {
         let result = readYAML("guard: !event.search.isEmpty\n")
         #expect(result.diagnostics.map(\.description) == [
-            "test.yml:1:8: error: '!event.search.isEmpty' is read as a YAML tag: a bare ! is a YAML tag; quote the expression (fix: write \"!event.search.isEmpty\" in quotes)",
+            "test.yml:1:8: error: '!event.search.isEmpty' is a YAML tag, not part of the value: a bare ! is a YAML tag; quote the expression (fix: write \"!event.search.isEmpty\")",
+        ])
+    }
+
+    @Test func tagBeforeAValueSuggestsQuotingTheWholeExpression() {
+        let result = readYAML("a: !!str x\nguard: !done == \"yes\"\n")
+        #expect(result.diagnostics.map(\.description) == [
+            "test.yml:1:4: error: '!!str' is a YAML tag, not part of the value: a bare ! is a YAML tag; quote the expression (fix: write \"!!str x\")",
+            "test.yml:2:8: error: '!done' is a YAML tag, not part of the value: a bare ! is a YAML tag; quote the expression (fix: write \"!done == \\\"yes\\\"\")",
         ])
     }
 

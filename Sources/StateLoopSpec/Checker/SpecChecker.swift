@@ -15,6 +15,7 @@ public struct SpecChecker: Sendable {
     /// this bounds both.
     public var maximumStateEventPairs: Int
 
+    /// A checker with the given bound on states × events.
     public init(maximumStateEventPairs: Int = 1_000_000) {
         self.maximumStateEventPairs = maximumStateEventPairs
     }

@@ -4,11 +4,15 @@
 /// names refer to anything is the job of `SpecChecker`. Every problem of the file is collected;
 /// a part that cannot be decoded is left out so the rest can still be looked at.
 public struct SpecDecoder: Sendable {
+    /// A decoder; it holds no state between calls.
     public init() {}
 
     /// What `decode` found: the spec when the required parts could be decoded, and the problems.
     public struct Result: Sendable {
+        /// The spec; `nil` when `machine:`, `initial:` or `states:` is missing or malformed. Parts
+        /// with errors are left out, so check `diagnostics` before trusting it.
         public var spec: MachineSpec?
+        /// Every decoding problem, in the order found.
         public var diagnostics: [Diagnostic]
     }
 
@@ -21,13 +25,19 @@ public struct SpecDecoder: Sendable {
 
     /// The keys of each part of a spec, in the order they are usually written (for suggestions).
     public enum Keys {
+        /// Top-level keys.
         public static let machine = ["machine", "imports", "context", "events", "ignore", "initial", "states", "effects"]
+        /// Keys of a context field.
         public static let contextField = ["type", "default"]
+        /// Keys of a state in v1.
         public static let state = ["on", "ignore", "after"]
         /// Keys of later versions: accepted by the grammar, rejected with "not supported in v1 yet".
         public static let reservedState = ["final", "initial", "states", "entry", "exit"]
+        /// Keys of a transition.
         public static let transition = ["guard", "target", "set"]
+        /// Keys of an effect.
         public static let effect = ["in", "request", "emits"]
+        /// Keys of an effect's request.
         public static let request = ["type", "value"]
         /// The key of an event that says who may send it (`from: effects`); never a payload field.
         public static let eventSource = "from"

@@ -26,7 +26,10 @@ public struct YAMLReader: Sendable {
     /// What `read` found: the document's root (nil for an empty stream or when reading failed)
     /// and the problems, in the order found.
     public struct Result: Sendable {
+        /// The document's root node; `nil` for an empty stream, or when the input could not be
+        /// read as a whole (syntax error, a limit hit, a second document).
         public var root: YAMLNode?
+        /// Every problem found while reading, in the order found.
         public var diagnostics: [Diagnostic]
     }
 
@@ -121,11 +124,13 @@ private struct ReadSession {
             rejectAnchor(data.anchor, at: start)
             let value = Self.string(data.value, count: data.length)
             if let tag = data.tag {
-                let tagText = Self.string(tag)
+                // libyaml resolves `!!str` to its full form; show it as the author wrote it.
+                var tagText = Self.string(tag)
+                if tagText.hasPrefix("tag:yaml.org,2002:") { tagText = "!!" + tagText.dropFirst("tag:yaml.org,2002:".count) }
                 let written = value.isEmpty ? tagText : "\(tagText) \(value)"
                 error(
-                    "'\(tagText)' is read as a YAML tag: a bare ! is a YAML tag; quote the expression",
-                    at: start, fixIt: "write \"\(written)\" in quotes")
+                    "'\(tagText)' is a YAML tag, not part of the value: a bare ! is a YAML tag; quote the expression",
+                    at: start, fixIt: "write \"\(written.replacingQuotes())\"")
             }
             let style: YAMLScalar.Style
             var contentStart = start
@@ -327,5 +332,17 @@ private struct ReadSession {
     private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String {
         guard let pointer else { return "" }
         return String(cString: pointer)
+    }
+}
+
+extension String {
+    /// The text with `"` escaped, to show it inside a double-quoted YAML suggestion.
+    fileprivate func replacingQuotes() -> String {
+        var result = ""
+        for character in self {
+            if character == "\"" || character == "\\" { result.append("\\") }
+            result.append(character)
+        }
+        return result
     }
 }
