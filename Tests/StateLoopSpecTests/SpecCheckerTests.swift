@@ -245,8 +245,25 @@ import Testing
                 on: {go: idle}
             """
         #expect(printedDiagnostics(yaml) == [
+            // 'ready' is not also reported unreachable: the typo leads where it was meant to.
             "test.machine.yml:6:14: error: target 'redy' is not a state (fix: did you mean 'ready'?)",
-            "test.machine.yml:7:3: warning: state 'ready' is unreachable: no transition from the initial state 'idle' leads to it (fix: add a transition with 'target: ready', or remove the state)",
+        ])
+    }
+
+    @Test func misspeltHandlerIsReportedOnceNotAlsoAsAnUnhandledEvent() {
+        let yaml = """
+            machine: M
+            events: {searchChanged: {}, stop: {}}
+            initial: a
+            states:
+              a:
+                on: {serchChanged: a}
+                ignore: [stpo]
+            """
+        #expect(printedDiagnostics(yaml) == [
+            "test.machine.yml:2:29: warning: no state handles event 'stop', so it never changes anything (fix: handle it under 'on:' in some state, or remove the event)",
+            "test.machine.yml:6:10: error: state 'a' handles 'serchChanged', which is not an event (fix: did you mean 'searchChanged'?)",
+            "test.machine.yml:7:14: error: state 'a' ignores 'stpo', which is not an event (fix: did you mean 'stop'?)",
         ])
     }
 

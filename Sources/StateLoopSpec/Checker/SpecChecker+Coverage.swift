@@ -3,7 +3,7 @@
 /// needs an answer only there; elsewhere the generated reducer ignores it.
 extension SpecChecker {
     func checkCoverage(_ spec: MachineSpec, into findings: inout Findings) {
-        let machineIgnored = Set(spec.ignore.map(\.value))
+        let machineIgnored = Set(spec.ignore.map { findings.intended($0.value, known: findings.eventSet, among: findings.eventNames) ?? $0.value })
         var handledSomewhere: Set<String> = []
         var emitted: Set<String> = []
         for effect in spec.effects { emitted.formUnion(effect.emits.map(\.value)) }
@@ -19,11 +19,17 @@ extension SpecChecker {
         }
 
         for state in spec.states {
-            let handled = Dictionary(state.on.map { ($0.event.value, $0.event.location) }, uniquingKeysWith: { first, _ in first })
+            // A misspelt event counts as the event it was meant to be (its typo is reported once,
+            // by the reference check).
+            var handled: [String: SourceLocation] = [:]
+            for handler in state.on {
+                guard let event = findings.intended(handler.event.value, known: findings.eventSet, among: findings.eventNames) else { continue }
+                if handled[event] == nil { handled[event] = handler.event.location }
+            }
             handledSomewhere.formUnion(handled.keys)
             var ignored: Set<String> = []
             for name in state.ignore {
-                ignored.insert(name.value)
+                ignored.insert(findings.intended(name.value, known: findings.eventSet, among: findings.eventNames) ?? name.value)
                 if let handler = handled[name.value] {
                     findings.error(
                         "event '\(name.value)' is both handled and ignored in state '\(state.name.value)'", at: name.location,

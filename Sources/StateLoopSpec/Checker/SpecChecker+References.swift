@@ -56,14 +56,13 @@ extension SpecChecker {
         declare place: String, into findings: inout Findings
     ) {
         guard !known.contains(name.value) else { return }
-        let search = findings.suggestionBudget > 0
-        findings.suggestionBudget -= 1
-        findings.error(message, at: name.location, fixIt: Self.suggestion(for: name.value, among: candidates, search: search, declare: place))
+        let closest = findings.closest(to: name.value, among: candidates)
+        findings.error(message, at: name.location, fixIt: Self.suggestion(for: name.value, closest: closest, among: candidates, declare: place))
     }
 
     /// "did you mean 'x'?", or the names to choose from and where to declare a new one.
-    static func suggestion(for name: String, among candidates: [String], search: Bool = true, declare place: String) -> String {
-        if search, let closest = SpellingSuggestion.closest(to: name, among: candidates) {
+    static func suggestion(for name: String, closest: String?, among candidates: [String], declare place: String) -> String {
+        if let closest {
             return "did you mean '\(closest)'?"
         }
         if candidates.isEmpty { return "declare '\(name)' under \(place)" }

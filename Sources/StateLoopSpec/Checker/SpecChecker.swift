@@ -51,7 +51,7 @@ struct Findings {
     let fieldSet: Set<String>
     /// How many more "did you mean" searches may run. Each search compares a name with every
     /// candidate, so a hostile spec with thousands of unknown names could otherwise take very long.
-    var suggestionBudget = 100
+    private var suggestionBudget = 100
 
     init(spec: MachineSpec) {
         stateNames = spec.states.map(\.name.value)
@@ -60,6 +60,26 @@ struct Findings {
         stateSet = Set(stateNames)
         eventSet = Set(eventNames)
         fieldSet = Set(fieldNames)
+    }
+
+    /// Earlier answers of `closest`, so each unknown name is searched once.
+    private var suggestions: [String: String?] = [:]
+
+    /// The declared name closest to the unknown `name` ("did you mean"), within the search budget.
+    mutating func closest(to name: String, among candidates: [String]) -> String? {
+        if let known = suggestions[name] { return known }
+        guard suggestionBudget > 0 else { return nil }
+        suggestionBudget -= 1
+        let suggestion = SpellingSuggestion.closest(to: name, among: candidates)
+        suggestions[name] = suggestion
+        return suggestion
+    }
+
+    /// `name` when it is declared, else the declared name it is most likely a typo of. Coverage
+    /// and reachability read typos this way, so one typo gives one error ("did you mean"), not
+    /// also "event not handled" or "state unreachable".
+    mutating func intended(_ name: String, known: Set<String>, among candidates: [String]) -> String? {
+        known.contains(name) ? name : closest(to: name, among: candidates)
     }
 
     mutating func error(_ message: String, at location: SourceLocation, notes: [Diagnostic.Note] = [], fixIt: String? = nil) {
