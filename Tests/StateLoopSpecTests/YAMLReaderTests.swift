@@ -153,6 +153,34 @@ import Testing
         ])
     }
 
+    @Test(arguments: ["- ", "{a: ", "a: [", "? "])
+    func deepNestingOfEveryKindFailsQuickly(_ opener: String) {
+        let deep = Array(String(repeating: opener, count: 100_000).utf8)
+        let clock = ContinuousClock()
+        var result: YAMLReader.Result?
+        let elapsed = clock.measure { result = YAMLReader().read(deep, path: "deep.yml") }
+        #expect(elapsed < .seconds(2))
+        #expect(result?.root == nil)
+        #expect(result?.diagnostics.count == 1)
+        #expect(result?.diagnostics.first?.severity == .error)
+    }
+
+    @Test func controlCharactersAndNulBytesFail() {
+        let result = YAMLReader().read(Array("a: b\0c\n".utf8), path: "test.yml")
+        #expect(result.root == nil)
+        #expect(result.diagnostics.map(\.description) == [
+            "test.yml:1:5: error: the file is not valid YAML text: control characters are not allowed (byte 0x00) (fix: save the spec as UTF-8 text without control characters)",
+        ])
+    }
+
+    @Test func utf16WithByteOrderMarkIsRead() throws {
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for unit in "a: b\n".utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let result = YAMLReader().read(bytes, path: "test.yml")
+        #expect(result.diagnostics.isEmpty)
+        #expect(try #require(result.root?.mapping).first?.value.scalar?.value == "b")
+    }
+
     @Test func deepBlockNestingFailsAtTheDepthLimit() {
         let deep = (0..<200).map { String(repeating: " ", count: $0) + "k:" }.joined(separator: "\n")
         let result = readYAML(deep)

@@ -251,7 +251,9 @@ private struct ReadSession {
             var detail = problem
             if parser.problem_value != -1 {
                 let value = UInt32(bitPattern: parser.problem_value)
-                detail += " (\(value <= 0xFF ? "byte" : "character") 0x\(String(value, radix: 16, uppercase: true)))"
+                let hex = String(value, radix: 16, uppercase: true)
+                let padded = String(repeating: "0", count: max(0, (value <= 0xFF ? 2 : 4) - hex.count)) + hex
+                detail += " (\(value <= 0xFF ? "byte" : "character") 0x\(padded))"
             }
             fail(
                 "the file is not valid YAML text: \(detail)", at: locationOfByte(parser.problem_offset),
