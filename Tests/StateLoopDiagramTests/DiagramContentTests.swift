@@ -57,7 +57,7 @@ import Testing
         let dot = DOTRenderer().render(spec)
         #expect(dot.contains(#"    { rank=same; "counting"; "counting loops"; }"#))
         #expect(dot.contains(#"    "counting" -> "counting loops" [arrowhead=none];"#))
-        #expect(dot.contains(#"    "counting loops" -> "counting" [];"#))
+        #expect(dot.contains(#"    "counting loops" -> "counting";"#))
         #expect(dot.contains("<b>increment</b>"))
         #expect(dot.contains("[count &gt; 0]"))
         #expect(dot.contains("/ count = count - 1"))
