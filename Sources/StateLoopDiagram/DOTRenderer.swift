@@ -98,8 +98,10 @@ public struct DOTRenderer: Sendable {
             label += "<br/><font point-size=\"10\" color=\"\(Palette.effect)\">⟳ \(DOTText.html(effect))</font>"
         }
         if !node.ignoredEvents.isEmpty {
-            // Wrapped, so a long list does not stretch the box far beyond its name.
-            let lines = DOTText.wrap("ignores: " + node.ignoredEvents.joined(separator: ", "), width: 30)
+            // Wrapped between events (`scrolledNearBottom [else]` stays whole), so a long list
+            // does not stretch the box far beyond its name.
+            let items = node.ignoredEvents.enumerated().map { $0.offset < node.ignoredEvents.count - 1 ? $0.element + "," : $0.element }
+            let lines = DOTText.wrap(words: ["ignores:"] + items, width: 30)
             label += "<br/><font point-size=\"9\" color=\"\(Palette.ignored)\">"
             label += lines.map(DOTText.html).joined(separator: "<br/>")
             label += "</font>"

@@ -60,19 +60,23 @@ enum DOTText {
     /// Breaks `text` at spaces into lines of at most `width` characters (a longer word stays
     /// whole), so a long guard does not stretch its edge across the whole picture.
     static func wrap(_ text: String, width: Int) -> [String] {
+        wrap(words: text.split(separator: " ", omittingEmptySubsequences: false).map(String.init), width: width)
+    }
+
+    /// Joins `words` with single spaces into lines of at most `width` characters, breaking
+    /// only between words (a longer word gets a line of its own).
+    static func wrap(words: [String], width: Int) -> [String] {
         var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-            if line.isEmpty {
-                line = String(word)
-            } else if line.count + 1 + word.count <= width {
-                line += " " + word
+        var line: String?
+        for word in words {
+            if let current = line, current.count + 1 + word.count <= width {
+                line = current + " " + word
             } else {
-                lines.append(line)
-                line = String(word)
+                if let current = line { lines.append(current) }
+                line = word
             }
         }
-        lines.append(line)
+        lines.append(line ?? "")
         return lines
     }
 }
