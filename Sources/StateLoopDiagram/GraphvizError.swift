@@ -7,6 +7,7 @@ public enum GraphvizError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `dot` ran and exited with a non-zero status; `standardError` is what it printed.
     case dotFailed(executable: String, status: Int32, standardError: String)
 
+    /// What went wrong and what to do about it, for printing to a person.
     public var description: String {
         switch self {
         case .dotNotFound(let searchPath):
