@@ -119,7 +119,7 @@ struct DiagramModel {
             var seen = Set<String>()
             nodes.append(Node(
                 name: name,
-                effects: spec.effects.filter { $0.states.contains { $0.value == name } }.map(\.name.value),
+                effects: spec.effects(runningIn: name).map(\.name.value),
                 ignoredEvents: detail == .full ? ignored.filter { seen.insert($0).inserted } : [],
                 isFinal: state.isFinal
             ))
