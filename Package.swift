@@ -86,7 +86,7 @@ let package = Package(
         // Fixtures are read through #filePath, so they stay plain files in the source tree.
         .testTarget(name: "StateLoopSpecTests", dependencies: ["StateLoopSpec"], exclude: ["Fixtures"]),
         .testTarget(name: "StateLoopCodegenTests", dependencies: ["StateLoopCodegen"]),
-        .testTarget(name: "StateLoopDiagramTests", dependencies: ["StateLoopDiagram"]),
+        .testTarget(name: "StateLoopDiagramTests", dependencies: ["StateLoopDiagram"], exclude: ["Golden"]),
         // Real `swift build`s of Tests/Fixtures packages that apply the plugin.
         .testTarget(name: "EndToEndTests"),
         .testTarget(name: "ExamplesTests", dependencies: ["StateLoopExamples"]),
