@@ -1,0 +1,61 @@
+import StateLoopSpec
+
+// The generator in one file. A spec goes through three stages, each with a named output:
+//
+//   load       bytes of a .machine.yml -> SpecLoadResult (MachineSpec + diagnostics)   StateLoopSpec
+//   translate  MachineSpec -> MachineContextBuilder.Output (MachineContext + diagnostics)  Context/
+//   render     MachineContext -> Swift source, through the Mustache templates             Render/
+//
+// Errors stop the pipeline after the stage that found them; warnings travel along. Nothing here
+// touches the file system: the caller reads the spec and writes the result (`OutputWriter`).
+
+/// Generates the Swift source of one machine spec: load, translate, render.
+public struct GeneratorPipeline: Sendable {
+    /// The templates the render stage prints with.
+    public var templates: TemplateSet
+
+    /// A pipeline rendering with `templates` (the built-in ones unless the user has their own).
+    public init(templates: TemplateSet = .builtIn) {
+        self.templates = templates
+    }
+
+    /// Generates Swift from the bytes of a `.machine.yml`.
+    ///
+    /// - Parameters:
+    ///   - contents: the file's bytes.
+    ///   - path: the file's path as the user gave it; diagnostics and `#sourceLocation` print it.
+    /// - Returns: the source, or `nil` and the errors; warnings in either case.
+    public func generate(contents: [UInt8], path: String) -> GeneratorOutput {
+        let loaded = SpecLoader.load(contents: contents, path: path)
+        guard let spec = loaded.spec else {
+            return GeneratorOutput(source: nil, diagnostics: loaded.diagnostics)
+        }
+        var output = generate(spec: spec)
+        output.diagnostics = (loaded.diagnostics + output.diagnostics).sortedByLocation()
+        return output
+    }
+
+    /// Generates Swift from a checked spec (the stages after `load`).
+    public func generate(spec: MachineSpec) -> GeneratorOutput {
+        let translated = MachineContextBuilder.build(spec)
+        guard let context = translated.context else {
+            return GeneratorOutput(source: nil, diagnostics: translated.diagnostics)
+        }
+        let source = SwiftRenderer(templates: templates).render(context)
+        return GeneratorOutput(source: source, diagnostics: translated.diagnostics)
+    }
+}
+
+/// What the pipeline produced for one spec.
+public struct GeneratorOutput: Sendable {
+    /// The generated Swift, `nil` when an error was found.
+    public var source: String?
+    /// Every error and warning, sorted by position.
+    public var diagnostics: [Diagnostic]
+
+    /// An output of `source` with `diagnostics`.
+    public init(source: String?, diagnostics: [Diagnostic]) {
+        self.source = source
+        self.diagnostics = diagnostics
+    }
+}
