@@ -73,7 +73,8 @@ let package = Package(
         ),
 
         .testTarget(name: "StateLoopTests", dependencies: ["StateLoop"]),
-        .testTarget(name: "StateLoopSpecTests", dependencies: ["StateLoopSpec"]),
+        // Fixtures are read through #filePath, so they stay plain files in the source tree.
+        .testTarget(name: "StateLoopSpecTests", dependencies: ["StateLoopSpec"], exclude: ["Fixtures"]),
         .testTarget(name: "StateLoopCodegenTests", dependencies: ["StateLoopCodegen"]),
         .testTarget(name: "StateLoopDiagramTests", dependencies: ["StateLoopDiagram"]),
     ],

@@ -1,0 +1,75 @@
+/// The central promise: in every state, every event that can arrive there is handled or ignored
+/// out loud. An event `from: effects` can arrive only where an effect that emits it can run, so it
+/// needs an answer only there; elsewhere the generated reducer ignores it.
+extension SpecChecker {
+    func checkCoverage(_ spec: MachineSpec, into findings: inout Findings) {
+        let machineIgnored = Set(spec.ignore.map(\.value))
+        var handledSomewhere: Set<String> = []
+        var emitted: Set<String> = []
+        for effect in spec.effects { emitted.formUnion(effect.emits.map(\.value)) }
+
+        for state in spec.states {
+            let handled = Dictionary(state.on.map { ($0.event.value, $0.event.location) }, uniquingKeysWith: { first, _ in first })
+            handledSomewhere.formUnion(handled.keys)
+            var ignored: Set<String> = []
+            for name in state.ignore {
+                ignored.insert(name.value)
+                if let handler = handled[name.value] {
+                    findings.error(
+                        "event '\(name.value)' is both handled and ignored in state '\(state.name.value)'", at: name.location,
+                        notes: [Diagnostic.Note("'\(name.value)' is handled here", at: handler)],
+                        fixIt: "remove '\(name.value)' from 'ignore:', or its handler from 'on:'")
+                }
+            }
+
+            // The effect results that can arrive in this state, with the `in:` entry that lets them.
+            var arriving: [String: (effect: String, entry: SourceLocation)] = [:]
+            for effect in spec.effects {
+                guard let entry = effect.states.first(where: { $0.value == state.name.value }) else { continue }
+                for event in effect.emits where arriving[event.value] == nil {
+                    arriving[event.value] = (effect.name.value, entry.location)
+                }
+            }
+
+            var missing: [String] = []
+            var notes: [Diagnostic.Note] = []
+            for event in spec.events {
+                let name = event.name.value
+                if event.source == .effects, arriving[name] == nil {
+                    if let handler = handled[name], emitted.contains(name) {
+                        findings.warning(
+                            "state '\(state.name.value)' handles '\(name)', but no effect that emits it runs in '\(state.name.value)', so the handler never fires",
+                            at: handler, fixIt: "add '\(state.name.value)' to the 'in:' of an effect that emits '\(name)', or remove the handler")
+                    }
+                    continue
+                }
+                guard handled[name] == nil, !ignored.contains(name), !machineIgnored.contains(name) else { continue }
+                missing.append(name)
+                if let source = arriving[name] {
+                    notes.append(Diagnostic.Note(
+                        "'\(name)' is a result of effect '\(source.effect)', which can run in state '\(state.name.value)'", at: source.entry))
+                }
+            }
+            guard !missing.isEmpty else { continue }
+            let quoted = missing.map { "'\($0)'" }.joined(separator: ", ")
+            let list = missing.joined(separator: ", ")
+            let (noun, pronoun) = missing.count == 1 ? ("event", "it") : ("events", "them")
+            findings.error(
+                "state '\(state.name.value)' does not handle \(noun) \(quoted)", at: state.name.location, notes: notes,
+                fixIt: "add `ignore: [\(list)]` to state '\(state.name.value)' or handle \(pronoun) under `on:`")
+        }
+
+        for event in spec.events {
+            let name = event.name.value
+            if event.source == .effects, !emitted.contains(name) {
+                findings.error(
+                    "event '\(name)' is 'from: effects' but no effect emits it, so nothing can send it", at: event.name.location,
+                    fixIt: "add '\(name)' to the 'emits:' of an effect, or remove 'from: effects'")
+            } else if !handledSomewhere.contains(name), !spec.states.isEmpty {
+                findings.warning(
+                    "no state handles event '\(name)', so it never changes anything", at: event.name.location,
+                    fixIt: "handle it under 'on:' in some state, or remove the event")
+            }
+        }
+    }
+}

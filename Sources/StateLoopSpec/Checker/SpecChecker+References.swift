@@ -1,0 +1,81 @@
+/// Every name in the spec refers to something declared: targets and the initial state to
+/// states, handlers and ignore lists to events, `set:` to context fields, effects to states and
+/// events. Lists do not repeat a name.
+extension SpecChecker {
+    func checkReferences(_ spec: MachineSpec, into findings: inout Findings) {
+        let states = findings.stateNames
+        let events = findings.eventNames
+        if !states.isEmpty {
+            checkKnown(spec.initial, among: states, "initial state '\(spec.initial.value)' is not a state", declare: "'states:'", into: &findings)
+        }
+        checkKnownEvents(spec.ignore, "the machine ignores", into: &findings)
+        checkListedOnce(spec.ignore, what: "event", list: "the machine's 'ignore:'", into: &findings)
+        for state in spec.states {
+            for handler in state.on {
+                checkKnown(handler.event, among: events, "state '\(state.name.value)' handles '\(handler.event.value)', which is not an event", declare: "'events:'", into: &findings)
+                checkTargets(handler.branches, states: states, into: &findings)
+            }
+            for timer in state.after {
+                checkTargets(timer.branches, states: states, into: &findings)
+            }
+            checkKnownEvents(state.ignore, "state '\(state.name.value)' ignores", into: &findings)
+            checkListedOnce(state.ignore, what: "event", list: "'ignore:' of state '\(state.name.value)'", into: &findings)
+        }
+        for effect in spec.effects {
+            for state in effect.states {
+                checkKnown(state, among: states, "effect '\(effect.name.value)' runs in '\(state.value)', which is not a state", declare: "'states:'", into: &findings)
+            }
+            checkListedOnce(effect.states, what: "state", list: "'in:' of effect '\(effect.name.value)'", into: &findings)
+            checkKnownEvents(effect.emits, "effect '\(effect.name.value)' emits", into: &findings)
+            checkListedOnce(effect.emits, what: "event", list: "'emits:' of effect '\(effect.name.value)'", into: &findings)
+        }
+    }
+
+    private func checkTargets(_ branches: [Branch], states: [String], into findings: inout Findings) {
+        for case .transition(let transition) in branches {
+            if let target = transition.target {
+                checkKnown(target, among: states, "target '\(target.value)' is not a state", declare: "'states:'", into: &findings)
+            }
+            for assignment in transition.assignments {
+                checkKnown(
+                    assignment.field, among: findings.fieldNames,
+                    "'set:' assigns '\(assignment.field.value)', which is not a context field", declare: "'context:'", into: &findings)
+            }
+        }
+    }
+
+    private func checkKnownEvents(_ names: [Located<String>], _ subject: String, into findings: inout Findings) {
+        for name in names {
+            checkKnown(name, among: findings.eventNames, "\(subject) '\(name.value)', which is not an event", declare: "'events:'", into: &findings)
+        }
+    }
+
+    /// Reports `name` when it is not one of `candidates`, suggesting the closest one.
+    private func checkKnown(_ name: Located<String>, among candidates: [String], _ message: String, declare place: String, into findings: inout Findings) {
+        guard !candidates.contains(name.value) else { return }
+        findings.error(message, at: name.location, fixIt: Self.suggestion(for: name.value, among: candidates, declare: place))
+    }
+
+    /// "did you mean 'x'?", or the names to choose from and where to declare a new one.
+    static func suggestion(for name: String, among candidates: [String], declare place: String) -> String {
+        if let closest = SpellingSuggestion.closest(to: name, among: candidates) {
+            return "did you mean '\(closest)'?"
+        }
+        if candidates.isEmpty { return "declare '\(name)' under \(place)" }
+        let shown = candidates.prefix(8).joined(separator: ", ") + (candidates.count > 8 ? ", ..." : "")
+        return "use one of \(shown), or declare '\(name)' under \(place)"
+    }
+
+    private func checkListedOnce(_ names: [Located<String>], what: String, list: String, into findings: inout Findings) {
+        var seen: [String: SourceLocation] = [:]
+        for name in names {
+            if let first = seen[name.value] {
+                findings.error(
+                    "\(what) '\(name.value)' is listed twice in \(list)", at: name.location,
+                    notes: [Diagnostic.Note("'\(name.value)' is first listed here", at: first)], fixIt: "remove one of them")
+            } else {
+                seen[name.value] = name.location
+            }
+        }
+    }
+}

@@ -1,0 +1,385 @@
+/// Turns a `YAMLNode` tree into a `MachineSpec`, per the v1 spec format (DESIGN §3).
+///
+/// Decoding is about shape: the keys, what kind of node each key takes, durations. Whether the
+/// names refer to anything is the job of `SpecChecker`. Every problem of the file is collected;
+/// a part that cannot be decoded is left out so the rest can still be looked at.
+public struct SpecDecoder: Sendable {
+    public init() {}
+
+    /// What `decode` found: the spec when the required parts could be decoded, and the problems.
+    public struct Result: Sendable {
+        public var spec: MachineSpec?
+        public var diagnostics: [Diagnostic]
+    }
+
+    /// Decodes the root of a spec document (`nil` for an empty file).
+    public func decode(_ root: YAMLNode?, path: String) -> Result {
+        var session = DecodingSession(path: path)
+        let spec = session.machine(root)
+        return Result(spec: spec, diagnostics: session.diagnostics)
+    }
+
+    /// The keys of each part of a spec, in the order they are usually written (for suggestions).
+    public enum Keys {
+        public static let machine = ["machine", "imports", "context", "events", "ignore", "initial", "states", "effects"]
+        public static let contextField = ["type", "default"]
+        public static let state = ["on", "ignore", "after"]
+        /// Keys of later versions: accepted by the grammar, rejected with "not supported in v1 yet".
+        public static let reservedState = ["final", "initial", "states", "entry", "exit"]
+        public static let transition = ["guard", "target", "set"]
+        public static let effect = ["in", "request", "emits"]
+        public static let request = ["type", "value"]
+        /// The key of an event that says who may send it (`from: effects`); never a payload field.
+        public static let eventSource = "from"
+    }
+}
+
+/// One `decode` call: the diagnostics so far and the decoding of each part.
+private struct DecodingSession {
+    let path: String
+    var diagnostics: [Diagnostic] = []
+
+    init(path: String) { self.path = path }
+
+    mutating func error(_ message: String, at location: SourceLocation, notes: [Diagnostic.Note] = [], fixIt: String? = nil) {
+        diagnostics.append(.error(message, at: location, notes: notes, fixIt: fixIt))
+    }
+
+    // MARK: Top level
+
+    mutating func machine(_ root: YAMLNode?) -> MachineSpec? {
+        let start = SourceLocation(file: path, line: 1, column: 1)
+        guard let root else {
+            error("the spec is empty", at: start, fixIt: "start with 'machine: Name', then 'events:', 'initial:' and 'states:'")
+            return nil
+        }
+        guard let entries = mapping(
+            root, expected: "a mapping with 'machine:', 'events:', 'initial:', 'states:' at the top level",
+            fixIt: "start the file with 'machine: Name' on its own line")
+        else { return nil }
+
+        var name: Located<String>?
+        var imports: [Located<String>] = []
+        var context: [ContextField] = []
+        var events: [EventSpec] = []
+        var ignore: [Located<String>] = []
+        var initial: Located<String>?
+        var states: [StateSpec]?
+        var effects: [EffectSpec] = []
+        for entry in known(entries, keys: SpecDecoder.Keys.machine, in: "at the top level of a spec") {
+            switch entry.key.value {
+            case "machine": name = text(entry.value, expected: "the machine's name", fixIt: "write 'machine: MyMachine'")
+            case "imports": imports = names(entry.value, expected: "a list of module names", fixIt: "write 'imports: [Foundation]'")
+            case "context": context = contextFields(entry.value)
+            case "events": events = eventSpecs(entry.value)
+            case "ignore": ignore = names(entry.value, expected: "a list of events", fixIt: "write 'ignore: [event, ...]'")
+            case "initial": initial = text(entry.value, expected: "the name of the initial state", fixIt: "write 'initial: idle'")
+            case "states": states = stateSpecs(entry.value)
+            default: effects = effectSpecs(entry.value)
+            }
+        }
+        if name == nil, !entries.contains(where: { $0.key.value == "machine" }) {
+            error("the spec has no 'machine:' name", at: root.location, fixIt: "add 'machine: MyMachine' at the top level; it names the generated Swift namespace")
+        }
+        if initial == nil, !entries.contains(where: { $0.key.value == "initial" }) {
+            error("the spec has no 'initial:' state", at: root.location, fixIt: "add 'initial: <state>' naming the state the machine starts in")
+        }
+        if states == nil, !entries.contains(where: { $0.key.value == "states" }) {
+            error("the spec has no 'states:'", at: root.location, fixIt: "add 'states:' with one entry per state, each with its 'on:' and 'ignore:'")
+        }
+        guard let name, let initial, let states else { return nil }
+        return MachineSpec(
+            file: path, name: name, imports: imports, context: context, events: events, ignore: ignore,
+            initial: initial, states: states, effects: effects)
+    }
+
+    // MARK: Context and events
+
+    mutating func contextFields(_ node: YAMLNode) -> [ContextField] {
+        guard let entries = mapping(node, expected: "a mapping of context fields", fixIt: "write each field as 'name: {type: Type, default: value}'", allowEmpty: true) else { return [] }
+        var fields: [ContextField] = []
+        for entry in entries {
+            let fieldName = entry.key.located
+            guard let body = mapping(
+                entry.value, expected: "'{type: ..., default: ...}' for context field '\(fieldName.value)'",
+                fixIt: "write '\(fieldName.value): {type: Type, default: value}'")
+            else { continue }
+            var type: Located<String>?
+            var defaultValue: Located<String>?
+            var typeWritten = false
+            for item in known(body, keys: SpecDecoder.Keys.contextField, in: "in a context field") {
+                if item.key.value == "type" {
+                    typeWritten = true
+                    type = swiftType(item.value)
+                } else {
+                    defaultValue = expression(item.value, of: "'default:'")
+                }
+            }
+            guard let type else {
+                if !typeWritten {
+                    error("context field '\(fieldName.value)' has no 'type:'", at: fieldName.location, fixIt: "write '\(fieldName.value): {type: Type, default: value}'")
+                }
+                continue
+            }
+            if defaultValue == nil, !body.contains(where: { $0.key.value == "default" }), !type.value.hasSuffix("?") {
+                error(
+                    "context field '\(fieldName.value)' of non-optional type '\(type.value)' needs a 'default:'",
+                    at: fieldName.location, fixIt: "add 'default: <Swift expression>', or make the type optional ('\(type.value)?') to start as nil")
+            }
+            fields.append(ContextField(name: fieldName, type: type, defaultValue: defaultValue))
+        }
+        return fields
+    }
+
+    mutating func eventSpecs(_ node: YAMLNode) -> [EventSpec] {
+        guard let entries = mapping(node, expected: "a mapping of events", fixIt: "write each event as 'name: {field: Type}', or 'name: {}' without payload", allowEmpty: true) else { return [] }
+        var events: [EventSpec] = []
+        for entry in entries {
+            let eventName = entry.key.located
+            guard let body = mapping(
+                entry.value, expected: "the payload of event '\(eventName.value)' as a mapping",
+                fixIt: "write '\(eventName.value): {field: Type}', or '\(eventName.value): {}' without payload", allowEmpty: true)
+            else { continue }
+            var event = EventSpec(name: eventName)
+            for item in body {
+                if item.key.value == SpecDecoder.Keys.eventSource {
+                    guard let source = text(item.value, expected: "'effects'", fixIt: "write 'from: effects'") else { continue }
+                    if source.value == "effects" {
+                        event.source = .effects
+                    } else {
+                        error(
+                            "'from' in an event says who may send it and takes only 'effects', found '\(source.value)'",
+                            at: source.location,
+                            fixIt: "write 'from: effects' for an event only effects send; 'from' cannot be a payload field, so rename that field")
+                    }
+                    continue
+                }
+                guard let type = swiftType(item.value) else { continue }
+                event.payload.append(PayloadField(name: item.key.located, type: type))
+            }
+            events.append(event)
+        }
+        return events
+    }
+
+    // MARK: States and handlers
+
+    mutating func stateSpecs(_ node: YAMLNode) -> [StateSpec] {
+        guard let entries = mapping(node, expected: "a mapping of states", fixIt: "write each state as a key ('idle:') followed by its 'on:' and 'ignore:'") else { return [] }
+        var states: [StateSpec] = []
+        for entry in entries {
+            let stateName = entry.key.located
+            guard let body = mapping(
+                entry.value, expected: "the body of state '\(stateName.value)' as a mapping",
+                fixIt: "write 'on:', 'ignore:' and 'after:' under '\(stateName.value):'", allowEmpty: true)
+            else { continue }
+            var state = StateSpec(name: stateName)
+            for item in known(body, keys: SpecDecoder.Keys.state, reserved: SpecDecoder.Keys.reservedState, in: "in a state") {
+                switch item.key.value {
+                case "on": state.on = handlers(item.value)
+                case "ignore": state.ignore = names(item.value, expected: "a list of events", fixIt: "write 'ignore: [event, ...]'")
+                default: state.after = timers(item.value)
+                }
+            }
+            states.append(state)
+        }
+        return states
+    }
+
+    mutating func handlers(_ node: YAMLNode) -> [EventHandler] {
+        guard let entries = mapping(
+            node, expected: "a mapping from events to transitions",
+            fixIt: "write 'event: target', 'event: {target: state, set: {...}}' or 'event: ignore'", allowEmpty: true)
+        else { return [] }
+        return entries.compactMap { entry in
+            branches(entry.value, of: "'\(entry.key.value)'").map { EventHandler(event: entry.key.located, branches: $0) }
+        }
+    }
+
+    mutating func timers(_ node: YAMLNode) -> [TimerSpec] {
+        guard let entries = mapping(node, expected: "a mapping from delays to transitions", fixIt: "write '5s: {target: state}'", allowEmpty: true) else { return [] }
+        var timers: [TimerSpec] = []
+        for entry in entries {
+            let delay = entry.key.located
+            let milliseconds = DurationParser.milliseconds(delay.value)
+            if milliseconds == nil {
+                error("'\(delay.value)' is not a duration", at: delay.location, fixIt: "write \(DurationParser.acceptedForms)")
+            }
+            guard let branches = branches(entry.value, of: "the timer '\(delay.value)'"), let milliseconds else { continue }
+            timers.append(TimerSpec(delay: delay, milliseconds: milliseconds, branches: branches))
+        }
+        return timers
+    }
+
+    /// A handler's value: one transition (a mapping, or a target name), `ignore`, or a list of them.
+    mutating func branches(_ node: YAMLNode, of owner: String) -> [Branch]? {
+        switch node.content {
+        case .scalar, .mapping:
+            return branch(node, of: owner).map { [$0] }
+        case .sequence(let items):
+            if items.isEmpty {
+                error("the list of branches for \(owner) is empty", at: node.location, fixIt: "write 'ignore' to do nothing, or add '- {target: state}'")
+                return nil
+            }
+            let branches = items.compactMap { branch($0, of: owner) }
+            return branches.count == items.count ? branches : nil
+        }
+    }
+
+    mutating func branch(_ node: YAMLNode, of owner: String) -> Branch? {
+        switch node.content {
+        case .scalar(let scalar):
+            if scalar.value.isEmpty {
+                error("\(owner) has no transition", at: node.location, fixIt: "write a target state, '{target: state, set: {...}}', or 'ignore'")
+                return nil
+            }
+            if scalar.value == "ignore", scalar.style == .plain { return .ignore(scalar.contentLocation) }
+            // `searchChanged: loading` is short for `{target: loading}`.
+            return .transition(Transition(location: node.location, target: scalar.located))
+        case .mapping(let entries):
+            var transition = Transition(location: node.location)
+            for entry in known(entries, keys: SpecDecoder.Keys.transition, in: "in a transition") {
+                switch entry.key.value {
+                case "guard": transition.guardExpression = expression(entry.value, of: "'guard:'")
+                case "target": transition.target = text(entry.value, expected: "a target state", fixIt: "write 'target: stateName'")
+                default: transition.assignments = assignments(entry.value)
+                }
+            }
+            return .transition(transition)
+        case .sequence:
+            error(
+                "expected a transition or 'ignore' for \(owner), found a list inside the list", at: node.location,
+                fixIt: "write each branch as '- {guard: ..., target: ...}' or '- ignore'")
+            return nil
+        }
+    }
+
+    mutating func assignments(_ node: YAMLNode) -> [Assignment] {
+        guard let entries = mapping(node, expected: "a mapping from context fields to expressions", fixIt: "write 'set: {field: expression}'", allowEmpty: true) else { return [] }
+        return entries.compactMap { entry in
+            expression(entry.value, of: "'\(entry.key.value)'").map { Assignment(field: entry.key.located, expression: $0) }
+        }
+    }
+
+    // MARK: Effects
+
+    mutating func effectSpecs(_ node: YAMLNode) -> [EffectSpec] {
+        guard let entries = mapping(
+            node, expected: "a mapping of effects",
+            fixIt: "write each effect as 'name: {in: [states], request: {type: T, value: expression}, emits: [events]}'", allowEmpty: true)
+        else { return [] }
+        var effects: [EffectSpec] = []
+        for entry in entries {
+            let effectName = entry.key.located
+            guard let body = mapping(
+                entry.value, expected: "the body of effect '\(effectName.value)' as a mapping",
+                fixIt: "write 'in:', 'request:' and 'emits:' under '\(effectName.value):'")
+            else { continue }
+            var states: [Located<String>]?
+            var request: RequestSpec?
+            var requestWritten = false
+            var emits: [Located<String>] = []
+            for item in known(body, keys: SpecDecoder.Keys.effect, in: "in an effect") {
+                switch item.key.value {
+                case "in": states = names(item.value, expected: "a list of states", fixIt: "write 'in: [state, ...]': the states in which the effect may run")
+                case "request":
+                    requestWritten = true
+                    request = requestSpec(item.value)
+                default: emits = names(item.value, expected: "a list of events", fixIt: "write 'emits: [event, ...]': the events the effect answers with")
+                }
+            }
+            if states == nil, !body.contains(where: { $0.key.value == "in" }) {
+                error("effect '\(effectName.value)' has no 'in:'", at: effectName.location, fixIt: "add 'in: [state, ...]' listing the states in which it may run")
+            }
+            if !requestWritten {
+                error("effect '\(effectName.value)' has no 'request:'", at: effectName.location, fixIt: "add 'request: {type: T, value: expression}'; the effect runs while the value is not nil")
+            }
+            guard let states, let request else { continue }
+            effects.append(EffectSpec(name: effectName, states: states, request: request, emits: emits))
+        }
+        return effects
+    }
+
+    mutating func requestSpec(_ node: YAMLNode) -> RequestSpec? {
+        guard let entries = mapping(node, expected: "'{type: T, value: expression}'", fixIt: "write 'request: {type: URL, value: nextPageURL}'") else { return nil }
+        var type: Located<String>?
+        var value: Located<String>?
+        for entry in known(entries, keys: SpecDecoder.Keys.request, in: "in a request") {
+            if entry.key.value == "type" { type = swiftType(entry.value) } else { value = expression(entry.value, of: "'value:'") }
+        }
+        for key in SpecDecoder.Keys.request where !entries.contains(where: { $0.key.value == key }) {
+            error("the request has no '\(key):'", at: node.location, fixIt: "write 'request: {type: T, value: expression}'")
+        }
+        guard let type, let value else { return nil }
+        return RequestSpec(type: type, value: value)
+    }
+
+    // MARK: Node kinds
+
+    /// The entries of a mapping; an empty plain value counts as an empty mapping when allowed.
+    mutating func mapping(_ node: YAMLNode, expected: String, fixIt: String, allowEmpty: Bool = false) -> [YAMLMappingEntry]? {
+        if let entries = node.mapping { return entries }
+        if allowEmpty, let scalar = node.scalar, scalar.value.isEmpty, scalar.style == .plain { return [] }
+        error("expected \(expected), found \(found(node))", at: node.location, fixIt: fixIt)
+        return nil
+    }
+
+    /// A non-empty scalar used as a name.
+    mutating func text(_ node: YAMLNode, expected: String, fixIt: String) -> Located<String>? {
+        if let scalar = node.scalar, !scalar.value.isEmpty { return scalar.located }
+        error("expected \(expected), found \(found(node))", at: node.location, fixIt: fixIt)
+        return nil
+    }
+
+    /// A list of names; a single name stands for a list of one, and an empty value for none.
+    mutating func names(_ node: YAMLNode, expected: String, fixIt: String) -> [Located<String>] {
+        if let scalar = node.scalar {
+            if scalar.value.isEmpty && scalar.style == .plain { return [] }
+            return [scalar.located]
+        }
+        guard let items = node.sequence else {
+            error("expected \(expected), found \(found(node))", at: node.location, fixIt: fixIt)
+            return []
+        }
+        return items.compactMap { text($0, expected: "a name", fixIt: fixIt) }
+    }
+
+    /// A Swift type, verbatim.
+    mutating func swiftType(_ node: YAMLNode) -> Located<String>? {
+        text(node, expected: "a Swift type", fixIt: "write the type as text; quote types with brackets or braces: \"[Repository]\"")
+    }
+
+    /// A Swift expression, verbatim, located at its first character.
+    mutating func expression(_ node: YAMLNode, of owner: String) -> Located<String>? {
+        text(node, expected: "a Swift expression for \(owner)", fixIt: "write the expression as text; quote it when it starts with [, {, !, & or *, or contains ': ' or ' #': \"[]\"")
+    }
+
+    func found(_ node: YAMLNode) -> String {
+        if let scalar = node.scalar, !scalar.value.isEmpty { return "'\(scalar.value)'" }
+        return node.kindDescription
+    }
+
+    /// The entries whose keys are known; unknown and reserved keys are reported and left out.
+    mutating func known(_ entries: [YAMLMappingEntry], keys: [String], reserved: [String] = [], in place: String) -> [YAMLMappingEntry] {
+        entries.filter { entry in
+            let key = entry.key.value
+            if keys.contains(key) { return true }
+            if reserved.contains(key) {
+                error("'\(key)' \(place) is not supported in v1 yet", at: entry.key.location, fixIt: reservedAdvice(key))
+            } else if let suggestion = SpellingSuggestion.closest(to: key, among: keys) {
+                error("unknown key '\(key)' \(place)", at: entry.key.location, fixIt: "did you mean '\(suggestion)'?")
+            } else {
+                error("unknown key '\(key)' \(place)", at: entry.key.location, fixIt: "use one of \(keys.joined(separator: ", "))")
+            }
+            return false
+        }
+    }
+
+    func reservedAdvice(_ key: String) -> String {
+        switch key {
+        case "final": "remove 'final:'; a state without outgoing transitions already stays put"
+        case "initial", "states": "flatten the machine: nested states are planned; move the child states up to the top-level 'states:'"
+        default: "remove '\(key):'; entry and exit actions are planned, meanwhile use 'set:' on the transitions"
+        }
+    }
+}

@@ -1,0 +1,101 @@
+/// A node of a YAML document as the spec reader sees it: a scalar, a sequence or a mapping, each
+/// with the 1-based location where it starts.
+///
+/// Every scalar stays a string; the spec schema (`SpecDecoder`) decides what it means. This is
+/// what keeps `on`, `off`, `yes` and `no` names instead of YAML 1.1 booleans.
+public struct YAMLNode: Sendable {
+    /// What the node holds.
+    public enum Content: Sendable {
+        /// A single value, always text.
+        case scalar(YAMLScalar)
+        /// A list (`[a, b]` or `- a` lines), in order.
+        case sequence([YAMLNode])
+        /// A mapping (`{a: b}` or `a: b` lines), in the order written.
+        case mapping([YAMLMappingEntry])
+    }
+
+    public var content: Content
+    /// Where the node starts: the first character of a plain scalar, the quote of a quoted one,
+    /// the `|`/`>` of a block scalar, the `[`/`{` of a flow collection, the first `-` or key of a
+    /// block collection.
+    public var location: SourceLocation
+
+    public init(_ content: Content, at location: SourceLocation) {
+        self.content = content
+        self.location = location
+    }
+
+    /// The scalar, when the node is one.
+    public var scalar: YAMLScalar? {
+        if case .scalar(let scalar) = content { return scalar }
+        return nil
+    }
+
+    /// The items, when the node is a sequence.
+    public var sequence: [YAMLNode]? {
+        if case .sequence(let items) = content { return items }
+        return nil
+    }
+
+    /// The entries, when the node is a mapping.
+    public var mapping: [YAMLMappingEntry]? {
+        if case .mapping(let entries) = content { return entries }
+        return nil
+    }
+
+    /// "a scalar", "a list" or "a mapping", for messages such as "expected a mapping, found a list".
+    public var kindDescription: String {
+        switch content {
+        case .scalar(let scalar): scalar.value.isEmpty && scalar.style == .plain ? "nothing" : "a single value"
+        case .sequence: "a list"
+        case .mapping: "a mapping"
+        }
+    }
+}
+
+/// A scalar: its text, how it was written, and where its text starts.
+public struct YAMLScalar: Sendable {
+    /// How the scalar was written. Codegen uses it to know whether columns inside the value map
+    /// one-to-one onto the YAML line (plain and quoted on one line) or not (block scalars).
+    public enum Style: Sendable, Hashable {
+        case plain
+        case singleQuoted
+        case doubleQuoted
+        /// `|`
+        case literal
+        /// `>`
+        case folded
+    }
+
+    /// The text after YAML has resolved quoting and escapes.
+    public var value: String
+    public var style: Style
+    /// Where the scalar starts (the quote of a quoted scalar, the `|` of a block scalar).
+    public var location: SourceLocation
+    /// Where the *text* starts: the same as `location` for a plain scalar, one column after the
+    /// quote for a quoted one, the first character of the first content line for a block scalar.
+    /// Codegen puts `#sourceLocation` here so that Swift errors in an embedded expression land at
+    /// the exact YAML line and column.
+    public var contentLocation: SourceLocation
+
+    public init(_ value: String, style: Style, at location: SourceLocation, contentAt contentLocation: SourceLocation) {
+        self.value = value
+        self.style = style
+        self.location = location
+        self.contentLocation = contentLocation
+    }
+
+    /// The text located at its content, as the spec model stores values.
+    public var located: Located<String> { Located(value, at: contentLocation) }
+}
+
+/// One `key: value` pair of a mapping. Keys are scalars (the reader rejects complex keys).
+public struct YAMLMappingEntry: Sendable {
+    public var key: YAMLScalar
+    public var value: YAMLNode
+
+    public init(key: YAMLScalar, value: YAMLNode) {
+        self.key = key
+        self.value = value
+    }
+}
