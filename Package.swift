@@ -75,7 +75,15 @@ let package = Package(
         .testTarget(name: "StateLoopTests", dependencies: ["StateLoop"]),
         // Fixtures are read through #filePath, so they stay plain files in the source tree.
         .testTarget(name: "StateLoopSpecTests", dependencies: ["StateLoopSpec"], exclude: ["Fixtures"]),
-        .testTarget(name: "StateLoopCodegenTests", dependencies: ["StateLoopCodegen"]),
+        // Snippet and golden tests of the generator; Fixtures/ holds the golden specs (read via #filePath).
+        .testTarget(name: "StateLoopCodegenTests", dependencies: ["StateLoopCodegen", "StateLoopSpec"], exclude: ["Fixtures"]),
+        // Compiles and runs the generator's golden outputs (Generated/) against the runtime, so
+        // every expected output is valid, warning-free Swift that behaves as the spec says.
+        .testTarget(
+            name: "GeneratedCodeTests",
+            dependencies: ["StateLoop"],
+            swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]
+        ),
         .testTarget(name: "StateLoopDiagramTests", dependencies: ["StateLoopDiagram"]),
     ],
     swiftLanguageModes: [.v6]

@@ -13,10 +13,14 @@ import StateLoopSpec
 public struct GeneratorPipeline: Sendable {
     /// The templates the render stage prints with.
     public var templates: TemplateSet
+    /// The access level of the generated declarations.
+    public var accessModifier: AccessModifier
 
-    /// A pipeline rendering with `templates` (the built-in ones unless the user has their own).
-    public init(templates: TemplateSet = .builtIn) {
+    /// A pipeline rendering with `templates` (the built-in ones unless the user has their own),
+    /// generating declarations with `accessModifier`.
+    public init(templates: TemplateSet = .builtIn, accessModifier: AccessModifier = .public) {
         self.templates = templates
+        self.accessModifier = accessModifier
     }
 
     /// Generates Swift from the bytes of a `.machine.yml`.
@@ -37,7 +41,7 @@ public struct GeneratorPipeline: Sendable {
 
     /// Generates Swift from a checked spec (the stages after `load`).
     public func generate(spec: MachineSpec) -> GeneratorOutput {
-        let translated = MachineContextBuilder.build(spec)
+        let translated = MachineContextBuilder.build(spec, access: accessModifier)
         guard let context = translated.context else {
             return GeneratorOutput(source: nil, diagnostics: translated.diagnostics)
         }

@@ -12,6 +12,10 @@ public struct MachineContext: Sendable {
     public var imports: [String]
     /// The machine's namespace (`machine:`), escaped.
     public var machine: String
+    /// The access keyword of the generated declarations and a space (empty for `internal`).
+    public var access: String
+    /// The same for `mode` and `_entries`, readable by all, set only in the module.
+    public var readOnlyAccess: String
     /// The doc comment text of the namespace.
     public var machineDoc: String
     /// Cases of `Mode`, in YAML order.
@@ -61,6 +65,8 @@ public struct MachineContext: Sendable {
         public var type: String
         /// Doc comment text.
         public var doc: String
+        /// The parameter name in `State.init` (not a keyword, so the body can use it bare).
+        public var parameter: String
     }
 
     /// A Swift expression from the spec as a member of its own, so that the compiler reports its
