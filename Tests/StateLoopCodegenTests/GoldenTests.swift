@@ -6,7 +6,7 @@ import Testing
 /// the GeneratedCodeTests target compiles (warnings as errors) and runs.
 /// `STATELOOP_UPDATE_GOLDEN=1 swift test --filter GoldenTests` rewrites the outputs.
 @Suite struct GoldenTests {
-    static let fixtures = ["Counter", "GitHubSearch", "TrafficLight", "Keywords"]
+    static let fixtures = ["Counter", "GitHubSearch", "Keywords", "Pair", "TrafficLight"]
 
     @Test(arguments: fixtures)
     func generatedSwiftMatchesGoldenFile(_ name: String) throws {

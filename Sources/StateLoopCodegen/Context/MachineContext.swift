@@ -44,6 +44,8 @@ public struct MachineContext: Sendable {
     public var effects: [Effect]
     /// `after:` timers, in YAML order of states, then of delays.
     public var timers: [Timer]
+    /// True when there is at least one effect or timer: `feedbacks` returns a non-empty array.
+    public var hasFeedbacks: Bool
     /// The parameter list of `feedbacks(...)`.
     public var feedbacksParameters: String
     /// The parameter list of `system(...)`.

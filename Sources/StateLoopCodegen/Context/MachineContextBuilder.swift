@@ -109,6 +109,7 @@ public struct MachineContextBuilder {
             reducerModes: reducerModes,
             effects: effects,
             timers: timers,
+            hasFeedbacks: !spec.effects.isEmpty || hasTimers,
             feedbacksParameters: feedbacksParameters.joined(separator: ", "),
             systemParameters: systemParameters.joined(separator: ", "),
             feedbacksArguments: feedbacksArguments.joined(separator: ", ")

@@ -116,8 +116,7 @@ public enum Counter {
 
     /// The feedback loops: one `react` per effect, one `timer` per `after:`.
     public static func feedbacks() -> [Feedback<State, Event>] {
-        [
-        ]
+        []
     }
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
