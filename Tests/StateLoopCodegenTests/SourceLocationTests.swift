@@ -4,20 +4,9 @@ import Testing
 
 /// Type errors in the spec's Swift expressions are reported by swiftc at the YAML file, line and
 /// column, because every expression sits in a `#sourceLocation` block at its YAML column. Checked
-/// for real: the generated file is type-checked by `swiftc` against the StateLoop module that
-/// `swift build`/`swift test` put in `.build/debug/Modules` (skipped when that module is absent,
-/// e.g. with a custom `--scratch-path`).
-@Suite struct SourceLocationTests {
-    static let modules = TestPaths.package.appendingPathComponent(".build/debug/Modules")
-    static let canTypeCheck = FileManager.default.fileExists(atPath: modules.appendingPathComponent("StateLoop.swiftmodule").path)
-        && swiftc != nil
-
-    /// `swiftc` next to the running toolchain's, found on PATH.
-    static let swiftc: String? = (ProcessInfo.processInfo.environment["PATH"] ?? "")
-        .split(separator: ":")
-        .map { "\($0)/swiftc" }
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
-
+/// for real with `swiftc -typecheck` (see `Swiftc`).
+@Suite(.enabled(if: Swiftc.isAvailable, "needs swiftc and the StateLoop module in .build/debug/Modules"))
+struct SourceLocationTests {
     static let yaml = """
         machine: Broken
         context:
@@ -47,28 +36,11 @@ import Testing
         return source.distance(from: source.startIndex, to: range.lowerBound) + 1
     }
 
-    @Test(.enabled(if: canTypeCheck, "needs swiftc and the StateLoop module in .build/debug/Modules"))
-    func typeErrorsInExpressionsAreReportedAtTheirYAMLLineAndColumn() throws {
+    @Test func typeErrorsInExpressionsAreReportedAtTheirYAMLLineAndColumn() throws {
         let path = "Specs/Broken.machine.yml"
         let source = try #require(GeneratorPipeline().generate(contents: Array(Self.yaml.utf8), path: path).source)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stateloop-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("Broken.swift")
-        try source.write(to: file, atomically: true, encoding: .utf8)
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(Self.swiftc))
-        process.arguments = ["-typecheck", "-swift-version", "6", "-I", Self.modules.path, file.path]
-        process.currentDirectoryURL = directory
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
-        let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-
-        let reported = Set(output.split(separator: "\n").filter { $0.hasPrefix("\(path):") && $0.contains(": error: ") }
+        let result = try Swiftc.typecheck(["Broken.swift": source])
+        let reported = Set(result.output.split(separator: "\n").filter { $0.hasPrefix("\(path):") && $0.contains(": error: ") }
             .map { line in line.split(separator: ":").dropFirst().prefix(2).joined(separator: ":") })
         let expected: Set<String> = [
             // guard: Int is not Bool; swiftc points at the operator whose result is misused.
@@ -76,7 +48,20 @@ import Testing
             "12:\(try column(of: "\"zero\"", onLine: 12))",          // set: String is not Int
             "17:\(try column(of: "name}", onLine: 17))",             // request: String is not Int
         ]
-        #expect(process.terminationStatus != 0)
-        #expect(reported == expected, "swiftc said:\n\(output)")
+        #expect(result.status != 0)
+        #expect(reported == expected, "swiftc said:\n\(result.output)")
+    }
+
+    @Test(arguments: AccessModifier.allCases)
+    func fixturesCompileWarningFreeWithEveryAccessModifier(_ access: AccessModifier) throws {
+        // The fixtures that name no types of their own (GitHubSearch is compiled by GeneratedCodeTests).
+        var files: [String: String] = [:]
+        for name in ["Counter", "Keywords", "Pair", "TrafficLight"] {
+            let contents = try [UInt8](Data(contentsOf: TestPaths.fixtures.appendingPathComponent("\(name).machine.yml")))
+            let source = try #require(GeneratorPipeline(accessModifier: access).generate(contents: contents, path: "\(name).machine.yml").source)
+            files["\(name).swift"] = source
+        }
+        let result = try Swiftc.typecheck(files)
+        #expect(result.status == 0, "with \(access) access:\n\(result.output)")
     }
 }
