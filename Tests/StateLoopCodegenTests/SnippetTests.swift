@@ -111,7 +111,7 @@ import Testing
                         case ._timer(let timer) where timer == Event.Timer(mode: .a, index: 0, entry: state._entries):
                             state._transition1()
                         case ._timer:
-                            break // a timer of an earlier entry
+                            break // a timer of another state or of an earlier entry
             """)
         expectContains(source, "public static func system(initial: State = .initial, clock: some Clock<Duration> = ContinuousClock())")
     }

@@ -259,9 +259,10 @@ public struct MachineContextBuilder {
         for event in spec.events {
             let name = SwiftName.escaped(event.name.value)
             guard let handler = state.on.first(where: { $0.event.value == event.name.value }) else {
-                let reason = event.source == .effects && !state.ignore.contains(where: { $0.value == event.name.value })
-                    && !spec.ignore.contains(where: { $0.value == event.name.value })
-                    ? "no effect that sends it runs here" : "ignored"
+                // Not handled here: ignored out loud, or an effects-only event no emitting effect
+                // sends in this state. Either way the reducer needs the case, as a no-op.
+                let saidIgnored = (state.ignore + spec.ignore).contains { $0.value == event.name.value }
+                let reason = event.source == .effects && !saidIgnored ? "no effect that sends it runs here" : "ignored"
                 cases.append(.init(pattern: "case .\(name):", body: ["break // \(reason)"]))
                 continue
             }
@@ -288,7 +289,7 @@ public struct MachineContextBuilder {
             }
             cases.append(.init(
                 pattern: "case ._timer:",
-                body: [state.after.isEmpty ? "break // no timer runs here" : "break // a timer of an earlier entry"]
+                body: [state.after.isEmpty ? "break // no timer runs here" : "break // a timer of another state or of an earlier entry"]
             ))
         }
         return .init(mode: mode, cases: cases)
@@ -309,6 +310,7 @@ public struct MachineContextBuilder {
                 lines.append("    " + call)
                 open = true
             } else {
+                // An unconditional branch ends the chain: the checks flag branches after it.
                 if open {
                     lines.append("} else {")
                     lines.append("    " + call)
@@ -419,13 +421,13 @@ public struct MachineContextBuilder {
         return timers.enumerated().map { number, entry in
             let (state, index, timer) = entry
             return MachineContext.Timer(
-                    doc: "`after: \(SwiftLiteral.comment(timer.delay.value))` of `\(state.name.value)` (\(position(timer.delay.location))): "
-                        + "armed while the machine is there, armed anew by every entry.",
-                    mode: SwiftName.escaped(state.name.value),
-                    index: index,
-                    milliseconds: timer.milliseconds,
-                    requestMember: "_timerRequest\(number)"
-                )
+                doc: "`after: \(SwiftLiteral.comment(timer.delay.value))` of `\(state.name.value)` (\(position(timer.delay.location))): "
+                    + "armed while the machine is there, armed anew by every entry.",
+                mode: SwiftName.escaped(state.name.value),
+                index: index,
+                milliseconds: timer.milliseconds,
+                requestMember: "_timerRequest\(number)"
+            )
         }
     }
 

@@ -441,7 +441,7 @@ public enum GitHubSearch {
             case ._timer(let timer) where timer == Event.Timer(mode: .failed, index: 0, entry: state._entries):
                 state._transition8()
             case ._timer:
-                break // a timer of an earlier entry
+                break // a timer of another state or of an earlier entry
             }
         }
     }

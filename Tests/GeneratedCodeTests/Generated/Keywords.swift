@@ -207,7 +207,7 @@ public enum Keywords {
             case ._timer(let timer) where timer == Event.Timer(mode: .`repeat`, index: 0, entry: state._entries):
                 state._transition5()
             case ._timer:
-                break // a timer of an earlier entry
+                break // a timer of another state or of an earlier entry
             }
         }
     }

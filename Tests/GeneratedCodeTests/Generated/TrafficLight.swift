@@ -157,7 +157,7 @@ public enum TrafficLight {
             case ._timer(let timer) where timer == Event.Timer(mode: .red, index: 0, entry: state._entries):
                 state._transition1()
             case ._timer:
-                break // a timer of an earlier entry
+                break // a timer of another state or of an earlier entry
             }
         case .green:
             switch event {
@@ -170,7 +170,7 @@ public enum TrafficLight {
             case ._timer(let timer) where timer == Event.Timer(mode: .green, index: 0, entry: state._entries):
                 state._transition4()
             case ._timer:
-                break // a timer of an earlier entry
+                break // a timer of another state or of an earlier entry
             }
         case .yellow:
             switch event {
@@ -183,7 +183,7 @@ public enum TrafficLight {
             case ._timer(let timer) where timer == Event.Timer(mode: .yellow, index: 0, entry: state._entries):
                 state._transition6()
             case ._timer:
-                break // a timer of an earlier entry
+                break // a timer of another state or of an earlier entry
             }
         case .flashing:
             switch event {
