@@ -4,7 +4,9 @@ import Testing
 
 /// Each fixture spec against its checked-in output in Tests/GeneratedCodeTests/Generated, which
 /// the GeneratedCodeTests target compiles (warnings as errors) and runs.
-/// `STATELOOP_UPDATE_GOLDEN=1 swift test --filter GoldenTests` rewrites the outputs.
+/// `STATELOOP_UPDATE_GOLDEN=1 swift test --filter GoldenTests` rewrites the outputs. (`swift test`
+/// builds every test target first, so if a golden file no longer compiles, delete it before
+/// rewriting.)
 @Suite struct GoldenTests {
     static let fixtures = ["Counter", "GitHubSearch", "Keywords", "Pair", "TrafficLight"]
 
