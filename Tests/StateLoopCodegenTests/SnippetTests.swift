@@ -38,6 +38,14 @@ import Testing
             """)
     }
 
+    @Test func aHandlerThatOnlyIgnoresBindsNoPayload() {
+        let source = generate(oneState(events: "go: {by: Int}", handler: "[ignore]"))
+        expectContains(source, """
+                        case .go:
+                            break // ignored
+            """)
+    }
+
     @Test func anUnguardedBranchAfterGuardsIsTheElse() {
         let source = generate(oneState(handler: "[{guard: \"n > 0\", set: {n: n - 1}}, {set: {n: \"9\"}}]"))
         expectContains(source, """

@@ -267,16 +267,13 @@ public struct MachineContextBuilder {
                 continue
             }
             let context = "\(state.name.value), on \(event.name.value)"
-            if event.payload.isEmpty {
-                cases.append(.init(
-                    pattern: "case .\(name):",
-                    body: branchChain(handler.branches, context: context, payload: nil)
-                ))
+            let chain = branchChain(handler.branches, context: context, payload: event.payload.isEmpty ? nil : event)
+            if event.payload.isEmpty || !chain.usesPayload {
+                cases.append(.init(pattern: "case .\(name):", body: chain.lines))
             } else {
                 cases.append(.init(
                     pattern: "case .\(name)(\(bindings(event.payload.count))):",
-                    body: ["let payload = Event.\(payloadType(event))(\(labeledArguments(event)))"]
-                        + branchChain(handler.branches, context: context, payload: event)
+                    body: ["let payload = Event.\(payloadType(event))(\(labeledArguments(event)))"] + chain.lines
                 ))
             }
         }
@@ -284,7 +281,7 @@ public struct MachineContextBuilder {
             for (index, timer) in state.after.enumerated() {
                 cases.append(.init(
                     pattern: "case ._timer(let timer) where timer == Event.Timer(mode: .\(mode), index: \(index), entry: state._entries):",
-                    body: branchChain(timer.branches, context: "\(state.name.value), after \(timer.delay.value)", payload: nil)
+                    body: branchChain(timer.branches, context: "\(state.name.value), after \(timer.delay.value)", payload: nil).lines
                 ))
             }
             cases.append(.init(
@@ -297,7 +294,9 @@ public struct MachineContextBuilder {
 
     /// `if guard0 { transition0 } else if guard1 { transition1 } else { transition2 }`: the first
     /// branch whose guard holds wins; a bare `ignore` (or no branch left) does nothing.
-    private mutating func branchChain(_ branches: [Branch], context: String, payload: EventSpec?) -> [String] {
+    /// `usesPayload` is false when no branch calls anything (only `ignore`), so that the case
+    /// binds no payload it would not use (an unused binding is a warning).
+    private mutating func branchChain(_ branches: [Branch], context: String, payload: EventSpec?) -> (lines: [String], usesPayload: Bool) {
         let argument = payload == nil ? "" : "payload"
         var lines: [String] = []
         var open = false
@@ -321,7 +320,7 @@ public struct MachineContextBuilder {
             }
         }
         if open { lines.append("}") }
-        return lines.isEmpty ? ["break // ignored"] : lines
+        return lines.isEmpty ? (["break // ignored"], false) : (lines, payload != nil)
     }
 
     /// Adds the members of one transition; returns the names `reduce` calls.

@@ -14,10 +14,11 @@ final class StateRecorder<State: Sendable>: @unchecked Sendable {
     var states: [State] { lock.withLock { recorded } }
 }
 
-/// Reads `states` until one satisfies `predicate`; returns it (or `nil` if the system stopped).
-func firstState<State>(in states: AsyncStream<State>, where predicate: (State) -> Bool) async -> State? {
-    for await state in states where predicate(state) {
-        return state
+/// Reads `values` (states or observed events) until one satisfies `predicate`; returns it, or
+/// `nil` if the sequence finished first (the system stopped).
+func firstState<Value>(in values: AsyncStream<Value>, where predicate: (Value) -> Bool) async -> Value? {
+    for await value in values where predicate(value) {
+        return value
     }
     return nil
 }
