@@ -14,13 +14,13 @@ public struct GeneratorPipeline: Sendable {
     /// The templates the render stage prints with.
     public var templates: TemplateSet
     /// The access level of the generated declarations.
-    public var accessModifier: AccessModifier
+    public var accessLevel: AccessLevel
 
     /// A pipeline rendering with `templates` (the built-in ones unless the user has their own),
-    /// generating declarations with `accessModifier`.
-    public init(templates: TemplateSet = .builtIn, accessModifier: AccessModifier = .public) {
+    /// generating declarations with `accessLevel`.
+    public init(templates: TemplateSet = .builtIn, accessLevel: AccessLevel = .public) {
         self.templates = templates
-        self.accessModifier = accessModifier
+        self.accessLevel = accessLevel
     }
 
     /// Generates Swift from the bytes of a `.machine.yml`.
@@ -41,7 +41,7 @@ public struct GeneratorPipeline: Sendable {
 
     /// Generates Swift from a checked spec (the stages after `load`).
     public func generate(spec: MachineSpec) -> GeneratorOutput {
-        let translated = MachineContextBuilder.build(spec, access: accessModifier)
+        let translated = MachineContextBuilder.build(spec, access: accessLevel)
         guard let context = translated.context else {
             return GeneratorOutput(source: nil, diagnostics: translated.diagnostics)
         }

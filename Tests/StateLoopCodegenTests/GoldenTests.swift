@@ -17,7 +17,7 @@ import Testing
         // The path as a build would pass it relative to the fixtures: keeps the output machine-independent.
         let output = GeneratorPipeline().generate(contents: contents, path: "\(name).machine.yml")
         let source = try #require(output.source, "\(output.diagnostics.map(\.description).joined(separator: "\n"))")
-        let golden = TestPaths.golden.appendingPathComponent(OutputFileName.swiftFile(forSpecAt: spec.path))
+        let golden = TestPaths.golden.appendingPathComponent("\(name).swift")
         if ProcessInfo.processInfo.environment["STATELOOP_UPDATE_GOLDEN"] == "1" {
             try OutputWriter.writeIfChanged(source, to: golden.path)
             return

@@ -5,14 +5,14 @@ import Testing
 /// Output file names and the write-if-changed, atomic writer.
 @Suite struct OutputTests {
     @Test(arguments: [
-        ("Specs/Door.machine.yml", "Door.swift"),
-        ("Door.machine.yaml", "Door.swift"),
-        ("a/b/Door.yml", "Door.swift"),
-        ("Door", "Door.swift"),
-        ("dir.v2/Traffic.Light.machine.yml", "Traffic.Light.swift"),
+        ("Specs/Door.machine.yml", "Door.machine.swift"),
+        ("Door.machine.yaml", "Door.machine.swift"),
+        ("a/b/Door.yml", "Door.machine.swift"),
+        ("Door", "Door.machine.swift"),
+        ("dir.v2/Traffic.Light.machine.yml", "Traffic.Light.machine.swift"),
     ])
     func theOutputIsNamedAfterTheSpecsStem(_ spec: String, _ expected: String) {
-        #expect(OutputFileName.swiftFile(forSpecAt: spec) == expected)
+        #expect(GeneratorPipeline.outputFileName(forSpecAt: spec) == expected)
     }
 
     @Test func writesOnlyWhenTheBytesChangeAndLeavesNoTemporaryFile() throws {

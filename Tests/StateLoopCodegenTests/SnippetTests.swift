@@ -197,7 +197,7 @@ import Testing
     }
 
     @Test func internalAccessDropsThePublicKeywords() {
-        let output = GeneratorPipeline(accessModifier: .internal).generate(contents: Array(oneState(handler: "{set: {n: n + 1}}").utf8), path: "M.machine.yml")
+        let output = GeneratorPipeline(accessLevel: .internal).generate(contents: Array(oneState(handler: "{set: {n: n + 1}}").utf8), path: "M.machine.yml")
         let source = output.source ?? ""
         #expect(!source.contains("public "))
         expectContains(source, "    enum Mode: Hashable, Sendable, CaseIterable {")

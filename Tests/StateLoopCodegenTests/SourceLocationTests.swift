@@ -52,13 +52,13 @@ struct SourceLocationTests {
         #expect(reported == expected, "swiftc said:\n\(result.output)")
     }
 
-    @Test(arguments: AccessModifier.allCases)
-    func fixturesCompileWarningFreeWithEveryAccessModifier(_ access: AccessModifier) throws {
+    @Test(arguments: AccessLevel.allCases)
+    func fixturesCompileWarningFreeWithEveryAccessLevel(_ access: AccessLevel) throws {
         // The fixtures that name no types of their own (GitHubSearch is compiled by GeneratedCodeTests).
         var files: [String: String] = [:]
         for name in ["Counter", "Edges", "Keywords", "Pair", "TrafficLight"] {
             let contents = try [UInt8](Data(contentsOf: TestPaths.fixtures.appendingPathComponent("\(name).machine.yml")))
-            let source = try #require(GeneratorPipeline(accessModifier: access).generate(contents: contents, path: "\(name).machine.yml").source)
+            let source = try #require(GeneratorPipeline(accessLevel: access).generate(contents: contents, path: "\(name).machine.yml").source)
             files["\(name).swift"] = source
         }
         let result = try Swiftc.typecheck(files)

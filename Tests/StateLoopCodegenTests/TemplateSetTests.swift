@@ -38,15 +38,15 @@ import Testing
         try "{{%CONTENT_TYPE:TEXT}}\n// {{{machine}}} from my template\n".write(
             to: directory.appendingPathComponent("Machine.swift.mustache"), atomically: true, encoding: .utf8)
         try "not a template".write(to: directory.appendingPathComponent("README.md"), atomically: true, encoding: .utf8)
-        let templates = try TemplateSet.directory(directory.path)
+        let templates = try TemplateSet(directory: directory.path)
         let source = GeneratorPipeline(templates: templates).generate(contents: Array(counter.utf8), path: "C.machine.yml").source
         #expect(source == "// C from my template\n")
     }
 
     @Test func aMissingDirectoryIsAnErrorThatSaysWhatToPass() {
-        #expect(throws: TemplateError.self) { try TemplateSet.directory("/nonexistent/stateloop-templates") }
+        #expect(throws: TemplateError.self) { try TemplateSet(directory: "/nonexistent/stateloop-templates") }
         do {
-            _ = try TemplateSet.directory("/nonexistent/stateloop-templates")
+            _ = try TemplateSet(directory: "/nonexistent/stateloop-templates")
         } catch {
             #expect(error.description.hasPrefix("/nonexistent/stateloop-templates:1:1: error: cannot read the template directory"))
         }

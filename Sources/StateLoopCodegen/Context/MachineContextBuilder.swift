@@ -17,21 +17,21 @@ public struct MachineContextBuilder {
     }
 
     private let spec: MachineSpec
-    private let access: AccessModifier
+    private let access: AccessLevel
     private let fileLiteral: String
     private var diagnostics: [Diagnostic] = []
     private var expressionCounts: [String: Int] = [:]
     private var transitions: [MachineContext.TransitionMember] = []
 
     /// Translates `spec`; call once per spec.
-    public static func build(_ spec: MachineSpec, access: AccessModifier = .public) -> Output {
+    public static func build(_ spec: MachineSpec, access: AccessLevel = .public) -> Output {
         var builder = MachineContextBuilder(spec: spec, access: access)
         let context = builder.makeContext()
         let diagnostics = builder.diagnostics.sortedByLocation()
         return Output(context: diagnostics.containsErrors ? nil : context, diagnostics: diagnostics)
     }
 
-    private init(spec: MachineSpec, access: AccessModifier) {
+    private init(spec: MachineSpec, access: AccessLevel) {
         self.spec = spec
         self.access = access
         self.fileLiteral = SwiftLiteral.sourceLocationFile(spec.file)

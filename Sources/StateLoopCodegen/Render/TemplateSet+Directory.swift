@@ -8,7 +8,7 @@ extension TemplateSet {
     ///
     /// - Throws: `TemplateError` when the directory cannot be read, a template cannot be read or
     ///   does not parse (at its file, line and column).
-    public static func directory(_ directory: String) throws(TemplateError) -> TemplateSet {
+    public init(directory: String) throws(TemplateError) {
         let url = URL(fileURLWithPath: directory, isDirectory: true)
         let files: [URL]
         do {
@@ -32,6 +32,6 @@ extension TemplateSet {
                 )
             }
         }
-        return try TemplateSet(overrides: overrides)
+        try self.init(overrides: overrides)
     }
 }

@@ -3,7 +3,7 @@
 /// `public` (the default) suits a machine in a library whose types are public; an app target whose
 /// context and payload types are internal needs `internal`, or the compiler rejects public
 /// declarations that use internal types.
-public enum AccessModifier: String, Sendable, CaseIterable {
+public enum AccessLevel: String, Sendable, CaseIterable {
     /// `public`: the machine is part of the module's API.
     case `public`
     /// `package`: visible to the other modules of the package.
