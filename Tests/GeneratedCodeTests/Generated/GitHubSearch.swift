@@ -356,6 +356,13 @@ public enum GitHubSearch {
             public var index: Int
             /// `State._entries` when the timer was armed.
             public var entry: Int
+
+            /// A timer event, for tests that drive `reduce` directly; the feedbacks make their own.
+            public init(mode: Mode, index: Int, entry: Int) {
+                self.mode = mode
+                self.index = index
+                self.entry = entry
+            }
         }
 
         /// The payload of `searchChanged` by name: what `event` means in the spec's expressions.

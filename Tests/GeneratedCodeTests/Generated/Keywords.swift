@@ -163,6 +163,13 @@ public enum Keywords {
             public var index: Int
             /// `State._entries` when the timer was armed.
             public var entry: Int
+
+            /// A timer event, for tests that drive `reduce` directly; the feedbacks make their own.
+            public init(mode: Mode, index: Int, entry: Int) {
+                self.mode = mode
+                self.index = index
+                self.entry = entry
+            }
         }
 
         /// The payload of `switch` by name: what `event` means in the spec's expressions.
