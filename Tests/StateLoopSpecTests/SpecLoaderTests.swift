@@ -13,3 +13,18 @@ import Testing
         #expect(spec.states[3].after.first?.milliseconds == 5_000)
     }
 }
+
+@Suite struct MachineSpecQueryTests {
+    @Test func effectsOnlyEventsArriveOnlyWhereAnEmittingEffectRuns() throws {
+        let spec = try #require(SpecLoader.load(contents: try fixture("GitHubSearch.machine.yml"), path: "GitHubSearch.machine.yml").spec)
+        let loaded = try #require(spec.events.first { $0.name.value == "loaded" })
+        let searchChanged = try #require(spec.events.first { $0.name.value == "searchChanged" })
+        #expect(spec.effects(runningIn: "loading").map(\.name.value) == ["loadNextPage"])
+        #expect(spec.effects(runningIn: "idle").isEmpty)
+        #expect(spec.event(loaded, canArriveIn: "loading"))
+        #expect(!spec.event(loaded, canArriveIn: "ready"))
+        #expect(spec.event(searchChanged, canArriveIn: "ready"))
+        #expect(spec.handler(of: spec.states[2], for: "scrolledNearBottom")?.branches.count == 2)
+        #expect(spec.handler(of: spec.states[2], for: "loaded") == nil)
+    }
+}

@@ -25,6 +25,8 @@ func fixture(_ name: String) throws -> [UInt8] {
     return Array(try Data(contentsOf: url))
 }
 
-/// A spec skeleton with the given events and states blocks, to keep check tests short.
-/// Lines are as written; the skeleton's own lines come first (machine: on line 1).
-let specHeader = "machine: M\n"
+
+/// A location in `test.machine.yml` (the path `printedDiagnostics` and `loadedSpec` use).
+func specLocation(_ line: Int, _ column: Int) -> StateLoopSpec.SourceLocation {
+    StateLoopSpec.SourceLocation(file: "test.machine.yml", line: line, column: column)
+}

@@ -91,7 +91,15 @@ import Testing
     @Test func bareExclamationMarkFailsWithQuotingAdvice() {
         let result = readYAML("guard: !event.search.isEmpty\n")
         #expect(result.diagnostics.map(\.description) == [
-            "test.yml:1:8: error: '!event.search.isEmpty' is read as a YAML tag: a bare ! is a YAML tag; quote the expression (fix: write \"!event.search.isEmpty\" in quotes)",
+            "test.yml:1:8: error: '!event.search.isEmpty' is a YAML tag, not part of the value: a bare ! is a YAML tag; quote the expression (fix: write \"!event.search.isEmpty\")",
+        ])
+    }
+
+    @Test func tagBeforeAValueSuggestsQuotingTheWholeExpression() {
+        let result = readYAML("a: !!str x\nguard: !done == \"yes\"\n")
+        #expect(result.diagnostics.map(\.description) == [
+            "test.yml:1:4: error: '!!str' is a YAML tag, not part of the value: a bare ! is a YAML tag; quote the expression (fix: write \"!!str x\")",
+            "test.yml:2:8: error: '!done' is a YAML tag, not part of the value: a bare ! is a YAML tag; quote the expression (fix: write \"!done == \\\"yes\\\"\")",
         ])
     }
 
@@ -143,6 +151,34 @@ import Testing
         #expect(result?.diagnostics.map(\.description) == [
             "deep.yml:1:65: error: the YAML nests deeper than 64 levels; a spec needs only a few (fix: flatten the structure; check for unbalanced '[' or '{')",
         ])
+    }
+
+    @Test(arguments: ["- ", "{a: ", "a: [", "? "])
+    func deepNestingOfEveryKindFailsQuickly(_ opener: String) {
+        let deep = Array(String(repeating: opener, count: 100_000).utf8)
+        let clock = ContinuousClock()
+        var result: YAMLReader.Result?
+        let elapsed = clock.measure { result = YAMLReader().read(deep, path: "deep.yml") }
+        #expect(elapsed < .seconds(2))
+        #expect(result?.root == nil)
+        #expect(result?.diagnostics.count == 1)
+        #expect(result?.diagnostics.first?.severity == .error)
+    }
+
+    @Test func controlCharactersAndNulBytesFail() {
+        let result = YAMLReader().read(Array("a: b\0c\n".utf8), path: "test.yml")
+        #expect(result.root == nil)
+        #expect(result.diagnostics.map(\.description) == [
+            "test.yml:1:5: error: the file is not valid YAML text: control characters are not allowed (byte 0x00) (fix: save the spec as UTF-8 text without control characters)",
+        ])
+    }
+
+    @Test func utf16WithByteOrderMarkIsRead() throws {
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for unit in "a: b\n".utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let result = YAMLReader().read(bytes, path: "test.yml")
+        #expect(result.diagnostics.isEmpty)
+        #expect(try #require(result.root?.mapping).first?.value.scalar?.value == "b")
     }
 
     @Test func deepBlockNestingFailsAtTheDepthLimit() {

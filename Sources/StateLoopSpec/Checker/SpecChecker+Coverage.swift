@@ -3,17 +3,33 @@
 /// needs an answer only there; elsewhere the generated reducer ignores it.
 extension SpecChecker {
     func checkCoverage(_ spec: MachineSpec, into findings: inout Findings) {
-        let machineIgnored = Set(spec.ignore.map(\.value))
+        let machineIgnored = Set(spec.ignore.map { findings.intended($0.value, known: findings.eventSet, among: findings.eventNames) ?? $0.value })
         var handledSomewhere: Set<String> = []
         var emitted: Set<String> = []
         for effect in spec.effects { emitted.formUnion(effect.emits.map(\.value)) }
+        // For each state, the effect results that can arrive there, with the `in:` entry that
+        // lets them (the first effect in file order wins, for a stable note).
+        var arrivingByState: [String: [String: (effect: String, entry: SourceLocation)]] = [:]
+        for effect in spec.effects {
+            for entry in effect.states {
+                for event in effect.emits where arrivingByState[entry.value, default: [:]][event.value] == nil {
+                    arrivingByState[entry.value, default: [:]][event.value] = (effect.name.value, entry.location)
+                }
+            }
+        }
 
         for state in spec.states {
-            let handled = Dictionary(state.on.map { ($0.event.value, $0.event.location) }, uniquingKeysWith: { first, _ in first })
+            // A misspelt event counts as the event it was meant to be (its typo is reported once,
+            // by the reference check).
+            var handled: [String: SourceLocation] = [:]
+            for handler in state.on {
+                guard let event = findings.intended(handler.event.value, known: findings.eventSet, among: findings.eventNames) else { continue }
+                if handled[event] == nil { handled[event] = handler.event.location }
+            }
             handledSomewhere.formUnion(handled.keys)
             var ignored: Set<String> = []
             for name in state.ignore {
-                ignored.insert(name.value)
+                ignored.insert(findings.intended(name.value, known: findings.eventSet, among: findings.eventNames) ?? name.value)
                 if let handler = handled[name.value] {
                     findings.error(
                         "event '\(name.value)' is both handled and ignored in state '\(state.name.value)'", at: name.location,
@@ -22,14 +38,7 @@ extension SpecChecker {
                 }
             }
 
-            // The effect results that can arrive in this state, with the `in:` entry that lets them.
-            var arriving: [String: (effect: String, entry: SourceLocation)] = [:]
-            for effect in spec.effects {
-                guard let entry = effect.states.first(where: { $0.value == state.name.value }) else { continue }
-                for event in effect.emits where arriving[event.value] == nil {
-                    arriving[event.value] = (effect.name.value, entry.location)
-                }
-            }
+            let arriving = arrivingByState[state.name.value] ?? [:]
 
             var missing: [String] = []
             var notes: [Diagnostic.Note] = []

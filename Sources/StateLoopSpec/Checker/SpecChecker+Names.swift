@@ -4,8 +4,17 @@ extension SpecChecker {
     /// Context fields the generated `State` already has.
     public static let reservedFieldNames: Set<String> = ["mode"]
 
+    /// Module names a machine may not take: the generated file imports them, and an enum of the
+    /// same name would shadow the module (`StateLoop.System` would no longer resolve).
+    public static let reservedMachineNames: Set<String> = ["StateLoop", "Swift"]
+
     func checkNames(_ spec: MachineSpec, into findings: inout Findings) {
         checkName(spec.name, kind: "machine", into: &findings)
+        if Self.reservedMachineNames.contains(spec.name.value) || spec.imports.contains(where: { $0.value == spec.name.value }) {
+            findings.error(
+                "machine '\(spec.name.value)' would shadow the module '\(spec.name.value)' that the generated code imports",
+                at: spec.name.location, fixIt: "rename the machine, e.g. '\(spec.name.value)Machine'")
+        }
         for module in spec.imports {
             let parts = module.value.split(separator: ".", omittingEmptySubsequences: false)
             if !parts.allSatisfy({ SwiftName.isIdentifier(String($0)) }) {
@@ -56,13 +65,18 @@ extension SpecChecker {
                 at: name.location, fixIt: "rename it, e.g. '\(Self.identifier(from: text, kind: kind))'")
         } else if SwiftName.unusable.contains(text) {
             findings.error(
-                "'\(text)' cannot be a \(kind) name: Swift does not accept it there, even in backticks",
+                "'\(text)' cannot be \(Self.article(kind)) \(kind) name: Swift does not accept it there, even in backticks",
                 at: name.location, fixIt: "rename it, e.g. '\(text)\(SwiftName.upperCamel(Self.shortKind(kind)))'")
         } else if text.hasPrefix("_") {
             findings.error(
                 "'\(text)' starts with '_', which is reserved for generated code", at: name.location,
                 fixIt: "rename it, e.g. '\(Self.identifier(from: text, kind: kind))'")
         }
+    }
+
+    /// "an" before a vowel, "a" otherwise.
+    private static func article(_ word: String) -> String {
+        "aeiou".contains(word.first ?? "x") ? "an" : "a"
     }
 
     /// "field" for "context field", "state" for "state": the word used to build suggestions.

@@ -10,7 +10,11 @@ extension SpecChecker {
             guard let state = byName[name] else { continue }
             let branches = state.on.flatMap(\.branches) + state.after.flatMap(\.branches)
             for case .transition(let transition) in branches {
-                if let target = transition.target?.value, byName[target] != nil, reached.insert(target).inserted {
+                // A misspelt target leads where it was meant to (its typo is reported once).
+                guard let written = transition.target?.value,
+                    let target = findings.intended(written, known: findings.stateSet, among: findings.stateNames)
+                else { continue }
+                if byName[target] != nil, reached.insert(target).inserted {
                     pending.append(target)
                 }
             }

@@ -6,13 +6,13 @@ extension SpecChecker {
         let states = findings.stateNames
         let events = findings.eventNames
         if !states.isEmpty {
-            checkKnown(spec.initial, among: states, "initial state '\(spec.initial.value)' is not a state", declare: "'states:'", into: &findings)
+            checkKnown(spec.initial, among: states, known: findings.stateSet, "initial state '\(spec.initial.value)' is not a state", declare: "'states:'", into: &findings)
         }
         checkKnownEvents(spec.ignore, "the machine ignores", into: &findings)
         checkListedOnce(spec.ignore, what: "event", list: "the machine's 'ignore:'", into: &findings)
         for state in spec.states {
             for handler in state.on {
-                checkKnown(handler.event, among: events, "state '\(state.name.value)' handles '\(handler.event.value)', which is not an event", declare: "'events:'", into: &findings)
+                checkKnown(handler.event, among: events, known: findings.eventSet, "state '\(state.name.value)' handles '\(handler.event.value)', which is not an event", declare: "'events:'", into: &findings)
                 checkTargets(handler.branches, states: states, into: &findings)
             }
             for timer in state.after {
@@ -23,7 +23,7 @@ extension SpecChecker {
         }
         for effect in spec.effects {
             for state in effect.states {
-                checkKnown(state, among: states, "effect '\(effect.name.value)' runs in '\(state.value)', which is not a state", declare: "'states:'", into: &findings)
+                checkKnown(state, among: states, known: findings.stateSet, "effect '\(effect.name.value)' runs in '\(state.value)', which is not a state", declare: "'states:'", into: &findings)
             }
             checkListedOnce(effect.states, what: "state", list: "'in:' of effect '\(effect.name.value)'", into: &findings)
             checkKnownEvents(effect.emits, "effect '\(effect.name.value)' emits", into: &findings)
@@ -34,11 +34,11 @@ extension SpecChecker {
     private func checkTargets(_ branches: [Branch], states: [String], into findings: inout Findings) {
         for case .transition(let transition) in branches {
             if let target = transition.target {
-                checkKnown(target, among: states, "target '\(target.value)' is not a state", declare: "'states:'", into: &findings)
+                checkKnown(target, among: states, known: findings.stateSet, "target '\(target.value)' is not a state", declare: "'states:'", into: &findings)
             }
             for assignment in transition.assignments {
                 checkKnown(
-                    assignment.field, among: findings.fieldNames,
+                    assignment.field, among: findings.fieldNames, known: findings.fieldSet,
                     "'set:' assigns '\(assignment.field.value)', which is not a context field", declare: "'context:'", into: &findings)
             }
         }
@@ -46,19 +46,23 @@ extension SpecChecker {
 
     private func checkKnownEvents(_ names: [Located<String>], _ subject: String, into findings: inout Findings) {
         for name in names {
-            checkKnown(name, among: findings.eventNames, "\(subject) '\(name.value)', which is not an event", declare: "'events:'", into: &findings)
+            checkKnown(name, among: findings.eventNames, known: findings.eventSet, "\(subject) '\(name.value)', which is not an event", declare: "'events:'", into: &findings)
         }
     }
 
     /// Reports `name` when it is not one of `candidates`, suggesting the closest one.
-    private func checkKnown(_ name: Located<String>, among candidates: [String], _ message: String, declare place: String, into findings: inout Findings) {
-        guard !candidates.contains(name.value) else { return }
-        findings.error(message, at: name.location, fixIt: Self.suggestion(for: name.value, among: candidates, declare: place))
+    private func checkKnown(
+        _ name: Located<String>, among candidates: [String], known: Set<String>, _ message: String,
+        declare place: String, into findings: inout Findings
+    ) {
+        guard !known.contains(name.value) else { return }
+        let closest = findings.closest(to: name.value, among: candidates)
+        findings.error(message, at: name.location, fixIt: Self.suggestion(for: name.value, closest: closest, among: candidates, declare: place))
     }
 
     /// "did you mean 'x'?", or the names to choose from and where to declare a new one.
-    static func suggestion(for name: String, among candidates: [String], declare place: String) -> String {
-        if let closest = SpellingSuggestion.closest(to: name, among: candidates) {
+    static func suggestion(for name: String, closest: String?, among candidates: [String], declare place: String) -> String {
+        if let closest {
             return "did you mean '\(closest)'?"
         }
         if candidates.isEmpty { return "declare '\(name)' under \(place)" }

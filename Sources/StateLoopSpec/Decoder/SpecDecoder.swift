@@ -4,11 +4,15 @@
 /// names refer to anything is the job of `SpecChecker`. Every problem of the file is collected;
 /// a part that cannot be decoded is left out so the rest can still be looked at.
 public struct SpecDecoder: Sendable {
+    /// A decoder; it holds no state between calls.
     public init() {}
 
     /// What `decode` found: the spec when the required parts could be decoded, and the problems.
     public struct Result: Sendable {
+        /// The spec; `nil` when `machine:`, `initial:` or `states:` is missing or malformed. Parts
+        /// with errors are left out, so check `diagnostics` before trusting it.
         public var spec: MachineSpec?
+        /// Every decoding problem, in the order found.
         public var diagnostics: [Diagnostic]
     }
 
@@ -21,13 +25,19 @@ public struct SpecDecoder: Sendable {
 
     /// The keys of each part of a spec, in the order they are usually written (for suggestions).
     public enum Keys {
+        /// Top-level keys.
         public static let machine = ["machine", "imports", "context", "events", "ignore", "initial", "states", "effects"]
+        /// Keys of a context field.
         public static let contextField = ["type", "default"]
+        /// Keys of a state in v1.
         public static let state = ["on", "ignore", "after"]
         /// Keys of later versions: accepted by the grammar, rejected with "not supported in v1 yet".
         public static let reservedState = ["final", "initial", "states", "entry", "exit"]
+        /// Keys of a transition.
         public static let transition = ["guard", "target", "set"]
+        /// Keys of an effect.
         public static let effect = ["in", "request", "emits"]
+        /// Keys of an effect's request.
         public static let request = ["type", "value"]
         /// The key of an event that says who may send it (`from: effects`); never a payload field.
         public static let eventSource = "from"
@@ -78,13 +88,17 @@ private struct DecodingSession {
             default: effects = effectSpecs(entry.value)
             }
         }
-        if name == nil, !entries.contains(where: { $0.key.value == "machine" }) {
+        // A misspelt key ('stats:') is reported as unknown; do not also report the key as missing.
+        func written(_ key: String) -> Bool {
+            entries.contains { $0.key.value == key || SpellingSuggestion.closest(to: $0.key.value, among: SpecDecoder.Keys.machine) == key }
+        }
+        if name == nil, !written("machine") {
             error("the spec has no 'machine:' name", at: root.location, fixIt: "add 'machine: MyMachine' at the top level; it names the generated Swift namespace")
         }
-        if initial == nil, !entries.contains(where: { $0.key.value == "initial" }) {
+        if initial == nil, !written("initial") {
             error("the spec has no 'initial:' state", at: root.location, fixIt: "add 'initial: <state>' naming the state the machine starts in")
         }
-        if states == nil, !entries.contains(where: { $0.key.value == "states" }) {
+        if states == nil, !written("states") {
             error("the spec has no 'states:'", at: root.location, fixIt: "add 'states:' with one entry per state, each with its 'on:' and 'ignore:'")
         }
         guard let name, let initial, let states else { return nil }
@@ -351,12 +365,17 @@ private struct DecodingSession {
 
     /// A Swift expression, verbatim, located at its first character.
     mutating func expression(_ node: YAMLNode, of owner: String) -> Located<String>? {
-        text(node, expected: "a Swift expression for \(owner)", fixIt: "write the expression as text; quote it when it starts with [, {, !, & or *, or contains ': ' or ' #': \"[]\"")
+        let example = node.mapping != nil ? "\"[key: value]\"" : "\"[]\""
+        return text(
+            node, expected: "a Swift expression for \(owner)",
+            fixIt: "quote the expression so YAML reads it as text, e.g. \(example); quote any expression that starts with [, {, !, & or *, or contains ': ' or ' #'")
     }
 
+    /// What was found instead, for "expected ..., found ..."; long values are shortened.
     func found(_ node: YAMLNode) -> String {
-        if let scalar = node.scalar, !scalar.value.isEmpty { return "'\(scalar.value)'" }
-        return node.kindDescription
+        guard let scalar = node.scalar, !scalar.value.isEmpty else { return node.kindDescription }
+        let text = scalar.value.count > 40 ? String(scalar.value.prefix(40)) + "..." : scalar.value
+        return "'\(text)'"
     }
 
     /// The entries whose keys are known; unknown and reserved keys are reported and left out.

@@ -8,12 +8,18 @@ public enum SpellingSuggestion {
     /// Close enough: at most one edit for names up to four characters, two up to eight, three
     /// beyond, where swapping two neighbouring letters counts as one edit. A candidate that differs
     /// only in case always qualifies. Ties go to the earlier candidate, so callers pass names in
-    /// declaration order and the suggestion is stable.
+    /// declaration order and the suggestion is stable. Names longer than `maximumLength` get no
+    /// suggestion, which bounds the work on hostile input.
     public static func closest(to name: String, among candidates: some Sequence<String>) -> String? {
-        let limit = name.count <= 4 ? 1 : name.count <= 8 ? 2 : 3
+        let length = name.unicodeScalars.count
+        guard length <= maximumLength else { return nil }
+        let limit = length <= 4 ? 1 : length <= 8 ? 2 : 3
         var best: (candidate: String, distance: Int)?
         for candidate in candidates where candidate != name {
-            if candidate.lowercased() == name.lowercased() { return candidate }
+            let candidateLength = candidate.unicodeScalars.count
+            guard candidateLength <= maximumLength else { continue }
+            if candidateLength == length, candidate.lowercased() == name.lowercased() { return candidate }
+            guard abs(candidateLength - length) <= limit else { continue }
             let distance = editDistance(name, candidate)
             if distance <= limit, distance < (best?.distance ?? Int.max) {
                 best = (candidate, distance)
@@ -21,6 +27,9 @@ public enum SpellingSuggestion {
         }
         return best?.candidate
     }
+
+    /// The longest name that gets suggestions.
+    public static let maximumLength = 64
 
     /// The optimal string alignment distance (Levenshtein plus adjacent transpositions), in
     /// Unicode scalars.

@@ -14,12 +14,14 @@ public struct YAMLNode: Sendable {
         case mapping([YAMLMappingEntry])
     }
 
+    /// The scalar, list or mapping.
     public var content: Content
     /// Where the node starts: the first character of a plain scalar, the quote of a quoted one,
     /// the `|`/`>` of a block scalar, the `[`/`{` of a flow collection, the first `-` or key of a
     /// block collection.
     public var location: SourceLocation
 
+    /// A node with its content and start.
     public init(_ content: Content, at location: SourceLocation) {
         self.content = content
         self.location = location
@@ -58,8 +60,11 @@ public struct YAMLScalar: Sendable {
     /// How the scalar was written. Codegen uses it to know whether columns inside the value map
     /// one-to-one onto the YAML line (plain and quoted on one line) or not (block scalars).
     public enum Style: Sendable, Hashable {
+        /// Unquoted; the text is exactly what was written.
         case plain
+        /// `'...'`; `''` in the source is one `'` in the value.
         case singleQuoted
+        /// `"..."`; backslash escapes are resolved, so columns inside the value can drift.
         case doubleQuoted
         /// `|`
         case literal
@@ -78,6 +83,7 @@ public struct YAMLScalar: Sendable {
     /// the exact YAML line and column.
     public var contentLocation: SourceLocation
 
+    /// A scalar with its text, style, start and the start of its text.
     public init(_ value: String, style: Style, at location: SourceLocation, contentAt contentLocation: SourceLocation) {
         self.value = value
         self.style = style
@@ -91,9 +97,12 @@ public struct YAMLScalar: Sendable {
 
 /// One `key: value` pair of a mapping. Keys are scalars (the reader rejects complex keys).
 public struct YAMLMappingEntry: Sendable {
+    /// The key, always a scalar.
     public var key: YAMLScalar
+    /// The value under the key.
     public var value: YAMLNode
 
+    /// A key-value pair.
     public init(key: YAMLScalar, value: YAMLNode) {
         self.key = key
         self.value = value

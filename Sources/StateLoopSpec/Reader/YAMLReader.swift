@@ -26,7 +26,10 @@ public struct YAMLReader: Sendable {
     /// What `read` found: the document's root (nil for an empty stream or when reading failed)
     /// and the problems, in the order found.
     public struct Result: Sendable {
+        /// The document's root node; `nil` for an empty stream, or when the input could not be
+        /// read as a whole (syntax error, a limit hit, a second document).
         public var root: YAMLNode?
+        /// Every problem found while reading, in the order found.
         public var diagnostics: [Diagnostic]
     }
 
@@ -121,11 +124,13 @@ private struct ReadSession {
             rejectAnchor(data.anchor, at: start)
             let value = Self.string(data.value, count: data.length)
             if let tag = data.tag {
-                let tagText = Self.string(tag)
+                // libyaml resolves `!!str` to its full form; show it as the author wrote it.
+                var tagText = Self.string(tag)
+                if tagText.hasPrefix("tag:yaml.org,2002:") { tagText = "!!" + tagText.dropFirst("tag:yaml.org,2002:".count) }
                 let written = value.isEmpty ? tagText : "\(tagText) \(value)"
                 error(
-                    "'\(tagText)' is read as a YAML tag: a bare ! is a YAML tag; quote the expression",
-                    at: start, fixIt: "write \"\(written)\" in quotes")
+                    "'\(tagText)' is a YAML tag, not part of the value: a bare ! is a YAML tag; quote the expression",
+                    at: start, fixIt: "write \"\(written.replacingQuotes())\"")
             }
             let style: YAMLScalar.Style
             var contentStart = start
@@ -246,7 +251,9 @@ private struct ReadSession {
             var detail = problem
             if parser.problem_value != -1 {
                 let value = UInt32(bitPattern: parser.problem_value)
-                detail += " (\(value <= 0xFF ? "byte" : "character") 0x\(String(value, radix: 16, uppercase: true)))"
+                let hex = String(value, radix: 16, uppercase: true)
+                let padded = String(repeating: "0", count: max(0, (value <= 0xFF ? 2 : 4) - hex.count)) + hex
+                detail += " (\(value <= 0xFF ? "byte" : "character") 0x\(padded))"
             }
             fail(
                 "the file is not valid YAML text: \(detail)", at: locationOfByte(parser.problem_offset),
@@ -327,5 +334,17 @@ private struct ReadSession {
     private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String {
         guard let pointer else { return "" }
         return String(cString: pointer)
+    }
+}
+
+extension String {
+    /// The text with `"` escaped, to show it inside a double-quoted YAML suggestion.
+    fileprivate func replacingQuotes() -> String {
+        var result = ""
+        for character in self {
+            if character == "\"" || character == "\\" { result.append("\\") }
+            result.append(character)
+        }
+        return result
     }
 }
