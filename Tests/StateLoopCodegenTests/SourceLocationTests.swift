@@ -56,7 +56,7 @@ struct SourceLocationTests {
     func fixturesCompileWarningFreeWithEveryAccessLevel(_ access: AccessLevel) throws {
         // The fixtures that name no types of their own (GitHubSearch is compiled by GeneratedCodeTests).
         var files: [String: String] = [:]
-        for name in ["Counter", "Edges", "Keywords", "Pair", "TrafficLight"] {
+        for name in ["Counter", "Edges", "Keywords", "Pair", "TrafficLight", "Turnstile"] {
             let contents = try [UInt8](Data(contentsOf: TestPaths.fixtures.appendingPathComponent("\(name).machine.yml")))
             let source = try #require(GeneratorPipeline(accessLevel: access).generate(contents: contents, path: "\(name).machine.yml").source)
             files["\(name).swift"] = source
