@@ -100,6 +100,34 @@ import Testing
             """)
     }
 
+    @Test func aMultiLineExpressionKeepsTheColumnsOfEveryLine() {
+        let yaml = """
+            machine: M
+            context:
+              n: {type: Int, default: "0"}
+            events:
+              go: {}
+            initial: a
+            states:
+              a:
+                on:
+                  go:
+                    set:
+                      n: |
+                        [1, 2]
+                          .reduce(n, +)
+
+            """
+        let source = generate(yaml)
+        expectContains(source, """
+            #sourceLocation(file: "Test.machine.yml", line: 13)
+                        [1, 2]
+                          .reduce(n, +)
+
+            #sourceLocation()
+            """)
+    }
+
     @Test func timersHaveARequestAFeedbackAndAReducerCase() {
         let source = generate(oneState(handler: "{target: a}", extra: "    after: {250ms: {target: a}}"))
         expectContains(source, """

@@ -193,13 +193,19 @@ public struct MachineContextBuilder {
     // MARK: - Expressions
 
     /// An expression member whose body is `expression` at its YAML line and column.
+    ///
+    /// Every line is padded, not only the first: an expression spanning lines comes from a literal
+    /// block scalar (`|`), whose lines all start at the column of its first, so later lines keep
+    /// their YAML columns too (and a multi-line string literal in it keeps its content).
     private func expression(_ expression: Located<String>, doc: String, declaration: String) -> MachineContext.Expression {
-        MachineContext.Expression(
+        let padding = String(repeating: " ", count: max(0, expression.location.column - 1))
+        let lines = expression.value.split(separator: "\n", omittingEmptySubsequences: false)
+        return MachineContext.Expression(
             doc: doc,
             declaration: declaration,
             fileLiteral: fileLiteral,
             line: expression.location.line,
-            paddedExpression: String(repeating: " ", count: max(0, expression.location.column - 1)) + expression.value
+            paddedExpression: lines.map { $0.isEmpty ? "" : padding + $0 }.joined(separator: "\n")
         )
     }
 
