@@ -241,6 +241,15 @@ import Testing
         #expect(errors.first?.location.line == 7)  // the line of `X:`
     }
 
+    @Test func anEventNamedTimerClashesWithTheTimerEventsType() {
+        let yaml = oneState(events: "go: {}\n  Timer: {}", handler: "{}", extra: "    ignore: [Timer]\n    after: {1s: {target: a}}")
+        let output = GeneratorPipeline().generate(contents: Array(yaml.utf8), path: "M.machine.yml")
+        #expect(output.source == nil)
+        let errors = output.diagnostics.filter { $0.severity == .error }
+        #expect(errors.map(\.message) == ["the generated name 'Timer' of the `after:` timers clashes with another name of the same machine"])
+        #expect(errors.first?.notes.first?.location.line == 6)  // the line of `Timer:`
+    }
+
     @Test func specErrorsStopThePipelineWithTheirDiagnostics() {
         let output = GeneratorPipeline().generate(contents: Array("machine: M\ninitial: nowhere\n".utf8), path: "M.machine.yml")
         #expect(output.source == nil)

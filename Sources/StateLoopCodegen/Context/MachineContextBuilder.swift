@@ -166,24 +166,42 @@ public struct MachineContextBuilder {
             machineScope[fixed] = spec.name.location
         }
         for effect in spec.effects {
-            claim(resultType(effect), at: effect.name.location, in: &machineScope, what: "effect '\(effect.name.value)'")
+            claim(
+                resultType(effect), at: effect.name.location, in: &machineScope, what: "effect '\(effect.name.value)'",
+                fixIt: "rename effect '\(effect.name.value)' so that its result type differs from the other name"
+            )
         }
-        var eventScope: [String: SourceLocation] = ["Timer": spec.name.location]
+        var eventScope: [String: SourceLocation] = [:]
         for event in spec.events {
             eventScope[event.name.value] = eventScope[event.name.value] ?? event.name.location
         }
+        if hasTimers {
+            // `Event.Timer` carries timer fires; an event case of that name would redeclare it.
+            let firstTimer = spec.states.first { !$0.after.isEmpty }?.after.first?.delay.location ?? spec.name.location
+            claim(
+                "Timer", at: firstTimer, in: &eventScope, what: "the `after:` timers",
+                fixIt: "rename the event 'Timer'; the generated `Event.Timer` describes timer fires"
+            )
+        }
         for event in spec.events where !event.payload.isEmpty {
-            claim(payloadType(event), at: event.name.location, in: &eventScope, what: "event '\(event.name.value)'")
+            claim(
+                payloadType(event), at: event.name.location, in: &eventScope, what: "event '\(event.name.value)'",
+                fixIt: "rename event '\(event.name.value)' so that its payload type differs from the other name"
+            )
         }
     }
 
-    private mutating func claim(_ name: String, at location: SourceLocation, in scope: inout [String: SourceLocation], what: String) {
+    /// Records that the generated code declares `name` in `scope` for `what`; a name already
+    /// there is an error at `location`, with a note at the first use and `fixIt` as the advice.
+    private mutating func claim(
+        _ name: String, at location: SourceLocation, in scope: inout [String: SourceLocation], what: String, fixIt: String
+    ) {
         if let first = scope[name] {
             diagnostics.append(.error(
                 "the generated name '\(name)' of \(what) clashes with another name of the same machine",
                 at: location,
                 notes: [.init("the other use of '\(name)' comes from here", at: first)],
-                fixIt: "rename \(what) so that it differs in more than the case of its first letter"
+                fixIt: fixIt
             ))
         } else {
             scope[name] = location
