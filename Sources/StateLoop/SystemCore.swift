@@ -7,17 +7,12 @@
 // reentrantly from the observer) is only queued; the drainer picks it up. So the reducer and the
 // loops never run concurrently or reentrantly, and no Swift Concurrency hop sits on that path.
 
-#if canImport(Darwin)
-import os
-#else
-import Synchronization
-#endif
-
 /// One instance of a system: its state, its feedback loops and its event queue.
 ///
-/// `@unchecked Sendable` because the fields below the lock (`state`, `loops`) are touched only
-/// by the thread that holds the drain role. That role is taken and given back under `gate`, so every hand-over is ordered by the
-/// lock, which also makes it visible to ThreadSanitizer.
+/// `@unchecked Sendable` because `gate` is touched only under `lock`, and the fields below it
+/// (`state`, `loops`) only by the thread that holds the drain role. That role is taken and given
+/// back under `lock`, so every hand-over is ordered by the lock, which also makes it visible to
+/// ThreadSanitizer.
 final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     /// What the lock protects.
     private struct Gate: Sendable {
@@ -44,11 +39,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         case stop
     }
 
-    #if canImport(Darwin)
-    private let gate = OSAllocatedUnfairLock(uncheckedState: Gate())
-    #else
-    private let gate = Mutex(Gate())
-    #endif
+    private let lock = PlatformLock()
+    private var gate = Gate()
 
     // Owned by the drainer (see the type's comment).
     private var state: State
@@ -72,13 +64,15 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         self.onStop = onStop
     }
 
+    deinit {
+        lock.deallocate()
+    }
+
     @inline(__always)
-    private func withGate<Result: Sendable>(_ body: (inout Gate) -> Result) -> Result {
-        #if canImport(Darwin)
-        gate.withLockUnchecked(body)
-        #else
-        gate.withLock { gate in body(&gate) }
-        #endif
+    private func withGate<Result>(_ body: (inout Gate) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&gate)
     }
 
     /// Delivers the initial state, starts every loop in order, then opens the gate.
