@@ -44,12 +44,17 @@ public struct TemplateSet: Sendable {
         names.formUnion(overrides.keys)
         for name in names.sorted() {
             let source = overrides[name] ?? (EmbeddedTemplates.all[name] ?? "", "Templates/\(name).mustache (built in)")
+            // Mustache escapes `{{x}}` for HTML unless told otherwise, which would turn `->` and
+            // `<T>` in Swift into entities. Templates render as text unless they say otherwise;
+            // the added tag stands on a line of its own, which Mustache drops from the output.
+            let addsTextTag = !source.text.hasPrefix("{{%CONTENT_TYPE:")
+            let text = addsTextTag ? "{{%CONTENT_TYPE:TEXT}}\n" + source.text : source.text
             do {
-                library.register(try MustacheTemplate(string: source.text), named: name)
+                library.register(try MustacheTemplate(string: text), named: name)
             } catch let error as MustacheTemplate.ParserError {
                 throw TemplateError(
                     path: source.path,
-                    line: error.context.lineNumber,
+                    line: max(1, error.context.lineNumber - (addsTextTag ? 1 : 0)),
                     column: error.context.columnNumber,
                     problem: TemplateError.advice(for: error.error)
                 )
