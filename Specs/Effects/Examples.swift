@@ -30,7 +30,7 @@ public enum Examples {
     }
 
     public static func playCatch() async -> [String] {
-        await Demo.trace(PlayCatch.system(clock: clock), describe: { "\($0.mode) throws=\($0.throws)" }) { machine in
+        await Demo.trace(PlayCatch.system(clock: clock), describe: { "\($0.mode) catches=\($0.catches)" }) { machine in
             machine.send(.throwBall)
             machine.send(.throwBall)  // the machine has the ball: ignored
             await machine.waitUntil { $0.mode == .humanHasIt }  // thrown back after 1s
