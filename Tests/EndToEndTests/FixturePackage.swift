@@ -51,6 +51,12 @@ struct FixturePackage {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["swift"] + arguments
         process.currentDirectoryURL = directory
+        // A user's shell, not the test runner's environment: variables the runner sets for itself
+        // (profiling, test configuration) would make SwiftPM rebuild the plugin's tool every time.
+        let inherited = ProcessInfo.processInfo.environment
+        process.environment = ["PATH", "HOME", "TMPDIR", "LANG"].reduce(into: [:]) { environment, name in
+            environment[name] = inherited[name]
+        }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

@@ -21,9 +21,18 @@ struct PluginBuildTests {
         #expect(build.status == 0, "swift build failed:\n\(build.output)")
         #expect(build.output.contains("Generating Door.machine.swift from Door.machine.yml"), "\(build.output)")
 
+        // The build after a manifest change relinks the plugin's tool once more (SwiftPM plans
+        // plugin tools in a separate pass), and a relinked tool rightly reruns its commands. From
+        // then on an unchanged spec must not be generated again...
+        let settle = try package.swift("build")
+        #expect(settle.status == 0, "\(settle.output)")
         let again = try package.swift("build")
         #expect(again.status == 0, "\(again.output)")
         #expect(!again.output.contains("Generating"), "an unchanged spec was generated again:\n\(again.output)")
+        // ...while a changed one is.
+        try package.edit(Self.spec, replacing: "# A door", with: "# An edited door")
+        let edited = try package.swift("build")
+        #expect(edited.output.contains("Generating Door.machine.swift from Door.machine.yml"), "\(edited.output)")
 
         let run = try package.swift("run", "--skip-build", "DoorApp")
         #expect(run.status == 0, "\(run.output)")
