@@ -2,12 +2,14 @@
 
 /// Runs one effect per element of the requested set: elements that appear start a run,
 /// elements that disappear cancel theirs, elements that stay keep running.
-final class RequestSetLoop<State, Event: Sendable, Request: Hashable & Sendable>: FeedbackLoop {
-    private let requests: (State) -> Set<Request>
-    private let operation: @Sendable (Request, @escaping @Sendable (Event) -> Void) async -> Void
-    private let launcher: EffectLauncher<Event>
-    private var running: [Request: EffectRun] = [:]
+@usableFromInline
+final class RequestSetLoop<State, Event: Sendable, Request: Hashable & Sendable> {
+    @usableFromInline let requests: (State) -> Set<Request>
+    @usableFromInline let operation: @Sendable (Request, @escaping @Sendable (Event) -> Void) async -> Void
+    @usableFromInline let launcher: EffectLauncher<Event>
+    @usableFromInline var running: [Request: EffectRun] = [:]
 
+    @inlinable
     init(
         requests: @escaping (State) -> Set<Request>,
         operation: @escaping @Sendable (Request, @escaping @Sendable (Event) -> Void) async -> Void,
@@ -18,6 +20,7 @@ final class RequestSetLoop<State, Event: Sendable, Request: Hashable & Sendable>
         self.launcher = launcher
     }
 
+    @inlinable
     func observe(_ state: State) {
         let next = requests(state)
         // The common case in a quiet system: nothing requested, nothing running.
@@ -32,6 +35,7 @@ final class RequestSetLoop<State, Event: Sendable, Request: Hashable & Sendable>
         }
     }
 
+    @inlinable
     func stop() {
         for run in running.values { run.cancel() }
         running = [:]
