@@ -13,8 +13,9 @@
 @usableFromInline
 final class EffectRun: @unchecked Sendable {
     /// Cleared when the run is cancelled; read when one of its events is dequeued.
-    @usableFromInline var isCurrent = true
-    @usableFromInline var task: Task<Void, Never>?
+    /// (Touched only by the draining thread; see SystemCore for why the checks are off.)
+    @usableFromInline @exclusivity(unchecked) var isCurrent = true
+    @usableFromInline @exclusivity(unchecked) var task: Task<Void, Never>?
 
     /// Starts `operation` in a new task; its events reach `deliver` tagged with this run.
     @inlinable

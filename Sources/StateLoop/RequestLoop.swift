@@ -7,8 +7,9 @@ final class RequestLoop<State, Event: Sendable, Request: Equatable & Sendable> {
     @usableFromInline let request: (State) -> Request?
     @usableFromInline let operation: @Sendable (Request, @escaping @Sendable (Event) -> Void) async -> Void
     @usableFromInline let launcher: EffectLauncher<Event>
-    @usableFromInline var currentRequest: Request?
-    @usableFromInline var currentRun: EffectRun?
+    // Touched only by the draining thread; see SystemCore for why the checks are off.
+    @usableFromInline @exclusivity(unchecked) var currentRequest: Request?
+    @usableFromInline @exclusivity(unchecked) var currentRun: EffectRun?
 
     @inlinable
     init(

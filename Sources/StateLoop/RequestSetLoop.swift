@@ -7,7 +7,8 @@ final class RequestSetLoop<State, Event: Sendable, Request: Hashable & Sendable>
     @usableFromInline let requests: (State) -> Set<Request>
     @usableFromInline let operation: @Sendable (Request, @escaping @Sendable (Event) -> Void) async -> Void
     @usableFromInline let launcher: EffectLauncher<Event>
-    @usableFromInline var running: [Request: EffectRun] = [:]
+    // Touched only by the draining thread; see SystemCore for why the checks are off.
+    @usableFromInline @exclusivity(unchecked) var running: [Request: EffectRun] = [:]
 
     @inlinable
     init(
