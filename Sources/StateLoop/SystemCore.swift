@@ -176,9 +176,11 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         reduce(&state, event)
         eventHook?(event, state)
         observer(state)
-        // A local copy: one retain for the array instead of one per loop closure call.
-        let loops = self.loops
-        for loop in loops { loop.observe(state) }
+        // Through a buffer pointer: the loops are not retained one by one for every call.
+        let state = self.state
+        loops.withUnsafeBufferPointer { loops in
+            for index in loops.indices { loops[index].observe(state) }
+        }
     }
 
     @inlinable
