@@ -26,18 +26,18 @@ struct StateLoopCommand: CommandPlugin {
         let tool = try context.tool(named: "stateloop").url
         var wrote = 0
         for case let target as SourceModuleTarget in targets {
-            let specs = target.sourceFiles.map(\.url).filter(Self.isSpec).sorted { $0.path() < $1.path() }
+            let specs = target.sourceFiles.map(\.url).filter(Self.isSpec).sorted { $0.path(percentEncoded: false) < $1.path(percentEncoded: false) }
             guard !specs.isEmpty else { continue }
             switch verb {
             case "generate":
                 let output = target.directoryURL.appending(path: "Generated")
-                try run(tool, ["generate"] + specs.map { $0.path() } + ["--output", output.path()])
-                print("\(target.name): wrote \(specs.count) file(s) into \(output.path())")
+                try run(tool, ["generate"] + specs.map { $0.path(percentEncoded: false) } + ["--output", output.path(percentEncoded: false)])
+                print("\(target.name): wrote \(specs.count) file(s) into \(output.path(percentEncoded: false))")
             default:
                 for spec in specs {
                     let output = spec.deletingLastPathComponent().appending(path: Self.stem(of: spec) + "." + Self.fileExtension(format))
-                    try run(tool, ["diagram", spec.path(), "--format", format, "--output", output.path()])
-                    print("wrote \(output.path())")
+                    try run(tool, ["diagram", spec.path(percentEncoded: false), "--format", format, "--output", output.path(percentEncoded: false)])
+                    print("wrote \(output.path(percentEncoded: false))")
                 }
             }
             wrote += specs.count
@@ -58,6 +58,8 @@ struct StateLoopCommand: CommandPlugin {
         }
     }
 
+    // isSpec and stem repeat StateLoopPlugin's: a plugin target cannot depend on a library, so
+    // the two plugins cannot share code. Both must name specs like `stateloop generate` does.
     static func isSpec(_ url: URL) -> Bool {
         url.lastPathComponent.hasSuffix(".machine.yml") || url.lastPathComponent.hasSuffix(".machine.yaml")
     }

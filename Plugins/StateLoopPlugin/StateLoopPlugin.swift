@@ -55,28 +55,28 @@ struct StateLoopBuildCommands {
     func commands() throws -> [Command] {
         let specs = self.specs
             .filter { Self.isSpec($0) }
-            .sorted { $0.path() < $1.path() }
+            .sorted { $0.path(percentEncoded: false) < $1.path(percentEncoded: false) }
         guard !specs.isEmpty else { return [] }
         try Self.rejectCollidingStems(specs)
 
         var arguments: [String] = []
         var extraInputs: [URL] = []
         let configURL = targetDirectory.appending(path: Self.configurationFileName)
-        if FileManager.default.fileExists(atPath: configURL.path()) {
+        if FileManager.default.fileExists(atPath: configURL.path(percentEncoded: false)) {
             let configuration: Configuration
             do {
                 configuration = try JSONDecoder().decode(Configuration.self, from: Data(contentsOf: configURL))
             } catch {
-                Diagnostics.error("\(configURL.path()):1:1: error: cannot read StateLoop configuration: \(error)")
+                Diagnostics.error("\(configURL.path(percentEncoded: false)):1:1: error: cannot read StateLoop configuration: \(error)")
                 throw error
             }
             extraInputs.append(configURL)
             if let templates = configuration.templates {
                 let directory = targetDirectory.appending(path: templates)
-                arguments += ["--templates", directory.path()]
+                arguments += ["--templates", directory.path(percentEncoded: false)]
                 extraInputs += (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil))?
                     .filter { $0.pathExtension == "mustache" }
-                    .sorted { $0.path() < $1.path() } ?? []
+                    .sorted { $0.path(percentEncoded: false) < $1.path(percentEncoded: false) } ?? []
             }
             if let accessLevel = configuration.accessLevel {
                 arguments += ["--access-level", accessLevel]
@@ -88,7 +88,7 @@ struct StateLoopBuildCommands {
             return .buildCommand(
                 displayName: "Generating \(output.lastPathComponent) from \(spec.lastPathComponent)",
                 executable: tool,
-                arguments: ["generate", spec.path(), "--output", workDirectory.path()] + arguments,
+                arguments: ["generate", spec.path(percentEncoded: false), "--output", workDirectory.path(percentEncoded: false)] + arguments,
                 inputFiles: [spec] + extraInputs,
                 outputFiles: [output]
             )
@@ -119,7 +119,7 @@ struct StateLoopBuildCommands {
         for (output, specs) in collisions {
             for spec in specs.dropFirst() {
                 Diagnostics.error(
-                    "\(spec.path()):1:1: error: this spec would generate \(output), like \(specs[0].path()); rename one of them (one output file per spec name and target)"
+                    "\(spec.path(percentEncoded: false)):1:1: error: this spec would generate \(output), like \(specs[0].path(percentEncoded: false)); rename one of them (one output file per spec name and target)"
                 )
             }
         }

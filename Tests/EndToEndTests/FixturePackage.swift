@@ -17,7 +17,8 @@ struct FixturePackage {
     init(copying name: String) throws {
         let fileManager = FileManager.default
         let source = Self.repositoryRoot.appending(path: "Tests/Fixtures/\(name)")
-        directory = Self.repositoryRoot.appending(path: ".build-e2e/\(name)")
+        // A space in the path: every path the plugin hands on must survive it.
+        directory = Self.repositoryRoot.appending(path: ".build-e2e/\(name) copy")
         try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
         for item in try fileManager.contentsOfDirectory(atPath: directory.path) where item != ".build" {
             try fileManager.removeItem(at: directory.appending(path: item))
