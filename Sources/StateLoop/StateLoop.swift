@@ -1,1 +1,11 @@
-// The StateLoop runtime: System, Feedback, react(...), Store. See Docs/Runtime.md.
+// The StateLoop runtime: a feedback-loop system in the style of RxFeedback.
+//
+// Public surface (see Docs/Runtime.md for the semantics, one sentence per test):
+//   System        - initial state, reducer, feedback loops; `start` makes a fresh instance.
+//   SystemRun     - the handle of one instance: `send(_:)`, `stop()`; released -> stopped.
+//   Feedback      - `react(request:effect:)`, `react(requests:effect:)`, `timer(...)`.
+//   Store         - a main-actor, observable view of one instance for UI.
+//
+// Internals: `SystemCore` (the floodgate: a queue drained by one thread at a time),
+// `FeedbackLoop` implementations (`RequestLoop`, `RequestSetLoop`) and `EffectRun` (the token
+// that makes late events of a cancelled effect recognisable).

@@ -1,0 +1,22 @@
+// swift-tools-version: 6.1
+//
+// StateLoop's benchmarks, kept out of the root package so that `swift build` and `swift test`
+// there never compile them. Run in release:
+//   swift run -c release --package-path Benchmarks stateloop-bench [FILTER]
+import PackageDescription
+
+let package = Package(
+    name: "StateLoopBenchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "StateLoop", path: ".."),
+    ],
+    targets: [
+        // Prints one `BENCH <name> <value>` line per figure whose name contains FILTER.
+        .executableTarget(
+            name: "stateloop-bench",
+            dependencies: [.product(name: "StateLoop", package: "StateLoop")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

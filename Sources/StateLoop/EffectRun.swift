@@ -1,0 +1,36 @@
+// EffectRun: one run of one effect, and the token its events carry back into the queue.
+
+/// One run of an effect: the task that runs it and whether it is still the current run.
+///
+/// Every event an effect produces is queued together with its run; the system drops the event
+/// at dequeue time if the run is no longer current. That is what makes late events of a
+/// cancelled effect harmless, even when they were already queued before the cancellation.
+///
+/// `@unchecked Sendable` because the run crosses into its own task (as a token only) and
+/// through the queue, while its mutable fields are touched only by the thread that currently
+/// drains the system; the hand-over of that role happens under the system's lock, which orders
+/// every access (see `SystemCore`).
+final class EffectRun: @unchecked Sendable {
+    /// Cleared when the run is cancelled; read when one of its events is dequeued.
+    private(set) var isCurrent = true
+    private var task: Task<Void, Never>?
+
+    /// Starts `operation` in a new task; its events reach `deliver` tagged with this run.
+    init<Event: Sendable>(
+        deliver: @escaping @Sendable (Event, EffectRun) -> Void,
+        operation: @escaping @Sendable (_ send: @escaping @Sendable (Event) -> Void) async -> Void
+    ) {
+        // The task holds the run only as the token to send back; it never reads its fields.
+        // The reference cycle run -> task -> closure -> run ends when the task finishes.
+        task = Task { [self] in
+            await operation { event in deliver(event, self) }
+        }
+    }
+
+    /// Marks the run stale and cancels its task. Called by the draining thread only.
+    func cancel() {
+        isCurrent = false
+        task?.cancel()
+        task = nil
+    }
+}

@@ -1,0 +1,37 @@
+// Feedback: a description of one feedback loop; it runs once per started system instance.
+
+/// One feedback loop of a ``System``: a query on the state that says which effect should run,
+/// and the effect that turns a request into events.
+///
+/// A `Feedback` is only a description. Each ``System/start(onState:)`` creates its own running
+/// loop from it, so one `Feedback` value can serve any number of independent instances.
+/// Make one with ``react(request:effect:)``, ``react(requests:effect:)``,
+/// ``timer(request:clock:delay:event:)`` or their variants.
+public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
+    /// Creates the running loop of one instance.
+    let makeLoop: @Sendable (EffectLauncher<Event>) -> any FeedbackLoop<State>
+
+    init(makeLoop: @escaping @Sendable (EffectLauncher<Event>) -> any FeedbackLoop<State>) {
+        self.makeLoop = makeLoop
+    }
+
+    /// A loop with at most one running effect, for the current non-`nil` request.
+    static func single<Request: Equatable & Sendable>(
+        request: @escaping @Sendable (State) -> Request?,
+        operation: @escaping @Sendable (Request, @escaping @Sendable (Event) -> Void) async -> Void
+    ) -> Feedback {
+        Feedback { launcher in
+            RequestLoop(request: request, operation: operation, launcher: launcher)
+        }
+    }
+
+    /// A loop with one running effect per element of the requested set.
+    static func many<Request: Hashable & Sendable>(
+        requests: @escaping @Sendable (State) -> Set<Request>,
+        operation: @escaping @Sendable (Request, @escaping @Sendable (Event) -> Void) async -> Void
+    ) -> Feedback {
+        Feedback { launcher in
+            RequestSetLoop(requests: requests, operation: operation, launcher: launcher)
+        }
+    }
+}

@@ -1,0 +1,110 @@
+// System: the description of a feedback-loop system, and the way to start instances of it.
+
+/// A feedback-loop system: an initial state, a pure reducer, and the feedback loops that run
+/// effects the state asks for.
+///
+/// A `System` is an immutable description. Every ``start(onState:)`` (or
+/// ``start(bufferingPolicy:)``) makes a fresh, independent instance with its own state, queue
+/// and effects, and returns its ``SystemRun`` handle. The instance runs until the handle is
+/// stopped or released, or until the observer of its states goes away.
+///
+/// ```swift
+/// let system = System<Int, Counter.Event>(initial: 0, reduce: Counter.reduce, feedbacks: [])
+/// let (run, states) = system.start()
+/// run.send(.increment)
+/// for await count in states { print(count) }   // 0, 1
+/// ```
+public final class System<State: Sendable, Event: Sendable>: Sendable {
+    let initial: State
+    private let reduce: @Sendable (inout State, Event) -> Void
+    private let feedbacks: [Feedback<State, Event>]
+    private let eventHook: (@Sendable (Event, State) -> Void)?
+
+    /// Describes a system: its initial state, its reducer and its feedback loops (started in
+    /// this order).
+    ///
+    /// - Parameters:
+    ///   - initial: The state every instance starts in.
+    ///   - reduce: Applies one event to the state. It must be pure: effects belong in feedbacks.
+    ///   - feedbacks: The loops that run effects requested by the state.
+    public convenience init(
+        initial: State,
+        reduce: @escaping @Sendable (inout State, Event) -> Void,
+        feedbacks: [Feedback<State, Event>]
+    ) {
+        self.init(initial: initial, reduce: reduce, feedbacks: feedbacks, eventHook: nil)
+    }
+
+    private init(
+        initial: State,
+        reduce: @escaping @Sendable (inout State, Event) -> Void,
+        feedbacks: [Feedback<State, Event>],
+        eventHook: (@Sendable (Event, State) -> Void)?
+    ) {
+        self.initial = initial
+        self.reduce = reduce
+        self.feedbacks = feedbacks
+        self.eventHook = eventHook
+    }
+
+    /// The same system, calling `observe` with every reduced event and the state after it.
+    ///
+    /// Meant for logging and debugging, e.g. `system.observingEvents { logger.debug("\($0) ->
+    /// \($1)") }` with swift-log. `observe` runs synchronously on the thread that reduced the
+    /// event, before the state reaches the observer and the feedback loops; keep it quick.
+    /// Several hooks run in the order they were added. Dropped (stale) events are not reported.
+    public func observingEvents(_ observe: @escaping @Sendable (Event, State) -> Void) -> System {
+        let hook: @Sendable (Event, State) -> Void
+        if let earlier = eventHook {
+            hook = { event, state in
+                earlier(event, state)
+                observe(event, state)
+            }
+        } else {
+            hook = observe
+        }
+        return System(initial: initial, reduce: reduce, feedbacks: feedbacks, eventHook: hook)
+    }
+
+    /// Starts a fresh instance and calls `onState` with every state, in order, starting with the
+    /// initial state (before this method returns).
+    ///
+    /// `onState` runs synchronously on the thread that reduced the event, never concurrently
+    /// with itself or the reducer; it may call ``SystemRun/send(_:)`` (the event is queued and
+    /// reduced after the current one). Hop to your UI's actor yourself, or use ``Store``.
+    ///
+    /// - Returns: The instance's handle. Keep it: releasing it stops the instance.
+    public func start(onState: @escaping @Sendable (State) -> Void) -> SystemRun<State, Event> {
+        start(observer: onState, onStop: nil)
+    }
+
+    /// Starts a fresh instance and returns its handle with the sequence of its states, starting
+    /// with the initial state.
+    ///
+    /// With the default `.unbounded` policy the sequence yields every state, in order; with
+    /// `.bufferingNewest(1)` a slow consumer sees only the latest state. The sequence finishes
+    /// when the instance stops. Ending the iteration (or dropping the sequence) stops the
+    /// instance, as does releasing the handle.
+    public func start(
+        bufferingPolicy: AsyncStream<State>.Continuation.BufferingPolicy = .unbounded
+    ) -> (run: SystemRun<State, Event>, states: AsyncStream<State>) {
+        let (states, continuation) = AsyncStream.makeStream(
+            of: State.self, bufferingPolicy: bufferingPolicy)
+        let run = start(
+            observer: { state in continuation.yield(state) },
+            onStop: { continuation.finish() })
+        // Weak: the handle's owner decides the instance's lifetime, not the stream.
+        continuation.onTermination = { [weak core = run.core] _ in core?.stop() }
+        return (run, states)
+    }
+
+    private func start(
+        observer: @escaping @Sendable (State) -> Void, onStop: (@Sendable () -> Void)?
+    ) -> SystemRun<State, Event> {
+        let core = SystemCore(
+            initial: initial, reduce: reduce, eventHook: eventHook,
+            observer: observer, onStop: onStop)
+        core.start(feedbacks: feedbacks)
+        return SystemRun(core: core)
+    }
+}

@@ -1,0 +1,32 @@
+// SystemRun: the handle of one running instance of a System.
+
+/// The handle of one running instance of a ``System``: send it events, stop it.
+///
+/// The instance lives as long as this handle: releasing the handle stops it, cancelling every
+/// effect, exactly like ``stop()``.
+public final class SystemRun<State: Sendable, Event: Sendable>: Sendable {
+    let core: SystemCore<State, Event>
+
+    init(core: SystemCore<State, Event>) {
+        self.core = core
+    }
+
+    deinit {
+        core.stop()
+    }
+
+    /// Sends an event from outside, from any thread.
+    ///
+    /// If no event is being reduced, this reduces it on the calling thread before returning;
+    /// otherwise it is queued and reduced in order by the thread that is reducing. Events sent
+    /// after the instance stopped are ignored.
+    public func send(_ event: Event) {
+        core.enqueue(event, from: nil)
+    }
+
+    /// Stops the instance: drops queued events, cancels every running effect (their late events
+    /// are dropped), and finishes the state sequence. Stopping twice is harmless.
+    public func stop() {
+        core.stop()
+    }
+}

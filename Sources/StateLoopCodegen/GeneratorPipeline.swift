@@ -1,0 +1,51 @@
+import StateLoopSpec
+
+// The generator in one file. A spec goes through three stages, each with a named output:
+//
+//   load       bytes of a .machine.yml -> SpecLoadResult (MachineSpec + diagnostics)   StateLoopSpec
+//   translate  MachineSpec -> MachineContextBuilder.Output (MachineContext + diagnostics)  Context/
+//   render     MachineContext -> Swift source, through the Mustache templates             Render/
+//
+// Errors stop the pipeline after the stage that found them; warnings travel along. Nothing here
+// touches the file system: the caller reads the spec and writes the result (`OutputWriter`).
+
+/// Generates the Swift source of one machine spec: load, translate, render.
+public struct GeneratorPipeline: Sendable {
+    /// The templates the render stage prints with.
+    public var templates: TemplateSet
+    /// The access level of the generated declarations.
+    public var accessLevel: AccessLevel
+
+    /// A pipeline rendering with `templates` (the built-in ones unless the user has their own),
+    /// generating declarations with `accessLevel`.
+    public init(templates: TemplateSet = .builtIn, accessLevel: AccessLevel = .public) {
+        self.templates = templates
+        self.accessLevel = accessLevel
+    }
+
+    /// Generates Swift from the bytes of a `.machine.yml`.
+    ///
+    /// - Parameters:
+    ///   - contents: the file's bytes.
+    ///   - path: the file's path as the user gave it; diagnostics and `#sourceLocation` print it.
+    /// - Returns: the source, or `nil` and the errors; warnings in either case.
+    public func generate(contents: [UInt8], path: String) -> GeneratorOutput {
+        let loaded = SpecLoader.load(contents: contents, path: path)
+        guard let spec = loaded.spec else {
+            return GeneratorOutput(source: nil, diagnostics: loaded.diagnostics)
+        }
+        var output = generate(spec: spec)
+        output.diagnostics = (loaded.diagnostics + output.diagnostics).sortedByLocation()
+        return output
+    }
+
+    /// Generates Swift from a checked spec (the stages after `load`).
+    public func generate(spec: MachineSpec) -> GeneratorOutput {
+        let translated = MachineContextBuilder.build(spec, access: accessLevel)
+        guard let context = translated.context else {
+            return GeneratorOutput(source: nil, diagnostics: translated.diagnostics)
+        }
+        let source = SwiftRenderer(templates: templates).render(context)
+        return GeneratorOutput(source: source, diagnostics: translated.diagnostics)
+    }
+}

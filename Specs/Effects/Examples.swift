@@ -1,0 +1,109 @@
+// One scripted run of each example machine, with its real (in-process) effects. The demo prints
+// these traces; ExamplesTests pins them.
+import StateLoop
+
+/// The example machines of `Specs/`, each run from a short script.
+public enum Examples {
+    /// Name and run of every example, in the order the demo shows them.
+    public static let all: [(name: String, run: @Sendable () async -> [String])] = [
+        ("Counter", counter),
+        ("PlayCatch", playCatch),
+        ("TrafficLight", trafficLight),
+        ("GitHubSearch", gitHubSearch),
+        ("Movies", movies),
+        ("SignIn", signIn),
+    ]
+
+    /// Timers run 100 times faster than the wall clock in the examples.
+    static let clock = FastForwardClock(speed: 100)
+
+    public static func counter() async -> [String] {
+        await Demo.trace(Counter.system(), describe: { "\($0.mode) count=\($0.count)" }) { machine in
+            machine.send(.increment)
+            machine.send(.increment)
+            machine.send(.decrement)
+            machine.send(.decrement)
+            machine.send(.decrement)  // at zero: the guard's else branch ignores it
+            machine.send(.increment)
+            machine.send(.reset)
+        }
+    }
+
+    public static func playCatch() async -> [String] {
+        await Demo.trace(PlayCatch.system(clock: clock), describe: { "\($0.mode) catches=\($0.catches)" }) { machine in
+            machine.send(.throwBall)
+            machine.send(.throwBall)  // the machine has the ball: ignored
+            await machine.waitUntil { $0.mode == .humanHasIt }  // thrown back after 1s
+            machine.send(.throwBall)
+            await machine.waitUntil { $0.mode == .humanHasIt }
+        }
+    }
+
+    public static func trafficLight() async -> [String] {
+        await Demo.trace(TrafficLight.system(clock: clock), describe: { "\($0.mode) cycles=\($0.cycles)" }) { machine in
+            await machine.waitUntil { $0.mode == .green }  // after 4s of red
+            machine.send(.pedestrianWaiting)               // cuts green short
+            await machine.waitUntil { $0.mode == .red }    // after 1s of yellow
+            machine.send(.powerFailed)
+            machine.send(.pedestrianWaiting)               // flashing: ignored
+            machine.send(.powerRestored)
+        }
+    }
+
+    public static func gitHubSearch() async -> [String] {
+        let github = InMemoryGitHub(
+            catalog: ["swift-nio", "swift-log", "vapor", "swift-collections", "swift-syntax", "swift-argument-parser", "hummingbird"],
+            failOnce: [GitHub.pageURL(query: "swift", page: 2)!]
+        )
+        let describe: @Sendable (GitHubSearch.State) -> String = { state in
+            "\(state.mode) results=\(state.results.count)\(state.nextPageURL == nil ? "" : " more")\(state.lastError.map { " error=\($0)" } ?? "")"
+        }
+        return await Demo.trace(GitHubSearch.system(effects: github, clock: clock), describe: describe) { machine in
+            machine.send(.searchChanged(search: ""))       // empty: the guard's else branch ignores it
+            machine.send(.searchChanged(search: "swift"))
+            await machine.waitUntil { $0.mode == .ready }
+            machine.send(.scrolledNearBottom)              // page 2 fails once...
+            await machine.waitUntil { $0.mode == .failed }
+            await machine.waitUntil { $0.mode == .ready }  // ...and is retried by the 5s timer
+            machine.send(.scrolledNearBottom)              // no next page: ignored
+        }
+    }
+
+    public static func movies() async -> [String] {
+        let catalog = MovieCatalog(titles: ["Alien", "Brazil", "Casablanca", "Dune", "Eraserhead"], failOnce: [2])
+        let describe: @Sendable (Movies.State) -> String = { state in
+            "\(state.mode) movies=\(state.movies)\(state.failure.map { " failure=\($0)" } ?? "")"
+        }
+        return await Demo.trace(Movies.system(effects: catalog), describe: describe) { machine in
+            await machine.waitUntil { $0.mode == .browsing }
+            machine.send(.scrolledNearBottom)
+            await machine.waitUntil { $0.mode == .failed }
+            machine.send(.retryTapped)
+            await machine.waitUntil { $0.mode == .browsing }
+            machine.send(.scrolledNearBottom)
+            await machine.waitUntil { $0.mode == .browsing }
+            machine.send(.scrolledNearBottom)              // the last page is shown: ignored
+        }
+    }
+
+    public static func signIn() async -> [String] {
+        let accounts = AccountService(passwords: ["ada@example.com": "analytical"])
+        let describe: @Sendable (SignIn.State) -> String = { state in
+            "\(state.mode)\(state.error.map { " error=\"\($0)\"" } ?? "")\(state.token.map { " token=\($0)" } ?? "")"
+        }
+        return await Demo.trace(SignIn.system(effects: accounts), describe: describe) { machine in
+            machine.send(.emailChanged(email: "ada"))
+            machine.send(.submitted)                       // not an email address
+            machine.send(.emailChanged(email: "ada@example.com"))
+            machine.send(.passwordChanged(password: "engine"))
+            machine.send(.submitted)                       // too short
+            machine.send(.passwordChanged(password: "difference"))
+            machine.send(.submitted)
+            await machine.waitUntil { $0.error == "Wrong password." }
+            machine.send(.passwordChanged(password: "analytical"))
+            machine.send(.submitted)
+            await machine.waitUntil { $0.mode == .signedIn }
+            machine.send(.signedOut)
+        }
+    }
+}

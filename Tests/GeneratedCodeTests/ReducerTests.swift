@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+/// The generated reducers, driven event by event: transitions, guards and their else branches,
+/// `set:` from the old state, ignored events, timers of earlier entries.
+@Suite struct ReducerTests {
+    private func reduced<State, Event>(_ initial: State, _ events: [Event], by reduce: (inout State, Event) -> Void) -> State {
+        var state = initial
+        for event in events { reduce(&state, event) }
+        return state
+    }
+
+    @Test func counterCountsAndTheGuardsElseIgnoresDecrementAtZero() {
+        let state = reduced(Counter.State.initial, [.increment, .increment, .decrement, .decrement, .decrement], by: Counter.reduce)
+        #expect(state == Counter.State(mode: .counting, count: 0))
+        #expect(reduced(state, [.increment, .reset], by: Counter.reduce).count == 0)
+    }
+
+    @Test func everySetValueIsComputedFromTheOldState() {
+        var state = Pair.State.initial
+        Pair.reduce(&state, .swap)
+        #expect(state == Pair.State(mode: .open, first: 2, second: 1))
+        Pair.reduce(&state, .add(amount: 10))
+        #expect(state == Pair.State(mode: .open, first: 12, second: 2))
+    }
+
+    @Test func aFailingGuardFallsToIgnore() {
+        var state = Pair.State.initial
+        Pair.reduce(&state, .add(amount: 0))
+        #expect(state == Pair.State.initial)
+    }
+
+    @Test func ignoredEventsLeaveTheStateAlone() {
+        let frozen = reduced(Pair.State.initial, [.freeze], by: Pair.reduce)
+        #expect(frozen.mode == .frozen)
+        #expect(reduced(frozen, [.swap, .add(amount: 3), .freeze], by: Pair.reduce) == frozen)
+    }
+
+    @Test func gitHubSearchTypingStartsLoadingAndAnEmptySearchIsIgnored() throws {
+        var state = GitHubSearch.State.initial
+        GitHubSearch.reduce(&state, .searchChanged(search: ""))
+        #expect(state == .initial)
+        GitHubSearch.reduce(&state, .searchChanged(search: "swift"))
+        #expect(state.mode == .loading)
+        #expect(state.search == "swift")
+        #expect(state.nextPageURL == GitHub.searchURL("swift"))
+    }
+
+    @Test func gitHubSearchAppendsAPageToTheOldResults() {
+        let old = [Repository(name: "a")]
+        var state = GitHubSearch.State(mode: .loading, search: "s", results: old, nextPageURL: nil, lastError: nil)
+        let next = URL(string: "https://example.invalid/2")
+        GitHubSearch.reduce(&state, .loaded(repositories: [Repository(name: "b")], nextURL: next))
+        #expect(state.mode == .ready)
+        #expect(state.results == [Repository(name: "a"), Repository(name: "b")])
+        #expect(state.nextPageURL == next)
+    }
+
+    @Test func effectsOnlyEventsAreIgnoredWhereNoEffectRuns() {
+        var state = GitHubSearch.State.initial
+        GitHubSearch.reduce(&state, .loaded(repositories: [Repository(name: "x")], nextURL: nil))
+        GitHubSearch.reduce(&state, .failed(error: .offline))
+        #expect(state == .initial)
+    }
+
+    @Test func theLastPageStopsScrolling() {
+        var state = GitHubSearch.State(mode: .ready, search: "s", results: [], nextPageURL: nil, lastError: nil)
+        GitHubSearch.reduce(&state, .scrolledNearBottom)
+        #expect(state.mode == .ready)
+    }
+
+    @Test func aTimerFiresOnlyForTheEntryThatArmedIt() {
+        var state = TrafficLight.State.initial
+        let armedAtStart = TrafficLight.Event.Timer(mode: .red, index: 0, entry: state._entries)
+        TrafficLight.reduce(&state, .powerFailed)
+        TrafficLight.reduce(&state, .powerRestored)
+        #expect(state.mode == .red)
+        // Red again, but entered anew: the timer of the first visit is stale.
+        TrafficLight.reduce(&state, ._timer(armedAtStart))
+        #expect(state.mode == .red)
+        TrafficLight.reduce(&state, ._timer(.init(mode: .red, index: 0, entry: state._entries)))
+        #expect(state.mode == .green)
+        #expect(state.cycles == 1)
+    }
+
+    @Test func aTimerOfAnotherStateIsIgnored() {
+        var state = TrafficLight.State.initial
+        TrafficLight.reduce(&state, ._timer(.init(mode: .green, index: 0, entry: state._entries)))
+        #expect(state == .initial)
+    }
+
+    @Test func keywordNamesWork() {
+        var state = Keywords.State.initial
+        #expect(state.in == "*/ \"\"\" \\ #")
+        Keywords.reduce(&state, .switch(case: 0))
+        #expect(state.mode == .do)
+        Keywords.reduce(&state, .switch(case: 2))
+        #expect(state.mode == .repeat)
+        #expect(state.default == 2)
+        Keywords.reduce(&state, .switch(case: 7))
+        #expect(state.in == "7")
+        Keywords.reduce(&state, .throw(where: "here"))
+        #expect(state.in == "here")
+    }
+
+    @Test func modesAreCaseIterable() {
+        #expect(GitHubSearch.Mode.allCases == [.idle, .loading, .ready, .failed])
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import StateLoopCodegen
+import Testing
+
+/// Each fixture spec against its checked-in output in Tests/GeneratedCodeTests/Generated, which
+/// the GeneratedCodeTests target compiles (warnings as errors) and runs.
+/// `STATELOOP_UPDATE_GOLDEN=1 swift test --filter GoldenTests` rewrites the outputs. (`swift test`
+/// builds every test target first, so if a golden file no longer compiles, delete it before
+/// rewriting.)
+@Suite struct GoldenTests {
+    static let fixtures = ["Counter", "Edges", "GitHubSearch", "Keywords", "Pair", "TrafficLight", "Turnstile"]
+
+    @Test(arguments: fixtures)
+    func generatedSwiftMatchesGoldenFile(_ name: String) throws {
+        let spec = TestPaths.fixtures.appendingPathComponent("\(name).machine.yml")
+        let contents = try [UInt8](Data(contentsOf: spec))
+        // The path as a build would pass it relative to the fixtures: keeps the output machine-independent.
+        let output = GeneratorPipeline().generate(contents: contents, path: "\(name).machine.yml")
+        let source = try #require(output.source, "\(output.diagnostics.map(\.description).joined(separator: "\n"))")
+        let golden = TestPaths.golden.appendingPathComponent("\(name).swift")
+        if ProcessInfo.processInfo.environment["STATELOOP_UPDATE_GOLDEN"] == "1" {
+            try OutputWriter.writeIfChanged(source, to: golden.path)
+            return
+        }
+        let expected = (try? String(contentsOf: golden, encoding: .utf8)) ?? ""
+        #expect(source == expected, "\(golden.lastPathComponent) differs (STATELOOP_UPDATE_GOLDEN=1 rewrites it):\n\(lineDiff(expected: expected, actual: source))")
+    }
+
+    @Test(arguments: fixtures)
+    func generationIsByteStable(_ name: String) throws {
+        let contents = try [UInt8](Data(contentsOf: TestPaths.fixtures.appendingPathComponent("\(name).machine.yml")))
+        let first = GeneratorPipeline().generate(contents: contents, path: "\(name).machine.yml").source
+        let second = GeneratorPipeline().generate(contents: contents, path: "\(name).machine.yml").source
+        #expect(first != nil)
+        #expect(first == second)
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import StateLoopCodegen
+import Testing
+
+/// Output file names and the write-if-changed, atomic writer.
+@Suite struct OutputTests {
+    @Test(arguments: [
+        ("Specs/Door.machine.yml", "Door.machine.swift"),
+        ("Door.machine.yaml", "Door.machine.swift"),
+        ("a/b/Door.yml", "Door.machine.swift"),
+        ("Door", "Door.machine.swift"),
+        ("dir.v2/Traffic.Light.machine.yml", "Traffic.Light.machine.swift"),
+    ])
+    func theOutputIsNamedAfterTheSpecsStem(_ spec: String, _ expected: String) {
+        #expect(GeneratorPipeline.outputFileName(forSpecAt: spec) == expected)
+    }
+
+    @Test func writesOnlyWhenTheBytesChangeAndLeavesNoTemporaryFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stateloop-out-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("Door.swift").path
+
+        #expect(try OutputWriter.writeIfChanged("one\n", to: path))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "one\n")
+        #expect(try OutputWriter.writeIfChanged("one\n", to: path) == false)
+        #expect(try OutputWriter.writeIfChanged("two\n", to: path))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "two\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["Door.swift"])
+    }
+
+    @Test func aMissingDirectoryIsAnErrorAndWritesNothing() {
+        #expect(throws: (any Error).self) {
+            try OutputWriter.writeIfChanged("x", to: "/nonexistent/stateloop/Door.swift")
+        }
+    }
+}

@@ -1,0 +1,258 @@
+import StateLoopCodegen
+import StateLoopSpec
+import Testing
+
+/// Small specs in, exact Swift fragments out: the parts of the generator that are easy to get
+/// subtly wrong.
+@Suite struct SnippetTests {
+    /// A machine with one state and one event; `handler` is the YAML of the event's handler.
+    func oneState(context: String = "n: {type: Int, default: \"0\"}", events: String = "go: {}", handler: String, extra: String = "") -> String {
+        """
+        machine: M
+        context:
+          \(context)
+        events:
+          \(events)
+        initial: a
+        states:
+          a:
+            on:
+              go: \(handler)
+        \(extra)
+        """
+    }
+
+    @Test func guardedBranchesBecomeAnIfChainAndIgnoreIsTheElse() {
+        let source = generate(oneState(
+            events: "go: {by: Int}",
+            handler: "[{guard: \"event.by > 1\", set: {n: n + 2}}, {guard: \"event.by > 0\", set: {n: n + 1}}, ignore]"
+        ))
+        expectContains(source, """
+                        case .go(let _0):
+                            let payload = Event.GoPayload(by: _0)
+                            if state._guard0(payload) {
+                                state._transition0(payload)
+                            } else if state._guard1(payload) {
+                                state._transition1(payload)
+                            }
+            """)
+    }
+
+    @Test func aHandlerThatOnlyIgnoresBindsNoPayload() {
+        let source = generate(oneState(events: "go: {by: Int}", handler: "[ignore]"))
+        expectContains(source, """
+                        case .go:
+                            break // ignored
+            """)
+    }
+
+    @Test func anUnguardedBranchAfterGuardsIsTheElse() {
+        let source = generate(oneState(handler: "[{guard: \"n > 0\", set: {n: n - 1}}, {set: {n: \"9\"}}]"))
+        expectContains(source, """
+                        case .go:
+                            if state._guard0() {
+                                state._transition0()
+                            } else {
+                                state._transition1()
+                            }
+            """)
+    }
+
+    @Test func anInternalTransitionKeepsTheModeAndTheTimers() {
+        let source = generate(oneState(handler: "{set: {n: n + 1}}", extra: "    after: {1s: {target: a}}"))
+        expectContains(source, """
+                    fileprivate mutating func _transition0() {
+                        let _new0 = _set0()
+                        self.n = _new0
+                    }
+            """)
+    }
+
+    @Test func anExternalTransitionEntersAndCountsTheEntry() {
+        let source = generate(oneState(handler: "{target: a}", extra: "    after: {1s: {target: a}}"))
+        expectContains(source, """
+                    fileprivate mutating func _transition0() {
+                        self.mode = .a
+                        self._entries &+= 1
+                    }
+            """)
+    }
+
+    @Test func everySetValueIsComputedBeforeAnyIsAssigned() {
+        let source = generate(oneState(context: "x: {type: Int, default: \"0\"}\n  y: {type: Int, default: \"0\"}", handler: "{set: {x: y, y: x}}"))
+        expectContains(source, """
+                        let _new0 = _set0()
+                        let _new1 = _set1()
+                        self.x = _new0
+                        self.y = _new1
+            """)
+    }
+
+    @Test func anExpressionSitsAtItsYAMLLineAndColumn() {
+        let source = generate(oneState(handler: "{guard: \"n > 0\"}"), path: "Specs/M.machine.yml")
+        // `      go: {guard: "n > 0"}` is line 10; the content starts after the quote, column 20.
+        expectContains(source, """
+                    fileprivate func _guard0() -> Bool {
+            #sourceLocation(file: "Specs/M.machine.yml", line: 10)
+                               n > 0
+            #sourceLocation()
+                    }
+            """)
+    }
+
+    @Test func aMultiLineExpressionKeepsTheColumnsOfEveryLine() {
+        let yaml = """
+            machine: M
+            context:
+              n: {type: Int, default: "0"}
+            events:
+              go: {}
+            initial: a
+            states:
+              a:
+                on:
+                  go:
+                    set:
+                      n: |
+                        [1, 2]
+                          .reduce(n, +)
+
+            """
+        let source = generate(yaml)
+        expectContains(source, """
+            #sourceLocation(file: "Test.machine.yml", line: 13)
+                        [1, 2]
+                          .reduce(n, +)
+
+            #sourceLocation()
+            """)
+    }
+
+    @Test func timersHaveARequestAFeedbackAndAReducerCase() {
+        let source = generate(oneState(handler: "{target: a}", extra: "    after: {250ms: {target: a}}"))
+        expectContains(source, """
+                    fileprivate var _timerRequest0: Int? {
+                        mode == .a ? _entries : nil
+                    }
+            """)
+        expectContains(source, """
+                        .timer(
+                            request: { state in state._timerRequest0 },
+                            clock: clock,
+                            delay: { _ in .milliseconds(250) },
+                            event: { entry in ._timer(Event.Timer(mode: .a, index: 0, entry: entry)) }
+                        ),
+            """)
+        expectContains(source, """
+                        case ._timer(let timer) where timer == Event.Timer(mode: .a, index: 0, entry: state._entries):
+                            state._transition1()
+                        case ._timer:
+                            break // a timer of another state or of an earlier entry
+            """)
+        expectContains(source, "public static func system(initial: State = .initial, clock: some Clock<Duration> = ContinuousClock())")
+    }
+
+    @Test func effectsGetAProtocolAResultEnumAndARequestQuery() {
+        let yaml = """
+            machine: M
+            context:
+              query: {type: String?, default: nil}
+            events:
+              start: {text: String}
+              found: {from: effects, count: Int}
+              empty: {from: effects}
+            initial: idle
+            states:
+              idle:
+                on:
+                  start: {target: busy, set: {query: event.text}}
+              busy:
+                on:
+                  found: {target: idle}
+                  empty: {target: idle}
+                ignore: [start]
+            effects:
+              search:
+                in: [busy]
+                request: {type: String, value: query}
+                emits: [found, empty]
+
+            """
+        let source = generate(yaml)
+        expectContains(source, """
+                public protocol Effects: Sendable {
+                    /// `search` (Test.machine.yml:19): runs in `busy` while its request is not `nil`; a new request cancels the run before it.
+                    func search(_ request: String) async -> SearchResult
+                }
+            """)
+        expectContains(source, """
+                        case .found(let _0): .found(count: _0)
+                        case .empty: .empty
+            """)
+        expectContains(source, """
+                    fileprivate var _request_search: String? {
+                        switch mode {
+                        case .busy: _requestValue0()
+                        case .idle: nil
+                        }
+                    }
+            """)
+        expectContains(source, """
+                        case .found:
+                            break // no effect that sends it runs here
+            """)
+    }
+
+    @Test func keywordNamesAreBacktickedWhereTheyAreNamesAndBareWhereTheyAreLabels() {
+        let source = generate(oneState(context: "default: {type: Int, default: \"0\"}", events: "go: {in: Int}", handler: "{set: {default: event.in}}"))
+        expectContains(source, "public var `default`: Int")
+        expectContains(source, "default _default: Int")
+        expectContains(source, "self.`default` = _default")
+        expectContains(source, "case go(in: Int)")
+        expectContains(source, "let `in`: Int")
+        expectContains(source, "let payload = Event.GoPayload(in: _0)")
+    }
+
+    @Test func hostileTextCannotBreakOutOfCommentsOrLiterals() {
+        let path = "we\"ird\\dir/x*/ \u{2028}y\n#\"\"\"name.machine.yml"
+        let source = generate(oneState(handler: "{guard: \"n > 0\"}"), path: path)
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        // The file name is the last path component (after the final `/`); its line breaks become spaces.
+        #expect(lines.first == "// Generated by stateloop from \u{20} y #\"\"\"name.machine.yml. Do not edit.")
+        #expect(lines[1] == "import StateLoop")
+        expectContains(source, #"#sourceLocation(file: "we\"ird/dir/x*/ \u{2028}y\n#\"\"\"name.machine.yml", line: 10)"#)
+        #expect(!source.contains("\u{2028}"))
+    }
+
+    @Test func internalAccessDropsThePublicKeywords() {
+        let output = GeneratorPipeline(accessLevel: .internal).generate(contents: Array(oneState(handler: "{set: {n: n + 1}}").utf8), path: "M.machine.yml")
+        let source = output.source ?? ""
+        #expect(!source.contains("public "))
+        expectContains(source, "    enum Mode: Hashable, Sendable, CaseIterable {")
+        expectContains(source, "        var mode: Mode\n")
+    }
+
+    @Test func derivedTypeNamesThatClashAreAnError() {
+        let yaml = oneState(events: "go: {}\n  x: {a: Int}\n  X: {a: Int}", handler: "{}", extra: "    ignore: [x, X]")
+        let output = GeneratorPipeline().generate(contents: Array(yaml.utf8), path: "M.machine.yml")
+        #expect(output.source == nil)
+        let errors = output.diagnostics.filter { $0.severity == .error }
+        #expect(errors.map(\.message) == ["the generated name 'XPayload' of event 'X' clashes with another name of the same machine"])
+        #expect(errors.first?.location.line == 7)  // the line of `X:`
+    }
+
+    @Test func anEventNamedTimerClashesWithTheTimerEventsType() {
+        let yaml = oneState(events: "go: {}\n  Timer: {}", handler: "{}", extra: "    ignore: [Timer]\n    after: {1s: {target: a}}")
+        let output = GeneratorPipeline().generate(contents: Array(yaml.utf8), path: "M.machine.yml")
+        #expect(output.source == nil)
+        let errors = output.diagnostics.filter { $0.severity == .error }
+        #expect(errors.map(\.message) == ["the generated name 'Timer' of the `after:` timers clashes with another name of the same machine"])
+        #expect(errors.first?.notes.first?.location.line == 6)  // the line of `Timer:`
+    }
+
+    @Test func specErrorsStopThePipelineWithTheirDiagnostics() {
+        let output = GeneratorPipeline().generate(contents: Array("machine: M\ninitial: nowhere\n".utf8), path: "M.machine.yml")
+        #expect(output.source == nil)
+        #expect(output.diagnostics.containsErrors)
+    }
+}

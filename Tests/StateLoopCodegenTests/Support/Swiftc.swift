@@ -1,0 +1,48 @@
+import Foundation
+
+/// Type-checks generated Swift with the real compiler against the StateLoop module that
+/// `swift build`/`swift test` put in `.build/debug/Modules`. Tests that use it are skipped when
+/// the module is absent (e.g. with a custom `--scratch-path`) or `swiftc` is not on PATH.
+enum Swiftc {
+    static let modules = TestPaths.package.appendingPathComponent(".build/debug/Modules")
+
+    /// `swiftc` found on PATH.
+    static let path: String? = (ProcessInfo.processInfo.environment["PATH"] ?? "")
+        .split(separator: ":")
+        .map { "\($0)/swiftc" }
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// True when `typecheck` can run.
+    static let isAvailable = path != nil
+        && FileManager.default.fileExists(atPath: modules.appendingPathComponent("StateLoop.swiftmodule").path)
+
+    /// Runs `swiftc -typecheck` (Swift 6 mode, warnings as errors) on `files` (name -> source),
+    /// saved in a fresh temporary directory and checked as one module; returns the exit status
+    /// and what swiftc printed.
+    static func typecheck(_ files: [String: String]) throws -> (status: Int32, output: String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stateloop-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var paths: [String] = []
+        for (name, source) in files.sorted(by: { $0.key < $1.key }) {
+            let file = directory.appendingPathComponent(name)
+            try source.write(to: file, atomically: true, encoding: .utf8)
+            paths.append(file.path)
+        }
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path ?? "swiftc")
+        process.arguments = [
+            "-typecheck", "-swift-version", "6", "-warnings-as-errors", "-package-name", "StateLoopTests",
+            "-I", modules.path,
+        ] + paths
+        process.currentDirectoryURL = directory
+        let output = Pipe()
+        process.standardError = output
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+}

@@ -1,0 +1,130 @@
+// Fixtures: a small test machine, thread-safe recorders, and helpers to line up threads.
+
+import Dispatch
+import Foundation
+import StateLoop
+import Synchronization
+
+/// The state of the test machine: a counter, one optional request, a set of requests, and what
+/// effects reported back.
+struct Model: Equatable, Sendable {
+    var count = 0
+    var query: Int?
+    var queries: Set<Int> = []
+    var loaded: [Int] = []
+    var errors: [String] = []
+    var progress: [Int] = []
+}
+
+/// The events of the test machine.
+enum Action: Equatable, Sendable {
+    case increment
+    case query(Int?)
+    case queries(Set<Int>)
+    case loaded(Int)
+    case failed(String)
+    case progress(Int)
+}
+
+/// The test machine's reducer: plain data changes, no effects.
+@Sendable func reduceModel(_ state: inout Model, _ action: Action) {
+    switch action {
+    case .increment: state.count += 1
+    case .query(let query): state.query = query
+    case .queries(let queries): state.queries = queries
+    case .loaded(let value): state.loaded.append(value)
+    case .failed(let message): state.errors.append(message)
+    case .progress(let value): state.progress.append(value)
+    }
+}
+
+/// A thread-safe, append-only list that tests read after the fact.
+final class Recorder<Element: Sendable>: Sendable {
+    private let storage = Mutex<[Element]>([])
+
+    func append(_ element: Element) { storage.withLock { $0.append(element) } }
+    var all: [Element] { storage.withLock { $0 } }
+}
+
+/// A thread-safe holder for a value set after creation (e.g. a run handle a feedback needs).
+final class Box<Value: Sendable>: Sendable {
+    private let storage: Mutex<Value>
+
+    init(_ value: Value) { storage = Mutex(value) }
+    var value: Value {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+    /// Applies `change` atomically and returns its result.
+    func update<R: Sendable>(_ change: @Sendable (inout Value) -> R) -> R { storage.withLock { change(&$0) } }
+}
+
+/// What an effect reports about its own life, so tests can wait for it instead of sleeping.
+enum Lifecycle: Hashable, Sendable {
+    case started(Int)
+    case cancelled(Int)
+}
+
+/// A stream of effect lifecycle reports, consumed by one test.
+final class EffectProbe: Sendable {
+    let reports: AsyncStream<Lifecycle>
+    private let continuation: AsyncStream<Lifecycle>.Continuation
+
+    init() { (reports, continuation) = AsyncStream.makeStream(of: Lifecycle.self) }
+
+    func report(_ lifecycle: Lifecycle) { continuation.yield(lifecycle) }
+
+    /// An effect that reports its start, runs until cancelled, then reports the cancellation.
+    func runUntilCancelled(_ request: Int) async -> Action {
+        report(.started(request))
+        await untilCancelled()
+        report(.cancelled(request))
+        return .loaded(request)
+    }
+}
+
+extension AsyncStream {
+    /// The next `count` elements.
+    func next(_ count: Int) async -> [Element] {
+        var iterator = makeAsyncIterator()
+        var elements: [Element] = []
+        while elements.count < count, let element = await iterator.next() { elements.append(element) }
+        return elements
+    }
+}
+
+extension AsyncSequence where Self: Sendable {
+    /// Waits for the first element that satisfies `predicate`.
+    func firstMatch(_ predicate: @Sendable (Element) -> Bool) async rethrows -> Element? {
+        for try await element in self where predicate(element) { return element }
+        return nil
+    }
+}
+
+/// Runs `body` on a thread of its own, outside the cooperative pool, so it may block (on a
+/// semaphore) while effects run on the pool.
+func onOwnThread(_ body: @escaping @Sendable () -> Void) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let thread = Thread {
+            body()
+            continuation.resume()
+        }
+        thread.start()
+    }
+}
+
+/// An async sequence whose first element is `event` and which then calls `afterFirst` (at that
+/// point the runtime has queued the first element) and ends.
+func oneEventThen(
+    _ event: Action, afterFirst: @escaping @Sendable () -> Void
+) -> AsyncThrowingStream<Action, any Error> {
+    let sent = Box(false)
+    return AsyncThrowingStream(unfolding: {
+        if !sent.value {
+            sent.value = true
+            return event
+        }
+        afterFirst()
+        return nil
+    })
+}

@@ -1,0 +1,66 @@
+// Feedback.timer: while the request is non-nil, send the event once after the delay on the
+// given clock; a new request value restarts the timer; nil cancels it.
+
+import StateLoop
+import Testing
+
+@Suite struct TimerTests {
+    private func system(_ clock: TestClock) -> System<Model, Action> {
+        System(
+            initial: Model(), reduce: reduceModel,
+            feedbacks: [
+                .timer(request: { $0.query }, clock: clock, delay: { .seconds($0) }, event: { .loaded($0) })
+            ])
+    }
+
+    @Test func timerSendsItsEventOnceAfterTheDelay() async {
+        let clock = TestClock()
+        let (run, states) = system(clock).start()
+        run.send(.query(5))
+        await clock.waitForSleepers(count: 1)
+
+        clock.advance(by: .seconds(4))
+        #expect(clock.sleeperCount == 1)
+        clock.advance(by: .seconds(1))
+        let fired = await states.firstMatch { !$0.loaded.isEmpty }
+
+        #expect(fired?.loaded == [5])
+        // Once: the request is still 5, but no new timer was started.
+        #expect(clock.sleeperCount == 0)
+        withExtendedLifetime(run) {}
+    }
+
+    @Test func newTimerRequestRestartsTheTimer() async {
+        let clock = TestClock()
+        let (run, states) = system(clock).start()
+        run.send(.query(5))
+        await clock.waitForSleepers(count: 1)
+        clock.advance(by: .seconds(3))
+
+        run.send(.query(6))
+        await clock.waitForSleepers(count: 1)
+        clock.advance(by: .seconds(5))  // past the old deadline (5), before the new one (3 + 6)
+        #expect(clock.sleeperCount == 1)
+        clock.advance(by: .seconds(1))
+        let fired = await states.firstMatch { !$0.loaded.isEmpty }
+
+        #expect(fired?.loaded == [6])
+        withExtendedLifetime(run) {}
+    }
+
+    @Test func nilTimerRequestCancelsTheTimer() async {
+        let clock = TestClock()
+        let states = Recorder<Model>()
+        let run = system(clock).start { states.append($0) }
+        run.send(.query(5))
+        await clock.waitForSleepers(count: 1)
+
+        run.send(.query(nil))
+        #expect(clock.sleeperCount == 0)
+        clock.advance(by: .seconds(10))
+        run.send(.increment)
+
+        #expect(states.all.last == Model(count: 1))
+        #expect(states.all.allSatisfy { $0.loaded.isEmpty })
+    }
+}
