@@ -36,15 +36,10 @@ let package = Package(
         // Reading and checking: libyaml events -> node tree with marks -> MachineSpec -> diagnostics.
         .target(name: "StateLoopSpec", dependencies: ["CYAML"]),
 
-        // Turns Templates/*.mustache into string literals so the generator carries its defaults.
-        .executableTarget(name: "TemplateEmbedder"),
-        .plugin(name: "EmbedTemplates", capability: .buildTool(), dependencies: ["TemplateEmbedder"]),
-
         // Rendering Swift: render context (all logic) + Mustache templates (no logic) + file writer.
         .target(
             name: "StateLoopCodegen",
-            dependencies: ["StateLoopSpec", .product(name: "Mustache", package: "swift-mustache")],
-            plugins: ["EmbedTemplates"]
+            dependencies: ["StateLoopSpec", .product(name: "Mustache", package: "swift-mustache")]
         ),
 
         // Rendering diagrams: Graphviz DOT and Mermaid stateDiagram-v2.

@@ -1,4 +1,5 @@
 // The CLI's only contact with the terminal and the file system, besides OutputWriter.
+import ArgumentParser
 import Foundation
 import StateLoopSpec
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StateLoopCodegen
 import StateLoopDiagram
 import StateLoopSpec
 
@@ -49,7 +50,7 @@ struct Diagram: ParsableCommand {
             }
         }
 
-        let path = output ?? ([.svg, .png].contains(format) ? "\(GeneratorFileNames.stem(of: spec)).\(format.rawValue)" : nil)
+        let path = output ?? ([.svg, .png].contains(format) ? "\(GeneratorPipeline.specStem(ofSpecAt: spec)).\(format.rawValue)" : nil)
         guard let path else {
             FileHandle.standardOutput.write(Data(bytes))
             return

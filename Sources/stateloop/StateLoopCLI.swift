@@ -30,11 +30,11 @@ struct StateLoopCLI: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch let code as ExitCode {
-            exit(code.rawValue)
+            Foundation.exit(code.rawValue)
         } catch {
             if exitCode(for: error) == .success { exit(withError: error) }  // --help, --version
             FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-            exit(ExitCode.usageOrIO.rawValue)
+            Foundation.exit(ExitCode.usageOrIO.rawValue)
         }
     }
 }

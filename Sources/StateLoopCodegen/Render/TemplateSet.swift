@@ -1,7 +1,7 @@
 import Mustache
 
 // Owns which Mustache templates the Swift is rendered from: the built-in ones carried inside the
-// generator (`EmbeddedTemplates`, made by the EmbedTemplates plugin from Templates/*.mustache), or
+// generator (`EmbeddedTemplates`, compiled in from Templates/*.mustache), or
 // a user's overrides. Parsing happens here, once, so a template with a syntax error is reported
 // before any spec is rendered, at its file, line and column.
 

@@ -1,0 +1,230 @@
+// Generated from Templates/*.mustache by EmbeddedTemplatesTests. Do not edit:
+// STATELOOP_UPDATE_GOLDEN=1 swift test --filter EmbeddedTemplatesTests rewrites it.
+
+/// The built-in templates, compiled in (see Templates/README.md).
+enum EmbeddedTemplates {
+    /// Template name (file name without `.mustache`) -> template text.
+    static let all: [String: String] = [
+        "Machine.swift": #"""
+{{%CONTENT_TYPE:TEXT}}
+{{! The Swift file generated for one machine. Every value is computed by MachineContextBuilder; }}
+{{! this template only places it. SourceLocatedExpression prints an expression from the spec. }}
+{{{header}}}
+{{#imports}}
+import {{{.}}}
+{{/imports}}
+
+/// {{{machineDoc}}}
+{{{access}}}enum {{{machine}}} {
+    /// The states of the machine, from `states:`.
+    {{{access}}}enum Mode: Hashable, Sendable, CaseIterable {
+{{#modes}}
+        case {{{name}}}
+{{/modes}}
+    }
+
+    /// The whole state of the machine: the current mode and the fields of `context:`.
+    {{{access}}}struct State: Equatable, Sendable {
+        /// The current state of the machine; only `reduce` changes it.
+        {{{readOnlyAccess}}}var mode: Mode
+{{#fields}}
+        /// {{{doc}}}
+        {{{access}}}var {{{name}}}: {{{type}}}
+{{/fields}}
+{{#hasTimers}}
+        /// How many times the machine has entered a state. Timer requests carry it, so that
+        /// entering a state again (even by a transition to itself) restarts its `after:` timers.
+        {{{readOnlyAccess}}}var _entries: Int
+{{/hasTimers}}
+
+        /// A state with every field given: for tests, previews and restoring a saved state.
+        {{{access}}}init(
+{{#initParameters}}
+            {{{.}}}
+{{/initParameters}}
+        ) {
+            self.mode = mode
+{{#fields}}
+            self.{{{name}}} = {{{parameter}}}
+{{/fields}}
+{{#hasTimers}}
+            self._entries = _entries
+{{/hasTimers}}
+        }
+
+        /// The state the machine starts in: `initial:`, every field at its `default:`.
+        {{{access}}}static var initial: State {
+            State(
+{{#initialArguments}}
+                {{{.}}}
+{{/initialArguments}}
+            )
+        }
+{{#defaults}}
+
+{{>SourceLocatedExpression}}
+{{/defaults}}
+{{#transitions}}
+{{#expressions}}
+
+{{>SourceLocatedExpression}}
+{{/expressions}}
+
+        /// {{{doc}}}
+        {{{declaration}}} {
+{{#body}}
+            {{{.}}}
+{{/body}}
+        }
+{{/transitions}}
+{{#effects}}
+
+        /// The request of `{{{name}}}`: its `request.value` where it runs, `nil` (not running) elsewhere.
+        fileprivate var {{{requestMember}}}: {{{requestType}}}? {
+{{#requestBody}}
+            {{{.}}}
+{{/requestBody}}
+        }
+{{#value}}
+
+{{>SourceLocatedExpression}}
+{{/value}}
+{{/effects}}
+{{#timers}}
+
+        /// The request of {{{doc}}}
+        fileprivate var {{{requestMember}}}: Int? {
+            mode == .{{{mode}}} ? _entries : nil
+        }
+{{/timers}}
+    }
+
+    /// The ways to change state, from `events:`. Send them to the system; `reduce` applies them.
+    {{{access}}}enum Event: Equatable, Sendable {
+{{#events}}
+        /// {{{doc}}}
+        case {{{declaration}}}
+{{/events}}
+{{#hasTimers}}
+        /// An `after:` timer fired. Sent by the machine's own timer feedbacks, not by you.
+        case _timer(Timer)
+
+        /// Which `after:` timer fired, and during which entry into its state (an earlier one is ignored).
+        {{{access}}}struct Timer: Equatable, Sendable {
+            /// The state whose `after:` armed the timer.
+            {{{access}}}var mode: Mode
+            /// The timer's position in that state's `after:`.
+            {{{access}}}var index: Int
+            /// `State._entries` when the timer was armed.
+            {{{access}}}var entry: Int
+
+            /// A timer event, for tests that drive `reduce` directly; the feedbacks make their own.
+            {{{access}}}init(mode: Mode, index: Int, entry: Int) {
+                self.mode = mode
+                self.index = index
+                self.entry = entry
+            }
+        }
+{{/hasTimers}}
+{{#payloads}}
+
+        /// {{{doc}}}
+        fileprivate struct {{{name}}} {
+{{#fields}}
+            let {{{name}}}: {{{type}}}
+{{/fields}}
+        }
+{{/payloads}}
+    }
+
+    /// The reducer: the transition the current state takes on `event`. Pure; switches on the
+    /// mode, then on the event, without `default:`, so a missing case does not compile.
+    {{{access}}}static func reduce(_ state: inout State, _ event: Event) {
+        switch state.mode {
+{{#reducerModes}}
+        case .{{{mode}}}:
+            switch event {
+{{#cases}}
+            {{{pattern}}}
+{{#body}}
+                {{{.}}}
+{{/body}}
+{{/cases}}
+            }
+{{/reducerModes}}
+        }
+    }
+{{#hasEffects}}
+
+    /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
+    {{{access}}}protocol Effects: Sendable {
+{{#effects}}
+        /// {{{doc}}}
+        func {{{name}}}(_ request: {{{requestType}}}) async -> {{{resultType}}}
+{{/effects}}
+    }
+{{/hasEffects}}
+{{#effects}}
+
+    /// What `{{{name}}}` answers with: the events of its `emits:`.
+    {{{access}}}enum {{{resultType}}}: Equatable, Sendable {
+{{#results}}
+        /// {{{doc}}}
+        case {{{declaration}}}
+{{/results}}
+
+        /// The event this result is fed back as.
+        fileprivate var _event: Event {
+            switch self {
+{{#conversions}}
+            {{{.}}}
+{{/conversions}}
+            }
+        }
+    }
+{{/effects}}
+
+    /// The feedback loops: one `react` per effect, one `timer` per `after:`.
+    {{{access}}}static func feedbacks({{{feedbacksParameters}}}) -> [Feedback<State, Event>] {
+{{^hasFeedbacks}}
+        []
+{{/hasFeedbacks}}
+{{#hasFeedbacks}}
+        [
+{{#effects}}
+            .react(
+                request: { state in state.{{{requestMember}}} },
+                effect: { request in await effects.{{{name}}}(request)._event }
+            ),
+{{/effects}}
+{{#timers}}
+            .timer(
+                request: { state in state.{{{requestMember}}} },
+                clock: clock,
+                delay: { _ in .milliseconds({{{milliseconds}}}) },
+                event: { entry in ._timer(Event.Timer(mode: .{{{mode}}}, index: {{{index}}}, entry: entry)) }
+            ),
+{{/timers}}
+        ]
+{{/hasFeedbacks}}
+    }
+
+    /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
+    {{{access}}}static func system({{{systemParameters}}}) -> System<State, Event> {
+        System(initial: initial, reduce: reduce, feedbacks: feedbacks({{{feedbacksArguments}}}))
+    }
+}
+
+"""#,
+        "SourceLocatedExpression": #"""
+{{%CONTENT_TYPE:TEXT}}
+        /// {{{doc}}}
+        {{{declaration}}} {
+#sourceLocation(file: {{{fileLiteral}}}, line: {{line}})
+{{{paddedExpression}}}
+#sourceLocation()
+        }
+
+"""#,
+    ]
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import StateLoopCodegen
+
+/// `stateloop templates --output DIR`
+struct Templates: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write the built-in templates into a folder, to customise the generated Swift.",
+        discussion: """
+            Edit the copies, then pass the folder with `stateloop generate --templates DIR` (or \
+            "templates" in a target's stateloop-config.json for the build plugin). A template \
+            missing from the folder falls back to the built-in one, so keep only those you change. \
+            Existing files are not overwritten unless --force is given.
+            """
+    )
+
+    @Option(name: .shortAndLong, help: "The folder to write the templates into (created when missing).")
+    var output: String
+
+    @Flag(help: "Overwrite templates that already exist in the folder.")
+    var force = false
+
+    func run() throws {
+        let fileManager = FileManager.default
+        do {
+            try fileManager.createDirectory(atPath: output, withIntermediateDirectories: true)
+            for name in TemplateSet.builtInNames {
+                let path = (output as NSString).appendingPathComponent(name + ".mustache")
+                if fileManager.fileExists(atPath: path), !force {
+                    Console.printError("warning: \(path) exists; left as it is (use --force to overwrite)")
+                    continue
+                }
+                try OutputWriter.writeIfChanged(TemplateSet.builtInText(named: name) ?? "", to: path)
+                print(path)
+            }
+        } catch {
+            Console.printError("error: cannot write into '\(output)': \(error.localizedDescription)")
+            throw ExitCode.usageOrIO
+        }
+    }
+}
