@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Fuzzes the spec front end (SpecLoader.load: YAML reader, decoder, checks) with libFuzzer under
-# AddressSanitizer. The generator runs inside every user's build, so no input may crash, hang,
-# leak or exhaust memory.
+# Fuzzes the generator's pipeline with libFuzzer under AddressSanitizer: the spec front end
+# (SpecLoader.load: YAML reader, decoder, checks) and, for every input that loads, the Swift
+# generation (GeneratorPipeline: render context and Mustache templates). The generator runs inside
+# every user's build, so no input may crash, hang, leak or exhaust memory.
 #
 #   bash Scripts/fuzz.sh [SECONDS]     fuzz for SECONDS (default 60); non-zero exit on a finding
 #   bash Scripts/fuzz.sh FILE...       replay saved inputs (a crash artifact, a corpus file) once
@@ -9,14 +10,16 @@
 # Why a hand-made swiftc build instead of `swift build -Xswiftc -sanitize=fuzzer`: libFuzzer brings
 # its own `main`, and SwiftPM links every executable target with the Swift `main` it generates, so
 # the fuzzer would need a special target in Package.swift (which users would then see and build).
-# Compiling the front end's sources and the entry point (Fuzz/SpecFrontEndFuzzer.swift) into one
-# module with `-parse-as-library` needs no package change and gives one instrumented binary. libyaml
-# itself is the system library and is not instrumented: coverage guides through our Swift code, and
-# ASan still checks every access our code makes to libyaml's memory.
+# Compiling Mustache (from SwiftPM's checkout), StateLoopSpec and StateLoopCodegen as modules and
+# linking them with the entry point (Fuzz/GeneratorFuzzer.swift, `-parse-as-library`) needs no
+# package change and gives one instrumented binary. libyaml itself is the system library and is
+# not instrumented: coverage guides through our Swift code and Mustache, and ASan still checks
+# every access our code makes to libyaml's memory.
 #
-# Layout (all under .build-fuzz/, gitignored): spec-fuzzer (the binary), corpus/ (kept between runs,
-# seeded from Specs/ and every test fixture), artifacts/ (crash-*, leak-*, timeout-*, oom-* inputs),
-# fuzz.log. Each finding becomes a test in Tests/StateLoopSpecTests/FuzzRegressionTests.swift.
+# Layout (all under .build-fuzz/, gitignored): spec-fuzzer (the binary), obj/ (modules, objects),
+# corpus/ (kept between runs, seeded from Specs/ and every test fixture), artifacts/ (crash-*,
+# leak-*, timeout-*, oom-* inputs), fuzz.log. Each finding becomes a regression test in
+# Tests/StateLoopSpecTests/FuzzRegressionTests.swift (or the codegen tests, for a codegen finding).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Scripts/deps.sh
@@ -25,17 +28,35 @@ out=.build-fuzz
 binary=$out/spec-fuzzer
 mkdir -p "$out/corpus" "$out/artifacts"
 
-sources=()
-while IFS= read -r file; do sources+=("$file"); done < <(find Sources/StateLoopSpec -name '*.swift' | sort)
-sources+=(Fuzz/SpecFrontEndFuzzer.swift)
+# Mustache's sources come from SwiftPM's checkout (resolved from the package's own pins).
+swift package resolve >/dev/null
+mustache=.build/checkouts/swift-mustache/Sources/Mustache
+[ -d "$mustache" ] || { echo "error: $mustache not found after 'swift package resolve'" >&2; exit 2; }
 
-# Rebuild only when a source is newer than the binary: the build takes a while on a shared machine.
-if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" Sources/CYAML Scripts/fuzz.sh -newer "$binary" | head -n 1)" ]; then
+sources_of() { find "$@" -name '*.swift' | sort; }
+inputs=("$mustache" Sources/StateLoopSpec Sources/StateLoopCodegen Sources/CYAML Fuzz Scripts/fuzz.sh)
+
+# Rebuild only when an input is newer than the binary: the build takes a while on a shared machine.
+if [ ! -x "$binary" ] || [ -n "$(find "${inputs[@]}" -newer "$binary" | head -n 1)" ]; then
     echo "== building $binary"
+    root=$PWD
+    obj=$root/$out/obj
+    mkdir -p "$obj"
+    flags=(-sanitize=fuzzer,address -parse-as-library -O -g -wmo -I "$obj" -I "$root/Sources/CYAML")
+    # One module at a time, in dependency order; run inside obj/ because the compiler leaves
+    # debug-info module files in the working directory.
+    module() {
+        local name=$1
+        shift
+        (cd "$obj" && swiftc "${flags[@]}" -module-name "$name" -emit-module -emit-module-path "$obj/$name.swiftmodule" \
+            -c $(sources_of "$@" | sed "s|^|$root/|") -o "$obj/$name.o")
+    }
+    module Mustache "$mustache"
+    module StateLoopSpec Sources/StateLoopSpec
+    module StateLoopCodegen Sources/StateLoopCodegen
     # shellcheck disable=SC2046  # pkg-config prints several flags on purpose
-    swiftc -sanitize=fuzzer,address -parse-as-library -module-name StateLoopSpecFuzz \
-        -O -g -wmo -I Sources/CYAML $(pkg-config --libs-only-L yaml-0.1) -lyaml \
-        "${sources[@]}" -o "$binary"
+    (cd "$obj" && swiftc "${flags[@]}" -module-name GeneratorFuzzer "$root/Fuzz/GeneratorFuzzer.swift" \
+        Mustache.o StateLoopSpec.o StateLoopCodegen.o $(pkg-config --libs-only-L yaml-0.1) -lyaml -o "$root/$binary")
 fi
 
 # Replay mode: run saved inputs once (libFuzzer runs file arguments instead of fuzzing).

@@ -41,7 +41,7 @@ extension SpecChecker {
             let arriving = arrivingByState[state.name.value] ?? [:]
 
             var missing: [String] = []
-            var notes: [Diagnostic.Note] = []
+            var arrivingMissing: [(event: String, effect: String, entry: SourceLocation)] = []
             for event in spec.events {
                 let name = event.name.value
                 if event.source == .effects, arriving[name] == nil {
@@ -55,17 +55,19 @@ extension SpecChecker {
                 guard handled[name] == nil, !ignored.contains(name), !machineIgnored.contains(name) else { continue }
                 missing.append(name)
                 if let source = arriving[name] {
-                    notes.append(Diagnostic.Note(
-                        "'\(name)' is a result of effect '\(source.effect)', which can run in state '\(state.name.value)'", at: source.entry))
+                    arrivingMissing.append((name, source.effect, source.entry))
                 }
             }
             guard !missing.isEmpty else { continue }
-            let quoted = missing.map { "'\($0)'" }.joined(separator: ", ")
-            let list = missing.joined(separator: ", ")
             let (noun, pronoun) = missing.count == 1 ? ("event", "it") : ("events", "them")
+            // Built only when reported (the list of diagnostics is bounded), and the names listed
+            // are bounded too: a machine with thousands of events must not print them per state.
             findings.error(
-                "state '\(state.name.value)' does not handle \(noun) \(quoted)", at: state.name.location, notes: notes,
-                fixIt: "add `ignore: [\(list)]` to state '\(state.name.value)' or handle \(pronoun) under `on:`")
+                "state '\(state.name.value)' does not handle \(noun) \(Self.listed(missing.map { "'\($0)'" }))", at: state.name.location,
+                notes: arrivingMissing.prefix(Self.maximumListedNames).map {
+                    Diagnostic.Note("'\($0.event)' is a result of effect '\($0.effect)', which can run in state '\(state.name.value)'", at: $0.entry)
+                },
+                fixIt: "add `ignore: [\(Self.listed(missing))]` to state '\(state.name.value)' or handle \(pronoun) under `on:`")
         }
 
         for event in spec.events {
@@ -80,5 +82,16 @@ extension SpecChecker {
                     fixIt: "handle it under 'on:' in some state, or remove the event")
             }
         }
+    }
+}
+
+extension SpecChecker {
+    /// The most names one diagnostic lists (and notes it carries) about unhandled events.
+    static let maximumListedNames = 20
+
+    /// `names` joined by commas, the ones past `maximumListedNames` counted instead of listed.
+    static func listed(_ names: [String]) -> String {
+        let shown = names.prefix(maximumListedNames).joined(separator: ", ")
+        return names.count > maximumListedNames ? shown + ", ... (\(names.count - maximumListedNames) more)" : shown
     }
 }
