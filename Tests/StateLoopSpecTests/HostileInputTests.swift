@@ -61,4 +61,21 @@ import Testing
                 + "(fix: add `ignore: [\(shown.joined(separator: ", ")), ... (9 more)]` to state 'a' or handle them under `on:`)",
         ])
     }
+
+    /// A state with a 10,000-character name (an explicit `? key`, which libyaml does not cap at
+    /// 1,024 characters) and 20,000 handlers of unknown events: each error quotes the state's
+    /// name, so the errors once took 200 MB to build (2 GB for 60 KB names). Now the checks build
+    /// at most 1,000 messages and count the rest.
+    @Test func errorsQuotingALongStateNameAreBuiltOnlyUpToTheLimit() throws {
+        let name = String(repeating: "s", count: 10_000)
+        var yaml = "machine: M\nevents: {go: {}}\ninitial: a\nstates:\n  a: {on: {go: a}}\n  ? \(name)\n  :\n    on:\n"
+        for handler in 0..<20_000 { yaml += "      u\(handler): a\n" }
+        let result = SpecLoader.load(contents: Array(yaml.utf8), path: "test.machine.yml")
+        #expect(result.spec == nil)
+        #expect(result.diagnostics.filter { $0.message.hasSuffix("which is not an event") }.count == 1_000)
+        let summary = try #require(result.diagnostics.first { $0.message.contains("not shown") })
+        // 19,000 more unknown events, the long-named state's unhandled 'go', and its being unreachable.
+        #expect(summary.message == "19002 more problems of this file are not shown; this is the first of them")
+        #expect(summary.severity == .error)
+    }
 }

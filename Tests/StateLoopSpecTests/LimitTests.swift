@@ -214,3 +214,35 @@ import Testing
         #expect(result.diagnostics.allSatisfy { $0.message.hasPrefix("unknown key") })
     }
 }
+
+/// The effects' `in:` × `emits:` pairs share the bound on state-event pairs: coverage visits each.
+@Suite struct EffectPairLimitTests {
+    /// Two states, two events (4 state-event pairs), two effects each running in both states and
+    /// emitting both events (8 effect pairs).
+    private let spec = """
+        machine: M
+        events: {x: {from: effects}, y: {from: effects}}
+        initial: a
+        states:
+          a: {on: {x: b, y: b}}
+          b: {on: {x: a, y: a}}
+        effects:
+          first: {in: [a, b], request: {type: Int, value: "1"}, emits: [x, y]}
+          second: {in: [a, b], request: {type: Int, value: "2"}, emits: [x, y]}
+        """
+
+    private func check(limit: Int) throws -> [String] {
+        let loaded = try #require(SpecLoader.load(contents: Array(spec.utf8), path: "test.machine.yml").spec)
+        return SpecChecker(maximumStateEventPairs: limit).check(loaded).map(\.description)
+    }
+
+    @Test func effectPairsOneOverTheLimitFailAtTheFirstEffect() throws {
+        #expect(try check(limit: 7) == [
+            "test.machine.yml:8:3: error: the effects' 'in:' and 'emits:' lists make 8 state-result pairs, more than the 7 the checks can follow (fix: split the machine into smaller machines, or merge effects that run in the same states)",
+        ])
+    }
+
+    @Test func effectPairsAtTheLimitAreChecked() throws {
+        #expect(try check(limit: 8) == [])
+    }
+}

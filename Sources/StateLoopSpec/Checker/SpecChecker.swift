@@ -44,7 +44,20 @@ public struct SpecChecker: Sendable {
                 "the machine has \(spec.events.count) events, more than the \(maximumEvents) a machine may have",
                 at: spec.name.location, fixIt: "split the machine into smaller machines, or carry the difference in an event's payload")
         }
-        if spec.states.count > maximumStates || spec.events.count > maximumEvents {
+        // Coverage also visits, per effect, every `in:` state with every `emits:` event; many
+        // effects over many states could cost far more than states × events, so bound that too.
+        var effectPairs = 0
+        for effect in spec.effects {
+            let product = effect.states.count.multipliedReportingOverflow(by: effect.emits.count)
+            let sum = effectPairs.addingReportingOverflow(product.partialValue)
+            effectPairs = product.overflow || sum.overflow ? Int.max : sum.partialValue
+        }
+        if effectPairs > maximumStateEventPairs, let first = spec.effects.first {
+            findings.error(
+                "the effects' 'in:' and 'emits:' lists make \(effectPairs) state-result pairs, more than the \(maximumStateEventPairs) the checks can follow",
+                at: first.name.location, fixIt: "split the machine into smaller machines, or merge effects that run in the same states")
+        }
+        if spec.states.count > maximumStates || spec.events.count > maximumEvents || effectPairs > maximumStateEventPairs {
             // Already reported; the pairs would only repeat it, and coverage would do the work the
             // limits are there to avoid.
         } else if pairs.overflow || pairs.partialValue > maximumStateEventPairs {
