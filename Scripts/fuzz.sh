@@ -46,10 +46,12 @@ if [ ! -x "$binary" ] || [ -n "$(find "${inputs[@]}" -newer "$binary" | head -n 
     # One module at a time, in dependency order; run inside obj/ because the compiler leaves
     # debug-info module files in the working directory.
     module() {
-        local name=$1
+        local name=$1 files
         shift
+        files=$(sources_of "$@" | sed "s|^|$root/|")
+        # shellcheck disable=SC2086  # one path per word; the paths have no spaces
         (cd "$obj" && swiftc "${flags[@]}" -module-name "$name" -emit-module -emit-module-path "$obj/$name.swiftmodule" \
-            -c $(sources_of "$@" | sed "s|^|$root/|") -o "$obj/$name.o")
+            -c $files -o "$obj/$name.o")
     }
     module Mustache "$mustache"
     module StateLoopSpec Sources/StateLoopSpec
