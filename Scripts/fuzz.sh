@@ -56,8 +56,9 @@ if [ ! -x "$binary" ] || [ -n "$(find "${inputs[@]}" -newer "$binary" | head -n 
     module Mustache "$mustache"
     module StateLoopSpec Sources/StateLoopSpec
     module StateLoopCodegen Sources/StateLoopCodegen
+    # Linked with lld: gold warns about every ASan runtime symbol it cannot export.
     # shellcheck disable=SC2046  # pkg-config prints several flags on purpose
-    (cd "$obj" && swiftc "${flags[@]}" -module-name GeneratorFuzzer "$root/Fuzz/GeneratorFuzzer.swift" \
+    (cd "$obj" && swiftc "${flags[@]}" -use-ld=lld -module-name GeneratorFuzzer "$root/Fuzz/GeneratorFuzzer.swift" \
         Mustache.o StateLoopSpec.o StateLoopCodegen.o $(pkg-config --libs-only-L yaml-0.1) -lyaml -o "$root/$binary")
 fi
 
