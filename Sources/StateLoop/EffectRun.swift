@@ -10,12 +10,15 @@
 /// through the queue, while its mutable fields are touched only by the thread that currently
 /// drains the system; the hand-over of that role happens under the system's lock, which orders
 /// every access (see `SystemCore`).
+@usableFromInline
 final class EffectRun: @unchecked Sendable {
     /// Cleared when the run is cancelled; read when one of its events is dequeued.
-    private(set) var isCurrent = true
-    private var task: Task<Void, Never>?
+    /// (Touched only by the draining thread; see SystemCore for why the checks are off.)
+    @usableFromInline @exclusivity(unchecked) var isCurrent = true
+    @usableFromInline @exclusivity(unchecked) var task: Task<Void, Never>?
 
     /// Starts `operation` in a new task; its events reach `deliver` tagged with this run.
+    @inlinable
     init<Event: Sendable>(
         deliver: @escaping @Sendable (Event, EffectRun) -> Void,
         operation: @escaping @Sendable (_ send: @escaping @Sendable (Event) -> Void) async -> Void
@@ -28,6 +31,7 @@ final class EffectRun: @unchecked Sendable {
     }
 
     /// Marks the run stale and cancels its task. Called by the draining thread only.
+    @inlinable
     func cancel() {
         isCurrent = false
         task?.cancel()

@@ -8,6 +8,7 @@ extension Feedback {
     /// - a value different (`!=`) from the running one: the old run is cancelled and its late
     ///   event dropped, even if already queued; a new run starts;
     /// - an equal value: the running effect is kept.
+    @inlinable
     public static func react<Request: Equatable & Sendable>(
         request: @escaping @Sendable (State) -> Request?,
         effect: @escaping @Sendable (Request) async -> Event
@@ -24,6 +25,7 @@ extension Feedback {
     ///
     /// A run that was cancelled (its request changed or went away) sends nothing, whatever
     /// its effect threw.
+    @inlinable
     public static func react<Request: Equatable & Sendable>(
         request: @escaping @Sendable (State) -> Request?,
         effect: @escaping @Sendable (Request) async throws -> Event,
@@ -38,6 +40,7 @@ extension Feedback {
     /// (progress, partial results). Each element is fed back as it comes; a changed or `nil`
     /// request cancels the iteration and drops its late elements.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+    @inlinable
     public static func react<Request: Equatable & Sendable, Events: AsyncSequence & Sendable>(
         request: @escaping @Sendable (State) -> Request?,
         effects: @escaping @Sendable (Request) -> Events
@@ -52,6 +55,7 @@ extension Feedback {
 
     /// Like ``react(request:effects:)``, for a sequence that can fail: the events before the
     /// failure are fed back, then `onError` turns the error into a last event, or `nil` for none.
+    @inlinable
     public static func react<Request: Equatable & Sendable, Events: AsyncSequence & Sendable>(
         request: @escaping @Sendable (State) -> Request?,
         effects: @escaping @Sendable (Request) -> Events,
@@ -73,6 +77,7 @@ extension Feedback {
     /// Runs one `effect` per element of the requested set: elements that appear start a run,
     /// elements that disappear cancel theirs (late events dropped), elements that stay keep
     /// running.
+    @inlinable
     public static func react<Request: Hashable & Sendable>(
         requests: @escaping @Sendable (State) -> Set<Request>,
         effect: @escaping @Sendable (Request) async -> Event
@@ -85,6 +90,7 @@ extension Feedback {
 
     /// Like ``react(requests:effect:)``, for an effect that can fail: `onError` turns the error
     /// into the event to send, or `nil` to send none.
+    @inlinable
     public static func react<Request: Hashable & Sendable>(
         requests: @escaping @Sendable (State) -> Set<Request>,
         effect: @escaping @Sendable (Request) async throws -> Event,
@@ -97,7 +103,8 @@ extension Feedback {
 
     /// Runs a failable operation and sends its event, or the event `onError` makes of its error,
     /// unless the run has been cancelled meanwhile.
-    private static func sendOutcome(
+    @inlinable
+    static func sendOutcome(
         of operation: @Sendable () async throws -> Event?,
         onError: @Sendable (any Error) -> Event?,
         to send: @Sendable (Event) -> Void

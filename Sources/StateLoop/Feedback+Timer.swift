@@ -6,6 +6,7 @@ extension Feedback {
     ///
     /// A different request value restarts the timer from zero; an equal one keeps it running;
     /// `nil` cancels it. Tests pass a manual clock and advance it instead of waiting.
+    @inlinable
     public static func timer<Request: Equatable & Sendable, C: Clock>(
         request: @escaping @Sendable (State) -> Request?,
         clock: C,

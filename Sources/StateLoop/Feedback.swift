@@ -9,29 +9,34 @@
 /// ``timer(request:clock:delay:event:)`` or their variants.
 public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
     /// Creates the running loop of one instance.
-    let makeLoop: @Sendable (EffectLauncher<Event>) -> any FeedbackLoop<State>
+    @usableFromInline let makeLoop: @Sendable (EffectLauncher<Event>) -> FeedbackLoop<State>
 
-    init(makeLoop: @escaping @Sendable (EffectLauncher<Event>) -> any FeedbackLoop<State>) {
+    @inlinable
+    init(makeLoop: @escaping @Sendable (EffectLauncher<Event>) -> FeedbackLoop<State>) {
         self.makeLoop = makeLoop
     }
 
     /// A loop with at most one running effect, for the current non-`nil` request.
+    @inlinable
     static func single<Request: Equatable & Sendable>(
         request: @escaping @Sendable (State) -> Request?,
         operation: @escaping @Sendable (Request, @escaping @Sendable (Event) -> Void) async -> Void
     ) -> Feedback {
         Feedback { launcher in
-            RequestLoop(request: request, operation: operation, launcher: launcher)
+            let loop = RequestLoop(request: request, operation: operation, launcher: launcher)
+            return FeedbackLoop(observe: loop.observe, stop: loop.stop)
         }
     }
 
     /// A loop with one running effect per element of the requested set.
+    @inlinable
     static func many<Request: Hashable & Sendable>(
         requests: @escaping @Sendable (State) -> Set<Request>,
         operation: @escaping @Sendable (Request, @escaping @Sendable (Event) -> Void) async -> Void
     ) -> Feedback {
         Feedback { launcher in
-            RequestSetLoop(requests: requests, operation: operation, launcher: launcher)
+            let loop = RequestSetLoop(requests: requests, operation: operation, launcher: launcher)
+            return FeedbackLoop(observe: loop.observe, stop: loop.stop)
         }
     }
 }

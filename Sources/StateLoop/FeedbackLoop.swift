@@ -1,23 +1,42 @@
-// FeedbackLoop: the per-instance, running side of a `Feedback`.
+// FeedbackLoop: the per-instance, running side of a `Feedback`, and how it starts effects.
+//
+// Everything on the per-event path is `@inlinable`/`@usableFromInline`: the generic runtime is
+// then specialised for the client's concrete State and Event, instead of looking up generic
+// metadata on every event. For the same reason a loop is reached through closures made in
+// inlinable code, not through a protocol existential, whose witness would be the unspecialised
+// generic code.
 
 /// The running side of one `Feedback` inside one system instance.
 ///
 /// Loops are owned by their `SystemCore` and called only by the thread that currently drains it,
-/// so they keep plain mutable state without locks.
-protocol FeedbackLoop<State>: AnyObject {
-    associatedtype State
+/// so the loop objects behind these closures keep plain mutable state without locks.
+@usableFromInline
+struct FeedbackLoop<State> {
     /// Sees every state, synchronously, before any event caused by it is reduced.
-    func observe(_ state: State)
+    @usableFromInline let observe: (State) -> Void
     /// Cancels every running effect; called once, when the system stops.
-    func stop()
+    @usableFromInline let stop: () -> Void
+
+    @inlinable
+    init(observe: @escaping (State) -> Void, stop: @escaping () -> Void) {
+        self.observe = observe
+        self.stop = stop
+    }
 }
 
 /// How a loop starts effect runs whose events come back into its system.
+@usableFromInline
 struct EffectLauncher<Event: Sendable>: Sendable {
     /// Queues an effect's event together with the run that produced it.
-    let deliver: @Sendable (Event, EffectRun) -> Void
+    @usableFromInline let deliver: @Sendable (Event, EffectRun) -> Void
+
+    @inlinable
+    init(deliver: @escaping @Sendable (Event, EffectRun) -> Void) {
+        self.deliver = deliver
+    }
 
     /// Starts `operation` as a new run; its events are tagged with that run.
+    @inlinable
     func launch(
         _ operation: @escaping @Sendable (_ send: @escaping @Sendable (Event) -> Void) async -> Void
     ) -> EffectRun {

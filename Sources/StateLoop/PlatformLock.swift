@@ -16,13 +16,15 @@ import Android
 #endif
 
 /// A non-recursive OS lock at a stable address. The owner must call `deallocate()` once.
+@usableFromInline
 struct PlatformLock {
     #if canImport(Darwin)
-    private let pointer: UnsafeMutablePointer<os_unfair_lock>
+    @usableFromInline let pointer: UnsafeMutablePointer<os_unfair_lock>
     #else
-    private let pointer: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let pointer: UnsafeMutablePointer<pthread_mutex_t>
     #endif
 
+    @inlinable
     init() {
         pointer = .allocate(capacity: 1)
         #if canImport(Darwin)
@@ -33,7 +35,7 @@ struct PlatformLock {
         #endif
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func lock() {
         #if canImport(Darwin)
         os_unfair_lock_lock(pointer)
@@ -42,7 +44,7 @@ struct PlatformLock {
         #endif
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func unlock() {
         #if canImport(Darwin)
         os_unfair_lock_unlock(pointer)
@@ -51,6 +53,7 @@ struct PlatformLock {
         #endif
     }
 
+    @inlinable
     func deallocate() {
         #if !canImport(Darwin)
         pthread_mutex_destroy(pointer)

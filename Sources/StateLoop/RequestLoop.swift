@@ -2,12 +2,16 @@
 
 /// Runs the effect of the current request: a changed request cancels the old run and starts a
 /// new one, an equal request keeps the running one, `nil` stops it.
-final class RequestLoop<State, Event: Sendable, Request: Equatable & Sendable>: FeedbackLoop {
-    private let request: (State) -> Request?
-    private let operation: @Sendable (Request, @escaping @Sendable (Event) -> Void) async -> Void
-    private let launcher: EffectLauncher<Event>
-    private var current: (request: Request, run: EffectRun)?
+@usableFromInline
+final class RequestLoop<State, Event: Sendable, Request: Equatable & Sendable> {
+    @usableFromInline let request: (State) -> Request?
+    @usableFromInline let operation: @Sendable (Request, @escaping @Sendable (Event) -> Void) async -> Void
+    @usableFromInline let launcher: EffectLauncher<Event>
+    // Touched only by the draining thread; see SystemCore for why the checks are off.
+    @usableFromInline @exclusivity(unchecked) var currentRequest: Request?
+    @usableFromInline @exclusivity(unchecked) var currentRun: EffectRun?
 
+    @inlinable
     init(
         request: @escaping (State) -> Request?,
         operation: @escaping @Sendable (Request, @escaping @Sendable (Event) -> Void) async -> Void,
@@ -18,20 +22,25 @@ final class RequestLoop<State, Event: Sendable, Request: Equatable & Sendable>: 
         self.launcher = launcher
     }
 
+    @inlinable
     func observe(_ state: State) {
         let next = request(state)
-        if let running = current {
-            if let next, next == running.request { return }
-            running.run.cancel()
-            current = nil
+        if let run = currentRun {
+            if let next, next == currentRequest { return }
+            run.cancel()
+            currentRun = nil
+            currentRequest = nil
         }
         guard let next else { return }
         let operation = self.operation
-        current = (next, launcher.launch { send in await operation(next, send) })
+        currentRequest = next
+        currentRun = launcher.launch { send in await operation(next, send) }
     }
 
+    @inlinable
     func stop() {
-        current?.run.cancel()
-        current = nil
+        currentRun?.cancel()
+        currentRun = nil
+        currentRequest = nil
     }
 }

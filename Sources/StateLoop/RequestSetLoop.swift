@@ -2,12 +2,15 @@
 
 /// Runs one effect per element of the requested set: elements that appear start a run,
 /// elements that disappear cancel theirs, elements that stay keep running.
-final class RequestSetLoop<State, Event: Sendable, Request: Hashable & Sendable>: FeedbackLoop {
-    private let requests: (State) -> Set<Request>
-    private let operation: @Sendable (Request, @escaping @Sendable (Event) -> Void) async -> Void
-    private let launcher: EffectLauncher<Event>
-    private var running: [Request: EffectRun] = [:]
+@usableFromInline
+final class RequestSetLoop<State, Event: Sendable, Request: Hashable & Sendable> {
+    @usableFromInline let requests: (State) -> Set<Request>
+    @usableFromInline let operation: @Sendable (Request, @escaping @Sendable (Event) -> Void) async -> Void
+    @usableFromInline let launcher: EffectLauncher<Event>
+    // Touched only by the draining thread; see SystemCore for why the checks are off.
+    @usableFromInline @exclusivity(unchecked) var running: [Request: EffectRun] = [:]
 
+    @inlinable
     init(
         requests: @escaping (State) -> Set<Request>,
         operation: @escaping @Sendable (Request, @escaping @Sendable (Event) -> Void) async -> Void,
@@ -18,6 +21,7 @@ final class RequestSetLoop<State, Event: Sendable, Request: Hashable & Sendable>
         self.launcher = launcher
     }
 
+    @inlinable
     func observe(_ state: State) {
         let next = requests(state)
         // The common case in a quiet system: nothing requested, nothing running.
@@ -32,6 +36,7 @@ final class RequestSetLoop<State, Event: Sendable, Request: Hashable & Sendable>
         }
     }
 
+    @inlinable
     func stop() {
         for run in running.values { run.cancel() }
         running = [:]

@@ -6,6 +6,7 @@
 //   Feedback      - `react(request:effect:)`, `react(requests:effect:)`, `timer(...)`.
 //   Store         - a main-actor, observable view of one instance for UI.
 //
-// Internals: `SystemCore` (the floodgate: a queue drained by one thread at a time),
-// `FeedbackLoop` implementations (`RequestLoop`, `RequestSetLoop`) and `EffectRun` (the token
-// that makes late events of a cancelled effect recognisable).
+// Internals: `SystemCore` (the floodgate: a queue drained by one thread at a time, under a
+// `PlatformLock`), the running loops (`RequestLoop`, `RequestSetLoop`, reached through
+// `FeedbackLoop`) and `EffectRun` (the token that makes late events of a cancelled effect
+// recognisable). The per-event path is `@inlinable` so that clients get it specialised.

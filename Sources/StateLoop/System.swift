@@ -15,10 +15,10 @@
 /// for await count in states { print(count) }   // 0, 1
 /// ```
 public final class System<State: Sendable, Event: Sendable>: Sendable {
-    let initial: State
-    private let reduce: @Sendable (inout State, Event) -> Void
-    private let feedbacks: [Feedback<State, Event>]
-    private let eventHook: (@Sendable (Event, State) -> Void)?
+    @usableFromInline let initial: State
+    @usableFromInline let reduce: @Sendable (inout State, Event) -> Void
+    @usableFromInline let feedbacks: [Feedback<State, Event>]
+    @usableFromInline let eventHook: (@Sendable (Event, State) -> Void)?
 
     /// Describes a system: its initial state, its reducer and its feedback loops (started in
     /// this order).
@@ -27,6 +27,7 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
     ///   - initial: The state every instance starts in.
     ///   - reduce: Applies one event to the state. It must be pure: effects belong in feedbacks.
     ///   - feedbacks: The loops that run effects requested by the state.
+    @inlinable
     public convenience init(
         initial: State,
         reduce: @escaping @Sendable (inout State, Event) -> Void,
@@ -35,7 +36,8 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
         self.init(initial: initial, reduce: reduce, feedbacks: feedbacks, eventHook: nil)
     }
 
-    private init(
+    @usableFromInline
+    init(
         initial: State,
         reduce: @escaping @Sendable (inout State, Event) -> Void,
         feedbacks: [Feedback<State, Event>],
@@ -74,6 +76,7 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
     /// reduced after the current one). Hop to your UI's actor yourself, or use ``Store``.
     ///
     /// - Returns: The instance's handle. Keep it: releasing it stops the instance.
+    @inlinable
     public func start(onState: @escaping @Sendable (State) -> Void) -> SystemRun<State, Event> {
         start(observer: onState, onStop: nil)
     }
@@ -85,6 +88,7 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
     /// `.bufferingNewest(1)` a slow consumer sees only the latest state. The sequence finishes
     /// when the instance stops. Ending the iteration (or dropping the sequence) stops the
     /// instance, as does releasing the handle.
+    @inlinable
     public func start(
         bufferingPolicy: AsyncStream<State>.Continuation.BufferingPolicy = .unbounded
     ) -> (run: SystemRun<State, Event>, states: AsyncStream<State>) {
@@ -98,7 +102,8 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
         return (run, states)
     }
 
-    private func start(
+    @inlinable
+    func start(
         observer: @escaping @Sendable (State) -> Void, onStop: (@Sendable () -> Void)?
     ) -> SystemRun<State, Event> {
         let core = SystemCore(

@@ -6,6 +6,9 @@
 // synchronously. An event sent meanwhile (from an effect task, from another thread, or
 // reentrantly from the observer) is only queued; the drainer picks it up. So the reducer and the
 // loops never run concurrently or reentrantly, and no Swift Concurrency hop sits on that path.
+//
+// `@inlinable` throughout so that it is specialised for the client's State and Event (see
+// FeedbackLoop.swift).
 
 /// One instance of a system: its state, its feedback loops and its event queue.
 ///
@@ -13,43 +16,51 @@
 /// (`state`, `loops`) only by the thread that holds the drain role. That role is taken and given
 /// back under `lock`, so every hand-over is ordered by the lock, which also makes it visible to
 /// ThreadSanitizer.
+@usableFromInline
 final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     /// What the lock protects.
-    private struct Gate: Sendable {
+    @usableFromInline
+    struct Gate {
         /// Events waiting for the drainer, each with the effect run that produced it (if any).
-        var queue: [Pending] = []
+        @usableFromInline var queue: [Pending] = []
         /// Index of the next event to reduce; the queue is compacted when it runs empty.
-        var head = 0
+        @usableFromInline var head = 0
         /// Someone is draining. Starts `true`: the starter holds the gate until every loop runs.
-        var isDraining = true
+        @usableFromInline var isDraining = true
         /// Once set, the gate never opens again and new events are dropped.
-        var isStopped = false
+        @usableFromInline var isStopped = false
+
+        @inlinable init() {}
     }
 
     /// A queued event and the run it came from (`nil` for events sent from outside).
-    private struct Pending: Sendable {
-        let event: Event
-        let run: EffectRun?
+    @usableFromInline
+    struct Pending {
+        @usableFromInline let event: Event
+        @usableFromInline let run: EffectRun?
+
+        @inlinable
+        init(event: Event, run: EffectRun?) {
+            self.event = event
+            self.run = run
+        }
     }
 
-    /// What a drainer does next.
-    private enum Next: Sendable {
-        case reduce(Pending)
-        case idle
-        case stop
-    }
-
-    private let lock = PlatformLock()
-    private var gate = Gate()
+    // The mutable fields opt out of Swift's dynamic exclusivity checks: access is already
+    // serialised (by `lock`, or by the drain role), and the checks cost about a third of the
+    // time of an event.
+    @usableFromInline let lock = PlatformLock()
+    @usableFromInline @exclusivity(unchecked) var gate = Gate()
 
     // Owned by the drainer (see the type's comment).
-    private var state: State
-    private var loops: [any FeedbackLoop<State>] = []
-    private let reduce: @Sendable (inout State, Event) -> Void
-    private let eventHook: (@Sendable (Event, State) -> Void)?
-    private let observer: @Sendable (State) -> Void
-    private let onStop: (@Sendable () -> Void)?
+    @usableFromInline @exclusivity(unchecked) var state: State
+    @usableFromInline @exclusivity(unchecked) var loops: [FeedbackLoop<State>] = []
+    @usableFromInline let reduce: @Sendable (inout State, Event) -> Void
+    @usableFromInline let eventHook: (@Sendable (Event, State) -> Void)?
+    @usableFromInline let observer: @Sendable (State) -> Void
+    @usableFromInline let onStop: (@Sendable () -> Void)?
 
+    @inlinable
     init(
         initial: State,
         reduce: @escaping @Sendable (inout State, Event) -> Void,
@@ -68,17 +79,11 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         lock.deallocate()
     }
 
-    @inline(__always)
-    private func withGate<Result>(_ body: (inout Gate) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&gate)
-    }
-
     /// Delivers the initial state, starts every loop in order, then opens the gate.
     ///
     /// The starter holds the drain role throughout, so events sent by effects that answer at once
     /// (or by the observer) wait until every loop has seen the initial state.
+    @inlinable
     func start(feedbacks: [Feedback<State, Event>]) {
         let launcher = EffectLauncher<Event>(deliver: { [weak self] event, run in
             // A run that outlives its system has nobody to talk to.
@@ -95,19 +100,22 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     }
 
     /// Queues `event`; reduces it (and whatever else is queued) at once if the gate is open.
+    @inlinable
     func enqueue(_ event: Event, from run: EffectRun?) {
-        let mayDrain = withGate { gate -> Bool in
-            if gate.isStopped { return false }
-            if gate.isDraining {
-                gate.queue.append(Pending(event: event, run: run))
-                return false
-            }
-            // The gate is open, so the queue is empty: take the role and skip the queue.
-            gate.isDraining = true
-            return true
+        lock.lock()
+        if gate.isStopped {
+            lock.unlock()
+            return
         }
-        guard mayDrain else { return }
-        process(Pending(event: event, run: run))
+        if gate.isDraining {
+            gate.queue.append(Pending(event: event, run: run))
+            lock.unlock()
+            return
+        }
+        // The gate is open, so the queue is empty: take the role and skip the queue.
+        gate.isDraining = true
+        lock.unlock()
+        process(event, from: run)
         drain()
     }
 
@@ -115,54 +123,68 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     ///
     /// If another thread (or the caller, reentrantly) is draining, that drainer tears down after
     /// the event it is reducing; otherwise the caller takes the role for good and tears down now.
+    @inlinable
     func stop() {
-        let mustTearDown = withGate { gate -> Bool in
-            if gate.isStopped { return false }
-            gate.isStopped = true
-            gate.queue = []
-            gate.head = 0
-            if gate.isDraining { return false }
-            gate.isDraining = true
-            return true
+        lock.lock()
+        if gate.isStopped {
+            lock.unlock()
+            return
         }
+        gate.isStopped = true
+        let dropped = gate.queue
+        gate.queue = []
+        gate.head = 0
+        let mustTearDown = !gate.isDraining
+        gate.isDraining = true
+        lock.unlock()
+        // Released outside the lock: an event's deinit may do anything.
+        _ = consume dropped
         if mustTearDown { tearDown() }
     }
 
     /// Reduces queued events until the queue is empty, then opens the gate.
-    private func drain() {
+    @inlinable
+    func drain() {
         while true {
-            let next = withGate { gate -> Next in
-                if gate.isStopped { return .stop }
-                guard gate.head < gate.queue.count else {
+            lock.lock()
+            if gate.isStopped {
+                lock.unlock()
+                tearDown()
+                return
+            }
+            guard gate.head < gate.queue.count else {
+                if gate.head > 0 {
                     gate.queue.removeAll(keepingCapacity: true)
                     gate.head = 0
-                    gate.isDraining = false
-                    return .idle
                 }
-                let pending = gate.queue[gate.head]
-                gate.head += 1
-                return .reduce(pending)
+                gate.isDraining = false
+                lock.unlock()
+                return
             }
-            switch next {
-            case .reduce(let pending): process(pending)
-            case .idle: return
-            case .stop: tearDown(); return
-            }
+            let pending = gate.queue[gate.head]
+            gate.head += 1
+            lock.unlock()
+            process(pending.event, from: pending.run)
         }
     }
 
     /// Reduces one event and shows the new state to the hook, the observer and every loop.
-    @inline(__always)
-    private func process(_ pending: Pending) {
+    @inlinable
+    func process(_ event: Event, from run: EffectRun?) {
         // Stale: its run was cancelled (request changed or gone) after the event was produced.
-        if let run = pending.run, !run.isCurrent { return }
-        reduce(&state, pending.event)
-        eventHook?(pending.event, state)
+        if let run, !run.isCurrent { return }
+        reduce(&state, event)
+        eventHook?(event, state)
         observer(state)
-        for loop in loops { loop.observe(state) }
+        // Through a buffer pointer: the loops are not retained one by one for every call.
+        let state = self.state
+        loops.withUnsafeBufferPointer { loops in
+            for index in loops.indices { loops[index].observe(state) }
+        }
     }
 
-    private func tearDown() {
+    @inlinable
+    func tearDown() {
         for loop in loops { loop.stop() }
         loops = []
         onStop?()

@@ -5,8 +5,9 @@
 /// The instance lives as long as this handle: releasing the handle stops it, cancelling every
 /// effect, exactly like ``stop()``.
 public final class SystemRun<State: Sendable, Event: Sendable>: Sendable {
-    let core: SystemCore<State, Event>
+    @usableFromInline let core: SystemCore<State, Event>
 
+    @inlinable
     init(core: SystemCore<State, Event>) {
         self.core = core
     }
@@ -20,12 +21,14 @@ public final class SystemRun<State: Sendable, Event: Sendable>: Sendable {
     /// If no event is being reduced, this reduces it on the calling thread before returning;
     /// otherwise it is queued and reduced in order by the thread that is reducing. Events sent
     /// after the instance stopped are ignored.
+    @inlinable
     public func send(_ event: Event) {
         core.enqueue(event, from: nil)
     }
 
     /// Stops the instance: drops queued events, cancels every running effect (their late events
     /// are dropped), and finishes the state sequence. Stopping twice is harmless.
+    @inlinable
     public func stop() {
         core.stop()
     }

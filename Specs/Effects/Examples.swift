@@ -7,15 +7,15 @@ public enum Examples {
     /// Name and run of every example, in the order the demo shows them.
     public static let all: [(name: String, run: @Sendable () async -> [String])] = [
         ("Counter", counter),
-        ("PlayCatch", playCatch),
-        ("TrafficLight", trafficLight),
-        ("GitHubSearch", gitHubSearch),
+        ("PlayCatch", { await playCatch() }),
+        ("TrafficLight", { await trafficLight() }),
+        ("GitHubSearch", { await gitHubSearch() }),
         ("Movies", movies),
         ("SignIn", signIn),
     ]
 
-    /// Timers run 100 times faster than the wall clock in the examples.
-    static let clock = FastForwardClock(speed: 100)
+    /// Timers run 100 times faster than the wall clock in the demo.
+    public static let demoClock = FastForwardClock(speed: 100)
 
     public static func counter() async -> [String] {
         await Demo.trace(Counter.system(), describe: { "\($0.mode) count=\($0.count)" }) { machine in
@@ -29,7 +29,7 @@ public enum Examples {
         }
     }
 
-    public static func playCatch() async -> [String] {
+    public static func playCatch(clock: FastForwardClock = demoClock) async -> [String] {
         await Demo.trace(PlayCatch.system(clock: clock), describe: { "\($0.mode) catches=\($0.catches)" }) { machine in
             machine.send(.throwBall)
             machine.send(.throwBall)  // the machine has the ball: ignored
@@ -39,7 +39,7 @@ public enum Examples {
         }
     }
 
-    public static func trafficLight() async -> [String] {
+    public static func trafficLight(clock: FastForwardClock = demoClock) async -> [String] {
         await Demo.trace(TrafficLight.system(clock: clock), describe: { "\($0.mode) cycles=\($0.cycles)" }) { machine in
             await machine.waitUntil { $0.mode == .green }  // after 4s of red
             machine.send(.pedestrianWaiting)               // cuts green short
@@ -50,7 +50,7 @@ public enum Examples {
         }
     }
 
-    public static func gitHubSearch() async -> [String] {
+    public static func gitHubSearch(clock: FastForwardClock = demoClock) async -> [String] {
         let github = InMemoryGitHub(
             catalog: ["swift-nio", "swift-log", "vapor", "swift-collections", "swift-syntax", "swift-argument-parser", "hummingbird"],
             failOnce: [GitHub.pageURL(query: "swift", page: 2)!]

@@ -45,12 +45,28 @@ struct FixturePackage {
         try String(contentsOf: directory.appending(path: path), encoding: .utf8)
     }
 
+    /// The text of a file the build plugin generated into the copy's build folder.
+    func generatedFile(named name: String) throws -> String {
+        let outputs = directory.appending(path: ".build/plugins/outputs")
+        let enumerator = FileManager.default.enumerator(at: outputs, includingPropertiesForKeys: nil)
+        while let url = enumerator?.nextObject() as? URL {
+            if url.lastPathComponent == name { return try String(contentsOf: url, encoding: .utf8) }
+        }
+        throw FixtureError.textNotFound(name, outputs.path)
+    }
+
     /// Runs `swift ARGUMENTS` in the copy; returns the exit status and stdout+stderr.
     func swift(_ arguments: String...) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["swift"] + arguments
         process.currentDirectoryURL = directory
+        // A user's shell, not the test runner's environment: variables the runner sets for itself
+        // (profiling, test configuration) would make SwiftPM rebuild the plugin's tool every time.
+        let inherited = ProcessInfo.processInfo.environment
+        process.environment = ["PATH", "HOME", "TMPDIR", "LANG"].reduce(into: [:]) { environment, name in
+            environment[name] = inherited[name]
+        }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

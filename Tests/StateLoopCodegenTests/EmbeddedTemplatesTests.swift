@@ -55,16 +55,16 @@ import Testing
     /// run of `#` after a quote in it, so nothing in a template can end the literal early.
     static func rawLiteral(_ text: String) -> String {
         var longest = 0
-        var run = -1
+        var run: Int?  // `#`s since the last quote, nil when no quote precedes them
         for character in text {
             if character == "\"" {
                 run = 0
-            } else if character == "#", run >= 0 {
-                run += 1
+            } else if character == "#", let count = run {
+                run = count + 1
+                longest = max(longest, count + 1)
             } else {
-                run = -1
+                run = nil
             }
-            longest = max(longest, run + 1)
         }
         let hashes = String(repeating: "#", count: longest + 1)
         return "\(hashes)\"\"\"\n\(text)\n\"\"\"\(hashes)"

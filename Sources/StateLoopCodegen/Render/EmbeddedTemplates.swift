@@ -110,7 +110,7 @@ import {{{.}}}
         case _timer(Timer)
 
         /// Which `after:` timer fired, and during which entry into its state (an earlier one is ignored).
-        {{{access}}}struct Timer: Equatable, Sendable {
+        {{{access}}}struct Timer: Equatable, Sendable, CustomStringConvertible {
             /// The state whose `after:` armed the timer.
             {{{access}}}var mode: Mode
             /// The timer's position in that state's `after:`.
@@ -124,6 +124,9 @@ import {{{.}}}
                 self.index = index
                 self.entry = entry
             }
+
+            /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
+            {{{access}}}var description: String { "after #\(index) in \(mode)" }
         }
 {{/hasTimers}}
 {{#payloads}}

@@ -132,7 +132,7 @@ public enum TrafficLight {
         case _timer(Timer)
 
         /// Which `after:` timer fired, and during which entry into its state (an earlier one is ignored).
-        public struct Timer: Equatable, Sendable {
+        public struct Timer: Equatable, Sendable, CustomStringConvertible {
             /// The state whose `after:` armed the timer.
             public var mode: Mode
             /// The timer's position in that state's `after:`.
@@ -146,6 +146,9 @@ public enum TrafficLight {
                 self.index = index
                 self.entry = entry
             }
+
+            /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
+            public var description: String { "after #\(index) in \(mode)" }
         }
     }
 
