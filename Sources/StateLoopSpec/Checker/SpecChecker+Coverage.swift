@@ -3,17 +3,26 @@
 /// needs an answer only there; elsewhere the generated reducer ignores it.
 extension SpecChecker {
     func checkCoverage(_ spec: MachineSpec, into findings: inout Findings) {
-        let machineIgnored = Set(spec.ignore.map { findings.intended($0.value, known: findings.eventSet, among: findings.eventNames) ?? $0.value })
+        // The state × event loop below works on event indices: it runs up to a million times, and
+        // hashing names there would cost as much as the names are long.
+        var eventIndex: [String: Int] = [:]
+        for (index, event) in spec.events.enumerated() where eventIndex[event.name.value] == nil {
+            eventIndex[event.name.value] = index
+        }
+        let machineIgnored = Set(spec.ignore.compactMap {
+            eventIndex[findings.intended($0.value, known: findings.eventSet, among: findings.eventNames) ?? $0.value]
+        })
         var handledSomewhere: Set<String> = []
         var emitted: Set<String> = []
         for effect in spec.effects { emitted.formUnion(effect.emits.map(\.value)) }
         // For each state, the effect results that can arrive there, with the `in:` entry that
         // lets them (the first effect in file order wins, for a stable note).
-        var arrivingByState: [String: [String: (effect: String, entry: SourceLocation)]] = [:]
+        var arrivingByState: [String: [Int: (effect: String, entry: SourceLocation)]] = [:]
         for effect in spec.effects {
+            let emits = effect.emits.compactMap { eventIndex[$0.value] }
             for entry in effect.states {
-                for event in effect.emits where arrivingByState[entry.value, default: [:]][event.value] == nil {
-                    arrivingByState[entry.value, default: [:]][event.value] = (effect.name.value, entry.location)
+                for event in emits where arrivingByState[entry.value, default: [:]][event] == nil {
+                    arrivingByState[entry.value, default: [:]][event] = (effect.name.value, entry.location)
                 }
             }
         }
@@ -27,9 +36,11 @@ extension SpecChecker {
                 if handled[event] == nil { handled[event] = handler.event.location }
             }
             handledSomewhere.formUnion(handled.keys)
-            var ignored: Set<String> = []
+            var ignored: Set<Int> = []
             for name in state.ignore {
-                ignored.insert(findings.intended(name.value, known: findings.eventSet, among: findings.eventNames) ?? name.value)
+                if let index = eventIndex[findings.intended(name.value, known: findings.eventSet, among: findings.eventNames) ?? name.value] {
+                    ignored.insert(index)
+                }
                 if let handler = handled[name.value] {
                     findings.error(
                         "event '\(name.value)' is both handled and ignored in state '\(state.name.value)'", at: name.location,
@@ -37,35 +48,41 @@ extension SpecChecker {
                         fixIt: "remove '\(name.value)' from 'ignore:', or its handler from 'on:'")
                 }
             }
+            var handledIndices: [Int: SourceLocation] = [:]
+            for (name, location) in handled {
+                if let index = eventIndex[name] { handledIndices[index] = location }
+            }
 
             let arriving = arrivingByState[state.name.value] ?? [:]
 
             var missing: [String] = []
-            var notes: [Diagnostic.Note] = []
-            for event in spec.events {
-                let name = event.name.value
-                if event.source == .effects, arriving[name] == nil {
-                    if let handler = handled[name], emitted.contains(name) {
+            var arrivingMissing: [(event: String, effect: String, entry: SourceLocation)] = []
+            for (index, event) in spec.events.enumerated() {
+                if event.source == .effects, arriving[index] == nil {
+                    if let handler = handledIndices[index], emitted.contains(event.name.value) {
+                        let name = event.name.value
                         findings.warning(
                             "state '\(state.name.value)' handles '\(name)', but no effect that emits it runs in '\(state.name.value)', so the handler never fires",
                             at: handler, fixIt: "add '\(state.name.value)' to the 'in:' of an effect that emits '\(name)', or remove the handler")
                     }
                     continue
                 }
-                guard handled[name] == nil, !ignored.contains(name), !machineIgnored.contains(name) else { continue }
-                missing.append(name)
-                if let source = arriving[name] {
-                    notes.append(Diagnostic.Note(
-                        "'\(name)' is a result of effect '\(source.effect)', which can run in state '\(state.name.value)'", at: source.entry))
+                guard handledIndices[index] == nil, !ignored.contains(index), !machineIgnored.contains(index) else { continue }
+                missing.append(event.name.value)
+                if let source = arriving[index] {
+                    arrivingMissing.append((event.name.value, source.effect, source.entry))
                 }
             }
             guard !missing.isEmpty else { continue }
-            let quoted = missing.map { "'\($0)'" }.joined(separator: ", ")
-            let list = missing.joined(separator: ", ")
             let (noun, pronoun) = missing.count == 1 ? ("event", "it") : ("events", "them")
+            // Built only when reported (the list of diagnostics is bounded), and the names listed
+            // are bounded too: a machine with thousands of events must not print them per state.
             findings.error(
-                "state '\(state.name.value)' does not handle \(noun) \(quoted)", at: state.name.location, notes: notes,
-                fixIt: "add `ignore: [\(list)]` to state '\(state.name.value)' or handle \(pronoun) under `on:`")
+                "state '\(state.name.value)' does not handle \(noun) \(Self.listed(missing.map { "'\($0)'" }))", at: state.name.location,
+                notes: arrivingMissing.prefix(Self.maximumListedNames).map {
+                    Diagnostic.Note("'\($0.event)' is a result of effect '\($0.effect)', which can run in state '\(state.name.value)'", at: $0.entry)
+                },
+                fixIt: "add `ignore: [\(Self.listed(missing))]` to state '\(state.name.value)' or handle \(pronoun) under `on:`")
         }
 
         for event in spec.events {
@@ -80,5 +97,16 @@ extension SpecChecker {
                     fixIt: "handle it under 'on:' in some state, or remove the event")
             }
         }
+    }
+}
+
+extension SpecChecker {
+    /// The most names one diagnostic lists (and notes it carries) about unhandled events.
+    static let maximumListedNames = 20
+
+    /// `names` joined by commas, the ones past `maximumListedNames` counted instead of listed.
+    static func listed(_ names: [String]) -> String {
+        let shown = names.prefix(maximumListedNames).joined(separator: ", ")
+        return names.count > maximumListedNames ? shown + ", ... (\(names.count - maximumListedNames) more)" : shown
     }
 }

@@ -44,20 +44,22 @@ extension SpecChecker {
         }
     }
 
-    private func checkKnownEvents(_ names: [Located<String>], _ subject: String, into findings: inout Findings) {
+    private func checkKnownEvents(_ names: [Located<String>], _ subject: @autoclosure () -> String, into findings: inout Findings) {
         for name in names {
-            checkKnown(name, among: findings.eventNames, known: findings.eventSet, "\(subject) '\(name.value)', which is not an event", declare: "'events:'", into: &findings)
+            checkKnown(name, among: findings.eventNames, known: findings.eventSet, "\(subject()) '\(name.value)', which is not an event", declare: "'events:'", into: &findings)
         }
     }
 
     /// Reports `name` when it is not one of `candidates`, suggesting the closest one.
+    /// `message` is built only when reported: it often quotes the name of the state the entry is
+    /// in, and a state can have any number of entries.
     private func checkKnown(
-        _ name: Located<String>, among candidates: [String], known: Set<String>, _ message: String,
+        _ name: Located<String>, among candidates: [String], known: Set<String>, _ message: @autoclosure () -> String,
         declare place: String, into findings: inout Findings
     ) {
         guard !known.contains(name.value) else { return }
         let closest = findings.closest(to: name.value, among: candidates)
-        findings.error(message, at: name.location, fixIt: Self.suggestion(for: name.value, closest: closest, among: candidates, declare: place))
+        findings.error(message(), at: name.location, fixIt: Self.suggestion(for: name.value, closest: closest, among: candidates, declare: place))
     }
 
     /// "did you mean 'x'?", or the names to choose from and where to declare a new one.
@@ -70,12 +72,12 @@ extension SpecChecker {
         return "use one of \(shown), or declare '\(name)' under \(place)"
     }
 
-    private func checkListedOnce(_ names: [Located<String>], what: String, list: String, into findings: inout Findings) {
+    private func checkListedOnce(_ names: [Located<String>], what: String, list: @autoclosure () -> String, into findings: inout Findings) {
         var seen: [String: SourceLocation] = [:]
         for name in names {
             if let first = seen[name.value] {
                 findings.error(
-                    "\(what) '\(name.value)' is listed twice in \(list)", at: name.location,
+                    "\(what) '\(name.value)' is listed twice in \(list())", at: name.location,
                     notes: [Diagnostic.Note("'\(name.value)' is first listed here", at: first)], fixIt: "remove one of them")
             } else {
                 seen[name.value] = name.location

@@ -14,10 +14,18 @@ public struct SpecChecker: Sendable {
     /// (10,000 pairs take the compiler about 6 s), and the coverage check visits every pair, so
     /// this bounds both.
     public var maximumStateEventPairs: Int
+    /// The most states a machine may have: each becomes an enum case and a reducer section, and
+    /// name lookups and suggestions scale with the count.
+    public var maximumStates: Int
+    /// The most events a machine may have: each becomes an enum case (with its payload) and a
+    /// case in every state's part of the reducer.
+    public var maximumEvents: Int
 
-    /// A checker with the given bound on states × events.
-    public init(maximumStateEventPairs: Int = 1_000_000) {
+    /// A checker with the given bounds on states × events, states and events.
+    public init(maximumStateEventPairs: Int = 1_000_000, maximumStates: Int = 10_000, maximumEvents: Int = 10_000) {
         self.maximumStateEventPairs = maximumStateEventPairs
+        self.maximumStates = maximumStates
+        self.maximumEvents = maximumEvents
     }
 
     /// Every problem of `spec`, in the order the checks find them (the loader sorts).
@@ -26,7 +34,33 @@ public struct SpecChecker: Sendable {
         checkNames(spec, into: &findings)
         checkReferences(spec, into: &findings)
         let pairs = spec.states.count.multipliedReportingOverflow(by: spec.events.count)
-        if pairs.overflow || pairs.partialValue > maximumStateEventPairs {
+        if spec.states.count > maximumStates {
+            findings.error(
+                "the machine has \(spec.states.count) states, more than the \(maximumStates) a machine may have",
+                at: spec.name.location, fixIt: "split the machine into smaller machines")
+        }
+        if spec.events.count > maximumEvents {
+            findings.error(
+                "the machine has \(spec.events.count) events, more than the \(maximumEvents) a machine may have",
+                at: spec.name.location, fixIt: "split the machine into smaller machines, or carry the difference in an event's payload")
+        }
+        // Coverage also visits, per effect, every `in:` state with every `emits:` event; many
+        // effects over many states could cost far more than states × events, so bound that too.
+        var effectPairs = 0
+        for effect in spec.effects {
+            let product = effect.states.count.multipliedReportingOverflow(by: effect.emits.count)
+            let sum = effectPairs.addingReportingOverflow(product.partialValue)
+            effectPairs = product.overflow || sum.overflow ? Int.max : sum.partialValue
+        }
+        if effectPairs > maximumStateEventPairs, let first = spec.effects.first {
+            findings.error(
+                "the effects' 'in:' and 'emits:' lists make \(effectPairs) state-result pairs, more than the \(maximumStateEventPairs) the checks can follow",
+                at: first.name.location, fixIt: "split the machine into smaller machines, or merge effects that run in the same states")
+        }
+        if spec.states.count > maximumStates || spec.events.count > maximumEvents || effectPairs > maximumStateEventPairs {
+            // Already reported; the pairs would only repeat it, and coverage would do the work the
+            // limits are there to avoid.
+        } else if pairs.overflow || pairs.partialValue > maximumStateEventPairs {
             findings.error(
                 "the machine has \(spec.states.count) states and \(spec.events.count) events, more than the \(maximumStateEventPairs) state-event pairs a generated reducer can hold",
                 at: spec.name.location, fixIt: "split the machine into smaller machines")
@@ -35,13 +69,14 @@ public struct SpecChecker: Sendable {
         }
         checkBranches(spec, into: &findings)
         checkReachability(spec, into: &findings)
-        return findings.diagnostics
+        return findings.diagnostics.finished()
     }
 }
 
 /// The diagnostics found so far, and the name tables every check looks things up in.
 struct Findings {
-    var diagnostics: [Diagnostic] = []
+    /// Bounded: a hostile spec can have a problem per line, each quoting a long name.
+    var diagnostics = DiagnosticList()
     let stateNames: [String]
     let eventNames: [String]
     let fieldNames: [String]
@@ -49,9 +84,10 @@ struct Findings {
     let stateSet: Set<String>
     let eventSet: Set<String>
     let fieldSet: Set<String>
-    /// How many more "did you mean" searches may run. Each search compares a name with every
-    /// candidate, so a hostile spec with thousands of unknown names could otherwise take very long.
-    private var suggestionBudget = 100
+    /// How many more candidates "did you mean" searches may compare. Each search compares a name
+    /// with every candidate, so a hostile spec with thousands of unknown names among thousands of
+    /// states could otherwise take minutes; an ordinary spec never gets near this.
+    private var suggestionBudget = 200_000
 
     init(spec: MachineSpec) {
         stateNames = spec.states.map(\.name.value)
@@ -68,8 +104,8 @@ struct Findings {
     /// The declared name closest to the unknown `name` ("did you mean"), within the search budget.
     mutating func closest(to name: String, among candidates: [String]) -> String? {
         if let known = suggestions[name] { return known }
-        guard suggestionBudget > 0 else { return nil }
-        suggestionBudget -= 1
+        guard suggestionBudget >= candidates.count else { return nil }
+        suggestionBudget -= max(1, candidates.count)
         let suggestion = SpellingSuggestion.closest(to: name, among: candidates)
         suggestions[name] = suggestion
         return suggestion
@@ -82,11 +118,17 @@ struct Findings {
         known.contains(name) ? name : closest(to: name, among: candidates)
     }
 
-    mutating func error(_ message: String, at location: SourceLocation, notes: [Diagnostic.Note] = [], fixIt: String? = nil) {
-        diagnostics.append(.error(message, at: location, notes: notes, fixIt: fixIt))
+    mutating func error(
+        _ message: @autoclosure () -> String, at location: SourceLocation,
+        notes: @autoclosure () -> [Diagnostic.Note] = [], fixIt: @autoclosure () -> String? = nil
+    ) {
+        diagnostics.append(.error, message(), at: location, notes: notes(), fixIt: fixIt())
     }
 
-    mutating func warning(_ message: String, at location: SourceLocation, notes: [Diagnostic.Note] = [], fixIt: String? = nil) {
-        diagnostics.append(.warning(message, at: location, notes: notes, fixIt: fixIt))
+    mutating func warning(
+        _ message: @autoclosure () -> String, at location: SourceLocation,
+        notes: @autoclosure () -> [Diagnostic.Note] = [], fixIt: @autoclosure () -> String? = nil
+    ) {
+        diagnostics.append(.warning, message(), at: location, notes: notes(), fixIt: fixIt())
     }
 }

@@ -20,7 +20,7 @@ public struct SpecDecoder: Sendable {
     public func decode(_ root: YAMLNode?, path: String) -> Result {
         var session = DecodingSession(path: path)
         let spec = session.machine(root)
-        return Result(spec: spec, diagnostics: session.diagnostics)
+        return Result(spec: spec, diagnostics: session.diagnostics.finished())
     }
 
     /// The keys of each part of a spec, in the order they are usually written (for suggestions).
@@ -47,12 +47,15 @@ public struct SpecDecoder: Sendable {
 /// One `decode` call: the diagnostics so far and the decoding of each part.
 private struct DecodingSession {
     let path: String
-    var diagnostics: [Diagnostic] = []
+    var diagnostics = DiagnosticList()
 
     init(path: String) { self.path = path }
 
-    mutating func error(_ message: String, at location: SourceLocation, notes: [Diagnostic.Note] = [], fixIt: String? = nil) {
-        diagnostics.append(.error(message, at: location, notes: notes, fixIt: fixIt))
+    mutating func error(
+        _ message: @autoclosure () -> String, at location: SourceLocation,
+        notes: @autoclosure () -> [Diagnostic.Note] = [], fixIt: @autoclosure () -> String? = nil
+    ) {
+        diagnostics.append(.error, message(), at: location, notes: notes(), fixIt: fixIt())
     }
 
     // MARK: Top level
@@ -334,14 +337,14 @@ private struct DecodingSession {
     mutating func mapping(_ node: YAMLNode, expected: String, fixIt: String, allowEmpty: Bool = false) -> [YAMLMappingEntry]? {
         if let entries = node.mapping { return entries }
         if allowEmpty, let scalar = node.scalar, scalar.value.isEmpty, scalar.style == .plain { return [] }
-        error("expected \(expected), found \(found(node))", at: node.location, fixIt: fixIt)
+        error("expected \(expected), found \(Self.found(node))", at: node.location, fixIt: fixIt)
         return nil
     }
 
     /// A non-empty scalar used as a name.
     mutating func text(_ node: YAMLNode, expected: String, fixIt: String) -> Located<String>? {
         if let scalar = node.scalar, !scalar.value.isEmpty { return scalar.located }
-        error("expected \(expected), found \(found(node))", at: node.location, fixIt: fixIt)
+        error("expected \(expected), found \(Self.found(node))", at: node.location, fixIt: fixIt)
         return nil
     }
 
@@ -352,7 +355,7 @@ private struct DecodingSession {
             return [scalar.located]
         }
         guard let items = node.sequence else {
-            error("expected \(expected), found \(found(node))", at: node.location, fixIt: fixIt)
+            error("expected \(expected), found \(Self.found(node))", at: node.location, fixIt: fixIt)
             return []
         }
         return items.compactMap { text($0, expected: "a name", fixIt: fixIt) }
@@ -372,7 +375,7 @@ private struct DecodingSession {
     }
 
     /// What was found instead, for "expected ..., found ..."; long values are shortened.
-    func found(_ node: YAMLNode) -> String {
+    static func found(_ node: YAMLNode) -> String {
         guard let scalar = node.scalar, !scalar.value.isEmpty else { return node.kindDescription }
         let text = scalar.value.count > 40 ? String(scalar.value.prefix(40)) + "..." : scalar.value
         return "'\(text)'"
@@ -384,7 +387,7 @@ private struct DecodingSession {
             let key = entry.key.value
             if keys.contains(key) { return true }
             if reserved.contains(key) {
-                error("'\(key)' \(place) is not supported in v1 yet", at: entry.key.location, fixIt: reservedAdvice(key))
+                error("'\(key)' \(place) is not supported in v1 yet", at: entry.key.location, fixIt: Self.reservedAdvice(key))
             } else if let suggestion = SpellingSuggestion.closest(to: key, among: keys) {
                 error("unknown key '\(key)' \(place)", at: entry.key.location, fixIt: "did you mean '\(suggestion)'?")
             } else {
@@ -394,7 +397,7 @@ private struct DecodingSession {
         }
     }
 
-    func reservedAdvice(_ key: String) -> String {
+    static func reservedAdvice(_ key: String) -> String {
         switch key {
         case "final": "remove 'final:'; a state without outgoing transitions already stays put"
         case "initial", "states": "flatten the machine: nested states are planned; move the child states up to the top-level 'states:'"

@@ -16,11 +16,16 @@ public struct YAMLReader: Sendable {
     public var maximumDepth: Int
     /// The largest input accepted, in bytes.
     public var maximumSize: Int
+    /// The longest scalar (a name, a type, an expression) accepted, in UTF-8 bytes. Messages quote
+    /// names, often once per entry under them, so an unbounded name would make the diagnostics of
+    /// one file grow with its size squared; and no name or guard is anywhere near this long.
+    public var maximumScalarLength: Int
 
-    /// A reader with the default limits: 64 levels, 4 MiB.
-    public init(maximumDepth: Int = 64, maximumSize: Int = 4 << 20) {
+    /// A reader with the default limits: 64 levels, 4 MiB, scalars of 64 KiB.
+    public init(maximumDepth: Int = 64, maximumSize: Int = 4 << 20, maximumScalarLength: Int = 64 << 10) {
         self.maximumDepth = maximumDepth
         self.maximumSize = maximumSize
+        self.maximumScalarLength = maximumScalarLength
     }
 
     /// What `read` found: the document's root (nil for an empty stream or when reading failed)
@@ -43,7 +48,7 @@ public struct YAMLReader: Sendable {
                 at: start, fixIt: "split the machine into smaller specs")])
         }
         if contents.isEmpty { return Result(root: nil, diagnostics: []) }
-        var session = ReadSession(contents: contents, path: path, maximumDepth: maximumDepth)
+        var session = ReadSession(contents: contents, path: path, maximumDepth: maximumDepth, maximumScalarLength: maximumScalarLength)
         contents.withUnsafeBufferPointer { buffer in
             session.run(buffer)
         }
@@ -56,6 +61,7 @@ private struct ReadSession {
     let contents: [UInt8]
     let path: String
     let maximumDepth: Int
+    let maximumScalarLength: Int
     var diagnostics: [Diagnostic] = []
     var root: YAMLNode?
     /// Set when the tree cannot be trusted (syntax error, limit hit); the root is then dropped.
@@ -78,10 +84,11 @@ private struct ReadSession {
         var seenKeys: [String: SourceLocation] = [:]
     }
 
-    init(contents: [UInt8], path: String, maximumDepth: Int) {
+    init(contents: [UInt8], path: String, maximumDepth: Int, maximumScalarLength: Int) {
         self.contents = contents
         self.path = path
         self.maximumDepth = maximumDepth
+        self.maximumScalarLength = maximumScalarLength
     }
 
     private func location(_ mark: yaml_mark_t) -> SourceLocation {
@@ -121,6 +128,12 @@ private struct ReadSession {
             }
         case YAML_SCALAR_EVENT:
             let data = event.data.scalar
+            if data.length > maximumScalarLength {
+                fail(
+                    "this value is \(data.length) bytes long; a name, type or expression may be at most \(maximumScalarLength) bytes",
+                    at: start, fixIt: "shorten it; if it runs on past where it should end, look for an unclosed quote or a missing line break")
+                return
+            }
             rejectAnchor(data.anchor, at: start)
             let value = Self.string(data.value, count: data.length)
             if let tag = data.tag {
