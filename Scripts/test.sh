@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The whole test suite: reader, checks, generator goldens (compiled and run), diagrams through real
-# Graphviz, the runtime (also under ThreadSanitizer), the examples, and end-to-end `swift build`s
-# of fixture packages that apply the build-tool plugin.
+# The whole test suite: reader, checks, generator snippets and goldens (compiled and run), diagrams
+# through real Graphviz, the runtime, the CLI, the examples, end-to-end `swift build`s of fixture
+# packages that apply the build-tool plugin; then the runtime under ThreadSanitizer, the front end
+# and generator under AddressSanitizer, and a one-minute fuzz run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Scripts/deps.sh
@@ -10,5 +11,14 @@ echo "== swift test"
 swift build --build-tests
 swift test --skip-build --parallel
 
-echo "== runtime under ThreadSanitizer"
+echo "== the runtime under ThreadSanitizer"
 swift test --sanitize=thread --scratch-path .build-tsan --filter StateLoopTests
+
+echo "== the front end and generator under AddressSanitizer"
+# --disable-xctest: LeakSanitizer reports a leak inside XCTest's own runner (which runs no test
+# here); Swift Testing runs every test.
+swift test --sanitize=address --scratch-path .build-asan --disable-xctest \
+    --filter "StateLoopSpecTests|StateLoopCodegenTests\.(GoldenTests|SnippetTests|TemplateSetTests|OutputTests|SwiftLiteralTests)"
+
+echo "== fuzzing the front end and generator for a minute"
+bash Scripts/fuzz.sh 60
