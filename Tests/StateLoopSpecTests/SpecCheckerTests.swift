@@ -449,6 +449,53 @@ import Testing
         ])
     }
 
+    @Test func contextFieldNamedEventClashesWithThePayloadName() {
+        let yaml = """
+            machine: M
+            context:
+              event: {type: Int, default: "0"}
+            events: {go: {}}
+            initial: a
+            states:
+              a:
+                on: {go: a}
+            """
+        #expect(printedDiagnostics(yaml) == [
+            "test.machine.yml:3:3: error: context field 'event' would clash with the name expressions use for the event's payload ('event.x') (fix: rename the field, e.g. 'eventValue')",
+        ])
+    }
+
+    @Test func contextFieldNamedAfterAKeywordWarnsThatExpressionsNeedBackticks() {
+        let yaml = """
+            machine: M
+            context:
+              throws: {type: Int, default: "0"}
+            events: {go: {}}
+            initial: a
+            states:
+              a:
+                on: {go: {set: {throws: "`throws` + 1"}}}
+            """
+        #expect(printedDiagnostics(yaml) == [
+            "test.machine.yml:3:3: warning: context field 'throws' is a Swift keyword, so expressions must write it as `throws` (fix: rename the field, e.g. 'throwsCount', or write `throws` in guard:, set: and request expressions)",
+        ])
+    }
+
+    @Test(arguments: ["Mode", "State", "Event", "Effects"])
+    func machineNamedAfterAGeneratedNestedTypeFails(_ name: String) {
+        let yaml = """
+            machine: \(name)
+            events: {go: {}}
+            initial: a
+            states:
+              a:
+                on: {go: a}
+            """
+        #expect(printedDiagnostics(yaml) == [
+            "test.machine.yml:1:10: error: machine '\(name)' would clash with the type '\(name)' generated inside it (fix: rename the machine, e.g. '\(name)Machine')",
+        ])
+    }
+
     @Test func effectsWhoseResultTypesCollideFail() {
         let yaml = """
             machine: M

@@ -1,8 +1,14 @@
 /// Names must be Swift identifiers that the generated code can use as they are (or backticked),
 /// and must not clash with members the generator adds.
 extension SpecChecker {
-    /// Context fields the generated `State` already has.
-    public static let reservedFieldNames: Set<String> = ["mode"]
+    /// Context fields the generated code already uses, and why.
+    public static let reservedFieldNames: [String: String] = [
+        "mode": "the generated 'State.mode', which holds the current state",
+        "event": "the name expressions use for the event's payload ('event.x')",
+    ]
+
+    /// Types the generated machine nests; a machine of the same name would be shadowed by them.
+    public static let reservedNestedTypeNames: Set<String> = ["Mode", "State", "Event", "Effects"]
 
     /// Module names a machine may not take: the generated file imports them, and an enum of the
     /// same name would shadow the module (`StateLoop.System` would no longer resolve).
@@ -15,6 +21,11 @@ extension SpecChecker {
                 "machine '\(spec.name.value)' would shadow the module '\(spec.name.value)' that the generated code imports",
                 at: spec.name.location, fixIt: "rename the machine, e.g. '\(spec.name.value)Machine'")
         }
+        if Self.reservedNestedTypeNames.contains(spec.name.value) {
+            findings.error(
+                "machine '\(spec.name.value)' would clash with the type '\(spec.name.value)' generated inside it",
+                at: spec.name.location, fixIt: "rename the machine, e.g. '\(spec.name.value)Machine'")
+        }
         for module in spec.imports {
             let parts = module.value.split(separator: ".", omittingEmptySubsequences: false)
             if !parts.allSatisfy({ SwiftName.isIdentifier(String($0)) }) {
@@ -25,10 +36,16 @@ extension SpecChecker {
         }
         for field in spec.context {
             checkName(field.name, kind: "context field", into: &findings)
-            if Self.reservedFieldNames.contains(field.name.value) {
+            if let clash = Self.reservedFieldNames[field.name.value] {
                 findings.error(
-                    "context field '\(field.name.value)' would clash with the generated 'State.\(field.name.value)', which holds the current state",
+                    "context field '\(field.name.value)' would clash with \(clash)",
                     at: field.name.location, fixIt: "rename the field, e.g. '\(field.name.value)Value'")
+            } else if SwiftName.keywords.contains(field.name.value), SwiftName.isIdentifier(field.name.value),
+                      !SwiftName.unusable.contains(field.name.value) {
+                // Declarations get backticks, but the spec's own expressions name fields bare.
+                findings.warning(
+                    "context field '\(field.name.value)' is a Swift keyword, so expressions must write it as `\(field.name.value)`",
+                    at: field.name.location, fixIt: "rename the field, e.g. '\(field.name.value)Count', or write `\(field.name.value)` in guard:, set: and request expressions")
             }
         }
         for event in spec.events {
