@@ -23,13 +23,13 @@ struct Diagram: ParsableCommand {
     @Argument(help: "The spec file (*.machine.yml or *.machine.yaml).")
     var spec: String
 
-    @Option(name: .shortAndLong, help: "The diagram format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Option(name: .shortAndLong, help: "The diagram format: text (dot, mermaid) or a picture drawn by Graphviz (svg, png).")
     var format: Format = .svg
 
     @Option(name: .shortAndLong, help: "The file to write (see above for the default).")
     var output: String?
 
-    @Option(help: "How much to show: compact (no set: assignments), standard, or full (also the ignored events).")
+    @Option(help: "How much to show: compact leaves out set: assignments, full adds the ignored events.")
     var detail: DiagramDetail = .standard
 
     func run() throws {
