@@ -32,8 +32,12 @@ enum SwiftLiteral {
     /// characters that cannot stand in a literal are rewritten: a backslash becomes `/` (Windows
     /// accepts it as a separator; `\\` would print doubled), a quote and control characters are
     /// escaped, which keeps the literal closed at the cost of an odd-looking path.
+    ///
+    /// A line break (`\n`, `\r`) becomes a space: swiftc ignores a `#sourceLocation` whose file
+    /// names one, escaped or not, and would then report the spec's errors inside the generated file.
     static func sourceLocationFile(_ path: String) -> String {
-        string(path.replacing("\\", with: "/"))
+        let scalars = path.unicodeScalars.map { $0 == "\n" || $0 == "\r" ? " " : $0 == "\\" ? "/" : $0 }
+        return string(String(String.UnicodeScalarView(scalars)))
     }
 
     /// `text` made safe for a `//` or `///` comment: one line, no control characters, and no `*/` or
