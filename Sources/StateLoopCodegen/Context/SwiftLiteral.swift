@@ -43,6 +43,9 @@ enum SwiftLiteral {
     /// `text` made safe for a `//` or `///` comment: one line, no control characters, and no `*/` or
     /// `/*`, so it cannot end a comment or begin a nested one even if a template puts it in `/* */`.
     static func comment(_ text: String) -> String {
+        // Most text (names, positions) is plain ASCII without a `/`: nothing to change, and skipping
+        // the rewrite keeps generation of large specs fast.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") }) { return text }
         var result = ""
         for scalar in text.unicodeScalars {
             if scalar.value < 0x20 || scalar.value == 0x7F || isLineSeparator(scalar) {
