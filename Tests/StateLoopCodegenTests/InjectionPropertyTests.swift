@@ -92,7 +92,7 @@ struct HostileCase: CustomStringConvertible {
     /// Where a case puts its invalid text; valid hostile text (keywords, string literals, paths)
     /// goes everywhere in every case. One focus per case keeps every outcome frequent.
     enum Focus: CaseIterable {
-        case names, expressions, types, none
+        case names, expressions, types, onlyValid
     }
 
     /// `text` as a Swift string literal: the valid way to carry hostile text in an expression.
@@ -319,7 +319,25 @@ struct InjectionPropertyTests {
         }
     }
 
-    // MARK: - Regressions the property test found
+    // swiftc ignores a `#sourceLocation` whose file literal holds a line break (even escaped), so
+    // a spec path with one had its Swift errors reported inside the generated file.
+    @Test func aSpecPathWithALineBreakStillLocatesSwiftErrorsAtTheSpec() throws {
+        guard Swiftc.isAvailable else {
+            Issue.record("CI=true, but swiftc or \(Swiftc.modules.path)/StateLoop.swiftmodule is missing")
+            return
+        }
+        let path = "Specs/Line\r\nBreak.machine.yml"
+        let source = try #require(GeneratorPipeline().generate(contents: Array(EmbeddedSwiftCheckTests.spec(expression: "\"text\"").utf8), path: path).source)
+        let result = try Swiftc.typecheck(["M.swift": source])
+        let errors = Self.messages(result.output).filter { $0.text.contains(": error: ") }
+        #expect(!errors.isEmpty)
+        #expect(errors.allSatisfy { $0.file == "Specs/Line  Break.machine.yml" }, "\(result.output)")
+    }
+}
+
+/// Regressions the property test found in the checks: embedded Swift that could leave its place.
+/// They need no compiler, so they run everywhere.
+@Suite struct EmbeddedSwiftCheckTests {
 
     /// A one-state machine whose field has `type` and whose transition sets it to `expression`;
     /// the type is on line 3, the expression on line 9.
@@ -356,28 +374,13 @@ struct InjectionPropertyTests {
 
     // Expressions were pasted unchecked too: `0 }` ended the member, `"""` or `/*` swallowed the
     // rest of the file, and `#sourceLocation()` moved swiftc's errors into the generated file.
-    @Test(arguments: ["0 }; func evil() {", "0 }\n}\n}", "\"\"\"", "0 /* x", "x\n#sourceLocation()\n", "\"abc", "(1", "\"\\(1\"", "#if false"])
+    @Test(arguments: ["0 }; func evil() {", "0 }\n}\n}", "\"\"\"", "0 /* x", "x\n#sourceLocation()\n", "\"abc", "(1", "\"\\(1\"", "#if false", "#/\"/#.regex } \""])
     func anExpressionThatWouldLeaveItsMemberIsAnErrorAtItsLine(_ expression: String) {
         #expect(Self.errorLines(Self.spec(expression: expression)) == [9])
     }
 
-    @Test(arguments: ["{ $0 + 1 }(n)", "\"a\\(\"}\")b\".count", "#\"\\\"}\"#.count", "n // }", "[1, 2].count /* } */", "#line"])
+    @Test(arguments: ["{ $0 + 1 }(n)", "\"a\\(\"}\")b\".count", "#\"\\\"}\"#.count", "n // }", "[1, 2].count /* } */", "#line", "(try? #/\"}/#.firstMatch(in: \"\")) == nil ? 0 : 1"])
     func anExpressionWithBalancedBracketsStringsAndCommentsIsLeftToSwiftc(_ expression: String) {
         #expect(Self.errorLines(Self.spec(expression: expression)) == [])
-    }
-
-    // swiftc ignores a `#sourceLocation` whose file literal holds a line break (even escaped), so
-    // a spec path with one had its Swift errors reported inside the generated file.
-    @Test func aSpecPathWithALineBreakStillLocatesSwiftErrorsAtTheSpec() throws {
-        guard Swiftc.isAvailable else {
-            Issue.record("CI=true, but swiftc or \(Swiftc.modules.path)/StateLoop.swiftmodule is missing")
-            return
-        }
-        let path = "Specs/Line\r\nBreak.machine.yml"
-        let source = try #require(GeneratorPipeline().generate(contents: Array(Self.spec(expression: "\"text\"").utf8), path: path).source)
-        let result = try Swiftc.typecheck(["M.swift": source])
-        let errors = Self.messages(result.output).filter { $0.text.contains(": error: ") }
-        #expect(!errors.isEmpty)
-        #expect(errors.allSatisfy { $0.file == "Specs/Line  Break.machine.yml" }, "\(result.output)")
     }
 }

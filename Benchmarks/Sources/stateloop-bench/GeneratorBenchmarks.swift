@@ -101,8 +101,9 @@ func peakResidentMiB() -> Double {
 /// peak memory): a fresh process, so earlier benchmarks' allocations do not count.
 func runChild(_ arguments: [String]) throws -> Double {
     let process = Process()
+    #if os(Linux)
     process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    #if !os(Linux)
+    #else
     process.executableURL = Bundle.main.executableURL
     #endif
     process.arguments = arguments

@@ -7,6 +7,10 @@
 /// the YAML line. This is a lexical look, not a parser: brackets, string literals (with
 /// interpolation, multi-line and raw forms), comments and directives. What it accepts may still be
 /// wrong Swift; swiftc then reports it at the YAML line, through `#sourceLocation`.
+///
+/// Not modelled: bare regex literals (`/"}/`; the `#/.../#` form is). Swift 6 reads one where this scan sees a division
+/// and a string, so a spec can still hide a `}` from the scan inside one; closing that gap needs
+/// Swift's own rules for where a regex literal may start.
 public enum SwiftFragment {
     /// Why `text`, used as an expression, could leave its member; `nil` when it cannot.
     public static func expressionProblem(_ text: String) -> String? {
@@ -152,6 +156,8 @@ public enum SwiftFragment {
                     if peek(hashes) == "\"" {
                         index += hashes
                         try string(hashes: hashes)
+                    } else if peek(hashes) == "/" {
+                        try extendedRegex(hashes: hashes)
                     } else {
                         try directive()
                     }
@@ -181,6 +187,19 @@ public enum SwiftFragment {
                 }
             }
             throw Problem(reason: "the expression opens a '/*' comment it does not close, which would swallow the rest of the generated file")
+        }
+
+        /// `#/.../#`: an extended regex literal, whose quotes and brackets are not code.
+        mutating func extendedRegex(hashes: Int) throws(Problem) {
+            index += hashes + 1
+            while index < text.count {
+                if peek() == "/" && (0..<hashes).allSatisfy({ peek(1 + $0) == "#" }) {
+                    index += 1 + hashes
+                    return
+                }
+                index += peek() == "\\" ? 2 : 1
+            }
+            throw Problem(reason: "the expression opens a '#/' regex literal it does not close")
         }
 
         /// A `#name` outside strings: the compiler directives that would change what follows.
