@@ -28,33 +28,33 @@ import Testing
             handler: "[{guard: \"event.by > 1\", set: {n: n + 2}}, {guard: \"event.by > 0\", set: {n: n + 1}}, ignore]"
         ))
         expectContains(source, """
-                        case .go(let _0):
-                            let payload = Event.GoPayload(by: _0)
-                            if state._guard0(payload) {
-                                state._transition0(payload)
-                            } else if state._guard1(payload) {
-                                state._transition1(payload)
-                            }
+                    case .go(let _0):
+                        let payload = Event.GoPayload(by: _0)
+                        if state._guard0(payload) {
+                            state._transition0(payload)
+                        } else if state._guard1(payload) {
+                            state._transition1(payload)
+                        }
             """)
     }
 
     @Test func aHandlerThatOnlyIgnoresBindsNoPayload() {
         let source = generate(oneState(events: "go: {by: Int}", handler: "[ignore]"))
         expectContains(source, """
-                        case .go:
-                            break // ignored
+                    case .go:
+                        break // ignored
             """)
     }
 
     @Test func anUnguardedBranchAfterGuardsIsTheElse() {
         let source = generate(oneState(handler: "[{guard: \"n > 0\", set: {n: n - 1}}, {set: {n: \"9\"}}]"))
         expectContains(source, """
-                        case .go:
-                            if state._guard0() {
-                                state._transition0()
-                            } else {
-                                state._transition1()
-                            }
+                    case .go:
+                        if state._guard0() {
+                            state._transition0()
+                        } else {
+                            state._transition1()
+                        }
             """)
     }
 
@@ -144,10 +144,10 @@ import Testing
                         ),
             """)
         expectContains(source, """
-                        case ._timer(let timer) where timer == Event.Timer(mode: .a, index: 0, entry: state._entries):
-                            state._transition1()
-                        case ._timer:
-                            break // a timer of another state or of an earlier entry
+                    case ._timer(let timer) where timer == Event.Timer(mode: .a, index: 0, entry: state._entries):
+                        state._transition1()
+                    case ._timer:
+                        break // a timer of another state or of an earlier entry
             """)
         expectContains(source, "public static func system(initial: State = .initial, clock: some Clock<Duration> = ContinuousClock())")
     }
@@ -198,8 +198,8 @@ import Testing
                     }
             """)
         expectContains(source, """
-                        case .found:
-                            break // no effect that sends it runs here
+                    case .found:
+                        break // no effect that sends it runs here
             """)
     }
 

@@ -316,7 +316,7 @@ public struct MachineContextBuilder {
                 body: [state.after.isEmpty ? "break // no timer runs here" : "break // a timer of another state or of an earlier entry"]
             ))
         }
-        return .init(mode: mode, cases: cases)
+        return .init(mode: mode, function: "_reduce_\(state.name.value)", cases: cases)
     }
 
     /// `if guard0 { transition0 } else if guard1 { transition1 } else { transition2 }`: the first

@@ -108,6 +108,7 @@ extension MachineContext.ReducerMode: MustacheParent {
     public func child(named name: String) -> Any? {
         switch name {
         case "mode": self.mode
+        case "function": self.function
         case "cases": self.cases
         default: nil
         }
