@@ -14,6 +14,10 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
     products: [
         .library(name: "StateLoop", targets: ["StateLoop"]),
+        // The reader and the generator as libraries, so that Benchmarks/ (a separate package, to
+        // keep release benchmarks out of `swift build` here) can time them in-process.
+        .library(name: "StateLoopSpec", targets: ["StateLoopSpec"]),
+        .library(name: "StateLoopCodegen", targets: ["StateLoopCodegen"]),
         .executable(name: "stateloop", targets: ["stateloop"]),
         .plugin(name: "StateLoopPlugin", targets: ["StateLoopPlugin"]),
         .plugin(name: "StateLoopCommand", targets: ["StateLoopCommand"]),

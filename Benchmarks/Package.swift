@@ -15,7 +15,11 @@ let package = Package(
         // Prints one `BENCH <name> <value>` line per figure whose name contains FILTER.
         .executableTarget(
             name: "stateloop-bench",
-            dependencies: [.product(name: "StateLoop", package: "StateLoop")]
+            dependencies: [
+                .product(name: "StateLoop", package: "StateLoop"),
+                .product(name: "StateLoopSpec", package: "StateLoop"),
+                .product(name: "StateLoopCodegen", package: "StateLoop"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

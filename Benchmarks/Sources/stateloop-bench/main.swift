@@ -1,10 +1,16 @@
 // stateloop-bench: prints `BENCH <name> <value>` for every benchmark whose name contains the
 // optional first argument. Add a component's figures by appending its list below.
 
-let benchmarks: [Benchmark] = runtimeBenchmarks
+import Foundation
+
+// The generator's memory figure runs this executable again as a child; such a run stops here.
+ChildMode.runIfRequested(CommandLine.arguments)
+
+let benchmarks: [Benchmark] = runtimeBenchmarks + generatorBenchmarks + compileBenchmarks
 
 let filter = CommandLine.arguments.dropFirst().first
 for benchmark in benchmarks where filter.map(benchmark.name.contains) ?? true {
     let value = benchmark.measure()
-    print("BENCH \(benchmark.name) \((value * 10).rounded() / 10)")
+    // Written at once, unbuffered: a long run shows each figure as soon as it is measured.
+    FileHandle.standardOutput.write(Data("BENCH \(benchmark.name) \((value * 10).rounded() / 10)\n".utf8))
 }

@@ -120,6 +120,8 @@ public struct MachineContext: Sendable {
     public struct ReducerMode: Sendable {
         /// The escaped mode name.
         public var mode: String
+        /// The static function `reduce` calls in this mode (`_reduce_idle`).
+        public var function: String
         /// One case per event (and for timers), in `Event` order.
         public var cases: [ReducerCase]
     }

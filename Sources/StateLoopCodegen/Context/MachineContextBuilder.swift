@@ -19,6 +19,8 @@ public struct MachineContextBuilder {
     private let spec: MachineSpec
     private let access: AccessLevel
     private let fileLiteral: String
+    /// The spec's file name as comment text, computed once: every doc comment points at it.
+    private let fileComment: String
     private var diagnostics: [Diagnostic] = []
     private var expressionCounts: [String: Int] = [:]
     private var transitions: [MachineContext.TransitionMember] = []
@@ -35,6 +37,7 @@ public struct MachineContextBuilder {
         self.spec = spec
         self.access = access
         self.fileLiteral = SwiftLiteral.sourceLocationFile(spec.file)
+        self.fileComment = SwiftLiteral.comment(String(spec.file.split(separator: "/").last ?? Substring(spec.file)))
     }
 
     private var hasTimers: Bool { spec.states.contains { !$0.after.isEmpty } }
@@ -120,7 +123,7 @@ public struct MachineContextBuilder {
 
     /// `file:line`, for doc comments that point back at the spec.
     private func position(_ location: SourceLocation) -> String {
-        "\(SwiftLiteral.comment(fileName)):\(location.line)"
+        "\(fileComment):\(location.line)"
     }
 
     /// A name as an argument label: labels may be keywords, except the three that start a
@@ -313,7 +316,7 @@ public struct MachineContextBuilder {
                 body: [state.after.isEmpty ? "break // no timer runs here" : "break // a timer of another state or of an earlier entry"]
             ))
         }
-        return .init(mode: mode, cases: cases)
+        return .init(mode: mode, function: "_reduce_\(state.name.value)", cases: cases)
     }
 
     /// `if guard0 { transition0 } else if guard1 { transition1 } else { transition2 }`: the first

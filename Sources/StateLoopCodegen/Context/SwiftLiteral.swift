@@ -32,13 +32,20 @@ enum SwiftLiteral {
     /// characters that cannot stand in a literal are rewritten: a backslash becomes `/` (Windows
     /// accepts it as a separator; `\\` would print doubled), a quote and control characters are
     /// escaped, which keeps the literal closed at the cost of an odd-looking path.
+    ///
+    /// A line break (`\n`, `\r`) becomes a space: swiftc ignores a `#sourceLocation` whose file
+    /// names one, escaped or not, and would then report the spec's errors inside the generated file.
     static func sourceLocationFile(_ path: String) -> String {
-        string(path.replacing("\\", with: "/"))
+        let scalars = path.unicodeScalars.map { $0 == "\n" || $0 == "\r" ? " " : $0 == "\\" ? "/" : $0 }
+        return string(String(String.UnicodeScalarView(scalars)))
     }
 
     /// `text` made safe for a `//` or `///` comment: one line, no control characters, and no `*/` or
     /// `/*`, so it cannot end a comment or begin a nested one even if a template puts it in `/* */`.
     static func comment(_ text: String) -> String {
+        // Most text (names, positions) is plain ASCII without a `/`: nothing to change, and skipping
+        // the rewrite keeps generation of large specs fast.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") }) { return text }
         var result = ""
         for scalar in text.unicodeScalars {
             if scalar.value < 0x20 || scalar.value == 0x7F || isLineSeparator(scalar) {

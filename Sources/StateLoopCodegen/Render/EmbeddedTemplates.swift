@@ -145,18 +145,25 @@ import {{{.}}}
     {{{access}}}static func reduce(_ state: inout State, _ event: Event) {
         switch state.mode {
 {{#reducerModes}}
-        case .{{{mode}}}:
-            switch event {
-{{#cases}}
-            {{{pattern}}}
-{{#body}}
-                {{{.}}}
-{{/body}}
-{{/cases}}
-            }
+        case .{{{mode}}}: {{{function}}}(&state, event)
 {{/reducerModes}}
         }
     }
+{{#reducerModes}}
+
+    // One function per state: swiftc's mandatory passes take more than linear time in the size
+    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    private static func {{{function}}}(_ state: inout State, _ event: Event) {
+        switch event {
+{{#cases}}
+        {{{pattern}}}
+{{#body}}
+            {{{.}}}
+{{/body}}
+{{/cases}}
+        }
+    }
+{{/reducerModes}}
 {{#hasEffects}}
 
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.

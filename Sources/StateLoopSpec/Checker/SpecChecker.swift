@@ -1,6 +1,7 @@
 /// The checks on a decoded spec, each reported at the YAML line and column it is about:
 ///
 /// - names are usable in Swift and do not clash with generated members (`SpecChecker+Names`);
+/// - embedded Swift cannot leave the place it is generated into (`SpecChecker+EmbeddedSwift`);
 /// - every name refers to something: targets, the initial state, events, fields, effect states
 ///   (`SpecChecker+References`);
 /// - every event is handled or ignored in every state, effect results wherever their effect can
@@ -33,6 +34,7 @@ public struct SpecChecker: Sendable {
         var findings = Findings(spec: spec)
         checkNames(spec, into: &findings)
         checkReferences(spec, into: &findings)
+        checkEmbeddedSwift(spec, into: &findings)
         let pairs = spec.states.count.multipliedReportingOverflow(by: spec.events.count)
         if spec.states.count > maximumStates {
             findings.error(

@@ -100,17 +100,22 @@ public enum Counter {
     /// mode, then on the event, without `default:`, so a missing case does not compile.
     public static func reduce(_ state: inout State, _ event: Event) {
         switch state.mode {
-        case .counting:
-            switch event {
-            case .increment:
-                state._transition0()
-            case .decrement:
-                if state._guard0() {
-                    state._transition1()
-                }
-            case .reset:
-                state._transition2()
+        case .counting: _reduce_counting(&state, event)
+        }
+    }
+
+    // One function per state: swiftc's mandatory passes take more than linear time in the size
+    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    private static func _reduce_counting(_ state: inout State, _ event: Event) {
+        switch event {
+        case .increment:
+            state._transition0()
+        case .decrement:
+            if state._guard0() {
+                state._transition1()
             }
+        case .reset:
+            state._transition2()
         }
     }
 

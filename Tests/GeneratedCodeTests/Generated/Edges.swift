@@ -212,41 +212,51 @@ public enum Edges {
     /// mode, then on the event, without `default:`, so a missing case does not compile.
     public static func reduce(_ state: inout State, _ event: Event) {
         switch state.mode {
-        case .waiting:
-            switch event {
-            case .typed(let _0):
-                let payload = Event.TypedPayload(text: _0)
-                state._transition0(payload)
-            case .hit:
-                break // ignored
-            case .noHit:
-                break // no effect that sends it runs here
-            case .poke:
-                state._transition1()
-            case ._timer(let timer) where timer == Event.Timer(mode: .waiting, index: 0, entry: state._entries):
-                if state._guard0() {
-                    state._transition2()
-                }
-            case ._timer(let timer) where timer == Event.Timer(mode: .waiting, index: 1, entry: state._entries):
-                state._transition3()
-            case ._timer:
-                break // a timer of another state or of an earlier entry
+        case .waiting: _reduce_waiting(&state, event)
+        case .searching: _reduce_searching(&state, event)
+        }
+    }
+
+    // One function per state: swiftc's mandatory passes take more than linear time in the size
+    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    private static func _reduce_waiting(_ state: inout State, _ event: Event) {
+        switch event {
+        case .typed(let _0):
+            let payload = Event.TypedPayload(text: _0)
+            state._transition0(payload)
+        case .hit:
+            break // ignored
+        case .noHit:
+            break // no effect that sends it runs here
+        case .poke:
+            state._transition1()
+        case ._timer(let timer) where timer == Event.Timer(mode: .waiting, index: 0, entry: state._entries):
+            if state._guard0() {
+                state._transition2()
             }
-        case .searching:
-            switch event {
-            case .typed(let _0):
-                let payload = Event.TypedPayload(text: _0)
-                state._transition4(payload)
-            case .hit(let _0):
-                let payload = Event.HitPayload(count: _0)
-                state._transition5(payload)
-            case .noHit:
-                state._transition6()
-            case .poke:
-                break // ignored
-            case ._timer:
-                break // no timer runs here
-            }
+        case ._timer(let timer) where timer == Event.Timer(mode: .waiting, index: 1, entry: state._entries):
+            state._transition3()
+        case ._timer:
+            break // a timer of another state or of an earlier entry
+        }
+    }
+
+    // One function per state: swiftc's mandatory passes take more than linear time in the size
+    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    private static func _reduce_searching(_ state: inout State, _ event: Event) {
+        switch event {
+        case .typed(let _0):
+            let payload = Event.TypedPayload(text: _0)
+            state._transition4(payload)
+        case .hit(let _0):
+            let payload = Event.HitPayload(count: _0)
+            state._transition5(payload)
+        case .noHit:
+            state._transition6()
+        case .poke:
+            break // ignored
+        case ._timer:
+            break // no timer runs here
         }
     }
 

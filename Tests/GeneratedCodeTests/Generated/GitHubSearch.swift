@@ -389,70 +389,90 @@ public enum GitHubSearch {
     /// mode, then on the event, without `default:`, so a missing case does not compile.
     public static func reduce(_ state: inout State, _ event: Event) {
         switch state.mode {
-        case .idle:
-            switch event {
-            case .searchChanged(let _0):
-                let payload = Event.SearchChangedPayload(search: _0)
-                if state._guard0(payload) {
-                    state._transition0(payload)
-                }
-            case .scrolledNearBottom:
-                break // ignored
-            case .loaded:
-                break // no effect that sends it runs here
-            case .failed:
-                break // no effect that sends it runs here
-            case ._timer:
-                break // no timer runs here
+        case .idle: _reduce_idle(&state, event)
+        case .loading: _reduce_loading(&state, event)
+        case .ready: _reduce_ready(&state, event)
+        case .failed: _reduce_failed(&state, event)
+        }
+    }
+
+    // One function per state: swiftc's mandatory passes take more than linear time in the size
+    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    private static func _reduce_idle(_ state: inout State, _ event: Event) {
+        switch event {
+        case .searchChanged(let _0):
+            let payload = Event.SearchChangedPayload(search: _0)
+            if state._guard0(payload) {
+                state._transition0(payload)
             }
-        case .loading:
-            switch event {
-            case .searchChanged(let _0):
-                let payload = Event.SearchChangedPayload(search: _0)
-                state._transition1(payload)
-            case .scrolledNearBottom:
-                break // ignored
-            case .loaded(let _0, let _1):
-                let payload = Event.LoadedPayload(repositories: _0, nextURL: _1)
-                state._transition2(payload)
-            case .failed(let _0):
-                let payload = Event.FailedPayload(error: _0)
-                state._transition3(payload)
-            case ._timer:
-                break // no timer runs here
-            }
-        case .ready:
-            switch event {
-            case .searchChanged(let _0):
-                let payload = Event.SearchChangedPayload(search: _0)
-                state._transition4(payload)
-            case .scrolledNearBottom:
-                if state._guard1() {
-                    state._transition5()
-                }
-            case .loaded:
-                break // no effect that sends it runs here
-            case .failed:
-                break // no effect that sends it runs here
-            case ._timer:
-                break // no timer runs here
-            }
+        case .scrolledNearBottom:
+            break // ignored
+        case .loaded:
+            break // no effect that sends it runs here
         case .failed:
-            switch event {
-            case .searchChanged(let _0):
-                let payload = Event.SearchChangedPayload(search: _0)
-                state._transition6(payload)
-            case .scrolledNearBottom:
-                state._transition7()
-            case .loaded:
-                break // no effect that sends it runs here
-            case .failed:
-                break // no effect that sends it runs here
-            case ._timer(let timer) where timer == Event.Timer(mode: .failed, index: 0, entry: state._entries):
-                state._transition8()
-            case ._timer:
-                break // a timer of another state or of an earlier entry
+            break // no effect that sends it runs here
+        case ._timer:
+            break // no timer runs here
+        }
+    }
+
+    // One function per state: swiftc's mandatory passes take more than linear time in the size
+    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    private static func _reduce_loading(_ state: inout State, _ event: Event) {
+        switch event {
+        case .searchChanged(let _0):
+            let payload = Event.SearchChangedPayload(search: _0)
+            state._transition1(payload)
+        case .scrolledNearBottom:
+            break // ignored
+        case .loaded(let _0, let _1):
+            let payload = Event.LoadedPayload(repositories: _0, nextURL: _1)
+            state._transition2(payload)
+        case .failed(let _0):
+            let payload = Event.FailedPayload(error: _0)
+            state._transition3(payload)
+        case ._timer:
+            break // no timer runs here
+        }
+    }
+
+    // One function per state: swiftc's mandatory passes take more than linear time in the size
+    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    private static func _reduce_ready(_ state: inout State, _ event: Event) {
+        switch event {
+        case .searchChanged(let _0):
+            let payload = Event.SearchChangedPayload(search: _0)
+            state._transition4(payload)
+        case .scrolledNearBottom:
+            if state._guard1() {
+                state._transition5()
             }
+        case .loaded:
+            break // no effect that sends it runs here
+        case .failed:
+            break // no effect that sends it runs here
+        case ._timer:
+            break // no timer runs here
+        }
+    }
+
+    // One function per state: swiftc's mandatory passes take more than linear time in the size
+    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    private static func _reduce_failed(_ state: inout State, _ event: Event) {
+        switch event {
+        case .searchChanged(let _0):
+            let payload = Event.SearchChangedPayload(search: _0)
+            state._transition6(payload)
+        case .scrolledNearBottom:
+            state._transition7()
+        case .loaded:
+            break // no effect that sends it runs here
+        case .failed:
+            break // no effect that sends it runs here
+        case ._timer(let timer) where timer == Event.Timer(mode: .failed, index: 0, entry: state._entries):
+            state._transition8()
+        case ._timer:
+            break // a timer of another state or of an earlier entry
         }
     }
 

@@ -190,35 +190,45 @@ public enum Keywords {
     /// mode, then on the event, without `default:`, so a missing case does not compile.
     public static func reduce(_ state: inout State, _ event: Event) {
         switch state.mode {
-        case .`do`:
-            switch event {
-            case .`switch`(let _0):
-                let payload = Event.SwitchPayload(case: _0)
-                if state._guard0(payload) {
-                    state._transition0(payload)
-                }
-            case .`return`:
-                state._transition1()
-            case .`throw`:
-                break // no effect that sends it runs here
-            case ._timer:
-                break // no timer runs here
+        case .`do`: _reduce_do(&state, event)
+        case .`repeat`: _reduce_repeat(&state, event)
+        }
+    }
+
+    // One function per state: swiftc's mandatory passes take more than linear time in the size
+    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    private static func _reduce_do(_ state: inout State, _ event: Event) {
+        switch event {
+        case .`switch`(let _0):
+            let payload = Event.SwitchPayload(case: _0)
+            if state._guard0(payload) {
+                state._transition0(payload)
             }
-        case .`repeat`:
-            switch event {
-            case .`switch`(let _0):
-                let payload = Event.SwitchPayload(case: _0)
-                state._transition2(payload)
-            case .`return`:
-                state._transition3()
-            case .`throw`(let _0):
-                let payload = Event.ThrowPayload(where: _0)
-                state._transition4(payload)
-            case ._timer(let timer) where timer == Event.Timer(mode: .`repeat`, index: 0, entry: state._entries):
-                state._transition5()
-            case ._timer:
-                break // a timer of another state or of an earlier entry
-            }
+        case .`return`:
+            state._transition1()
+        case .`throw`:
+            break // no effect that sends it runs here
+        case ._timer:
+            break // no timer runs here
+        }
+    }
+
+    // One function per state: swiftc's mandatory passes take more than linear time in the size
+    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    private static func _reduce_repeat(_ state: inout State, _ event: Event) {
+        switch event {
+        case .`switch`(let _0):
+            let payload = Event.SwitchPayload(case: _0)
+            state._transition2(payload)
+        case .`return`:
+            state._transition3()
+        case .`throw`(let _0):
+            let payload = Event.ThrowPayload(where: _0)
+            state._transition4(payload)
+        case ._timer(let timer) where timer == Event.Timer(mode: .`repeat`, index: 0, entry: state._entries):
+            state._transition5()
+        case ._timer:
+            break // a timer of another state or of an earlier entry
         }
     }
 

@@ -128,27 +128,37 @@ public enum Pair {
     /// mode, then on the event, without `default:`, so a missing case does not compile.
     public static func reduce(_ state: inout State, _ event: Event) {
         switch state.mode {
-        case .`open`:
-            switch event {
-            case .swap:
-                state._transition0()
-            case .add(let _0):
-                let payload = Event.AddPayload(amount: _0)
-                if state._guard0(payload) {
-                    state._transition1(payload)
-                }
-            case .freeze:
-                state._transition2()
+        case .`open`: _reduce_open(&state, event)
+        case .frozen: _reduce_frozen(&state, event)
+        }
+    }
+
+    // One function per state: swiftc's mandatory passes take more than linear time in the size
+    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    private static func _reduce_open(_ state: inout State, _ event: Event) {
+        switch event {
+        case .swap:
+            state._transition0()
+        case .add(let _0):
+            let payload = Event.AddPayload(amount: _0)
+            if state._guard0(payload) {
+                state._transition1(payload)
             }
-        case .frozen:
-            switch event {
-            case .swap:
-                break // ignored
-            case .add:
-                break // ignored
-            case .freeze:
-                break // ignored
-            }
+        case .freeze:
+            state._transition2()
+        }
+    }
+
+    // One function per state: swiftc's mandatory passes take more than linear time in the size
+    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    private static func _reduce_frozen(_ state: inout State, _ event: Event) {
+        switch event {
+        case .swap:
+            break // ignored
+        case .add:
+            break // ignored
+        case .freeze:
+            break // ignored
         }
     }
 

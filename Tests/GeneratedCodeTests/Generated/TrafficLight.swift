@@ -156,56 +156,76 @@ public enum TrafficLight {
     /// mode, then on the event, without `default:`, so a missing case does not compile.
     public static func reduce(_ state: inout State, _ event: Event) {
         switch state.mode {
-        case .red:
-            switch event {
-            case .pedestrianWaiting:
-                break // ignored
-            case .powerFailed:
-                state._transition0()
-            case .powerRestored:
-                break // ignored
-            case ._timer(let timer) where timer == Event.Timer(mode: .red, index: 0, entry: state._entries):
-                state._transition1()
-            case ._timer:
-                break // a timer of another state or of an earlier entry
-            }
-        case .green:
-            switch event {
-            case .pedestrianWaiting:
-                state._transition2()
-            case .powerFailed:
-                state._transition3()
-            case .powerRestored:
-                break // ignored
-            case ._timer(let timer) where timer == Event.Timer(mode: .green, index: 0, entry: state._entries):
-                state._transition4()
-            case ._timer:
-                break // a timer of another state or of an earlier entry
-            }
-        case .yellow:
-            switch event {
-            case .pedestrianWaiting:
-                break // ignored
-            case .powerFailed:
-                state._transition5()
-            case .powerRestored:
-                break // ignored
-            case ._timer(let timer) where timer == Event.Timer(mode: .yellow, index: 0, entry: state._entries):
-                state._transition6()
-            case ._timer:
-                break // a timer of another state or of an earlier entry
-            }
-        case .flashing:
-            switch event {
-            case .pedestrianWaiting:
-                break // ignored
-            case .powerFailed:
-                break // ignored
-            case .powerRestored:
-                state._transition7()
-            case ._timer:
-                break // no timer runs here
-            }
+        case .red: _reduce_red(&state, event)
+        case .green: _reduce_green(&state, event)
+        case .yellow: _reduce_yellow(&state, event)
+        case .flashing: _reduce_flashing(&state, event)
+        }
+    }
+
+    // One function per state: swiftc's mandatory passes take more than linear time in the size
+    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    private static func _reduce_red(_ state: inout State, _ event: Event) {
+        switch event {
+        case .pedestrianWaiting:
+            break // ignored
+        case .powerFailed:
+            state._transition0()
+        case .powerRestored:
+            break // ignored
+        case ._timer(let timer) where timer == Event.Timer(mode: .red, index: 0, entry: state._entries):
+            state._transition1()
+        case ._timer:
+            break // a timer of another state or of an earlier entry
+        }
+    }
+
+    // One function per state: swiftc's mandatory passes take more than linear time in the size
+    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    private static func _reduce_green(_ state: inout State, _ event: Event) {
+        switch event {
+        case .pedestrianWaiting:
+            state._transition2()
+        case .powerFailed:
+            state._transition3()
+        case .powerRestored:
+            break // ignored
+        case ._timer(let timer) where timer == Event.Timer(mode: .green, index: 0, entry: state._entries):
+            state._transition4()
+        case ._timer:
+            break // a timer of another state or of an earlier entry
+        }
+    }
+
+    // One function per state: swiftc's mandatory passes take more than linear time in the size
+    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    private static func _reduce_yellow(_ state: inout State, _ event: Event) {
+        switch event {
+        case .pedestrianWaiting:
+            break // ignored
+        case .powerFailed:
+            state._transition5()
+        case .powerRestored:
+            break // ignored
+        case ._timer(let timer) where timer == Event.Timer(mode: .yellow, index: 0, entry: state._entries):
+            state._transition6()
+        case ._timer:
+            break // a timer of another state or of an earlier entry
+        }
+    }
+
+    // One function per state: swiftc's mandatory passes take more than linear time in the size
+    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    private static func _reduce_flashing(_ state: inout State, _ event: Event) {
+        switch event {
+        case .pedestrianWaiting:
+            break // ignored
+        case .powerFailed:
+            break // ignored
+        case .powerRestored:
+            state._transition7()
+        case ._timer:
+            break // no timer runs here
         }
     }
 

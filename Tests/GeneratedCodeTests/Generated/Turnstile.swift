@@ -218,51 +218,66 @@ public enum Turnstile {
     /// mode, then on the event, without `default:`, so a missing case does not compile.
     public static func reduce(_ state: inout State, _ event: Event) {
         switch state.mode {
-        case .locked:
-            switch event {
-            case .coin(let _0):
-                let payload = Event.CoinPayload(value: _0)
-                if state._guard0(payload) {
-                    state._transition0(payload)
-                }
-            case .push:
-                state._transition1()
-            case .reset:
-                break // ignored
-            case .logged:
-                break // no effect that sends it runs here
-            case ._timer:
-                break // no timer runs here
+        case .locked: _reduce_locked(&state, event)
+        case .unlocked: _reduce_unlocked(&state, event)
+        case .broken: _reduce_broken(&state, event)
+        }
+    }
+
+    // One function per state: swiftc's mandatory passes take more than linear time in the size
+    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    private static func _reduce_locked(_ state: inout State, _ event: Event) {
+        switch event {
+        case .coin(let _0):
+            let payload = Event.CoinPayload(value: _0)
+            if state._guard0(payload) {
+                state._transition0(payload)
             }
-        case .unlocked:
-            switch event {
-            case .coin(let _0):
-                let payload = Event.CoinPayload(value: _0)
-                state._transition2(payload)
-            case .push:
-                state._transition3()
-            case .reset:
-                break // ignored
-            case .logged:
-                break // no effect that sends it runs here
-            case ._timer(let timer) where timer == Event.Timer(mode: .unlocked, index: 0, entry: state._entries):
-                state._transition4()
-            case ._timer:
-                break // a timer of another state or of an earlier entry
-            }
-        case .broken:
-            switch event {
-            case .coin:
-                break // ignored
-            case .push:
-                break // ignored
-            case .reset:
-                state._transition5()
-            case .logged:
-                break // ignored
-            case ._timer:
-                break // no timer runs here
-            }
+        case .push:
+            state._transition1()
+        case .reset:
+            break // ignored
+        case .logged:
+            break // no effect that sends it runs here
+        case ._timer:
+            break // no timer runs here
+        }
+    }
+
+    // One function per state: swiftc's mandatory passes take more than linear time in the size
+    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    private static func _reduce_unlocked(_ state: inout State, _ event: Event) {
+        switch event {
+        case .coin(let _0):
+            let payload = Event.CoinPayload(value: _0)
+            state._transition2(payload)
+        case .push:
+            state._transition3()
+        case .reset:
+            break // ignored
+        case .logged:
+            break // no effect that sends it runs here
+        case ._timer(let timer) where timer == Event.Timer(mode: .unlocked, index: 0, entry: state._entries):
+            state._transition4()
+        case ._timer:
+            break // a timer of another state or of an earlier entry
+        }
+    }
+
+    // One function per state: swiftc's mandatory passes take more than linear time in the size
+    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    private static func _reduce_broken(_ state: inout State, _ event: Event) {
+        switch event {
+        case .coin:
+            break // ignored
+        case .push:
+            break // ignored
+        case .reset:
+            state._transition5()
+        case .logged:
+            break // ignored
+        case ._timer:
+            break // no timer runs here
         }
     }
 

@@ -1,0 +1,127 @@
+// CompileBenchmarks: how long swiftc takes on generated reducers, against a hand-written nested
+// switch with the same transitions, and how that time grows with the number of (state, event) pairs.
+//
+// Both files are compiled the same way, as a debug build compiles a file:
+//   swiftc -c -Onone -parse-as-library -swift-version 6 -module-name M -I <Modules> FILE -o FILE.o
+// where <Modules> is the `Modules` folder next to this executable: the StateLoop module built by
+// this package's own release build (`swift run -c release --package-path Benchmarks ...`), which
+// the generated file imports. Each figure is the median of `compileRuns` runs.
+
+import Foundation
+import StateLoopCodegen
+
+/// How many compilations a figure takes the median of.
+let compileRuns = 3
+
+/// The machine sizes whose generated code is compiled: (states, events).
+let compileSizes = [(100, 25), (200, 50), (400, 50)]
+
+/// `swiftc` from PATH, else the toolchain's.
+let swiftcPath: String = {
+    let candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/swiftc" }
+        + ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"]
+    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        fatalError("swiftc not found on PATH")
+    }
+    return found
+}()
+
+/// The `Modules` folder of the build this executable comes from, which holds StateLoop.swiftmodule.
+let stateLoopModules: URL = {
+    #if os(Linux)
+    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    #else
+    let executable = Bundle.main.executableURL!
+    #endif
+    let modules = executable.deletingLastPathComponent().appendingPathComponent("Modules")
+    guard FileManager.default.fileExists(atPath: modules.appendingPathComponent("StateLoop.swiftmodule").path) else {
+        fatalError("no StateLoop.swiftmodule in \(modules.path); build with `swift build -c release --package-path Benchmarks`")
+    }
+    return modules
+}()
+
+/// The median wall time, in seconds, of compiling `source` as module `module` (flags above).
+func compileSeconds(_ source: String, module: String) -> Double {
+    do {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stateloop-compile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("\(module).swift")
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        var samples: [Double] = []
+        for _ in 0..<compileRuns {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: swiftcPath)
+            process.arguments = [
+                "-c", "-Onone", "-parse-as-library", "-swift-version", "6", "-module-name", module,
+                "-I", stateLoopModules.path, file.path, "-o", directory.appendingPathComponent("\(module).o").path,
+            ]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            let clock = ContinuousClock()
+            let start = clock.now
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            let elapsed = clock.now - start
+            guard process.terminationStatus == 0, text.isEmpty else {
+                fatalError("swiftc failed on \(module) (\(process.terminationStatus)):\n\(text.prefix(4000))")
+            }
+            samples.append(nanoseconds(per: 1, in: elapsed) / 1e9)
+        }
+        return median(samples)
+    } catch {
+        fatalError("\(error)")
+    }
+}
+
+/// The generated Swift of `machine`.
+func generatedSwift(_ machine: SyntheticMachine) -> String {
+    let output = GeneratorPipeline().generate(contents: Array(machine.yaml.utf8), path: "Synthetic.machine.yml")
+    guard let source = output.source, output.diagnostics.isEmpty else {
+        fatalError("the synthetic spec does not generate cleanly: \(output.diagnostics.prefix(5))")
+    }
+    return source
+}
+
+/// Compile times, measured once per process and shared by the figures derived from them.
+final class CompileTimes: @unchecked Sendable {
+    static let shared = CompileTimes()
+    private let lock = NSLock()
+    private var seconds: [String: Double] = [:]
+
+    /// The compile time of `key`, measured by `measure` on first use.
+    func value(_ key: String, _ measure: () -> Double) -> Double {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = seconds[key] { return known }
+        let value = measure()
+        seconds[key] = value
+        return value
+    }
+
+    func generated(states: Int, events: Int) -> Double {
+        value("generated.\(states)x\(events)") { compileSeconds(generatedSwift(SyntheticMachine(states: states, events: events)), module: "Synthetic") }
+    }
+
+    func handwritten(states: Int, events: Int) -> Double {
+        value("handwritten.\(states)x\(events)") { compileSeconds(SyntheticMachine(states: states, events: events).handwrittenSwift, module: "Handwritten") }
+    }
+}
+
+/// The compiler's figures: the 200×50 comparison, then every size and its cost per pair.
+let compileBenchmarks: [Benchmark] = [
+    Benchmark(name: "compile.generated.s") { CompileTimes.shared.generated(states: 200, events: 50) },
+    Benchmark(name: "compile.handwritten.s") { CompileTimes.shared.handwritten(states: 200, events: 50) },
+    Benchmark(name: "compile.generated_over_handwritten.percent") {
+        100 * CompileTimes.shared.generated(states: 200, events: 50) / CompileTimes.shared.handwritten(states: 200, events: 50)
+    },
+] + compileSizes.flatMap { states, events in
+    [
+        Benchmark(name: "compile.generated.\(states)x\(events).s") { CompileTimes.shared.generated(states: states, events: events) },
+        Benchmark(name: "compile.generated.\(states)x\(events).us_per_pair") {
+            1e6 * CompileTimes.shared.generated(states: states, events: events) / Double(states * events)
+        },
+    ]
+}

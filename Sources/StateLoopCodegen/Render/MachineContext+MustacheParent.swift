@@ -1,0 +1,156 @@
+import Mustache
+
+// Lets Mustache read the render context through a `switch` instead of `Mirror`. Mustache looks up
+// every `{{name}}` in each enclosing context until one has it, and a `Mirror` walk per lookup made
+// rendering a 500-state machine take seconds; a miss here costs one failed `switch`. Each list
+// below names exactly the stored properties of its type (MachineContext.swift): a property added
+// there and not here renders as an empty string, which the golden tests catch.
+
+extension MachineContext: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "header": self.header
+        case "imports": self.imports
+        case "machine": self.machine
+        case "access": self.access
+        case "readOnlyAccess": self.readOnlyAccess
+        case "machineDoc": self.machineDoc
+        case "modes": self.modes
+        case "fields": self.fields
+        case "hasTimers": self.hasTimers
+        case "hasEffects": self.hasEffects
+        case "initParameters": self.initParameters
+        case "initialArguments": self.initialArguments
+        case "defaults": self.defaults
+        case "events": self.events
+        case "payloads": self.payloads
+        case "transitions": self.transitions
+        case "reducerModes": self.reducerModes
+        case "effects": self.effects
+        case "timers": self.timers
+        case "hasFeedbacks": self.hasFeedbacks
+        case "feedbacksParameters": self.feedbacksParameters
+        case "systemParameters": self.systemParameters
+        case "feedbacksArguments": self.feedbacksArguments
+        default: nil
+        }
+    }
+}
+
+extension MachineContext.ModeCase: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "name": self.name
+        default: nil
+        }
+    }
+}
+
+extension MachineContext.Field: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "name": self.name
+        case "type": self.type
+        case "doc": self.doc
+        case "parameter": self.parameter
+        default: nil
+        }
+    }
+}
+
+extension MachineContext.Expression: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "doc": self.doc
+        case "declaration": self.declaration
+        case "fileLiteral": self.fileLiteral
+        case "line": self.line
+        case "paddedExpression": self.paddedExpression
+        default: nil
+        }
+    }
+}
+
+extension MachineContext.EventCase: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "doc": self.doc
+        case "declaration": self.declaration
+        default: nil
+        }
+    }
+}
+
+extension MachineContext.Payload: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "doc": self.doc
+        case "name": self.name
+        case "fields": self.fields
+        default: nil
+        }
+    }
+}
+
+extension MachineContext.TransitionMember: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "doc": self.doc
+        case "expressions": self.expressions
+        case "declaration": self.declaration
+        case "body": self.body
+        default: nil
+        }
+    }
+}
+
+extension MachineContext.ReducerMode: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "mode": self.mode
+        case "function": self.function
+        case "cases": self.cases
+        default: nil
+        }
+    }
+}
+
+extension MachineContext.ReducerCase: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "pattern": self.pattern
+        case "body": self.body
+        default: nil
+        }
+    }
+}
+
+extension MachineContext.Effect: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "doc": self.doc
+        case "name": self.name
+        case "requestType": self.requestType
+        case "resultType": self.resultType
+        case "results": self.results
+        case "conversions": self.conversions
+        case "requestMember": self.requestMember
+        case "requestBody": self.requestBody
+        case "value": self.value
+        default: nil
+        }
+    }
+}
+
+extension MachineContext.Timer: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "doc": self.doc
+        case "mode": self.mode
+        case "index": self.index
+        case "milliseconds": self.milliseconds
+        case "requestMember": self.requestMember
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// The Swift text of a spec (types, `default:`, `guard:`, `set:`, `request.value`) lands in
+/// generated code as it is. Text that could leave its place (close the member, open a string or
+/// comment that swallows what follows, reset `#sourceLocation`) is an error at its YAML line;
+/// everything else is left to swiftc, which reports it at the YAML line too.
+extension SpecChecker {
+    func checkEmbeddedSwift(_ spec: MachineSpec, into findings: inout Findings) {
+        for field in spec.context {
+            checkType(field.type, into: &findings)
+            if let value = field.defaultValue { checkExpression(value, into: &findings) }
+        }
+        for event in spec.events {
+            for field in event.payload { checkType(field.type, into: &findings) }
+        }
+        for state in spec.states {
+            let branches = state.on.flatMap(\.branches) + state.after.flatMap(\.branches)
+            for case .transition(let transition) in branches {
+                if let condition = transition.guardExpression { checkExpression(condition, into: &findings) }
+                for assignment in transition.assignments { checkExpression(assignment.expression, into: &findings) }
+            }
+        }
+        for effect in spec.effects {
+            checkType(effect.request.type, into: &findings)
+            checkExpression(effect.request.value, into: &findings)
+        }
+    }
+
+    private func checkType(_ type: Located<String>, into findings: inout Findings) {
+        guard let problem = SwiftFragment.typeProblem(type.value) else { return }
+        findings.error(
+            "'\(type.value)' cannot be used as a type: \(problem)", at: type.location,
+            fixIt: "write a Swift type on one line, such as Int, String?, [String: Int] or (Int) -> Void; declare anything more complex in Swift and name it here")
+    }
+
+    private func checkExpression(_ expression: Located<String>, into findings: inout Findings) {
+        guard let problem = SwiftFragment.expressionProblem(expression.value) else { return }
+        findings.error(
+            "this Swift expression cannot be placed in the generated code: \(problem)", at: expression.location,
+            fixIt: "balance its brackets, close its strings and comments, and leave out compiler directives")
+    }
+}
