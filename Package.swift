@@ -85,7 +85,11 @@ let package = Package(
         // Fixtures are read through #filePath, so they stay plain files in the source tree.
         .testTarget(name: "StateLoopSpecTests", dependencies: ["StateLoopSpec"], exclude: ["Fixtures"]),
         // Snippet and golden tests of the generator; Fixtures/ holds the golden specs (read via #filePath).
-        .testTarget(name: "StateLoopCodegenTests", dependencies: ["StateLoopCodegen", "StateLoopSpec"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "StateLoopCodegenTests",
+            dependencies: ["StateLoopCodegen", "StateLoopSpec", .product(name: "Mustache", package: "swift-mustache")],
+            exclude: ["Fixtures"]
+        ),
         // Compiles and runs the generator's golden outputs (Generated/) against the runtime, so
         // every expected output is valid, warning-free Swift that behaves as the spec says.
         .testTarget(

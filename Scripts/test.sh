@@ -18,7 +18,7 @@ echo "== the front end and generator under AddressSanitizer"
 # --disable-xctest: LeakSanitizer reports a leak inside XCTest's own runner (which runs no test
 # here); Swift Testing runs every test.
 swift test --sanitize=address --scratch-path .build-asan --disable-xctest \
-    --filter "StateLoopSpecTests|StateLoopCodegenTests\.(GoldenTests|SnippetTests|TemplateSetTests|OutputTests|SwiftLiteralTests)"
+    --filter "StateLoopSpecTests|StateLoopCodegenTests\.(GoldenTests|SnippetTests|TemplateSetTests|OutputTests|SwiftLiteralTests|EmbeddedSwiftCheckTests|MustacheParentTests|EmbeddedTemplatesTests)"
 
 echo "== fuzzing the front end and generator for a minute"
 bash Scripts/fuzz.sh 60

@@ -158,7 +158,7 @@ struct HostileCase: CustomStringConvertible {
                 hostileLines.insert(lines.count)
                 guard declares else { return }
                 let valid = SwiftName.isIdentifier(name) && !SwiftName.unusable.contains(name) && !name.hasPrefix("_")
-                    && !(field && SpecChecker.reservedFieldNames.contains(name))
+                    && !(field && SpecChecker.reservedFieldNames[name] != nil)
                 if !valid { invalidNameLines.insert(lines.count) }
             }
         }
