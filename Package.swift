@@ -81,7 +81,10 @@ let package = Package(
         ),
         .executableTarget(name: "stateloop-demo", dependencies: ["StateLoopExamples"]),
 
-        .testTarget(name: "StateLoopTests", dependencies: ["StateLoop"]),
+        // Helpers shared by the test targets: `ManualClock`, the clock that timer tests advance by hand.
+        .target(name: "StateLoopTestSupport", path: "Tests/StateLoopTestSupport"),
+
+        .testTarget(name: "StateLoopTests", dependencies: ["StateLoop", "StateLoopTestSupport"]),
         // Fixtures are read through #filePath, so they stay plain files in the source tree.
         .testTarget(name: "StateLoopSpecTests", dependencies: ["StateLoopSpec"], exclude: ["Fixtures"]),
         // Snippet and golden tests of the generator; Fixtures/ holds the golden specs (read via #filePath).
@@ -94,7 +97,7 @@ let package = Package(
         // every expected output is valid, warning-free Swift that behaves as the spec says.
         .testTarget(
             name: "GeneratedCodeTests",
-            dependencies: ["StateLoop"],
+            dependencies: ["StateLoop", "StateLoopTestSupport"],
             swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]
         ),
         .testTarget(name: "StateLoopDiagramTests", dependencies: ["StateLoopDiagram"], exclude: ["Golden"]),

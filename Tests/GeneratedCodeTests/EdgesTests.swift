@@ -1,5 +1,6 @@
 import Foundation
 import StateLoop
+import StateLoopTestSupport
 import Testing
 
 /// Edges.machine.yml: two timers in one state, a guarded timer, an internal transition that does

@@ -1,5 +1,6 @@
 import Foundation
 import StateLoop
+import StateLoopTestSupport
 import Testing
 
 /// The generated `system(...)` running on the StateLoop runtime with fake effects and a manual

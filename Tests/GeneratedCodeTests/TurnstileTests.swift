@@ -1,5 +1,6 @@
 import Foundation
 import StateLoop
+import StateLoopTestSupport
 import Testing
 
 /// Turnstile.machine.yml (the spec front end's every-feature fixture), run end to end.

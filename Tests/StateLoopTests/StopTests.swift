@@ -2,6 +2,7 @@
 // stopped, its handle released, or its observer gone.
 
 import StateLoop
+import StateLoopTestSupport
 import Testing
 
 /// A value whose release the test can see.
@@ -19,7 +20,7 @@ private struct Holding: Sendable {
 @Suite struct StopTests {
     @Test func stoppingCancelsEveryEffect() async {
         let probe = EffectProbe()
-        let clock = TestClock()
+        let clock = ManualClock()
         let system = System<Model, Action>(
             initial: Model(query: 1, queries: [10, 11]), reduce: reduceModel,
             feedbacks: [

@@ -2,10 +2,11 @@
 // given clock; a new request value restarts the timer; nil cancels it.
 
 import StateLoop
+import StateLoopTestSupport
 import Testing
 
 @Suite struct TimerTests {
-    private func system(_ clock: TestClock) -> System<Model, Action> {
+    private func system(_ clock: ManualClock) -> System<Model, Action> {
         System(
             initial: Model(), reduce: reduceModel,
             feedbacks: [
@@ -14,7 +15,7 @@ import Testing
     }
 
     @Test func timerSendsItsEventOnceAfterTheDelay() async {
-        let clock = TestClock()
+        let clock = ManualClock()
         let (run, states) = system(clock).start()
         run.send(.query(5))
         await clock.waitForSleepers(count: 1)
@@ -31,7 +32,7 @@ import Testing
     }
 
     @Test func newTimerRequestRestartsTheTimer() async {
-        let clock = TestClock()
+        let clock = ManualClock()
         let (run, states) = system(clock).start()
         run.send(.query(5))
         await clock.waitForSleepers(count: 1)
@@ -49,7 +50,7 @@ import Testing
     }
 
     @Test func nilTimerRequestCancelsTheTimer() async {
-        let clock = TestClock()
+        let clock = ManualClock()
         let states = Recorder<Model>()
         let run = system(clock).start { states.append($0) }
         run.send(.query(5))

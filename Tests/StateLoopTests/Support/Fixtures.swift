@@ -3,6 +3,7 @@
 import Dispatch
 import Foundation
 import StateLoop
+import StateLoopTestSupport
 import Synchronization
 
 /// The state of the test machine: a counter, one optional request, a set of requests, and what
@@ -81,6 +82,12 @@ final class EffectProbe: Sendable {
         report(.cancelled(request))
         return .loaded(request)
     }
+}
+
+/// Suspends until the current task is cancelled: the body of an effect that "runs for a long
+/// time" without any real delay.
+func untilCancelled() async {
+    try? await ManualClock().sleep(for: .seconds(1))
 }
 
 extension AsyncStream {
