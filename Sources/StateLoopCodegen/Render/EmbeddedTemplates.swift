@@ -142,6 +142,8 @@ import {{{.}}}
 
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
+    // One function per state: swiftc's mandatory passes take more than linear time in the size
+    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
     {{{access}}}static func reduce(_ state: inout State, _ event: Event) {
         switch state.mode {
 {{#reducerModes}}
@@ -151,8 +153,7 @@ import {{{.}}}
     }
 {{#reducerModes}}
 
-    // One function per state: swiftc's mandatory passes take more than linear time in the size
-    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    /// `reduce` in state `{{{mode}}}`.
     private static func {{{function}}}(_ state: inout State, _ event: Event) {
         switch event {
 {{#cases}}

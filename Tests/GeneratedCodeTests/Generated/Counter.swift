@@ -98,14 +98,15 @@ public enum Counter {
 
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
+    // One function per state: swiftc's mandatory passes take more than linear time in the size
+    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
     public static func reduce(_ state: inout State, _ event: Event) {
         switch state.mode {
         case .counting: _reduce_counting(&state, event)
         }
     }
 
-    // One function per state: swiftc's mandatory passes take more than linear time in the size
-    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    /// `reduce` in state `counting`.
     private static func _reduce_counting(_ state: inout State, _ event: Event) {
         switch event {
         case .increment:

@@ -210,6 +210,8 @@ public enum Edges {
 
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
+    // One function per state: swiftc's mandatory passes take more than linear time in the size
+    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
     public static func reduce(_ state: inout State, _ event: Event) {
         switch state.mode {
         case .waiting: _reduce_waiting(&state, event)
@@ -217,8 +219,7 @@ public enum Edges {
         }
     }
 
-    // One function per state: swiftc's mandatory passes take more than linear time in the size
-    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    /// `reduce` in state `waiting`.
     private static func _reduce_waiting(_ state: inout State, _ event: Event) {
         switch event {
         case .typed(let _0):
@@ -241,8 +242,7 @@ public enum Edges {
         }
     }
 
-    // One function per state: swiftc's mandatory passes take more than linear time in the size
-    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    /// `reduce` in state `searching`.
     private static func _reduce_searching(_ state: inout State, _ event: Event) {
         switch event {
         case .typed(let _0):

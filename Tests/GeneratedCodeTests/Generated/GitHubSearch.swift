@@ -387,6 +387,8 @@ public enum GitHubSearch {
 
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
+    // One function per state: swiftc's mandatory passes take more than linear time in the size
+    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
     public static func reduce(_ state: inout State, _ event: Event) {
         switch state.mode {
         case .idle: _reduce_idle(&state, event)
@@ -396,8 +398,7 @@ public enum GitHubSearch {
         }
     }
 
-    // One function per state: swiftc's mandatory passes take more than linear time in the size
-    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    /// `reduce` in state `idle`.
     private static func _reduce_idle(_ state: inout State, _ event: Event) {
         switch event {
         case .searchChanged(let _0):
@@ -416,8 +417,7 @@ public enum GitHubSearch {
         }
     }
 
-    // One function per state: swiftc's mandatory passes take more than linear time in the size
-    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    /// `reduce` in state `loading`.
     private static func _reduce_loading(_ state: inout State, _ event: Event) {
         switch event {
         case .searchChanged(let _0):
@@ -436,8 +436,7 @@ public enum GitHubSearch {
         }
     }
 
-    // One function per state: swiftc's mandatory passes take more than linear time in the size
-    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    /// `reduce` in state `ready`.
     private static func _reduce_ready(_ state: inout State, _ event: Event) {
         switch event {
         case .searchChanged(let _0):
@@ -456,8 +455,7 @@ public enum GitHubSearch {
         }
     }
 
-    // One function per state: swiftc's mandatory passes take more than linear time in the size
-    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    /// `reduce` in state `failed`.
     private static func _reduce_failed(_ state: inout State, _ event: Event) {
         switch event {
         case .searchChanged(let _0):

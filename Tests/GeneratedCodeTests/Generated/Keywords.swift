@@ -188,6 +188,8 @@ public enum Keywords {
 
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
+    // One function per state: swiftc's mandatory passes take more than linear time in the size
+    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
     public static func reduce(_ state: inout State, _ event: Event) {
         switch state.mode {
         case .`do`: _reduce_do(&state, event)
@@ -195,8 +197,7 @@ public enum Keywords {
         }
     }
 
-    // One function per state: swiftc's mandatory passes take more than linear time in the size
-    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    /// `reduce` in state ``do``.
     private static func _reduce_do(_ state: inout State, _ event: Event) {
         switch event {
         case .`switch`(let _0):
@@ -213,8 +214,7 @@ public enum Keywords {
         }
     }
 
-    // One function per state: swiftc's mandatory passes take more than linear time in the size
-    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    /// `reduce` in state ``repeat``.
     private static func _reduce_repeat(_ state: inout State, _ event: Event) {
         switch event {
         case .`switch`(let _0):

@@ -126,6 +126,8 @@ public enum Pair {
 
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
+    // One function per state: swiftc's mandatory passes take more than linear time in the size
+    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
     public static func reduce(_ state: inout State, _ event: Event) {
         switch state.mode {
         case .`open`: _reduce_open(&state, event)
@@ -133,8 +135,7 @@ public enum Pair {
         }
     }
 
-    // One function per state: swiftc's mandatory passes take more than linear time in the size
-    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    /// `reduce` in state ``open``.
     private static func _reduce_open(_ state: inout State, _ event: Event) {
         switch event {
         case .swap:
@@ -149,8 +150,7 @@ public enum Pair {
         }
     }
 
-    // One function per state: swiftc's mandatory passes take more than linear time in the size
-    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    /// `reduce` in state `frozen`.
     private static func _reduce_frozen(_ state: inout State, _ event: Event) {
         switch event {
         case .swap:

@@ -154,6 +154,8 @@ public enum TrafficLight {
 
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
+    // One function per state: swiftc's mandatory passes take more than linear time in the size
+    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
     public static func reduce(_ state: inout State, _ event: Event) {
         switch state.mode {
         case .red: _reduce_red(&state, event)
@@ -163,8 +165,7 @@ public enum TrafficLight {
         }
     }
 
-    // One function per state: swiftc's mandatory passes take more than linear time in the size
-    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    /// `reduce` in state `red`.
     private static func _reduce_red(_ state: inout State, _ event: Event) {
         switch event {
         case .pedestrianWaiting:
@@ -180,8 +181,7 @@ public enum TrafficLight {
         }
     }
 
-    // One function per state: swiftc's mandatory passes take more than linear time in the size
-    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    /// `reduce` in state `green`.
     private static func _reduce_green(_ state: inout State, _ event: Event) {
         switch event {
         case .pedestrianWaiting:
@@ -197,8 +197,7 @@ public enum TrafficLight {
         }
     }
 
-    // One function per state: swiftc's mandatory passes take more than linear time in the size
-    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    /// `reduce` in state `yellow`.
     private static func _reduce_yellow(_ state: inout State, _ event: Event) {
         switch event {
         case .pedestrianWaiting:
@@ -214,8 +213,7 @@ public enum TrafficLight {
         }
     }
 
-    // One function per state: swiftc's mandatory passes take more than linear time in the size
-    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    /// `reduce` in state `flashing`.
     private static func _reduce_flashing(_ state: inout State, _ event: Event) {
         switch event {
         case .pedestrianWaiting:

@@ -216,6 +216,8 @@ public enum Turnstile {
 
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
+    // One function per state: swiftc's mandatory passes take more than linear time in the size
+    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
     public static func reduce(_ state: inout State, _ event: Event) {
         switch state.mode {
         case .locked: _reduce_locked(&state, event)
@@ -224,8 +226,7 @@ public enum Turnstile {
         }
     }
 
-    // One function per state: swiftc's mandatory passes take more than linear time in the size
-    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    /// `reduce` in state `locked`.
     private static func _reduce_locked(_ state: inout State, _ event: Event) {
         switch event {
         case .coin(let _0):
@@ -244,8 +245,7 @@ public enum Turnstile {
         }
     }
 
-    // One function per state: swiftc's mandatory passes take more than linear time in the size
-    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    /// `reduce` in state `unlocked`.
     private static func _reduce_unlocked(_ state: inout State, _ event: Event) {
         switch event {
         case .coin(let _0):
@@ -264,8 +264,7 @@ public enum Turnstile {
         }
     }
 
-    // One function per state: swiftc's mandatory passes take more than linear time in the size
-    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+    /// `reduce` in state `broken`.
     private static func _reduce_broken(_ state: inout State, _ event: Event) {
         switch event {
         case .coin:
