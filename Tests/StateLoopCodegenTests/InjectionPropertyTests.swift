@@ -1,5 +1,5 @@
 import Foundation
-import StateLoopCodegen
+@testable import StateLoopCodegen
 import StateLoopSpec
 import Testing
 
@@ -95,27 +95,6 @@ struct HostileCase: CustomStringConvertible {
         case names, expressions, types, onlyValid
     }
 
-    /// `text` as a Swift string literal: the valid way to carry hostile text in an expression.
-    static func swiftString(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\\\"
-            case "\"": result += "\\\""
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x85 || scalar.value == 0x2028 {
-                    result += "\\u{\(String(scalar.value, radix: 16))}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
-    }
-
     /// `text` as a YAML double-quoted scalar, so that any text reaches the spec model unchanged.
     static func yamlString(_ text: String) -> String {
         var result = "\""
@@ -166,7 +145,7 @@ struct HostileCase: CustomStringConvertible {
         func expression(_ valid: String, string: Bool = false) -> String {
             switch Int.random(in: 0..<(focus == .expressions ? 4 : 2), using: &random) {
             case 0: return valid
-            case 1 where string: return Self.swiftString(Self.text(&random))
+            case 1 where string: return SwiftLiteral.string(Self.text(&random))  // the valid way to carry hostile text
             case 1: return valid
             case 2:
                 clean = false
