@@ -2,12 +2,14 @@ import StateLoopSpec
 
 // The generator in one file. A spec goes through three stages, each with a named output:
 //
-//   load       bytes of a .machine.yml -> SpecLoadResult (MachineSpec + diagnostics)   StateLoopSpec
-//   translate  MachineSpec -> MachineContextBuilder.Output (MachineContext + diagnostics)  Context/
-//   render     MachineContext -> Swift source, through the Mustache templates             Render/
+//   load       bytes of a .machine.yml -> SpecLoadResult (CheckedMachineSpec or diagnostics)  StateLoopSpec
+//   translate  CheckedMachineSpec -> MachineContext (names, layout, switch tables)             Context/
+//   render     MachineContext -> Swift source, through the templates                           Render/
 //
-// Errors stop the pipeline after the stage that found them; warnings travel along. Nothing here
-// touches the file system: the caller reads the spec and writes the result (`OutputWriter`).
+// Only `load` can fail: it is the only stage that makes a `CheckedMachineSpec`, and the later
+// stages take nothing else, so whatever they rely on has been checked. Warnings travel along.
+// Nothing here touches the file system: the caller reads the spec and writes the result
+// (`OutputWriter`).
 
 /// Generates the Swift source of one machine spec: load, translate, render.
 public struct GeneratorPipeline: Sendable {
@@ -34,18 +36,11 @@ public struct GeneratorPipeline: Sendable {
         guard let spec = loaded.spec else {
             return GeneratorOutput(source: nil, diagnostics: loaded.diagnostics)
         }
-        var output = generate(spec: spec)
-        output.diagnostics = (loaded.diagnostics + output.diagnostics).sortedByLocation()
-        return output
+        return GeneratorOutput(source: generate(spec: spec), diagnostics: loaded.diagnostics)
     }
 
-    /// Generates Swift from a checked spec (the stages after `load`).
-    public func generate(spec: MachineSpec) -> GeneratorOutput {
-        let translated = MachineContextBuilder.build(spec, access: accessLevel)
-        guard let context = translated.context else {
-            return GeneratorOutput(source: nil, diagnostics: translated.diagnostics)
-        }
-        let source = SwiftRenderer(templates: templates).render(context)
-        return GeneratorOutput(source: source, diagnostics: translated.diagnostics)
+    /// The Swift source of a checked spec (the stages after `load`, which cannot fail).
+    public func generate(spec: CheckedMachineSpec) -> String {
+        SwiftRenderer(templates: templates).render(MachineContextBuilder.build(spec, access: accessLevel))
     }
 }

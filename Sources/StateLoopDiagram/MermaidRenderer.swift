@@ -21,8 +21,8 @@ public struct MermaidRenderer: Sendable {
     }
 
     /// The Mermaid text of `spec`, ending in a newline (no Markdown fence around it).
-    public func render(_ spec: MachineSpec) -> String {
-        let model = DiagramModel(spec: spec, detail: detail)
+    public func render(_ spec: CheckedMachineSpec) -> String {
+        let model = DiagramModel(spec: spec.spec, detail: detail)
         let ids = Self.stateIDs(for: model.nodes.map(\.name) + [model.initialState] + model.edges.map(\.target))
 
         var out = "stateDiagram-v2\n"

@@ -1,4 +1,4 @@
-/// The front end in one call: bytes of a `.machine.yml` -> a checked `MachineSpec`, or diagnostics.
+/// The front end in one call: bytes of a `.machine.yml` -> a `CheckedMachineSpec`, or diagnostics.
 ///
 /// Stages: libyaml events -> `YAMLNode` tree with marks (`YAMLReader`) -> `MachineSpec`
 /// (`SpecDecoder`) -> `[Diagnostic]` (`SpecChecker`). No file system access: the caller reads.
@@ -19,18 +19,18 @@ public enum SpecLoader {
             return SpecLoadResult(spec: nil, diagnostics: (read.diagnostics + decoded.diagnostics).sortedByLocation())
         }
         let diagnostics = (read.diagnostics + decoded.diagnostics + SpecChecker().check(spec)).sortedByLocation()
-        return SpecLoadResult(spec: diagnostics.containsErrors ? nil : spec, diagnostics: diagnostics)
+        return SpecLoadResult(spec: diagnostics.containsErrors ? nil : CheckedMachineSpec(spec), diagnostics: diagnostics)
     }
 }
 
 /// What `SpecLoader.load` found.
 public struct SpecLoadResult: Sendable {
     /// The spec, when no error was found.
-    public var spec: MachineSpec?
+    public var spec: CheckedMachineSpec?
     /// Every error and warning of the file, sorted by position.
     public var diagnostics: [Diagnostic]
 
-    public init(spec: MachineSpec?, diagnostics: [Diagnostic]) {
+    init(spec: CheckedMachineSpec?, diagnostics: [Diagnostic]) {
         self.spec = spec
         self.diagnostics = diagnostics
     }

@@ -1,67 +1,64 @@
 import StateLoopSpec
 
-// Owns the translation of a checked `MachineSpec` into a `MachineContext`: every decision about the
-// generated Swift that is not pure layout. The spec checks have run before this stage, so it
-// relies on their guarantees (names are identifiers, targets and fields exist, every event is
-// covered); what it still finds wrong (a name clash only the generated code has) it reports as a
-// diagnostic instead of generating code that does not compile.
+// Owns the translation of a `CheckedMachineSpec` into a `MachineContext`: every decision about the
+// generated Swift that is not pure layout. The checks have run (only the loader makes a checked
+// spec), so nothing here is checked again: names are identifiers that clash with nothing
+// generated, every reference resolves, every event is covered. One file per part of the output:
+//
+//   MachineContextBuilder+Types        an alias per type written in the spec, at its YAML position
+//   MachineContextBuilder+Events       `Event` cases, payload structs, case patterns
+//   MachineContextBuilder+Reducer      the reducer's switch, with a member per guard or `set:` list
+//   MachineContextBuilder+Effects      effects and `after:` timers: request members, feedbacks
+//
+// Names the generated code declares or derives come from `GeneratedNames`; text from the spec is
+// laid out by `SourcePlacement`.
 
-/// Turns a checked `MachineSpec` into the `MachineContext` the templates print.
+/// Turns a `CheckedMachineSpec` into the `MachineContext` the templates print.
 public struct MachineContextBuilder {
-    /// What the builder produced: a context, or the diagnostics that stopped it.
-    public struct Output: Sendable {
-        /// The context, when no error was found.
-        public var context: MachineContext?
-        /// Errors found while translating (name clashes in the generated code).
-        public var diagnostics: [Diagnostic]
-    }
-
-    private let spec: MachineSpec
-    private let access: AccessLevel
-    private let fileLiteral: String
+    let spec: CheckedMachineSpec
+    let access: AccessLevel
+    let placement: SourcePlacement
     /// The spec's file name as comment text, computed once: every doc comment points at it.
-    private let fileComment: String
-    private var diagnostics: [Diagnostic] = []
-    private var expressionCounts: [String: Int] = [:]
-    private var transitions: [MachineContext.TransitionMember] = []
+    let fileComment: String
+    /// How many members of each kind have been numbered (`_guard0`, `_branch0`, ...).
+    private var memberCounts: [String: Int] = [:]
+    /// The type aliases declared so far, in order.
+    var typeAliases: [MachineContext.TypeAlias] = []
+    /// The alias of each context field's type, in `context:` order.
+    var fieldTypes: [String] = []
+    /// The alias of each payload field's type, by event name, in payload order.
+    var payloadTypes: [String: [String]] = [:]
+    /// The alias of each effect's request type, in `effects:` order.
+    var requestTypes: [String] = []
+    /// The members of `State` made so far, in order.
+    var members: [MachineContext.Member] = []
 
-    /// Translates `spec`; call once per spec.
-    public static func build(_ spec: MachineSpec, access: AccessLevel = .public) -> Output {
+    /// Translates `spec` into what the templates print, declaring `access` on the generated API.
+    public static func build(_ spec: CheckedMachineSpec, access: AccessLevel = .public) -> MachineContext {
         var builder = MachineContextBuilder(spec: spec, access: access)
-        let context = builder.makeContext()
-        let diagnostics = builder.diagnostics.sortedByLocation()
-        return Output(context: diagnostics.containsErrors ? nil : context, diagnostics: diagnostics)
+        return builder.makeContext()
     }
 
-    private init(spec: MachineSpec, access: AccessLevel) {
+    private init(spec: CheckedMachineSpec, access: AccessLevel) {
         self.spec = spec
         self.access = access
-        self.fileLiteral = SwiftLiteral.sourceLocationFile(spec.file)
-        self.fileComment = SwiftLiteral.comment(String(spec.file.split(separator: "/").last ?? Substring(spec.file)))
+        self.placement = SourcePlacement(fileLiteral: SwiftLiteral.sourceLocationFile(spec.file))
+        self.fileComment = SwiftLiteral.comment(Self.fileName(spec.file))
     }
 
-    private var hasTimers: Bool { spec.states.contains { !$0.after.isEmpty } }
-    private var fileName: String { String(spec.file.split(separator: "/").last ?? Substring(spec.file)) }
+    var hasTimers: Bool { spec.states.contains { !$0.after.isEmpty } }
+
+    private static func fileName(_ path: String) -> String {
+        String(path.split(separator: "/").last ?? Substring(path))
+    }
 
     // MARK: - The whole context
 
     private mutating func makeContext() -> MachineContext {
-        checkDerivedNames()
-        let fields = spec.context.map { field in
-            MachineContext.Field(
-                name: SwiftName.escaped(field.name.value),
-                type: field.type.value,
-                doc: "`\(field.name.value)` from `context:` (\(position(field.name.location))).",
-                parameter: parameterName(field.name.value)
-            )
-        }
-        var imports = ["StateLoop"]
-        for module in spec.imports.map(\.value).sorted() where !imports.contains(module) {
-            imports.append(module)
-        }
-        let defaults = makeDefaults()
+        makeTypeAliases()
+        let initialArguments = makeDefaults()
         let reducerModes = spec.states.map { makeReducerMode($0) }
-        let effects = spec.effects.map { makeEffect($0) }
+        let effects = spec.effects.enumerated().map { makeEffect($1, requestType: requestTypes[$0]) }
         let timers = makeTimers()
         var feedbacksParameters: [String] = []
         var systemParameters = ["initial: State = .initial"]
@@ -72,43 +69,38 @@ public struct MachineContextBuilder {
             feedbacksArguments.append("effects")
         }
         if hasTimers {
-            feedbacksParameters.append("clock: some Clock<Duration>")
-            systemParameters.append("clock: some Clock<Duration> = ContinuousClock()")
+            feedbacksParameters.append("clock: some Swift.Clock<Swift.Duration>")
+            systemParameters.append("clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock()")
             feedbacksArguments.append("clock: clock")
         }
         return MachineContext(
-            header: "// Generated by stateloop from \(SwiftLiteral.comment(fileName)). Do not edit.",
-            imports: imports,
+            header: "// Generated by stateloop from \(fileComment). Do not edit.",
+            imports: makeImports(),
             machine: SwiftName.escaped(spec.name.value),
             access: access.prefix,
             readOnlyAccess: access.readOnlyPrefix,
-            machineDoc: "The `\(SwiftLiteral.comment(spec.name.value))` state machine of \(SwiftLiteral.comment(fileName)): "
+            machineDoc: "The `\(SwiftLiteral.comment(spec.name.value))` state machine of \(fileComment): "
                 + "its states, events, reducer, effects and feedback loops.",
+            typeAliases: typeAliases,
             modes: spec.states.map { .init(name: SwiftName.escaped($0.name.value)) },
-            fields: fields,
-            hasTimers: hasTimers,
-            hasEffects: !spec.effects.isEmpty,
-            initParameters: commaSeparated(
-                ["mode: Mode"] + spec.context.map(initParameter) + (hasTimers ? ["_entries: Int = 0"] : [])
-            ),
-            initialArguments: commaSeparated(
-                ["mode: .\(SwiftName.escaped(spec.initial.value))"]
-                    + zip(spec.context, defaults.calls).map { field, call in "\(label(field.name.value)): \(call)" }
-            ),
-            defaults: defaults.members,
-            events: spec.events.map { event in
-                MachineContext.EventCase(doc: eventDoc(event), declaration: caseDeclaration(event))
-            },
-            payloads: spec.events.filter { !$0.payload.isEmpty }.map { event in
-                MachineContext.Payload(
-                    doc: "The payload of `\(event.name.value)` by name: what `event` means in the spec's expressions.",
-                    name: payloadType(event),
-                    fields: event.payload.map {
-                        .init(name: SwiftName.escaped($0.name.value), type: $0.type.value, doc: "", parameter: "")
-                    }
+            fields: zip(spec.context, fieldTypes).map { field, type in
+                MachineContext.Field(
+                    name: SwiftName.escaped(field.name.value),
+                    type: type,
+                    doc: "`\(field.name.value)` from `context:` (\(position(field.name.location))).",
+                    parameter: Self.parameterName(field.name.value)
                 )
             },
-            transitions: transitions,
+            hasTimers: hasTimers,
+            hasEffects: !spec.effects.isEmpty,
+            initParameters: Self.commaSeparated(
+                ["mode: Mode"] + zip(spec.context, fieldTypes).map(Self.initParameter)
+                    + (hasTimers ? ["_entries: Swift.Int = 0"] : [])
+            ),
+            initialArguments: Self.commaSeparated(["mode: .\(SwiftName.escaped(spec.initial.value))"] + initialArguments),
+            members: members,
+            events: spec.events.map { MachineContext.EventCase(doc: eventDoc($0), declaration: caseDeclaration($0)) },
+            payloads: makePayloads(),
             reducerModes: reducerModes,
             effects: effects,
             timers: timers,
@@ -119,346 +111,71 @@ public struct MachineContextBuilder {
         )
     }
 
-    // MARK: - Names
+    /// `import StateLoop`, then the spec's modules, each where the spec names it.
+    private func makeImports() -> [String] {
+        var lines = ["import StateLoop"]
+        var seen: Set<String> = ["StateLoop"]
+        for module in spec.imports.sorted(by: { $0.value < $1.value }) where seen.insert(module.value).inserted {
+            lines += placement.lines(module, after: "import ", indent: "") + [SourcePlacement.end]
+        }
+        return lines
+    }
+
+    /// The members that compute `default:` values; returns what `State.initial` passes for each field.
+    private mutating func makeDefaults() -> [String] {
+        zip(spec.context, fieldTypes).map { field, type in
+            let label = Self.label(field.name.value)
+            guard let value = field.defaultValue else { return "\(label): nil" }
+            let name = nextMember("default")
+            addMember(
+                doc: "`default:` of `\(field.name.value)` (\(position(value.location))).",
+                declaration: "fileprivate static func \(name)() -> \(type)",
+                body: placement.lines(value, indent: "") + [SourcePlacement.end]
+            )
+            return "\(label): \(name)()"
+        }
+    }
+
+    // MARK: - Shared helpers
 
     /// `file:line`, for doc comments that point back at the spec.
-    private func position(_ location: SourceLocation) -> String {
+    func position(_ location: SourceLocation) -> String {
         "\(fileComment):\(location.line)"
+    }
+
+    /// The next free name for a generated member of `kind`: `_guard0`, `_guard1`, ...
+    mutating func nextMember(_ kind: String) -> String {
+        let count = memberCounts[kind, default: 0]
+        memberCounts[kind] = count + 1
+        return GeneratedNames.member(kind, count)
+    }
+
+    /// Adds a member of `State`; `body` is laid out already, without the closing brace.
+    mutating func addMember(doc: String, declaration: String, body: [String]) {
+        members.append(.init(doc: doc, declaration: declaration + " {", body: body + ["        }"]))
     }
 
     /// A name as an argument label: labels may be keywords, except the three that start a
     /// parameter's own syntax (backticking the others draws a warning).
-    private func label(_ name: String) -> String {
+    static func label(_ name: String) -> String {
         ["inout", "var", "let"].contains(name) ? "`\(name)`" : name
     }
 
     /// The parameter name of a field in `State.init`: a keyword gets `_` in front, since the body
     /// assigns it bare and a backticked parameter name as label draws a warning.
-    private func parameterName(_ name: String) -> String {
+    static func parameterName(_ name: String) -> String {
         SwiftName.keywords.contains(name) ? "_\(name)" : name
     }
 
-    /// `count: Int`, or `default _default: Int` for a keyword.
-    private func initParameter(_ field: ContextField) -> String {
+    /// `count: _T0`, or `default _default: _T0` for a keyword.
+    private static func initParameter(_ field: ContextField, type: String) -> String {
         let name = field.name.value
         let parameter = parameterName(name)
-        return (parameter == name ? name : "\(label(name)) \(parameter)") + ": \(field.type.value)"
-    }
-
-    private func payloadType(_ event: EventSpec) -> String {
-        SwiftName.upperCamel(event.name.value) + "Payload"
-    }
-
-    private func resultType(_ effect: EffectSpec) -> String {
-        SwiftName.upperCamel(effect.name.value) + "Result"
-    }
-
-    /// The next free name for a generated member: `_guard0`, `_guard1`, ... Numbered rather than
-    /// derived from state and event names, so that no two spec names can produce the same member.
-    private mutating func nextName(_ prefix: String) -> String {
-        let count = expressionCounts[prefix, default: 0]
-        expressionCounts[prefix] = count + 1
-        return "_\(prefix)\(count)"
-    }
-
-    /// Type names the generator derives (`SearchChangedPayload`, `LoadNextPageResult`) must not
-    /// clash with each other or with the fixed names beside them; the checks cannot know them.
-    private mutating func checkDerivedNames() {
-        var machineScope: [String: SourceLocation] = [:]
-        for fixed in ["Mode", "State", "Event", "Effects"] {
-            machineScope[fixed] = spec.name.location
-        }
-        for effect in spec.effects {
-            claim(
-                resultType(effect), at: effect.name.location, in: &machineScope, what: "effect '\(effect.name.value)'",
-                fixIt: "rename effect '\(effect.name.value)' so that its result type differs from the other name"
-            )
-        }
-        var eventScope: [String: SourceLocation] = [:]
-        for event in spec.events {
-            eventScope[event.name.value] = eventScope[event.name.value] ?? event.name.location
-        }
-        if hasTimers {
-            // `Event.Timer` carries timer fires; an event case of that name would redeclare it.
-            let firstTimer = spec.states.first { !$0.after.isEmpty }?.after.first?.delay.location ?? spec.name.location
-            claim(
-                "Timer", at: firstTimer, in: &eventScope, what: "the `after:` timers",
-                fixIt: "rename the event 'Timer'; the generated `Event.Timer` describes timer fires"
-            )
-        }
-        for event in spec.events where !event.payload.isEmpty {
-            claim(
-                payloadType(event), at: event.name.location, in: &eventScope, what: "event '\(event.name.value)'",
-                fixIt: "rename event '\(event.name.value)' so that its payload type differs from the other name"
-            )
-        }
-    }
-
-    /// Records that the generated code declares `name` in `scope` for `what`; a name already
-    /// there is an error at `location`, with a note at the first use and `fixIt` as the advice.
-    private mutating func claim(
-        _ name: String, at location: SourceLocation, in scope: inout [String: SourceLocation], what: String, fixIt: String
-    ) {
-        if let first = scope[name] {
-            diagnostics.append(.error(
-                "the generated name '\(name)' of \(what) clashes with another name of the same machine",
-                at: location,
-                notes: [.init("the other use of '\(name)' comes from here", at: first)],
-                fixIt: fixIt
-            ))
-        } else {
-            scope[name] = location
-        }
-    }
-
-    // MARK: - Expressions
-
-    /// An expression member whose body is `expression` at its YAML line and column.
-    ///
-    /// Every line is padded, not only the first: an expression spanning lines comes from a literal
-    /// block scalar (`|`), whose lines all start at the column of its first, so later lines keep
-    /// their YAML columns too (and a multi-line string literal in it keeps its content).
-    private func expression(_ expression: Located<String>, doc: String, declaration: String) -> MachineContext.Expression {
-        let padding = String(repeating: " ", count: max(0, expression.location.column - 1))
-        let lines = expression.value.split(separator: "\n", omittingEmptySubsequences: false)
-        return MachineContext.Expression(
-            doc: doc,
-            declaration: declaration,
-            fileLiteral: fileLiteral,
-            line: expression.location.line,
-            paddedExpression: lines.map { $0.isEmpty ? "" : padding + $0 }.joined(separator: "\n")
-        )
-    }
-
-    /// The members that compute `default:` values, and what `State.initial` passes for each field.
-    private mutating func makeDefaults() -> (members: [MachineContext.Expression], calls: [String]) {
-        var members: [MachineContext.Expression] = []
-        var calls: [String] = []
-        for field in spec.context {
-            guard let value = field.defaultValue else {
-                calls.append("nil")
-                continue
-            }
-            let name = nextName("default")
-            members.append(expression(
-                value,
-                doc: "`default:` of `\(field.name.value)` (\(position(value.location))).",
-                declaration: "fileprivate static func \(name)() -> \(field.type.value)"
-            ))
-            calls.append("\(name)()")
-        }
-        return (members, calls)
-    }
-
-    // MARK: - Events
-
-    private func eventDoc(_ event: EventSpec) -> String {
-        let origin = "`\(event.name.value)` (\(position(event.name.location)))"
-        switch event.source {
-        case .anyone: return origin + "."
-        case .effects: return origin + ": sent only by effects (`from: effects`)."
-        }
-    }
-
-    /// `loaded(repositories: [Repository], nextURL: URL?)`, or `scrolledNearBottom`.
-    private func caseDeclaration(_ event: EventSpec) -> String {
-        let name = SwiftName.escaped(event.name.value)
-        guard !event.payload.isEmpty else { return name }
-        let labels = event.payload.map { "\(label($0.name.value)): \($0.type.value)" }
-        return "\(name)(\(labels.joined(separator: ", ")))"
-    }
-
-    /// `let _0, let _1`: positional bindings, so that no payload name can shadow `state`.
-    private func bindings(_ count: Int) -> String {
-        (0..<count).map { "let _\($0)" }.joined(separator: ", ")
-    }
-
-    /// `repositories: _0, nextURL: _1`.
-    private func labeledArguments(_ event: EventSpec) -> String {
-        event.payload.enumerated().map { "\(label($1.name.value)): _\($0)" }.joined(separator: ", ")
-    }
-
-    // MARK: - Reducer
-
-    private mutating func makeReducerMode(_ state: StateSpec) -> MachineContext.ReducerMode {
-        let mode = SwiftName.escaped(state.name.value)
-        var cases: [MachineContext.ReducerCase] = []
-        for event in spec.events {
-            let name = SwiftName.escaped(event.name.value)
-            guard let handler = state.on.first(where: { $0.event.value == event.name.value }) else {
-                // Not handled here: ignored out loud, or an effects-only event no emitting effect
-                // sends in this state. Either way the reducer needs the case, as a no-op.
-                let saidIgnored = (state.ignore + spec.ignore).contains { $0.value == event.name.value }
-                let reason = event.source == .effects && !saidIgnored ? "no effect that sends it runs here" : "ignored"
-                cases.append(.init(pattern: "case .\(name):", body: ["break // \(reason)"]))
-                continue
-            }
-            let context = "\(state.name.value), on \(event.name.value)"
-            let chain = branchChain(handler.branches, context: context, payload: event.payload.isEmpty ? nil : event)
-            if event.payload.isEmpty || !chain.usesPayload {
-                cases.append(.init(pattern: "case .\(name):", body: chain.lines))
-            } else {
-                cases.append(.init(
-                    pattern: "case .\(name)(\(bindings(event.payload.count))):",
-                    body: ["let payload = Event.\(payloadType(event))(\(labeledArguments(event)))"] + chain.lines
-                ))
-            }
-        }
-        if hasTimers {
-            for (index, timer) in state.after.enumerated() {
-                cases.append(.init(
-                    pattern: "case ._timer(let timer) where timer == Event.Timer(mode: .\(mode), index: \(index), entry: state._entries):",
-                    body: branchChain(timer.branches, context: "\(state.name.value), after \(timer.delay.value)", payload: nil).lines
-                ))
-            }
-            cases.append(.init(
-                pattern: "case ._timer:",
-                body: [state.after.isEmpty ? "break // no timer runs here" : "break // a timer of another state or of an earlier entry"]
-            ))
-        }
-        return .init(mode: mode, function: "_reduce_\(state.name.value)", cases: cases)
-    }
-
-    /// `if guard0 { transition0 } else if guard1 { transition1 } else { transition2 }`: the first
-    /// branch whose guard holds wins; a bare `ignore` (or no branch left) does nothing.
-    /// `usesPayload` is false when no branch calls anything (only `ignore`), so that the case
-    /// binds no payload it would not use (an unused binding is a warning).
-    private mutating func branchChain(_ branches: [Branch], context: String, payload: EventSpec?) -> (lines: [String], usesPayload: Bool) {
-        let argument = payload == nil ? "" : "payload"
-        var lines: [String] = []
-        var open = false
-        for (index, branch) in branches.enumerated() {
-            guard case .transition(let transition) = branch else { break }
-            let member = makeTransition(transition, context: "\(context), branch \(index + 1)", payload: payload)
-            let call = "state.\(member.transition)(\(argument))"
-            if let guardName = member.guardName {
-                lines.append("\(open ? "} else if" : "if") state.\(guardName)(\(argument)) {")
-                lines.append("    " + call)
-                open = true
-            } else {
-                // An unconditional branch ends the chain: the checks flag branches after it.
-                if open {
-                    lines.append("} else {")
-                    lines.append("    " + call)
-                } else {
-                    lines.append(call)
-                }
-                break
-            }
-        }
-        if open { lines.append("}") }
-        return lines.isEmpty ? (["break // ignored"], false) : (lines, payload != nil)
-    }
-
-    /// Adds the members of one transition; returns the names `reduce` calls.
-    private mutating func makeTransition(
-        _ transition: Transition, context: String, payload: EventSpec?
-    ) -> (guardName: String?, transition: String) {
-        let parameter = payload.map { "_ event: Event.\(payloadType($0))" } ?? ""
-        let argument = payload == nil ? "" : "event"
-        var expressions: [MachineContext.Expression] = []
-        var guardName: String?
-        if let condition = transition.guardExpression {
-            let name = nextName("guard")
-            guardName = name
-            expressions.append(expression(
-                condition,
-                doc: "\(SwiftLiteral.comment(context)): `guard:` (\(position(condition.location))).",
-                declaration: "fileprivate func \(name)(\(parameter)) -> Bool"
-            ))
-        }
-        var computations: [String] = []
-        var assignments: [String] = []
-        for assignment in transition.assignments {
-            guard let field = spec.context.first(where: { $0.name.value == assignment.field.value }) else {
-                diagnostics.append(.error(
-                    "'set:' names '\(assignment.field.value)', which is not a field of `context:`",
-                    at: assignment.field.location,
-                    fixIt: "declare '\(assignment.field.value)' under `context:` or remove it from `set:`"
-                ))
-                continue
-            }
-            let name = nextName("set")
-            expressions.append(expression(
-                assignment.expression,
-                doc: "\(SwiftLiteral.comment(context)): `set: \(assignment.field.value)` (\(position(assignment.expression.location))).",
-                declaration: "fileprivate func \(name)(\(parameter)) -> \(field.type.value)"
-            ))
-            let local = "_new\(computations.count)"
-            computations.append("let \(local) = \(name)(\(argument))")
-            assignments.append("self.\(SwiftName.escaped(assignment.field.value)) = \(local)")
-        }
-        var entering: [String] = []
-        var summary = "stays"
-        if let target = transition.target {
-            entering.append("self.mode = .\(SwiftName.escaped(target.value))")
-            if hasTimers { entering.append("self._entries &+= 1") }
-            summary = "enters \(target.value)"
-        }
-        let name = nextName("transition")
-        transitions.append(.init(
-            doc: "\(SwiftLiteral.comment(context)): \(summary) (\(position(transition.location))). "
-                + "Every new value is computed from the old state before any is assigned.",
-            expressions: expressions,
-            declaration: "fileprivate mutating func \(name)(\(parameter))",
-            body: computations + assignments + entering
-        ))
-        return (guardName, name)
-    }
-
-    // MARK: - Effects and timers
-
-    private mutating func makeEffect(_ effect: EffectSpec) -> MachineContext.Effect {
-        let emitted = effect.emits.compactMap { name in spec.events.first { $0.name.value == name.value } }
-        let valueName = nextName("requestValue")
-        let requestMember = "_request_\(effect.name.value)"
-        let active = Set(effect.states.map(\.value))
-        let activeCases = spec.states.filter { active.contains($0.name.value) }.map { ".\(SwiftName.escaped($0.name.value))" }
-        let otherCases = spec.states.filter { !active.contains($0.name.value) }.map { ".\(SwiftName.escaped($0.name.value))" }
-        var requestBody = ["switch mode {"]
-        if !activeCases.isEmpty { requestBody.append("case \(activeCases.joined(separator: ", ")): \(valueName)()") }
-        if !otherCases.isEmpty { requestBody.append("case \(otherCases.joined(separator: ", ")): nil") }
-        requestBody.append("}")
-        let states = effect.states.map { "`\($0.value)`" }.joined(separator: ", ")
-        return MachineContext.Effect(
-            doc: "`\(effect.name.value)` (\(position(effect.name.location))): runs in \(states) while its request is not `nil`; "
-                + "a new request cancels the run before it.",
-            name: SwiftName.escaped(effect.name.value),
-            requestType: effect.request.type.value,
-            resultType: resultType(effect),
-            results: emitted.map { .init(doc: "Fed back as `Event.\($0.name.value)`.", declaration: caseDeclaration($0)) },
-            conversions: emitted.flatMap { event -> [String] in
-                let name = SwiftName.escaped(event.name.value)
-                if event.payload.isEmpty { return ["case .\(name): .\(name)"] }
-                return ["case .\(name)(\(bindings(event.payload.count))): .\(name)(\(labeledArguments(event)))"]
-            },
-            requestMember: requestMember,
-            requestBody: requestBody,
-            value: [expression(
-                effect.request.value,
-                doc: "`request.value` of `\(effect.name.value)` (\(position(effect.request.value.location))).",
-                declaration: "fileprivate func \(valueName)() -> \(effect.request.type.value)?"
-            )]
-        )
-    }
-
-    private func makeTimers() -> [MachineContext.Timer] {
-        let timers = spec.states.flatMap { state in state.after.enumerated().map { (state, $0, $1) } }
-        return timers.enumerated().map { number, entry in
-            let (state, index, timer) = entry
-            return MachineContext.Timer(
-                doc: "`after: \(SwiftLiteral.comment(timer.delay.value))` of `\(state.name.value)` (\(position(timer.delay.location))): "
-                    + "armed while the machine is there, armed anew by every entry.",
-                mode: SwiftName.escaped(state.name.value),
-                index: index,
-                milliseconds: timer.milliseconds,
-                requestMember: "_timerRequest\(number)"
-            )
-        }
+        return (parameter == name ? name : "\(label(name)) \(parameter)") + ": \(type)"
     }
 
     /// `["a,", "b,", "c"]`: one line per item, commas between.
-    private func commaSeparated(_ items: [String]) -> [String] {
+    static func commaSeparated(_ items: [String]) -> [String] {
         items.enumerated().map { $0 == items.count - 1 ? $1 : $1 + "," }
     }
 }

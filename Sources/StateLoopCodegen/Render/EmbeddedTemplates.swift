@@ -8,23 +8,30 @@ enum EmbeddedTemplates {
         "Machine.swift": #"""
 {{%CONTENT_TYPE:TEXT}}
 {{! The Swift file generated for one machine. Every value is computed by MachineContextBuilder; }}
-{{! this template only places it. SourceLocatedExpression prints an expression from the spec. }}
+{{! this template only places it. The partials StateMembers and Reducer print the large parts. }}
 {{{header}}}
 {{#imports}}
-import {{{.}}}
+{{{.}}}
 {{/imports}}
 
 /// {{{machineDoc}}}
 {{{access}}}enum {{{machine}}} {
+{{#typeAliases}}
+    /// {{{doc}}}
+{{#lines}}
+{{{.}}}
+{{/lines}}
+
+{{/typeAliases}}
     /// The states of the machine, from `states:`.
-    {{{access}}}enum Mode: Hashable, Sendable, CaseIterable {
+    {{{access}}}enum Mode: Swift.Hashable, Swift.Sendable, Swift.CaseIterable {
 {{#modes}}
         case {{{name}}}
 {{/modes}}
     }
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
-    {{{access}}}struct State: Equatable, Sendable {
+    {{{access}}}struct State: Swift.Equatable, Swift.Sendable {
         /// The current state of the machine; only `reduce` changes it.
         {{{readOnlyAccess}}}var mode: Mode
 {{#fields}}
@@ -34,7 +41,7 @@ import {{{.}}}
 {{#hasTimers}}
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
-        {{{readOnlyAccess}}}var _entries: Int
+        {{{readOnlyAccess}}}var _entries: Swift.Int
 {{/hasTimers}}
 
         /// A state with every field given: for tests, previews and restoring a saved state.
@@ -53,30 +60,14 @@ import {{{.}}}
         }
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
-        {{{access}}}static var initial: State {
-            State(
+        {{{access}}}static var initial: Self {
+            .init(
 {{#initialArguments}}
                 {{{.}}}
 {{/initialArguments}}
             )
         }
-{{#defaults}}
-
-{{>SourceLocatedExpression}}
-{{/defaults}}
-{{#transitions}}
-{{#expressions}}
-
-{{>SourceLocatedExpression}}
-{{/expressions}}
-
-        /// {{{doc}}}
-        {{{declaration}}} {
-{{#body}}
-            {{{.}}}
-{{/body}}
-        }
-{{/transitions}}
+{{>StateMembers}}
 {{#effects}}
 
         /// The request of `{{{name}}}`: its `request.value` where it runs, `nil` (not running) elsewhere.
@@ -85,22 +76,18 @@ import {{{.}}}
             {{{.}}}
 {{/requestBody}}
         }
-{{#value}}
-
-{{>SourceLocatedExpression}}
-{{/value}}
 {{/effects}}
 {{#timers}}
 
         /// The request of {{{doc}}}
-        fileprivate var {{{requestMember}}}: Int? {
+        fileprivate var {{{requestMember}}}: Swift.Int? {
             mode == .{{{mode}}} ? _entries : nil
         }
 {{/timers}}
     }
 
     /// The ways to change state, from `events:`. Send them to the system; `reduce` applies them.
-    {{{access}}}enum Event: Equatable, Sendable {
+    {{{access}}}enum Event: Swift.Equatable, Swift.Sendable {
 {{#events}}
         /// {{{doc}}}
         case {{{declaration}}}
@@ -110,23 +97,23 @@ import {{{.}}}
         case _timer(Timer)
 
         /// Which `after:` timer fired, and during which entry into its state (an earlier one is ignored).
-        {{{access}}}struct Timer: Equatable, Sendable, CustomStringConvertible {
+        {{{access}}}struct Timer: Swift.Equatable, Swift.Sendable, Swift.CustomStringConvertible {
             /// The state whose `after:` armed the timer.
             {{{access}}}var mode: Mode
             /// The timer's position in that state's `after:`.
-            {{{access}}}var index: Int
+            {{{access}}}var index: Swift.Int
             /// `State._entries` when the timer was armed.
-            {{{access}}}var entry: Int
+            {{{access}}}var entry: Swift.Int
 
             /// A timer event, for tests that drive `reduce` directly; the feedbacks make their own.
-            {{{access}}}init(mode: Mode, index: Int, entry: Int) {
+            {{{access}}}init(mode: Mode, index: Swift.Int, entry: Swift.Int) {
                 self.mode = mode
                 self.index = index
                 self.entry = entry
             }
 
             /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
-            {{{access}}}var description: String { "after #\(index) in \(mode)" }
+            {{{access}}}var description: Swift.String { "after #\(index) in \(mode)" }
         }
 {{/hasTimers}}
 {{#payloads}}
@@ -139,6 +126,72 @@ import {{{.}}}
         }
 {{/payloads}}
     }
+{{>Reducer}}
+{{#hasEffects}}
+
+    /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
+    {{{access}}}protocol Effects: Swift.Sendable {
+{{#effects}}
+        /// {{{doc}}}
+        func {{{name}}}(_ request: {{{requestType}}}) async -> {{{resultType}}}
+{{/effects}}
+    }
+{{/hasEffects}}
+{{#effects}}
+
+    /// What `{{{name}}}` answers with: the events of its `emits:`.
+    {{{access}}}enum {{{resultType}}}: Swift.Equatable, Swift.Sendable {
+{{#results}}
+        /// {{{doc}}}
+        case {{{declaration}}}
+{{/results}}
+
+        /// The event this result is fed back as.
+        fileprivate var _event: Event {
+            switch self {
+{{#conversions}}
+            {{{.}}}
+{{/conversions}}
+            }
+        }
+    }
+{{/effects}}
+
+    /// The feedback loops: one `react` per effect, one `timer` per `after:`.
+    {{{access}}}static func feedbacks({{{feedbacksParameters}}}) -> [StateLoop.Feedback<State, Event>] {
+{{^hasFeedbacks}}
+        []
+{{/hasFeedbacks}}
+{{#hasFeedbacks}}
+        [
+{{#effects}}
+            .react(
+                request: { state in state.{{{requestMember}}} },
+                effect: { request in await effects.{{{name}}}(request)._event }
+            ),
+{{/effects}}
+{{#timers}}
+            .timer(
+                request: { state in state.{{{requestMember}}} },
+                clock: clock,
+                delay: { _ in .milliseconds({{{milliseconds}}}) },
+                event: { entry in {{{fireEvent}}} }
+            ),
+{{/timers}}
+        ]
+{{/hasFeedbacks}}
+    }
+
+    /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
+    {{{access}}}static func system({{{systemParameters}}}) -> StateLoop.System<State, Event> {
+        StateLoop.System(initial: initial, reduce: reduce, feedbacks: feedbacks({{{feedbacksArguments}}}))
+    }
+}
+
+"""#,
+        "Reducer": #"""
+{{%CONTENT_TYPE:TEXT}}
+{{! The reducer: a switch on the mode, then a function per state with a switch on the event. }}
 
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
@@ -165,76 +218,21 @@ import {{{.}}}
         }
     }
 {{/reducerModes}}
-{{#hasEffects}}
-
-    /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
-    {{{access}}}protocol Effects: Sendable {
-{{#effects}}
-        /// {{{doc}}}
-        func {{{name}}}(_ request: {{{requestType}}}) async -> {{{resultType}}}
-{{/effects}}
-    }
-{{/hasEffects}}
-{{#effects}}
-
-    /// What `{{{name}}}` answers with: the events of its `emits:`.
-    {{{access}}}enum {{{resultType}}}: Equatable, Sendable {
-{{#results}}
-        /// {{{doc}}}
-        case {{{declaration}}}
-{{/results}}
-
-        /// The event this result is fed back as.
-        fileprivate var _event: Event {
-            switch self {
-{{#conversions}}
-            {{{.}}}
-{{/conversions}}
-            }
-        }
-    }
-{{/effects}}
-
-    /// The feedback loops: one `react` per effect, one `timer` per `after:`.
-    {{{access}}}static func feedbacks({{{feedbacksParameters}}}) -> [Feedback<State, Event>] {
-{{^hasFeedbacks}}
-        []
-{{/hasFeedbacks}}
-{{#hasFeedbacks}}
-        [
-{{#effects}}
-            .react(
-                request: { state in state.{{{requestMember}}} },
-                effect: { request in await effects.{{{name}}}(request)._event }
-            ),
-{{/effects}}
-{{#timers}}
-            .timer(
-                request: { state in state.{{{requestMember}}} },
-                clock: clock,
-                delay: { _ in .milliseconds({{{milliseconds}}}) },
-                event: { entry in ._timer(Event.Timer(mode: .{{{mode}}}, index: {{{index}}}, entry: entry)) }
-            ),
-{{/timers}}
-        ]
-{{/hasFeedbacks}}
-    }
-
-    /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
-    {{{access}}}static func system({{{systemParameters}}}) -> System<State, Event> {
-        System(initial: initial, reduce: reduce, feedbacks: feedbacks({{{feedbacksArguments}}}))
-    }
-}
 
 """#,
-        "SourceLocatedExpression": #"""
+        "StateMembers": #"""
 {{%CONTENT_TYPE:TEXT}}
+{{! The members of State that hold the spec's expressions (default:, guard:, set:, request.value). }}
+{{! Their bodies are laid out by MachineContextBuilder: #sourceLocation blocks put each expression }}
+{{! at its YAML line and column, so print each body line as it is, at the start of its line. }}
+{{#members}}
+
         /// {{{doc}}}
-        {{{declaration}}} {
-#sourceLocation(file: {{{fileLiteral}}}, line: {{line}})
-{{{paddedExpression}}}
-#sourceLocation()
-        }
+        {{{declaration}}}
+{{#body}}
+{{{.}}}
+{{/body}}
+{{/members}}
 
 """#,
     ]

@@ -15,16 +15,16 @@ extension MachineContext: MustacheParent {
         case "access": self.access
         case "readOnlyAccess": self.readOnlyAccess
         case "machineDoc": self.machineDoc
+        case "typeAliases": self.typeAliases
         case "modes": self.modes
         case "fields": self.fields
         case "hasTimers": self.hasTimers
         case "hasEffects": self.hasEffects
         case "initParameters": self.initParameters
         case "initialArguments": self.initialArguments
-        case "defaults": self.defaults
+        case "members": self.members
         case "events": self.events
         case "payloads": self.payloads
-        case "transitions": self.transitions
         case "reducerModes": self.reducerModes
         case "effects": self.effects
         case "timers": self.timers
@@ -58,14 +58,22 @@ extension MachineContext.Field: MustacheParent {
     }
 }
 
-extension MachineContext.Expression: MustacheParent {
+extension MachineContext.Member: MustacheParent {
     public func child(named name: String) -> Any? {
         switch name {
         case "doc": self.doc
         case "declaration": self.declaration
-        case "fileLiteral": self.fileLiteral
-        case "line": self.line
-        case "paddedExpression": self.paddedExpression
+        case "body": self.body
+        default: nil
+        }
+    }
+}
+
+extension MachineContext.TypeAlias: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "doc": self.doc
+        case "lines": self.lines
         default: nil
         }
     }
@@ -87,18 +95,6 @@ extension MachineContext.Payload: MustacheParent {
         case "doc": self.doc
         case "name": self.name
         case "fields": self.fields
-        default: nil
-        }
-    }
-}
-
-extension MachineContext.TransitionMember: MustacheParent {
-    public func child(named name: String) -> Any? {
-        switch name {
-        case "doc": self.doc
-        case "expressions": self.expressions
-        case "declaration": self.declaration
-        case "body": self.body
         default: nil
         }
     }
@@ -136,7 +132,6 @@ extension MachineContext.Effect: MustacheParent {
         case "conversions": self.conversions
         case "requestMember": self.requestMember
         case "requestBody": self.requestBody
-        case "value": self.value
         default: nil
         }
     }
@@ -147,9 +142,9 @@ extension MachineContext.Timer: MustacheParent {
         switch name {
         case "doc": self.doc
         case "mode": self.mode
-        case "index": self.index
         case "milliseconds": self.milliseconds
         case "requestMember": self.requestMember
+        case "fireEvent": self.fireEvent
         default: nil
         }
     }

@@ -1,27 +1,14 @@
 /// Names must be Swift identifiers that the generated code can use as they are (or backticked),
-/// and must not clash with members the generator adds.
+/// and must not clash with names the generator declares or derives (`GeneratedNames`).
 extension SpecChecker {
-    /// Context fields the generated code already uses, and why.
-    public static let reservedFieldNames: [String: String] = [
-        "mode": "the generated 'State.mode', which holds the current state",
-        "event": "the name expressions use for the event's payload ('event.x')",
-    ]
-
-    /// Types the generated machine nests; a machine of the same name would be shadowed by them.
-    public static let reservedNestedTypeNames: Set<String> = ["Mode", "State", "Event", "Effects"]
-
-    /// Module names a machine may not take: the generated file imports them, and an enum of the
-    /// same name would shadow the module (`StateLoop.System` would no longer resolve).
-    public static let reservedMachineNames: Set<String> = ["StateLoop", "Swift"]
-
     func checkNames(_ spec: MachineSpec, into findings: inout Findings) {
         checkName(spec.name, kind: "machine", into: &findings)
-        if Self.reservedMachineNames.contains(spec.name.value) || spec.imports.contains(where: { $0.value == spec.name.value }) {
+        if GeneratedNames.qualifyingModules.contains(spec.name.value) || spec.imports.contains(where: { $0.value == spec.name.value }) {
             findings.error(
                 "machine '\(spec.name.value)' would shadow the module '\(spec.name.value)' that the generated code imports",
                 at: spec.name.location, fixIt: "rename the machine, e.g. '\(spec.name.value)Machine'")
         }
-        if Self.reservedNestedTypeNames.contains(spec.name.value) {
+        if GeneratedNames.nestedTypes.contains(spec.name.value) {
             findings.error(
                 "machine '\(spec.name.value)' would clash with the type '\(spec.name.value)' generated inside it",
                 at: spec.name.location, fixIt: "rename the machine, e.g. '\(spec.name.value)Machine'")
@@ -36,7 +23,7 @@ extension SpecChecker {
         }
         for field in spec.context {
             checkName(field.name, kind: "context field", into: &findings)
-            if let clash = Self.reservedFieldNames[field.name.value] {
+            if let clash = GeneratedNames.reservedFields[field.name.value] {
                 findings.error(
                     "context field '\(field.name.value)' would clash with \(clash)",
                     at: field.name.location, fixIt: "rename the field, e.g. '\(field.name.value)Value'")
@@ -57,20 +44,52 @@ extension SpecChecker {
         for state in spec.states {
             checkName(state.name, kind: "state", into: &findings)
         }
-        var resultTypes: [String: Located<String>] = [:]
         for effect in spec.effects {
             checkName(effect.name, kind: "effect", into: &findings)
-            // Each effect generates `<Name>Result`; names differing only in the first letter collide.
-            let type = SwiftName.upperCamel(effect.name.value) + "Result"
-            if let first = resultTypes[type] {
-                findings.error(
-                    "effect '\(effect.name.value)' would clash with effect '\(first.value)': both generate the type '\(type)'",
-                    at: effect.name.location, notes: [Diagnostic.Note("effect '\(first.value)' is declared here", at: first.location)],
-                    fixIt: "rename one of them")
-            } else {
-                resultTypes[type] = effect.name
-            }
         }
+        checkDerivedNames(spec, into: &findings)
+    }
+
+    /// Type names derived from spec names (`LoadNextPageResult`, `SearchChangedPayload`) must not
+    /// clash with each other or with the names declared beside them (`Event.Timer`, event cases).
+    private func checkDerivedNames(_ spec: MachineSpec, into findings: inout Findings) {
+        // The machine's namespace: one `<Effect>Result` per effect. The fixed nested types never
+        // end in `Result`, so only effects can collide, e.g. `load` and `Load`.
+        var machineScope: [String: (what: String, at: SourceLocation)] = [:]
+        for effect in spec.effects {
+            claim(
+                GeneratedNames.resultType(ofEffect: effect.name.value), for: "effect '\(effect.name.value)'",
+                at: effect.name.location, in: &machineScope, into: &findings)
+        }
+        // `Event`: its cases, `Timer` when a state has `after:`, one `<Event>Payload` per payload.
+        var eventScope: [String: (what: String, at: SourceLocation)] = [:]
+        for event in spec.events where eventScope[event.name.value] == nil {
+            eventScope[event.name.value] = ("event '\(event.name.value)'", event.name.location)
+        }
+        if let timer = spec.states.lazy.flatMap(\.after).first {
+            claim(GeneratedNames.timer, for: "the `after:` timers", at: timer.delay.location, in: &eventScope, into: &findings)
+        }
+        for event in spec.events where !event.payload.isEmpty {
+            claim(
+                GeneratedNames.payloadType(ofEvent: event.name.value), for: "the payload of event '\(event.name.value)'",
+                at: event.name.location, in: &eventScope, into: &findings)
+        }
+    }
+
+    /// Records that the generated code declares `name` for `what`; a name already taken in `scope`
+    /// is an error at `location`, with a note at the first use.
+    private func claim(
+        _ name: String, for what: String, at location: SourceLocation,
+        in scope: inout [String: (what: String, at: SourceLocation)], into findings: inout Findings
+    ) {
+        guard let first = scope[name] else {
+            scope[name] = (what, location)
+            return
+        }
+        findings.error(
+            "\(what) generates the Swift name '\(name)', which \(first.what) already uses",
+            at: location, notes: [Diagnostic.Note("\(first.what) is declared here", at: first.at)],
+            fixIt: "rename one of them")
     }
 
     /// Identifier rules, names Swift cannot take, and the `_` prefix kept for generated code.

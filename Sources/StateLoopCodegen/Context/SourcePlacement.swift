@@ -1,0 +1,54 @@
+import StateLoopSpec
+
+// Owns where text from the spec lands in the generated file: at its YAML line and column, so that
+// swiftc's errors about it point into the spec. `#sourceLocation(file:line:)` sets the line of the
+// line after it; the column is the text's own, so the text is preceded by as many characters as
+// stand before it in the YAML file. Every layout of spec text in generated code goes through here.
+
+/// Lays out Swift text from the spec at its YAML line and column.
+struct SourcePlacement {
+    /// The `file:` literal of the directives, quotes included.
+    let fileLiteral: String
+
+    /// The closing directive: lines after it are the generated file's own again.
+    static let end = "#sourceLocation()"
+
+    /// `prefix` followed by `text`, with `text` at its YAML line and column: a directive, then
+    /// either one line (`prefix` fits in the space before the column) or two (`prefix` alone on the
+    /// line before). On line 1 with a long prefix only the line can be kept.
+    ///
+    /// Every line of a text spanning lines is padded, not only the first: such text comes from a
+    /// literal block scalar (`|`), whose lines all start at the column of its first, so later lines
+    /// keep their YAML columns too (and a multi-line string literal in it keeps its content).
+    ///
+    /// - Parameters:
+    ///   - text: the spec text and where it was written.
+    ///   - prefix: Swift that must stand before it (`let _0: _T1 = `, `guard `), or empty.
+    ///   - indent: the indentation of `prefix` when it stands on a line of its own.
+    func lines(_ text: Located<String>, after prefix: String = "", indent: String) -> [String] {
+        let line = text.location.line
+        let room = max(0, text.location.column - 1)
+        let padding = String(repeating: " ", count: room)
+        let raw = text.value.split(separator: "\n", omittingEmptySubsequences: false)
+        let rest = raw.dropFirst().map { $0.isEmpty ? "" : padding + $0 }
+        if prefix.utf8.count <= room || (line <= 1 && !prefix.isEmpty) {
+            let lead = String(repeating: " ", count: max(0, room - prefix.utf8.count))
+            return [directive(line: line), lead + prefix + raw[0]] + rest
+        }
+        return [directive(line: line - 1), indent + prefix.trimmingSuffix(" "), padding + raw[0]] + rest
+    }
+
+    /// `#sourceLocation(file: "Spec.machine.yml", line: 7)`.
+    func directive(line: Int) -> String {
+        "#sourceLocation(file: \(fileLiteral), line: \(line))"
+    }
+}
+
+extension String {
+    /// The string without trailing `character`s.
+    fileprivate func trimmingSuffix(_ character: Character) -> String {
+        var result = Substring(self)
+        while result.last == character { result = result.dropLast() }
+        return String(result)
+    }
+}

@@ -1,0 +1,21 @@
+/// A `MachineSpec` that passed every check: what the code generator and the diagrams take.
+///
+/// Only `SpecLoader` makes one (the initializer is internal), so a later stage holding a
+/// `CheckedMachineSpec` may rely on the checks' guarantees without checking again: names are
+/// identifiers that clash with nothing generated, every reference (target, field, event, state)
+/// resolves, every event is covered in every state, embedded Swift stays in its place.
+@dynamicMemberLookup
+public struct CheckedMachineSpec: Sendable {
+    /// The spec as decoded.
+    public let spec: MachineSpec
+
+    /// Made by `SpecLoader` once the checks found no error (and by tests of this module).
+    init(_ spec: MachineSpec) {
+        self.spec = spec
+    }
+
+    /// The spec's properties, read through: `checked.states`, `checked.name`.
+    public subscript<Value>(dynamicMember keyPath: KeyPath<MachineSpec, Value>) -> Value {
+        spec[keyPath: keyPath]
+    }
+}

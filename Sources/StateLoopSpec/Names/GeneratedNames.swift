@@ -1,0 +1,73 @@
+// The one table of names the generated Swift declares or refers to. The checks read it to reject
+// spec names that would clash; the translator reads it to spell the generated code. A name the
+// generated code refers to and a spec name could shadow is qualified in the generated code
+// (`Swift.Int`, `StateLoop.System`), so such spec names work; only what cannot be qualified is
+// reserved here.
+
+/// Every name the generated code owns, and the names it derives from spec names.
+public enum GeneratedNames {
+    // MARK: - Fixed names
+
+    /// The types nested in the machine's namespace. A machine of the same name would be shadowed
+    /// by its own nested type.
+    public static let nestedTypes: Set<String> = [mode, state, event, effects]
+
+    /// `enum Mode`: the states of the machine.
+    public static let mode = "Mode"
+    /// `struct State`: the whole state.
+    public static let state = "State"
+    /// `enum Event`: the ways to change state.
+    public static let event = "Event"
+    /// `protocol Effects`: the effects the user implements.
+    public static let effects = "Effects"
+    /// `Event.Timer`: which `after:` timer fired (declared only when a state has `after:`).
+    public static let timer = "Timer"
+    /// `Event._timer(...)`: the case timer feedbacks send.
+    public static let timerCase = "_timer"
+
+    /// Modules the generated file refers to by name (`StateLoop.System`, `Swift.Int`): a machine of
+    /// the same name would shadow them.
+    public static let qualifyingModules: Set<String> = ["StateLoop", "Swift"]
+
+    /// Context fields the generated code already uses, and why.
+    public static let reservedFields: [String: String] = [
+        "mode": "the generated 'State.mode', which holds the current state",
+        "event": "the name expressions use for the event's payload ('event.x')",
+    ]
+
+    // MARK: - Derived names
+
+    /// `loadNextPage` -> `LoadNextPageResult`: what an effect answers with, in the machine's namespace.
+    public static func resultType(ofEffect effect: String) -> String {
+        SwiftName.upperCamel(effect) + "Result"
+    }
+
+    /// `searchChanged` -> `SearchChangedPayload`: an event's payload by name (`event.x` in
+    /// expressions), nested in `Event`.
+    public static func payloadType(ofEvent event: String) -> String {
+        SwiftName.upperCamel(event) + "Payload"
+    }
+
+    /// `idle` -> `_reduce_idle`: the reducer's function for one state.
+    public static func reducerFunction(ofState state: String) -> String {
+        "_reduce_" + state
+    }
+
+    /// `loadNextPage` -> `_request_loadNextPage`: the `State` member that computes an effect's request.
+    public static func requestMember(ofEffect effect: String) -> String {
+        "_request_" + effect
+    }
+
+    /// `_T0`, `_T1`, ...: the alias of the n-th type written in the spec. Every declaration uses the
+    /// alias, which stands in a `#sourceLocation` block, so that a wrong type is reported at its
+    /// YAML line. Numbered, so that no two spec names can produce the same alias.
+    public static func typeAlias(_ number: Int) -> String {
+        "_T\(number)"
+    }
+
+    /// `_guard0`, `_branch3`, `_default1`, `_value2`: the n-th generated member of a kind. Numbered
+    /// for the same reason.
+    public static func member(_ kind: String, _ number: Int) -> String {
+        "_\(kind)\(number)"
+    }
+}
