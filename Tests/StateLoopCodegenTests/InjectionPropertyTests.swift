@@ -137,7 +137,7 @@ struct HostileCase: CustomStringConvertible {
                 hostileLines.insert(lines.count)
                 guard declares else { return }
                 let valid = SwiftName.isIdentifier(name) && !SwiftName.unusable.contains(name) && !name.hasPrefix("_")
-                    && !(field && SpecChecker.reservedFieldNames[name] != nil)
+                    && !(field && GeneratedNames.reservedFields[name] != nil)
                 if !valid { invalidNameLines.insert(lines.count) }
             }
         }

@@ -30,10 +30,10 @@ import Testing
         expectContains(source, """
                     case .go(let _0):
                         let payload = Event.GoPayload(by: _0)
-                        if state._guard0(payload) {
-                            state._transition0(payload)
-                        } else if state._guard1(payload) {
-                            state._transition1(payload)
+                        if let _n0 = state._branch0(payload) {
+                            state.n = _n0
+                        } else if let _n0 = state._branch1(payload) {
+                            state.n = _n0
                         }
             """)
     }
@@ -50,10 +50,11 @@ import Testing
         let source = generate(oneState(handler: "[{guard: \"n > 0\", set: {n: n - 1}}, {set: {n: \"9\"}}]"))
         expectContains(source, """
                     case .go:
-                        if state._guard0() {
-                            state._transition0()
+                        if let _n0 = state._branch0() {
+                            state.n = _n0
                         } else {
-                            state._transition1()
+                            let _n0 = state._branch1()
+                            state.n = _n0
                         }
             """)
     }
@@ -61,30 +62,52 @@ import Testing
     @Test func anInternalTransitionKeepsTheModeAndTheTimers() {
         let source = generate(oneState(handler: "{set: {n: n + 1}}", extra: "    after: {1s: {target: a}}"))
         expectContains(source, """
-                    fileprivate mutating func _transition0() {
-                        let _new0 = _set0()
-                        self.n = _new0
-                    }
+                    case .go:
+                        let _n0 = state._branch0()
+                        state.n = _n0
+                    case ._timer
             """)
+    }
+
+    @Test func aGuardAloneIsABoolMemberAndATransitionWithoutExpressionsIsInline() {
+        let source = generate(oneState(handler: "[{guard: \"n > 0\", target: a}, {target: a}]"))
+        expectContains(source, """
+                    case .go:
+                        if state._guard0() {
+                            state.mode = .a
+                        } else {
+                            state.mode = .a
+                        }
+            """)
+        expectContains(source, "fileprivate func _guard0() -> Swift.Bool {")
+        #expect(!source.contains("_branch"))
     }
 
     @Test func anExternalTransitionEntersAndCountsTheEntry() {
         let source = generate(oneState(handler: "{target: a}", extra: "    after: {1s: {target: a}}"))
         expectContains(source, """
-                    fileprivate mutating func _transition0() {
-                        self.mode = .a
-                        self._entries &+= 1
-                    }
+                    case .go:
+                        state.mode = .a
+                        state._entries &+= 1
             """)
     }
 
     @Test func everySetValueIsComputedBeforeAnyIsAssigned() {
         let source = generate(oneState(context: "x: {type: Int, default: \"0\"}\n  y: {type: Int, default: \"0\"}", handler: "{set: {x: y, y: x}}"))
         expectContains(source, """
-                        let _new0 = _set0()
-                        let _new1 = _set1()
-                        self.x = _new0
-                        self.y = _new1
+                    fileprivate func _branch0() -> (_T0, _T1) {
+            #sourceLocation(file: "Test.machine.yml", line: 11)
+                  let _0: _T0 = y
+            #sourceLocation(file: "Test.machine.yml", line: 11)
+                        let _1: _T1 = x
+            #sourceLocation()
+                        return (_0, _1)
+                    }
+            """)
+        expectContains(source, """
+                        let (_n0, _n1) = state._branch0()
+                        state.x = _n0
+                        state.y = _n1
             """)
     }
 
@@ -92,7 +115,7 @@ import Testing
         let source = generate(oneState(handler: "{guard: \"n > 0\"}"), path: "Specs/M.machine.yml")
         // `      go: {guard: "n > 0"}` is line 10; the content starts after the quote, column 20.
         expectContains(source, """
-                    fileprivate func _guard0() -> Bool {
+                    fileprivate func _guard0() -> Swift.Bool {
             #sourceLocation(file: "Specs/M.machine.yml", line: 10)
                                n > 0
             #sourceLocation()
@@ -120,7 +143,8 @@ import Testing
             """
         let source = generate(yaml)
         expectContains(source, """
-            #sourceLocation(file: "Test.machine.yml", line: 13)
+            #sourceLocation(file: "Test.machine.yml", line: 12)
+                        let _0: _T0 =
                         [1, 2]
                           .reduce(n, +)
 
@@ -131,7 +155,7 @@ import Testing
     @Test func timersHaveARequestAFeedbackAndAReducerCase() {
         let source = generate(oneState(handler: "{target: a}", extra: "    after: {250ms: {target: a}}"))
         expectContains(source, """
-                    fileprivate var _timerRequest0: Int? {
+                    fileprivate var _timerRequest0: Swift.Int? {
                         mode == .a ? _entries : nil
                     }
             """)
@@ -145,11 +169,12 @@ import Testing
             """)
         expectContains(source, """
                     case ._timer(let timer) where timer == Event.Timer(mode: .a, index: 0, entry: state._entries):
-                        state._transition1()
+                        state.mode = .a
+                        state._entries &+= 1
                     case ._timer:
                         break // a timer of another state or of an earlier entry
             """)
-        expectContains(source, "public static func system(initial: State = .initial, clock: some Clock<Duration> = ContinuousClock())")
+        expectContains(source, "public static func system(initial: State = .initial, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock())")
     }
 
     @Test func effectsGetAProtocolAResultEnumAndARequestQuery() {
@@ -180,9 +205,9 @@ import Testing
             """
         let source = generate(yaml)
         expectContains(source, """
-                public protocol Effects: Sendable {
+                public protocol Effects: Swift.Sendable {
                     /// `search` (Test.machine.yml:19): runs in `busy` while its request is not `nil`; a new request cancels the run before it.
-                    func search(_ request: String) async -> SearchResult
+                    func search(_ request: _T3) async -> SearchResult
                 }
             """)
         expectContains(source, """
@@ -190,9 +215,9 @@ import Testing
                         case .empty: .empty
             """)
         expectContains(source, """
-                    fileprivate var _request_search: String? {
+                    fileprivate var _request_search: _T3? {
                         switch mode {
-                        case .busy: _requestValue0()
+                        case .busy: _value0()
                         case .idle: nil
                         }
                     }
@@ -205,11 +230,11 @@ import Testing
 
     @Test func keywordNamesAreBacktickedWhereTheyAreNamesAndBareWhereTheyAreLabels() {
         let source = generate(oneState(context: "default: {type: Int, default: \"0\"}", events: "go: {in: Int}", handler: "{set: {default: event.in}}"))
-        expectContains(source, "public var `default`: Int")
-        expectContains(source, "default _default: Int")
+        expectContains(source, "public var `default`: _T0")
+        expectContains(source, "default _default: _T0")
         expectContains(source, "self.`default` = _default")
-        expectContains(source, "case go(in: Int)")
-        expectContains(source, "let `in`: Int")
+        expectContains(source, "case go(in: _T1)")
+        expectContains(source, "let `in`: _T1")
         expectContains(source, "let payload = Event.GoPayload(in: _0)")
     }
 
@@ -229,7 +254,7 @@ import Testing
         let output = GeneratorPipeline(accessLevel: .internal).generate(contents: Array(oneState(handler: "{set: {n: n + 1}}").utf8), path: "M.machine.yml")
         let source = output.source ?? ""
         #expect(!source.contains("public "))
-        expectContains(source, "    enum Mode: Hashable, Sendable, CaseIterable {")
+        expectContains(source, "    enum Mode: Swift.Hashable, Swift.Sendable, Swift.CaseIterable {")
         expectContains(source, "        var mode: Mode\n")
     }
 
@@ -238,7 +263,7 @@ import Testing
         let output = GeneratorPipeline().generate(contents: Array(yaml.utf8), path: "M.machine.yml")
         #expect(output.source == nil)
         let errors = output.diagnostics.filter { $0.severity == .error }
-        #expect(errors.map(\.message) == ["the generated name 'XPayload' of event 'X' clashes with another name of the same machine"])
+        #expect(errors.map(\.message) == ["the payload of event 'X' generates the Swift name 'XPayload', which the payload of event 'x' already uses"])
         #expect(errors.first?.location.line == 7)  // the line of `X:`
     }
 
@@ -247,7 +272,7 @@ import Testing
         let output = GeneratorPipeline().generate(contents: Array(yaml.utf8), path: "M.machine.yml")
         #expect(output.source == nil)
         let errors = output.diagnostics.filter { $0.severity == .error }
-        #expect(errors.map(\.message) == ["the generated name 'Timer' of the `after:` timers clashes with another name of the same machine"])
+        #expect(errors.map(\.message) == ["the `after:` timers generate the Swift name 'Timer', which event 'Timer' already uses"])
         #expect(errors.first?.notes.first?.location.line == 6)  // the line of `Timer:`
     }
 

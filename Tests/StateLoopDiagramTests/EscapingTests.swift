@@ -21,15 +21,15 @@ import Testing
 
     /// idle goes to every other state on the hostile event with the hostile guard; `café…` has
     /// an internal transition; `say "hi"` runs the hostile effect; `note` has a timer.
-    static func hostileSpec() -> MachineSpec {
+    static func hostileSpec() -> CheckedMachineSpec {
         var states = hostileStates.map { StateSpec(name: located($0)) }
         states[0].on = [EventHandler(event: located(hostileEvent), branches: hostileStates.dropFirst().map {
             transition(to: $0, guard: hostileGuard, set: [("label", hostileExpression)])
         })]
         states[8].on = [EventHandler(event: located("tap"), branches: [transition(to: nil, set: [("count", "count + 1")])])]
         states[10].after = [TimerSpec(delay: located("5s"), milliseconds: 5000, branches: [transition(to: "idle")])]
-        var spec = handBuiltSpec(
-            name: #"Hostile "Machine" <x> \"#,
+        return handBuiltSpec(
+            name: #"Hostile "Machine" <x> \"#, file: "dir/evil\nname %% \".machine.yml",
             states: states,
             events: [EventSpec(name: located(hostileEvent)), EventSpec(name: located("tap"))],
             effects: [EffectSpec(
@@ -37,8 +37,6 @@ import Testing
                 request: RequestSpec(type: located("Int"), value: located("1")), emits: []
             )]
         )
-        spec.file = "dir/evil\nname %% \".machine.yml"
-        return spec
     }
 
     // MARK: DOT

@@ -1,5 +1,5 @@
 import Foundation
-import StateLoopSpec
+@testable import StateLoopSpec
 import Testing
 @testable import StateLoopDiagram
 
@@ -19,19 +19,19 @@ func exampleSpecFiles() throws -> [URL] {
 }
 
 /// `Specs/<name>.machine.yml`, loaded and checked; fails the test on any error.
-func exampleSpec(_ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> MachineSpec {
+func exampleSpec(_ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> CheckedMachineSpec {
     try loadSpec(at: specsFolder.appendingPathComponent("\(name).machine.yml"), sourceLocation: sourceLocation)
 }
 
 /// The spec in the file at `url`, loaded and checked; fails the test on any error.
-func loadSpec(at url: URL, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> MachineSpec {
+func loadSpec(at url: URL, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> CheckedMachineSpec {
     let result = SpecLoader.load(contents: Array(try Data(contentsOf: url)), path: "Specs/\(url.lastPathComponent)")
     #expect(result.diagnostics.filter { $0.severity == .error }.map(\.description) == [], sourceLocation: sourceLocation)
     return try #require(result.spec, sourceLocation: sourceLocation)
 }
 
 /// The spec of `yaml`, loaded and checked as `test.machine.yml`; fails the test on any error.
-func loadSpec(yaml: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> MachineSpec {
+func loadSpec(yaml: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> CheckedMachineSpec {
     let result = SpecLoader.load(contents: Array(yaml.utf8), path: "test.machine.yml")
     #expect(result.diagnostics.filter { $0.severity == .error }.map(\.description) == [], sourceLocation: sourceLocation)
     return try #require(result.spec, sourceLocation: sourceLocation)
@@ -144,11 +144,12 @@ func transition(to target: String?, guard guardExpression: String? = nil, set as
 
 /// A machine with the given states (the first is initial), events and effects, built by hand.
 func handBuiltSpec(
-    name: String = "HandBuilt", states: [StateSpec], events: [EventSpec] = [], ignore: [String] = [],
+    name: String = "HandBuilt", file: String = "Specs/HandBuilt.machine.yml", states: [StateSpec], events: [EventSpec] = [], ignore: [String] = [],
     effects: [EffectSpec] = []
-) -> MachineSpec {
-    MachineSpec(
-        file: "Specs/HandBuilt.machine.yml", name: located(name), events: events, ignore: ignore.map(located),
+) -> CheckedMachineSpec {
+    // Bypasses the checks on purpose: the renderers must stay valid DOT and Mermaid whatever they get.
+    CheckedMachineSpec(MachineSpec(
+        file: file, name: located(name), events: events, ignore: ignore.map(located),
         initial: states[0].name, states: states, effects: effects
-    )
+    ))
 }

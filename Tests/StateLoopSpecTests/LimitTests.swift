@@ -232,7 +232,7 @@ import Testing
         """
 
     private func check(limit: Int) throws -> [String] {
-        let loaded = try #require(SpecLoader.load(contents: Array(spec.utf8), path: "test.machine.yml").spec)
+        let loaded = try #require(SpecLoader.load(contents: Array(spec.utf8), path: "test.machine.yml").spec?.spec)
         return SpecChecker(maximumStateEventPairs: limit).check(loaded).map(\.description)
     }
 

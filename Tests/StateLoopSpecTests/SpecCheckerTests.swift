@@ -511,7 +511,7 @@ import Testing
               Load: {in: [a], request: {type: Int, value: id}}
             """
         #expect(printedDiagnostics(yaml) == [
-            "test.machine.yml:11:3: error: effect 'Load' would clash with effect 'load': both generate the type 'LoadResult' (fix: rename one of them)\n"
+            "test.machine.yml:11:3: error: effect 'Load' generates the Swift name 'LoadResult', which effect 'load' already uses (fix: rename one of them)\n"
                 + "test.machine.yml:10:3: note: effect 'load' is declared here",
         ])
     }
@@ -565,7 +565,7 @@ import Testing
     }
 
     @Test func tooManyStateEventPairsFailAtTheMachineName() {
-        let spec = SpecLoader.load(contents: Array("machine: M\nevents: {go: {}, stop: {}}\ninitial: a\nstates: {a: {on: {go: b, stop: b}}, b: {on: {go: a, stop: a}}}\n".utf8), path: "test.machine.yml").spec
+        let spec = SpecLoader.load(contents: Array("machine: M\nevents: {go: {}, stop: {}}\ninitial: a\nstates: {a: {on: {go: b, stop: b}}, b: {on: {go: a, stop: a}}}\n".utf8), path: "test.machine.yml").spec?.spec
         let diagnostics = spec.map { SpecChecker(maximumStateEventPairs: 3).check($0).map(\.description) }
         #expect(diagnostics == [
             "test.machine.yml:1:10: error: the machine has 2 states and 2 events, more than the 3 state-event pairs a generated reducer can hold (fix: split the machine into smaller machines)",

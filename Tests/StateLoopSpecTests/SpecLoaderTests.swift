@@ -16,7 +16,7 @@ import Testing
 
 @Suite struct MachineSpecQueryTests {
     @Test func effectsOnlyEventsArriveOnlyWhereAnEmittingEffectRuns() throws {
-        let spec = try #require(SpecLoader.load(contents: try fixture("GitHubSearch.machine.yml"), path: "GitHubSearch.machine.yml").spec)
+        let spec = try #require(SpecLoader.load(contents: try fixture("GitHubSearch.machine.yml"), path: "GitHubSearch.machine.yml").spec?.spec)
         let loaded = try #require(spec.events.first { $0.name.value == "loaded" })
         let searchChanged = try #require(spec.events.first { $0.name.value == "searchChanged" })
         #expect(spec.effects(runningIn: "loading").map(\.name.value) == ["loadNextPage"])

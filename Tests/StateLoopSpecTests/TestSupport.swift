@@ -11,7 +11,7 @@ func printedDiagnostics(_ yaml: String, path: String = "test.machine.yml") -> [S
 func loadedSpec(_ yaml: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> MachineSpec {
     let result = SpecLoader.load(contents: Array(yaml.utf8), path: "test.machine.yml")
     #expect(result.diagnostics.filter { $0.severity == .error }.map(\.description) == [], sourceLocation: sourceLocation)
-    return try #require(result.spec, sourceLocation: sourceLocation)
+    return try #require(result.spec, sourceLocation: sourceLocation).spec
 }
 
 /// The reader's result for `yaml`.

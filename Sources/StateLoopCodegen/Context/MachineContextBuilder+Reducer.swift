@@ -136,7 +136,8 @@ extension MachineContextBuilder {
                 body += placement.lines(assignment.expression, after: "let _\(index): \(types[index]) = ", indent: "            ")
             }
             body.append(SourcePlacement.end)
-            body.append("            return (\(transition.assignments.indices.map { "_\($0)" }.joined(separator: ", ")))")
+            let results = transition.assignments.indices.map { "_\($0)" }
+            body.append("            return " + (results.count == 1 ? results[0] : "(\(results.joined(separator: ", ")))"))
             addMember(
                 doc: doc + (condition == nil ? " Its `set:` values," : " Its `guard:` (`nil` when false) and `set:` values,")
                     + " all computed from the old state.",

@@ -67,7 +67,7 @@ extension SpecChecker {
             eventScope[event.name.value] = ("event '\(event.name.value)'", event.name.location)
         }
         if let timer = spec.states.lazy.flatMap(\.after).first {
-            claim(GeneratedNames.timer, for: "the `after:` timers", at: timer.delay.location, in: &eventScope, into: &findings)
+            claim(GeneratedNames.timer, for: "the `after:` timers", verb: "generate", at: timer.delay.location, in: &eventScope, into: &findings)
         }
         for event in spec.events where !event.payload.isEmpty {
             claim(
@@ -79,7 +79,7 @@ extension SpecChecker {
     /// Records that the generated code declares `name` for `what`; a name already taken in `scope`
     /// is an error at `location`, with a note at the first use.
     private func claim(
-        _ name: String, for what: String, at location: SourceLocation,
+        _ name: String, for what: String, verb: String = "generates", at location: SourceLocation,
         in scope: inout [String: (what: String, at: SourceLocation)], into findings: inout Findings
     ) {
         guard let first = scope[name] else {
@@ -87,7 +87,7 @@ extension SpecChecker {
             return
         }
         findings.error(
-            "\(what) generates the Swift name '\(name)', which \(first.what) already uses",
+            "\(what) \(verb) the Swift name '\(name)', which \(first.what) already uses",
             at: location, notes: [Diagnostic.Note("\(first.what) is declared here", at: first.at)],
             fixIt: "rename one of them")
     }

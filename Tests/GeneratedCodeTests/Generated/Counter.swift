@@ -3,91 +3,79 @@ import StateLoop
 
 /// The `Counter` state machine of Counter.machine.yml: its states, events, reducer, effects and feedback loops.
 public enum Counter {
+    /// The type of `count` in `context:` (Counter.machine.yml:5): `Int`.
+#sourceLocation(file: "Counter.machine.yml", line: 4)
+    public typealias _T0 = StateLoop._SpecType<
+                Int
+    >.Checked
+#sourceLocation()
+
     /// The states of the machine, from `states:`.
-    public enum Mode: Hashable, Sendable, CaseIterable {
+    public enum Mode: Swift.Hashable, Swift.Sendable, Swift.CaseIterable {
         case counting
     }
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
-    public struct State: Equatable, Sendable {
+    public struct State: Swift.Equatable, Swift.Sendable {
         /// The current state of the machine; only `reduce` changes it.
         public internal(set) var mode: Mode
         /// `count` from `context:` (Counter.machine.yml:5).
-        public var count: Int
+        public var count: _T0
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            count: Int
+            count: _T0
         ) {
             self.mode = mode
             self.count = count
         }
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
-        public static var initial: State {
-            State(
+        public static var initial: Self {
+            .init(
                 mode: .counting,
                 count: _default0()
             )
         }
 
         /// `default:` of `count` (Counter.machine.yml:5).
-        fileprivate static func _default0() -> Int {
+        fileprivate static func _default0() -> _T0 {
 #sourceLocation(file: "Counter.machine.yml", line: 5)
                                0
 #sourceLocation()
         }
 
-        /// counting, on increment, branch 1: `set: count` (Counter.machine.yml:16).
-        fileprivate func _set0() -> Int {
+        /// counting, on increment, branch 1: stays (Counter.machine.yml:16). Its `set:` values, all computed from the old state.
+        fileprivate func _branch0() -> _T0 {
 #sourceLocation(file: "Counter.machine.yml", line: 16)
-                               count + 1
+                 let _0: _T0 = count + 1
 #sourceLocation()
+            return _0
         }
 
-        /// counting, on increment, branch 1: stays (Counter.machine.yml:16). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition0() {
-            let _new0 = _set0()
-            self.count = _new0
-        }
-
-        /// counting, on decrement, branch 1: `guard:` (Counter.machine.yml:18).
-        fileprivate func _guard0() -> Bool {
+        /// counting, on decrement, branch 1: stays (Counter.machine.yml:18). Its `guard:` (`nil` when false) and `set:` values, all computed from the old state.
+        fileprivate func _branch1() -> _T0? {
 #sourceLocation(file: "Counter.machine.yml", line: 18)
-                   count > 0
-#sourceLocation()
-        }
-
-        /// counting, on decrement, branch 1: `set: count` (Counter.machine.yml:18).
-        fileprivate func _set1() -> Int {
+             guard count > 0
+            else { return nil }
 #sourceLocation(file: "Counter.machine.yml", line: 18)
-                                            count - 1
+                              let _0: _T0 = count - 1
 #sourceLocation()
+            return _0
         }
 
-        /// counting, on decrement, branch 1: stays (Counter.machine.yml:18). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition1() {
-            let _new0 = _set1()
-            self.count = _new0
-        }
-
-        /// counting, on reset, branch 1: `set: count` (Counter.machine.yml:20).
-        fileprivate func _set2() -> Int {
+        /// counting, on reset, branch 1: stays (Counter.machine.yml:20). Its `set:` values, all computed from the old state.
+        fileprivate func _branch2() -> _T0 {
 #sourceLocation(file: "Counter.machine.yml", line: 20)
-                            0
+              let _0: _T0 = 0
 #sourceLocation()
-        }
-
-        /// counting, on reset, branch 1: stays (Counter.machine.yml:20). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition2() {
-            let _new0 = _set2()
-            self.count = _new0
+            return _0
         }
     }
 
     /// The ways to change state, from `events:`. Send them to the system; `reduce` applies them.
-    public enum Event: Equatable, Sendable {
+    public enum Event: Swift.Equatable, Swift.Sendable {
         /// `increment` (Counter.machine.yml:8).
         case increment
         /// `decrement` (Counter.machine.yml:9).
@@ -110,23 +98,25 @@ public enum Counter {
     private static func _reduce_counting(_ state: inout State, _ event: Event) {
         switch event {
         case .increment:
-            state._transition0()
+            let _n0 = state._branch0()
+            state.count = _n0
         case .decrement:
-            if state._guard0() {
-                state._transition1()
+            if let _n0 = state._branch1() {
+                state.count = _n0
             }
         case .reset:
-            state._transition2()
+            let _n0 = state._branch2()
+            state.count = _n0
         }
     }
 
     /// The feedback loops: one `react` per effect, one `timer` per `after:`.
-    public static func feedbacks() -> [Feedback<State, Event>] {
+    public static func feedbacks() -> [StateLoop.Feedback<State, Event>] {
         []
     }
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
-    public static func system(initial: State = .initial) -> System<State, Event> {
-        System(initial: initial, reduce: reduce, feedbacks: feedbacks())
+    public static func system(initial: State = .initial) -> StateLoop.System<State, Event> {
+        StateLoop.System(initial: initial, reduce: reduce, feedbacks: feedbacks())
     }
 }

@@ -3,30 +3,65 @@ import StateLoop
 
 /// The `Edges` state machine of Edges.machine.yml: its states, events, reducer, effects and feedback loops.
 public enum Edges {
+    /// The type of `query` in `context:` (Edges.machine.yml:7): `String?`.
+#sourceLocation(file: "Edges.machine.yml", line: 6)
+    public typealias _T0 = StateLoop._SpecType<
+                String?
+    >.Checked
+#sourceLocation()
+
+    /// The type of `hits` in `context:` (Edges.machine.yml:8): `Int`.
+#sourceLocation(file: "Edges.machine.yml", line: 7)
+    public typealias _T1 = StateLoop._SpecType<
+                Int
+    >.Checked
+#sourceLocation()
+
+    /// The type of `text` in the payload of `typed` (Edges.machine.yml:11): `String`.
+#sourceLocation(file: "Edges.machine.yml", line: 10)
+    public typealias _T2 = StateLoop._SpecType<
+                String
+    >.Checked
+#sourceLocation()
+
+    /// The type of `count` in the payload of `hit` (Edges.machine.yml:12): `Int`.
+#sourceLocation(file: "Edges.machine.yml", line: 11)
+    public typealias _T3 = StateLoop._SpecType<
+                 Int
+    >.Checked
+#sourceLocation()
+
+    /// The request type of `search` (Edges.machine.yml:38): `String`.
+#sourceLocation(file: "Edges.machine.yml", line: 37)
+    public typealias _T4 = StateLoop._SpecType<
+                    String
+    >.Checked
+#sourceLocation()
+
     /// The states of the machine, from `states:`.
-    public enum Mode: Hashable, Sendable, CaseIterable {
+    public enum Mode: Swift.Hashable, Swift.Sendable, Swift.CaseIterable {
         case waiting
         case searching
     }
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
-    public struct State: Equatable, Sendable {
+    public struct State: Swift.Equatable, Swift.Sendable {
         /// The current state of the machine; only `reduce` changes it.
         public internal(set) var mode: Mode
         /// `query` from `context:` (Edges.machine.yml:7).
-        public var query: String?
+        public var query: _T0
         /// `hits` from `context:` (Edges.machine.yml:8).
-        public var hits: Int
+        public var hits: _T1
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
-        public internal(set) var _entries: Int
+        public internal(set) var _entries: Swift.Int
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            query: String?,
-            hits: Int,
-            _entries: Int = 0
+            query: _T0,
+            hits: _T1,
+            _entries: Swift.Int = 0
         ) {
             self.mode = mode
             self.query = query
@@ -35,8 +70,8 @@ public enum Edges {
         }
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
-        public static var initial: State {
-            State(
+        public static var initial: Self {
+            .init(
                 mode: .waiting,
                 query: _default0(),
                 hits: _default1()
@@ -44,132 +79,90 @@ public enum Edges {
         }
 
         /// `default:` of `query` (Edges.machine.yml:7).
-        fileprivate static func _default0() -> String? {
+        fileprivate static func _default0() -> _T0 {
 #sourceLocation(file: "Edges.machine.yml", line: 7)
                                   nil
 #sourceLocation()
         }
 
         /// `default:` of `hits` (Edges.machine.yml:8).
-        fileprivate static func _default1() -> Int {
+        fileprivate static func _default1() -> _T1 {
 #sourceLocation(file: "Edges.machine.yml", line: 8)
                                0
 #sourceLocation()
         }
 
-        /// waiting, on typed, branch 1: `set: query` (Edges.machine.yml:25).
-        fileprivate func _set0(_ event: Event.TypedPayload) -> String? {
+        /// waiting, on typed, branch 1: stays (Edges.machine.yml:25). Its `set:` values, all computed from the old state.
+        fileprivate func _branch0(_ event: Event.TypedPayload) -> _T0 {
 #sourceLocation(file: "Edges.machine.yml", line: 25)
-                           event.text
+             let _0: _T0 = event.text
 #sourceLocation()
+            return _0
         }
 
-        /// waiting, on typed, branch 1: stays (Edges.machine.yml:25). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition0(_ event: Event.TypedPayload) {
-            let _new0 = _set0(event)
-            self.query = _new0
-        }
-
-        /// waiting, on poke, branch 1: stays (Edges.machine.yml:27). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition1() {
-        }
-
-        /// waiting, after 1s, branch 1: `guard:` (Edges.machine.yml:21).
-        fileprivate func _guard0() -> Bool {
+        /// waiting, after 1s, branch 1: enters searching (Edges.machine.yml:21). Its `guard:`.
+        fileprivate func _guard0() -> Swift.Bool {
 #sourceLocation(file: "Edges.machine.yml", line: 21)
                    query != nil
 #sourceLocation()
         }
 
-        /// waiting, after 1s, branch 1: enters searching (Edges.machine.yml:21). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition2() {
-            self.mode = .searching
-            self._entries &+= 1
-        }
-
-        /// waiting, after 5s, branch 1: `set: hits` (Edges.machine.yml:23).
-        fileprivate func _set1() -> Int {
+        /// waiting, after 5s, branch 1: enters waiting (Edges.machine.yml:23). Its `set:` values, all computed from the old state.
+        fileprivate func _branch1() -> _T1 {
 #sourceLocation(file: "Edges.machine.yml", line: 23)
-                                         0
+                           let _0: _T1 = 0
 #sourceLocation()
+            return _0
         }
 
-        /// waiting, after 5s, branch 1: enters waiting (Edges.machine.yml:23). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition3() {
-            let _new0 = _set1()
-            self.hits = _new0
-            self.mode = .waiting
-            self._entries &+= 1
-        }
-
-        /// searching, on typed, branch 1: `set: query` (Edges.machine.yml:30).
-        fileprivate func _set2(_ event: Event.TypedPayload) -> String? {
+        /// searching, on typed, branch 1: enters searching (Edges.machine.yml:30). Its `set:` values, all computed from the old state.
+        fileprivate func _branch2(_ event: Event.TypedPayload) -> _T0 {
 #sourceLocation(file: "Edges.machine.yml", line: 30)
-                                              event.text
+                                let _0: _T0 = event.text
 #sourceLocation()
+            return _0
         }
 
-        /// searching, on typed, branch 1: enters searching (Edges.machine.yml:30). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition4(_ event: Event.TypedPayload) {
-            let _new0 = _set2(event)
-            self.query = _new0
-            self.mode = .searching
-            self._entries &+= 1
-        }
-
-        /// searching, on hit, branch 1: `set: hits` (Edges.machine.yml:31).
-        fileprivate func _set3(_ event: Event.HitPayload) -> Int {
+        /// searching, on hit, branch 1: enters waiting (Edges.machine.yml:31). Its `set:` values, all computed from the old state.
+        fileprivate func _branch3(_ event: Event.HitPayload) -> _T1 {
 #sourceLocation(file: "Edges.machine.yml", line: 31)
-                                         hits + event.count
+                           let _0: _T1 = hits + event.count
 #sourceLocation()
-        }
-
-        /// searching, on hit, branch 1: enters waiting (Edges.machine.yml:31). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition5(_ event: Event.HitPayload) {
-            let _new0 = _set3(event)
-            self.hits = _new0
-            self.mode = .waiting
-            self._entries &+= 1
-        }
-
-        /// searching, on noHit, branch 1: enters waiting (Edges.machine.yml:32). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition6() {
-            self.mode = .waiting
-            self._entries &+= 1
-        }
-
-        /// The request of `search`: its `request.value` where it runs, `nil` (not running) elsewhere.
-        fileprivate var _request_search: String? {
-            switch mode {
-            case .searching: _requestValue0()
-            case .waiting: nil
-            }
+            return _0
         }
 
         /// `request.value` of `search` (Edges.machine.yml:38).
-        fileprivate func _requestValue0() -> String? {
+        fileprivate func _value0() -> _T4? {
 #sourceLocation(file: "Edges.machine.yml", line: 38)
                                    query
 #sourceLocation()
         }
 
+        /// The request of `search`: its `request.value` where it runs, `nil` (not running) elsewhere.
+        fileprivate var _request_search: _T4? {
+            switch mode {
+            case .searching: _value0()
+            case .waiting: nil
+            }
+        }
+
         /// The request of `after: 1s` of `waiting` (Edges.machine.yml:20): armed while the machine is there, armed anew by every entry.
-        fileprivate var _timerRequest0: Int? {
+        fileprivate var _timerRequest0: Swift.Int? {
             mode == .waiting ? _entries : nil
         }
 
         /// The request of `after: 5s` of `waiting` (Edges.machine.yml:23): armed while the machine is there, armed anew by every entry.
-        fileprivate var _timerRequest1: Int? {
+        fileprivate var _timerRequest1: Swift.Int? {
             mode == .waiting ? _entries : nil
         }
     }
 
     /// The ways to change state, from `events:`. Send them to the system; `reduce` applies them.
-    public enum Event: Equatable, Sendable {
+    public enum Event: Swift.Equatable, Swift.Sendable {
         /// `typed` (Edges.machine.yml:11).
-        case typed(text: String)
+        case typed(text: _T2)
         /// `hit` (Edges.machine.yml:12).
-        case hit(count: Int)
+        case hit(count: _T3)
         /// `noHit` (Edges.machine.yml:13): sent only by effects (`from: effects`).
         case noHit
         /// `poke` (Edges.machine.yml:14).
@@ -178,33 +171,33 @@ public enum Edges {
         case _timer(Timer)
 
         /// Which `after:` timer fired, and during which entry into its state (an earlier one is ignored).
-        public struct Timer: Equatable, Sendable, CustomStringConvertible {
+        public struct Timer: Swift.Equatable, Swift.Sendable, Swift.CustomStringConvertible {
             /// The state whose `after:` armed the timer.
             public var mode: Mode
             /// The timer's position in that state's `after:`.
-            public var index: Int
+            public var index: Swift.Int
             /// `State._entries` when the timer was armed.
-            public var entry: Int
+            public var entry: Swift.Int
 
             /// A timer event, for tests that drive `reduce` directly; the feedbacks make their own.
-            public init(mode: Mode, index: Int, entry: Int) {
+            public init(mode: Mode, index: Swift.Int, entry: Swift.Int) {
                 self.mode = mode
                 self.index = index
                 self.entry = entry
             }
 
             /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
-            public var description: String { "after #\(index) in \(mode)" }
+            public var description: Swift.String { "after #\(index) in \(mode)" }
         }
 
         /// The payload of `typed` by name: what `event` means in the spec's expressions.
         fileprivate struct TypedPayload {
-            let text: String
+            let text: _T2
         }
 
         /// The payload of `hit` by name: what `event` means in the spec's expressions.
         fileprivate struct HitPayload {
-            let count: Int
+            let count: _T3
         }
     }
 
@@ -224,19 +217,24 @@ public enum Edges {
         switch event {
         case .typed(let _0):
             let payload = Event.TypedPayload(text: _0)
-            state._transition0(payload)
+            let _n0 = state._branch0(payload)
+            state.query = _n0
         case .hit:
             break // ignored
         case .noHit:
             break // no effect that sends it runs here
         case .poke:
-            state._transition1()
+            break // ignored
         case ._timer(let timer) where timer == Event.Timer(mode: .waiting, index: 0, entry: state._entries):
             if state._guard0() {
-                state._transition2()
+                state.mode = .searching
+                state._entries &+= 1
             }
         case ._timer(let timer) where timer == Event.Timer(mode: .waiting, index: 1, entry: state._entries):
-            state._transition3()
+            let _n0 = state._branch1()
+            state.hits = _n0
+            state.mode = .waiting
+            state._entries &+= 1
         case ._timer:
             break // a timer of another state or of an earlier entry
         }
@@ -247,12 +245,19 @@ public enum Edges {
         switch event {
         case .typed(let _0):
             let payload = Event.TypedPayload(text: _0)
-            state._transition4(payload)
+            let _n0 = state._branch2(payload)
+            state.query = _n0
+            state.mode = .searching
+            state._entries &+= 1
         case .hit(let _0):
             let payload = Event.HitPayload(count: _0)
-            state._transition5(payload)
+            let _n0 = state._branch3(payload)
+            state.hits = _n0
+            state.mode = .waiting
+            state._entries &+= 1
         case .noHit:
-            state._transition6()
+            state.mode = .waiting
+            state._entries &+= 1
         case .poke:
             break // ignored
         case ._timer:
@@ -261,15 +266,15 @@ public enum Edges {
     }
 
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
-    public protocol Effects: Sendable {
+    public protocol Effects: Swift.Sendable {
         /// `search` (Edges.machine.yml:36): runs in `searching` while its request is not `nil`; a new request cancels the run before it.
-        func search(_ request: String) async -> SearchResult
+        func search(_ request: _T4) async -> SearchResult
     }
 
     /// What `search` answers with: the events of its `emits:`.
-    public enum SearchResult: Equatable, Sendable {
+    public enum SearchResult: Swift.Equatable, Swift.Sendable {
         /// Fed back as `Event.hit`.
-        case hit(count: Int)
+        case hit(count: _T3)
         /// Fed back as `Event.noHit`.
         case noHit
 
@@ -283,7 +288,7 @@ public enum Edges {
     }
 
     /// The feedback loops: one `react` per effect, one `timer` per `after:`.
-    public static func feedbacks(_ effects: some Effects, clock: some Clock<Duration>) -> [Feedback<State, Event>] {
+    public static func feedbacks(_ effects: some Effects, clock: some Swift.Clock<Swift.Duration>) -> [StateLoop.Feedback<State, Event>] {
         [
             .react(
                 request: { state in state._request_search },
@@ -305,7 +310,7 @@ public enum Edges {
     }
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
-    public static func system(initial: State = .initial, effects: some Effects, clock: some Clock<Duration> = ContinuousClock()) -> System<State, Event> {
-        System(initial: initial, reduce: reduce, feedbacks: feedbacks(effects, clock: clock))
+    public static func system(initial: State = .initial, effects: some Effects, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock()) -> StateLoop.System<State, Event> {
+        StateLoop.System(initial: initial, reduce: reduce, feedbacks: feedbacks(effects, clock: clock))
     }
 }

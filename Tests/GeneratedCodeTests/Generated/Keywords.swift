@@ -3,30 +3,65 @@ import StateLoop
 
 /// The `Keywords` state machine of Keywords.machine.yml: its states, events, reducer, effects and feedback loops.
 public enum Keywords {
+    /// The type of `default` in `context:` (Keywords.machine.yml:5): `Int`.
+#sourceLocation(file: "Keywords.machine.yml", line: 4)
+    public typealias _T0 = StateLoop._SpecType<
+                  Int
+    >.Checked
+#sourceLocation()
+
+    /// The type of `in` in `context:` (Keywords.machine.yml:6): `String`.
+#sourceLocation(file: "Keywords.machine.yml", line: 5)
+    public typealias _T1 = StateLoop._SpecType<
+                  String
+    >.Checked
+#sourceLocation()
+
+    /// The type of `case` in the payload of `switch` (Keywords.machine.yml:9): `Int`.
+#sourceLocation(file: "Keywords.machine.yml", line: 8)
+    public typealias _T2 = StateLoop._SpecType<
+                 Int
+    >.Checked
+#sourceLocation()
+
+    /// The type of `where` in the payload of `throw` (Keywords.machine.yml:11): `String`.
+#sourceLocation(file: "Keywords.machine.yml", line: 10)
+    public typealias _T3 = StateLoop._SpecType<
+                                 String
+    >.Checked
+#sourceLocation()
+
+    /// The request type of `defer` (Keywords.machine.yml:30): `Int`.
+#sourceLocation(file: "Keywords.machine.yml", line: 29)
+    public typealias _T4 = StateLoop._SpecType<
+                    Int
+    >.Checked
+#sourceLocation()
+
     /// The states of the machine, from `states:`.
-    public enum Mode: Hashable, Sendable, CaseIterable {
+    public enum Mode: Swift.Hashable, Swift.Sendable, Swift.CaseIterable {
         case `do`
         case `repeat`
     }
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
-    public struct State: Equatable, Sendable {
+    public struct State: Swift.Equatable, Swift.Sendable {
         /// The current state of the machine; only `reduce` changes it.
         public internal(set) var mode: Mode
         /// `default` from `context:` (Keywords.machine.yml:5).
-        public var `default`: Int
+        public var `default`: _T0
         /// `in` from `context:` (Keywords.machine.yml:6).
-        public var `in`: String
+        public var `in`: _T1
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
-        public internal(set) var _entries: Int
+        public internal(set) var _entries: Swift.Int
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            default _default: Int,
-            in _in: String,
-            _entries: Int = 0
+            default _default: _T0,
+            in _in: _T1,
+            _entries: Swift.Int = 0
         ) {
             self.mode = mode
             self.`default` = _default
@@ -35,8 +70,8 @@ public enum Keywords {
         }
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
-        public static var initial: State {
-            State(
+        public static var initial: Self {
+            .init(
                 mode: .`do`,
                 default: _default0(),
                 in: _default1()
@@ -44,145 +79,106 @@ public enum Keywords {
         }
 
         /// `default:` of `default` (Keywords.machine.yml:5).
-        fileprivate static func _default0() -> Int {
+        fileprivate static func _default0() -> _T0 {
 #sourceLocation(file: "Keywords.machine.yml", line: 5)
                                  0
 #sourceLocation()
         }
 
         /// `default:` of `in` (Keywords.machine.yml:6).
-        fileprivate static func _default1() -> String {
+        fileprivate static func _default1() -> _T1 {
 #sourceLocation(file: "Keywords.machine.yml", line: 6)
                                     "*/ \"\"\" \\ #"
 #sourceLocation()
         }
 
-        /// do, on switch, branch 1: `guard:` (Keywords.machine.yml:17).
-        fileprivate func _guard0(_ event: Event.SwitchPayload) -> Bool {
+        /// do, on switch, branch 1: enters repeat (Keywords.machine.yml:17). Its `guard:` (`nil` when false) and `set:` values, all computed from the old state.
+        fileprivate func _branch0(_ event: Event.SwitchPayload) -> _T0? {
 #sourceLocation(file: "Keywords.machine.yml", line: 17)
-                       event.case > 0
-#sourceLocation()
-        }
-
-        /// do, on switch, branch 1: `set: default` (Keywords.machine.yml:17).
-        fileprivate func _set0(_ event: Event.SwitchPayload) -> Int {
+                 guard event.case > 0
+            else { return nil }
 #sourceLocation(file: "Keywords.machine.yml", line: 17)
-                                                                        `default` + event.case
+                                                          let _0: _T0 = `default` + event.case
 #sourceLocation()
+            return _0
         }
 
-        /// do, on switch, branch 1: enters repeat (Keywords.machine.yml:17). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition0(_ event: Event.SwitchPayload) {
-            let _new0 = _set0(event)
-            self.`default` = _new0
-            self.mode = .`repeat`
-            self._entries &+= 1
-        }
-
-        /// do, on return, branch 1: enters repeat (Keywords.machine.yml:18). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition1() {
-            self.mode = .`repeat`
-            self._entries &+= 1
-        }
-
-        /// repeat, on switch, branch 1: `set: in` (Keywords.machine.yml:23).
-        fileprivate func _set1(_ event: Event.SwitchPayload) -> String {
+        /// repeat, on switch, branch 1: stays (Keywords.machine.yml:23). Its `set:` values, all computed from the old state.
+        fileprivate func _branch1(_ event: Event.SwitchPayload) -> _T1 {
 #sourceLocation(file: "Keywords.machine.yml", line: 23)
-                          "\(event.case)"
+            let _0: _T1 = "\(event.case)"
 #sourceLocation()
+            return _0
         }
 
-        /// repeat, on switch, branch 1: stays (Keywords.machine.yml:23). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition2(_ event: Event.SwitchPayload) {
-            let _new0 = _set1(event)
-            self.`in` = _new0
-        }
-
-        /// repeat, on return, branch 1: enters repeat (Keywords.machine.yml:24). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition3() {
-            self.mode = .`repeat`
-            self._entries &+= 1
-        }
-
-        /// repeat, on throw, branch 1: `set: in` (Keywords.machine.yml:25).
-        fileprivate func _set2(_ event: Event.ThrowPayload) -> String {
+        /// repeat, on throw, branch 1: stays (Keywords.machine.yml:25). Its `set:` values, all computed from the old state.
+        fileprivate func _branch2(_ event: Event.ThrowPayload) -> _T1 {
 #sourceLocation(file: "Keywords.machine.yml", line: 25)
-                        event.where
+          let _0: _T1 = event.where
 #sourceLocation()
-        }
-
-        /// repeat, on throw, branch 1: stays (Keywords.machine.yml:25). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition4(_ event: Event.ThrowPayload) {
-            let _new0 = _set2(event)
-            self.`in` = _new0
-        }
-
-        /// repeat, after 1s, branch 1: enters do (Keywords.machine.yml:21). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition5() {
-            self.mode = .`do`
-            self._entries &+= 1
-        }
-
-        /// The request of ``defer``: its `request.value` where it runs, `nil` (not running) elsewhere.
-        fileprivate var _request_defer: Int? {
-            switch mode {
-            case .`repeat`: _requestValue0()
-            case .`do`: nil
-            }
+            return _0
         }
 
         /// `request.value` of `defer` (Keywords.machine.yml:30).
-        fileprivate func _requestValue0() -> Int? {
+        fileprivate func _value0() -> _T4? {
 #sourceLocation(file: "Keywords.machine.yml", line: 30)
                                  `default`
 #sourceLocation()
         }
 
+        /// The request of ``defer``: its `request.value` where it runs, `nil` (not running) elsewhere.
+        fileprivate var _request_defer: _T4? {
+            switch mode {
+            case .`repeat`: _value0()
+            case .`do`: nil
+            }
+        }
+
         /// The request of `after: 1s` of `repeat` (Keywords.machine.yml:21): armed while the machine is there, armed anew by every entry.
-        fileprivate var _timerRequest0: Int? {
+        fileprivate var _timerRequest0: Swift.Int? {
             mode == .`repeat` ? _entries : nil
         }
     }
 
     /// The ways to change state, from `events:`. Send them to the system; `reduce` applies them.
-    public enum Event: Equatable, Sendable {
+    public enum Event: Swift.Equatable, Swift.Sendable {
         /// `switch` (Keywords.machine.yml:9).
-        case `switch`(case: Int)
+        case `switch`(case: _T2)
         /// `return` (Keywords.machine.yml:10).
         case `return`
         /// `throw` (Keywords.machine.yml:11): sent only by effects (`from: effects`).
-        case `throw`(where: String)
+        case `throw`(where: _T3)
         /// An `after:` timer fired. Sent by the machine's own timer feedbacks, not by you.
         case _timer(Timer)
 
         /// Which `after:` timer fired, and during which entry into its state (an earlier one is ignored).
-        public struct Timer: Equatable, Sendable, CustomStringConvertible {
+        public struct Timer: Swift.Equatable, Swift.Sendable, Swift.CustomStringConvertible {
             /// The state whose `after:` armed the timer.
             public var mode: Mode
             /// The timer's position in that state's `after:`.
-            public var index: Int
+            public var index: Swift.Int
             /// `State._entries` when the timer was armed.
-            public var entry: Int
+            public var entry: Swift.Int
 
             /// A timer event, for tests that drive `reduce` directly; the feedbacks make their own.
-            public init(mode: Mode, index: Int, entry: Int) {
+            public init(mode: Mode, index: Swift.Int, entry: Swift.Int) {
                 self.mode = mode
                 self.index = index
                 self.entry = entry
             }
 
             /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
-            public var description: String { "after #\(index) in \(mode)" }
+            public var description: Swift.String { "after #\(index) in \(mode)" }
         }
 
         /// The payload of `switch` by name: what `event` means in the spec's expressions.
         fileprivate struct SwitchPayload {
-            let `case`: Int
+            let `case`: _T2
         }
 
         /// The payload of `throw` by name: what `event` means in the spec's expressions.
         fileprivate struct ThrowPayload {
-            let `where`: String
+            let `where`: _T3
         }
     }
 
@@ -202,11 +198,14 @@ public enum Keywords {
         switch event {
         case .`switch`(let _0):
             let payload = Event.SwitchPayload(case: _0)
-            if state._guard0(payload) {
-                state._transition0(payload)
+            if let _n0 = state._branch0(payload) {
+                state.`default` = _n0
+                state.mode = .`repeat`
+                state._entries &+= 1
             }
         case .`return`:
-            state._transition1()
+            state.mode = .`repeat`
+            state._entries &+= 1
         case .`throw`:
             break // no effect that sends it runs here
         case ._timer:
@@ -219,29 +218,33 @@ public enum Keywords {
         switch event {
         case .`switch`(let _0):
             let payload = Event.SwitchPayload(case: _0)
-            state._transition2(payload)
+            let _n0 = state._branch1(payload)
+            state.`in` = _n0
         case .`return`:
-            state._transition3()
+            state.mode = .`repeat`
+            state._entries &+= 1
         case .`throw`(let _0):
             let payload = Event.ThrowPayload(where: _0)
-            state._transition4(payload)
+            let _n0 = state._branch2(payload)
+            state.`in` = _n0
         case ._timer(let timer) where timer == Event.Timer(mode: .`repeat`, index: 0, entry: state._entries):
-            state._transition5()
+            state.mode = .`do`
+            state._entries &+= 1
         case ._timer:
             break // a timer of another state or of an earlier entry
         }
     }
 
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
-    public protocol Effects: Sendable {
+    public protocol Effects: Swift.Sendable {
         /// `defer` (Keywords.machine.yml:28): runs in `repeat` while its request is not `nil`; a new request cancels the run before it.
-        func `defer`(_ request: Int) async -> DeferResult
+        func `defer`(_ request: _T4) async -> DeferResult
     }
 
     /// What ``defer`` answers with: the events of its `emits:`.
-    public enum DeferResult: Equatable, Sendable {
+    public enum DeferResult: Swift.Equatable, Swift.Sendable {
         /// Fed back as `Event.throw`.
-        case `throw`(where: String)
+        case `throw`(where: _T3)
 
         /// The event this result is fed back as.
         fileprivate var _event: Event {
@@ -252,7 +255,7 @@ public enum Keywords {
     }
 
     /// The feedback loops: one `react` per effect, one `timer` per `after:`.
-    public static func feedbacks(_ effects: some Effects, clock: some Clock<Duration>) -> [Feedback<State, Event>] {
+    public static func feedbacks(_ effects: some Effects, clock: some Swift.Clock<Swift.Duration>) -> [StateLoop.Feedback<State, Event>] {
         [
             .react(
                 request: { state in state._request_defer },
@@ -268,7 +271,7 @@ public enum Keywords {
     }
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
-    public static func system(initial: State = .initial, effects: some Effects, clock: some Clock<Duration> = ContinuousClock()) -> System<State, Event> {
-        System(initial: initial, reduce: reduce, feedbacks: feedbacks(effects, clock: clock))
+    public static func system(initial: State = .initial, effects: some Effects, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock()) -> StateLoop.System<State, Event> {
+        StateLoop.System(initial: initial, reduce: reduce, feedbacks: feedbacks(effects, clock: clock))
     }
 }

@@ -3,26 +3,47 @@ import StateLoop
 
 /// The `Pair` state machine of Pair.machine.yml: its states, events, reducer, effects and feedback loops.
 public enum Pair {
+    /// The type of `first` in `context:` (Pair.machine.yml:6): `Int`.
+#sourceLocation(file: "Pair.machine.yml", line: 5)
+    public typealias _T0 = StateLoop._SpecType<
+                 Int
+    >.Checked
+#sourceLocation()
+
+    /// The type of `second` in `context:` (Pair.machine.yml:7): `Int`.
+#sourceLocation(file: "Pair.machine.yml", line: 6)
+    public typealias _T1 = StateLoop._SpecType<
+                 Int
+    >.Checked
+#sourceLocation()
+
+    /// The type of `amount` in the payload of `add` (Pair.machine.yml:11): `Int`.
+#sourceLocation(file: "Pair.machine.yml", line: 10)
+    public typealias _T2 = StateLoop._SpecType<
+                Int
+    >.Checked
+#sourceLocation()
+
     /// The states of the machine, from `states:`.
-    public enum Mode: Hashable, Sendable, CaseIterable {
+    public enum Mode: Swift.Hashable, Swift.Sendable, Swift.CaseIterable {
         case `open`
         case frozen
     }
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
-    public struct State: Equatable, Sendable {
+    public struct State: Swift.Equatable, Swift.Sendable {
         /// The current state of the machine; only `reduce` changes it.
         public internal(set) var mode: Mode
         /// `first` from `context:` (Pair.machine.yml:6).
-        public var first: Int
+        public var first: _T0
         /// `second` from `context:` (Pair.machine.yml:7).
-        public var second: Int
+        public var second: _T1
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            first: Int,
-            second: Int
+            first: _T0,
+            second: _T1
         ) {
             self.mode = mode
             self.first = first
@@ -30,8 +51,8 @@ public enum Pair {
         }
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
-        public static var initial: State {
-            State(
+        public static var initial: Self {
+            .init(
                 mode: .`open`,
                 first: _default0(),
                 second: _default1()
@@ -39,88 +60,55 @@ public enum Pair {
         }
 
         /// `default:` of `first` (Pair.machine.yml:6).
-        fileprivate static func _default0() -> Int {
+        fileprivate static func _default0() -> _T0 {
 #sourceLocation(file: "Pair.machine.yml", line: 6)
                                 1
 #sourceLocation()
         }
 
         /// `default:` of `second` (Pair.machine.yml:7).
-        fileprivate static func _default1() -> Int {
+        fileprivate static func _default1() -> _T1 {
 #sourceLocation(file: "Pair.machine.yml", line: 7)
                                 2
 #sourceLocation()
         }
 
-        /// open, on swap, branch 1: `set: first` (Pair.machine.yml:18).
-        fileprivate func _set0() -> Int {
+        /// open, on swap, branch 1: stays (Pair.machine.yml:18). Its `set:` values, all computed from the old state.
+        fileprivate func _branch0() -> (_T0, _T1) {
 #sourceLocation(file: "Pair.machine.yml", line: 18)
-                          second
-#sourceLocation()
-        }
-
-        /// open, on swap, branch 1: `set: second` (Pair.machine.yml:18).
-        fileprivate func _set1() -> Int {
+            let _0: _T0 = second
 #sourceLocation(file: "Pair.machine.yml", line: 18)
-                                          first
+                            let _1: _T1 = first
 #sourceLocation()
+            return (_0, _1)
         }
 
-        /// open, on swap, branch 1: stays (Pair.machine.yml:18). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition0() {
-            let _new0 = _set0()
-            let _new1 = _set1()
-            self.first = _new0
-            self.second = _new1
-        }
-
-        /// open, on add, branch 1: `guard:` (Pair.machine.yml:20).
-        fileprivate func _guard0(_ event: Event.AddPayload) -> Bool {
+        /// open, on add, branch 1: stays (Pair.machine.yml:20). Its `guard:` (`nil` when false) and `set:` values, all computed from the old state.
+        fileprivate func _branch1(_ event: Event.AddPayload) -> (_T0, _T1)? {
 #sourceLocation(file: "Pair.machine.yml", line: 20)
-                   event.amount > 0
-#sourceLocation()
-        }
-
-        /// open, on add, branch 1: `set: first` (Pair.machine.yml:20).
-        fileprivate func _set2(_ event: Event.AddPayload) -> Int {
+             guard event.amount > 0
+            else { return nil }
 #sourceLocation(file: "Pair.machine.yml", line: 20)
-                                                   first + event.amount
-#sourceLocation()
-        }
-
-        /// open, on add, branch 1: `set: second` (Pair.machine.yml:20).
-        fileprivate func _set3(_ event: Event.AddPayload) -> Int {
+                                     let _0: _T0 = first + event.amount
 #sourceLocation(file: "Pair.machine.yml", line: 20)
-                                                                                 first
+                                                                   let _1: _T1 = first
 #sourceLocation()
-        }
-
-        /// open, on add, branch 1: stays (Pair.machine.yml:20). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition1(_ event: Event.AddPayload) {
-            let _new0 = _set2(event)
-            let _new1 = _set3(event)
-            self.first = _new0
-            self.second = _new1
-        }
-
-        /// open, on freeze, branch 1: enters frozen (Pair.machine.yml:22). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition2() {
-            self.mode = .frozen
+            return (_0, _1)
         }
     }
 
     /// The ways to change state, from `events:`. Send them to the system; `reduce` applies them.
-    public enum Event: Equatable, Sendable {
+    public enum Event: Swift.Equatable, Swift.Sendable {
         /// `swap` (Pair.machine.yml:10).
         case swap
         /// `add` (Pair.machine.yml:11).
-        case add(amount: Int)
+        case add(amount: _T2)
         /// `freeze` (Pair.machine.yml:12).
         case freeze
 
         /// The payload of `add` by name: what `event` means in the spec's expressions.
         fileprivate struct AddPayload {
-            let amount: Int
+            let amount: _T2
         }
     }
 
@@ -139,14 +127,17 @@ public enum Pair {
     private static func _reduce_open(_ state: inout State, _ event: Event) {
         switch event {
         case .swap:
-            state._transition0()
+            let (_n0, _n1) = state._branch0()
+            state.first = _n0
+            state.second = _n1
         case .add(let _0):
             let payload = Event.AddPayload(amount: _0)
-            if state._guard0(payload) {
-                state._transition1(payload)
+            if case let (_n0, _n1)? = state._branch1(payload) {
+                state.first = _n0
+                state.second = _n1
             }
         case .freeze:
-            state._transition2()
+            state.mode = .frozen
         }
     }
 
@@ -163,12 +154,12 @@ public enum Pair {
     }
 
     /// The feedback loops: one `react` per effect, one `timer` per `after:`.
-    public static func feedbacks() -> [Feedback<State, Event>] {
+    public static func feedbacks() -> [StateLoop.Feedback<State, Event>] {
         []
     }
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
-    public static func system(initial: State = .initial) -> System<State, Event> {
-        System(initial: initial, reduce: reduce, feedbacks: feedbacks())
+    public static func system(initial: State = .initial) -> StateLoop.System<State, Event> {
+        StateLoop.System(initial: initial, reduce: reduce, feedbacks: feedbacks())
     }
 }

@@ -3,8 +3,15 @@ import StateLoop
 
 /// The `TrafficLight` state machine of TrafficLight.machine.yml: its states, events, reducer, effects and feedback loops.
 public enum TrafficLight {
+    /// The type of `cycles` in `context:` (TrafficLight.machine.yml:5): `Int`.
+#sourceLocation(file: "TrafficLight.machine.yml", line: 4)
+    public typealias _T0 = StateLoop._SpecType<
+                 Int
+    >.Checked
+#sourceLocation()
+
     /// The states of the machine, from `states:`.
-    public enum Mode: Hashable, Sendable, CaseIterable {
+    public enum Mode: Swift.Hashable, Swift.Sendable, Swift.CaseIterable {
         case red
         case green
         case yellow
@@ -12,20 +19,20 @@ public enum TrafficLight {
     }
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
-    public struct State: Equatable, Sendable {
+    public struct State: Swift.Equatable, Swift.Sendable {
         /// The current state of the machine; only `reduce` changes it.
         public internal(set) var mode: Mode
         /// `cycles` from `context:` (TrafficLight.machine.yml:5).
-        public var cycles: Int
+        public var cycles: _T0
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
-        public internal(set) var _entries: Int
+        public internal(set) var _entries: Swift.Int
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            cycles: Int,
-            _entries: Int = 0
+            cycles: _T0,
+            _entries: Swift.Int = 0
         ) {
             self.mode = mode
             self.cycles = cycles
@@ -33,95 +40,46 @@ public enum TrafficLight {
         }
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
-        public static var initial: State {
-            State(
+        public static var initial: Self {
+            .init(
                 mode: .red,
                 cycles: _default0()
             )
         }
 
         /// `default:` of `cycles` (TrafficLight.machine.yml:5).
-        fileprivate static func _default0() -> Int {
+        fileprivate static func _default0() -> _T0 {
 #sourceLocation(file: "TrafficLight.machine.yml", line: 5)
                                 0
 #sourceLocation()
         }
 
-        /// red, on powerFailed, branch 1: enters flashing (TrafficLight.machine.yml:20). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition0() {
-            self.mode = .flashing
-            self._entries &+= 1
-        }
-
-        /// red, after 4s, branch 1: `set: cycles` (TrafficLight.machine.yml:18).
-        fileprivate func _set0() -> Int {
+        /// red, after 4s, branch 1: enters green (TrafficLight.machine.yml:18). Its `set:` values, all computed from the old state.
+        fileprivate func _branch0() -> _T0 {
 #sourceLocation(file: "TrafficLight.machine.yml", line: 18)
-                                        cycles + 1
+                          let _0: _T0 = cycles + 1
 #sourceLocation()
-        }
-
-        /// red, after 4s, branch 1: enters green (TrafficLight.machine.yml:18). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition1() {
-            let _new0 = _set0()
-            self.cycles = _new0
-            self.mode = .green
-            self._entries &+= 1
-        }
-
-        /// green, on pedestrianWaiting, branch 1: enters yellow (TrafficLight.machine.yml:26). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition2() {
-            self.mode = .yellow
-            self._entries &+= 1
-        }
-
-        /// green, on powerFailed, branch 1: enters flashing (TrafficLight.machine.yml:27). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition3() {
-            self.mode = .flashing
-            self._entries &+= 1
-        }
-
-        /// green, after 5s, branch 1: enters yellow (TrafficLight.machine.yml:24). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition4() {
-            self.mode = .yellow
-            self._entries &+= 1
-        }
-
-        /// yellow, on powerFailed, branch 1: enters flashing (TrafficLight.machine.yml:32). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition5() {
-            self.mode = .flashing
-            self._entries &+= 1
-        }
-
-        /// yellow, after 1s, branch 1: enters red (TrafficLight.machine.yml:30). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition6() {
-            self.mode = .red
-            self._entries &+= 1
-        }
-
-        /// flashing, on powerRestored, branch 1: enters red (TrafficLight.machine.yml:36). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition7() {
-            self.mode = .red
-            self._entries &+= 1
+            return _0
         }
 
         /// The request of `after: 4s` of `red` (TrafficLight.machine.yml:18): armed while the machine is there, armed anew by every entry.
-        fileprivate var _timerRequest0: Int? {
+        fileprivate var _timerRequest0: Swift.Int? {
             mode == .red ? _entries : nil
         }
 
         /// The request of `after: 5s` of `green` (TrafficLight.machine.yml:24): armed while the machine is there, armed anew by every entry.
-        fileprivate var _timerRequest1: Int? {
+        fileprivate var _timerRequest1: Swift.Int? {
             mode == .green ? _entries : nil
         }
 
         /// The request of `after: 1s` of `yellow` (TrafficLight.machine.yml:30): armed while the machine is there, armed anew by every entry.
-        fileprivate var _timerRequest2: Int? {
+        fileprivate var _timerRequest2: Swift.Int? {
             mode == .yellow ? _entries : nil
         }
     }
 
     /// The ways to change state, from `events:`. Send them to the system; `reduce` applies them.
-    public enum Event: Equatable, Sendable {
+    public enum Event: Swift.Equatable, Swift.Sendable {
         /// `pedestrianWaiting` (TrafficLight.machine.yml:8).
         case pedestrianWaiting
         /// `powerFailed` (TrafficLight.machine.yml:9).
@@ -132,23 +90,23 @@ public enum TrafficLight {
         case _timer(Timer)
 
         /// Which `after:` timer fired, and during which entry into its state (an earlier one is ignored).
-        public struct Timer: Equatable, Sendable, CustomStringConvertible {
+        public struct Timer: Swift.Equatable, Swift.Sendable, Swift.CustomStringConvertible {
             /// The state whose `after:` armed the timer.
             public var mode: Mode
             /// The timer's position in that state's `after:`.
-            public var index: Int
+            public var index: Swift.Int
             /// `State._entries` when the timer was armed.
-            public var entry: Int
+            public var entry: Swift.Int
 
             /// A timer event, for tests that drive `reduce` directly; the feedbacks make their own.
-            public init(mode: Mode, index: Int, entry: Int) {
+            public init(mode: Mode, index: Swift.Int, entry: Swift.Int) {
                 self.mode = mode
                 self.index = index
                 self.entry = entry
             }
 
             /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
-            public var description: String { "after #\(index) in \(mode)" }
+            public var description: Swift.String { "after #\(index) in \(mode)" }
         }
     }
 
@@ -171,11 +129,15 @@ public enum TrafficLight {
         case .pedestrianWaiting:
             break // ignored
         case .powerFailed:
-            state._transition0()
+            state.mode = .flashing
+            state._entries &+= 1
         case .powerRestored:
             break // ignored
         case ._timer(let timer) where timer == Event.Timer(mode: .red, index: 0, entry: state._entries):
-            state._transition1()
+            let _n0 = state._branch0()
+            state.cycles = _n0
+            state.mode = .green
+            state._entries &+= 1
         case ._timer:
             break // a timer of another state or of an earlier entry
         }
@@ -185,13 +147,16 @@ public enum TrafficLight {
     private static func _reduce_green(_ state: inout State, _ event: Event) {
         switch event {
         case .pedestrianWaiting:
-            state._transition2()
+            state.mode = .yellow
+            state._entries &+= 1
         case .powerFailed:
-            state._transition3()
+            state.mode = .flashing
+            state._entries &+= 1
         case .powerRestored:
             break // ignored
         case ._timer(let timer) where timer == Event.Timer(mode: .green, index: 0, entry: state._entries):
-            state._transition4()
+            state.mode = .yellow
+            state._entries &+= 1
         case ._timer:
             break // a timer of another state or of an earlier entry
         }
@@ -203,11 +168,13 @@ public enum TrafficLight {
         case .pedestrianWaiting:
             break // ignored
         case .powerFailed:
-            state._transition5()
+            state.mode = .flashing
+            state._entries &+= 1
         case .powerRestored:
             break // ignored
         case ._timer(let timer) where timer == Event.Timer(mode: .yellow, index: 0, entry: state._entries):
-            state._transition6()
+            state.mode = .red
+            state._entries &+= 1
         case ._timer:
             break // a timer of another state or of an earlier entry
         }
@@ -221,14 +188,15 @@ public enum TrafficLight {
         case .powerFailed:
             break // ignored
         case .powerRestored:
-            state._transition7()
+            state.mode = .red
+            state._entries &+= 1
         case ._timer:
             break // no timer runs here
         }
     }
 
     /// The feedback loops: one `react` per effect, one `timer` per `after:`.
-    public static func feedbacks(clock: some Clock<Duration>) -> [Feedback<State, Event>] {
+    public static func feedbacks(clock: some Swift.Clock<Swift.Duration>) -> [StateLoop.Feedback<State, Event>] {
         [
             .timer(
                 request: { state in state._timerRequest0 },
@@ -252,7 +220,7 @@ public enum TrafficLight {
     }
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
-    public static func system(initial: State = .initial, clock: some Clock<Duration> = ContinuousClock()) -> System<State, Event> {
-        System(initial: initial, reduce: reduce, feedbacks: feedbacks(clock: clock))
+    public static func system(initial: State = .initial, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock()) -> StateLoop.System<State, Event> {
+        StateLoop.System(initial: initial, reduce: reduce, feedbacks: feedbacks(clock: clock))
     }
 }

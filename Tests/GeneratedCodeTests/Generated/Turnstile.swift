@@ -3,34 +3,76 @@ import StateLoop
 
 /// The `Turnstile` state machine of Turnstile.machine.yml: its states, events, reducer, effects and feedback loops.
 public enum Turnstile {
+    /// The type of `coins` in `context:` (Turnstile.machine.yml:5): `Int`.
+#sourceLocation(file: "Turnstile.machine.yml", line: 4)
+    public typealias _T0 = StateLoop._SpecType<
+                 Int
+    >.Checked
+#sourceLocation()
+
+    /// The type of `passes` in `context:` (Turnstile.machine.yml:6): `Int`.
+#sourceLocation(file: "Turnstile.machine.yml", line: 5)
+    public typealias _T1 = StateLoop._SpecType<
+                 Int
+    >.Checked
+#sourceLocation()
+
+    /// The type of `alarm` in `context:` (Turnstile.machine.yml:7): `String?`.
+#sourceLocation(file: "Turnstile.machine.yml", line: 6)
+    public typealias _T2 = StateLoop._SpecType<
+                 String?
+    >.Checked
+#sourceLocation()
+
+    /// The type of `value` in the payload of `coin` (Turnstile.machine.yml:10): `Int`.
+#sourceLocation(file: "Turnstile.machine.yml", line: 9)
+    public typealias _T3 = StateLoop._SpecType<
+                  Int
+    >.Checked
+#sourceLocation()
+
+    /// The type of `ok` in the payload of `logged` (Turnstile.machine.yml:13): `Bool`.
+#sourceLocation(file: "Turnstile.machine.yml", line: 12)
+    public typealias _T4 = StateLoop._SpecType<
+                              Bool
+    >.Checked
+#sourceLocation()
+
+    /// The request type of `logAlarm` (Turnstile.machine.yml:40): `String`.
+#sourceLocation(file: "Turnstile.machine.yml", line: 39)
+    public typealias _T5 = StateLoop._SpecType<
+                    String
+    >.Checked
+#sourceLocation()
+
     /// The states of the machine, from `states:`.
-    public enum Mode: Hashable, Sendable, CaseIterable {
+    public enum Mode: Swift.Hashable, Swift.Sendable, Swift.CaseIterable {
         case locked
         case unlocked
         case broken
     }
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
-    public struct State: Equatable, Sendable {
+    public struct State: Swift.Equatable, Swift.Sendable {
         /// The current state of the machine; only `reduce` changes it.
         public internal(set) var mode: Mode
         /// `coins` from `context:` (Turnstile.machine.yml:5).
-        public var coins: Int
+        public var coins: _T0
         /// `passes` from `context:` (Turnstile.machine.yml:6).
-        public var passes: Int
+        public var passes: _T1
         /// `alarm` from `context:` (Turnstile.machine.yml:7).
-        public var alarm: String?
+        public var alarm: _T2
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
-        public internal(set) var _entries: Int
+        public internal(set) var _entries: Swift.Int
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            coins: Int,
-            passes: Int,
-            alarm: String?,
-            _entries: Int = 0
+            coins: _T0,
+            passes: _T1,
+            alarm: _T2,
+            _entries: Swift.Int = 0
         ) {
             self.mode = mode
             self.coins = coins
@@ -40,8 +82,8 @@ public enum Turnstile {
         }
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
-        public static var initial: State {
-            State(
+        public static var initial: Self {
+            .init(
                 mode: .locked,
                 coins: _default0(),
                 passes: _default1(),
@@ -50,167 +92,124 @@ public enum Turnstile {
         }
 
         /// `default:` of `coins` (Turnstile.machine.yml:5).
-        fileprivate static func _default0() -> Int {
+        fileprivate static func _default0() -> _T0 {
 #sourceLocation(file: "Turnstile.machine.yml", line: 5)
                                 0
 #sourceLocation()
         }
 
         /// `default:` of `passes` (Turnstile.machine.yml:6).
-        fileprivate static func _default1() -> Int {
+        fileprivate static func _default1() -> _T1 {
 #sourceLocation(file: "Turnstile.machine.yml", line: 6)
                                 0
 #sourceLocation()
         }
 
-        /// locked, on coin, branch 1: `guard:` (Turnstile.machine.yml:22).
-        fileprivate func _guard0(_ event: Event.CoinPayload) -> Bool {
+        /// locked, on coin, branch 1: enters unlocked (Turnstile.machine.yml:22). Its `guard:` (`nil` when false) and `set:` values, all computed from the old state.
+        fileprivate func _branch0(_ event: Event.CoinPayload) -> _T0? {
 #sourceLocation(file: "Turnstile.machine.yml", line: 22)
-                   event.value >= 50
-#sourceLocation()
-        }
-
-        /// locked, on coin, branch 1: `set: coins` (Turnstile.machine.yml:22).
-        fileprivate func _set0(_ event: Event.CoinPayload) -> Int {
+             guard event.value >= 50
+            else { return nil }
 #sourceLocation(file: "Turnstile.machine.yml", line: 22)
-                                                                      coins + event.value
+                                                        let _0: _T0 = coins + event.value
 #sourceLocation()
+            return _0
         }
 
-        /// locked, on coin, branch 1: enters unlocked (Turnstile.machine.yml:22). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition0(_ event: Event.CoinPayload) {
-            let _new0 = _set0(event)
-            self.coins = _new0
-            self.mode = .unlocked
-            self._entries &+= 1
-        }
-
-        /// locked, on push, branch 1: `set: alarm` (Turnstile.machine.yml:24).
-        fileprivate func _set1() -> String? {
+        /// locked, on push, branch 1: enters broken (Turnstile.machine.yml:24). Its `set:` values, all computed from the old state.
+        fileprivate func _branch1() -> _T2 {
 #sourceLocation(file: "Turnstile.machine.yml", line: 24)
-                                           "forced"
+                             let _0: _T2 = "forced"
 #sourceLocation()
+            return _0
         }
 
-        /// locked, on push, branch 1: enters broken (Turnstile.machine.yml:24). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition1() {
-            let _new0 = _set1()
-            self.alarm = _new0
-            self.mode = .broken
-            self._entries &+= 1
-        }
-
-        /// unlocked, on coin, branch 1: `set: coins` (Turnstile.machine.yml:27).
-        fileprivate func _set2(_ event: Event.CoinPayload) -> Int {
+        /// unlocked, on coin, branch 1: stays (Turnstile.machine.yml:27). Its `set:` values, all computed from the old state.
+        fileprivate func _branch2(_ event: Event.CoinPayload) -> _T0 {
 #sourceLocation(file: "Turnstile.machine.yml", line: 27)
-                          coins + event.value
+            let _0: _T0 = coins + event.value
 #sourceLocation()
+            return _0
         }
 
-        /// unlocked, on coin, branch 1: stays (Turnstile.machine.yml:27). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition2(_ event: Event.CoinPayload) {
-            let _new0 = _set2(event)
-            self.coins = _new0
-        }
-
-        /// unlocked, on push, branch 1: `set: passes` (Turnstile.machine.yml:28).
-        fileprivate func _set3() -> Int {
+        /// unlocked, on push, branch 1: enters locked (Turnstile.machine.yml:28). Its `set:` values, all computed from the old state.
+        fileprivate func _branch3() -> _T1 {
 #sourceLocation(file: "Turnstile.machine.yml", line: 28)
-                                           passes + 1
+                             let _0: _T1 = passes + 1
 #sourceLocation()
+            return _0
         }
 
-        /// unlocked, on push, branch 1: enters locked (Turnstile.machine.yml:28). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition3() {
-            let _new0 = _set3()
-            self.passes = _new0
-            self.mode = .locked
-            self._entries &+= 1
-        }
-
-        /// unlocked, after 10s, branch 1: enters locked (Turnstile.machine.yml:30). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition4() {
-            self.mode = .locked
-            self._entries &+= 1
-        }
-
-        /// broken, on reset, branch 1: `set: alarm` (Turnstile.machine.yml:33).
-        fileprivate func _set4() -> String? {
+        /// broken, on reset, branch 1: enters locked (Turnstile.machine.yml:33). Its `set:` values, all computed from the old state.
+        fileprivate func _branch4() -> _T2 {
 #sourceLocation(file: "Turnstile.machine.yml", line: 33)
-                                           nil
+                             let _0: _T2 = nil
 #sourceLocation()
-        }
-
-        /// broken, on reset, branch 1: enters locked (Turnstile.machine.yml:33). Every new value is computed from the old state before any is assigned.
-        fileprivate mutating func _transition5() {
-            let _new0 = _set4()
-            self.alarm = _new0
-            self.mode = .locked
-            self._entries &+= 1
-        }
-
-        /// The request of `logAlarm`: its `request.value` where it runs, `nil` (not running) elsewhere.
-        fileprivate var _request_logAlarm: String? {
-            switch mode {
-            case .broken: _requestValue0()
-            case .locked, .unlocked: nil
-            }
+            return _0
         }
 
         /// `request.value` of `logAlarm` (Turnstile.machine.yml:40).
-        fileprivate func _requestValue0() -> String? {
+        fileprivate func _value0() -> _T5? {
 #sourceLocation(file: "Turnstile.machine.yml", line: 40)
                                    alarm
 #sourceLocation()
         }
 
+        /// The request of `logAlarm`: its `request.value` where it runs, `nil` (not running) elsewhere.
+        fileprivate var _request_logAlarm: _T5? {
+            switch mode {
+            case .broken: _value0()
+            case .locked, .unlocked: nil
+            }
+        }
+
         /// The request of `after: 10s` of `unlocked` (Turnstile.machine.yml:30): armed while the machine is there, armed anew by every entry.
-        fileprivate var _timerRequest0: Int? {
+        fileprivate var _timerRequest0: Swift.Int? {
             mode == .unlocked ? _entries : nil
         }
     }
 
     /// The ways to change state, from `events:`. Send them to the system; `reduce` applies them.
-    public enum Event: Equatable, Sendable {
+    public enum Event: Swift.Equatable, Swift.Sendable {
         /// `coin` (Turnstile.machine.yml:10).
-        case coin(value: Int)
+        case coin(value: _T3)
         /// `push` (Turnstile.machine.yml:11).
         case push
         /// `reset` (Turnstile.machine.yml:12).
         case reset
         /// `logged` (Turnstile.machine.yml:13): sent only by effects (`from: effects`).
-        case logged(ok: Bool)
+        case logged(ok: _T4)
         /// An `after:` timer fired. Sent by the machine's own timer feedbacks, not by you.
         case _timer(Timer)
 
         /// Which `after:` timer fired, and during which entry into its state (an earlier one is ignored).
-        public struct Timer: Equatable, Sendable, CustomStringConvertible {
+        public struct Timer: Swift.Equatable, Swift.Sendable, Swift.CustomStringConvertible {
             /// The state whose `after:` armed the timer.
             public var mode: Mode
             /// The timer's position in that state's `after:`.
-            public var index: Int
+            public var index: Swift.Int
             /// `State._entries` when the timer was armed.
-            public var entry: Int
+            public var entry: Swift.Int
 
             /// A timer event, for tests that drive `reduce` directly; the feedbacks make their own.
-            public init(mode: Mode, index: Int, entry: Int) {
+            public init(mode: Mode, index: Swift.Int, entry: Swift.Int) {
                 self.mode = mode
                 self.index = index
                 self.entry = entry
             }
 
             /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
-            public var description: String { "after #\(index) in \(mode)" }
+            public var description: Swift.String { "after #\(index) in \(mode)" }
         }
 
         /// The payload of `coin` by name: what `event` means in the spec's expressions.
         fileprivate struct CoinPayload {
-            let value: Int
+            let value: _T3
         }
 
         /// The payload of `logged` by name: what `event` means in the spec's expressions.
         fileprivate struct LoggedPayload {
-            let ok: Bool
+            let ok: _T4
         }
     }
 
@@ -231,11 +230,16 @@ public enum Turnstile {
         switch event {
         case .coin(let _0):
             let payload = Event.CoinPayload(value: _0)
-            if state._guard0(payload) {
-                state._transition0(payload)
+            if let _n0 = state._branch0(payload) {
+                state.coins = _n0
+                state.mode = .unlocked
+                state._entries &+= 1
             }
         case .push:
-            state._transition1()
+            let _n0 = state._branch1()
+            state.alarm = _n0
+            state.mode = .broken
+            state._entries &+= 1
         case .reset:
             break // ignored
         case .logged:
@@ -250,15 +254,20 @@ public enum Turnstile {
         switch event {
         case .coin(let _0):
             let payload = Event.CoinPayload(value: _0)
-            state._transition2(payload)
+            let _n0 = state._branch2(payload)
+            state.coins = _n0
         case .push:
-            state._transition3()
+            let _n0 = state._branch3()
+            state.passes = _n0
+            state.mode = .locked
+            state._entries &+= 1
         case .reset:
             break // ignored
         case .logged:
             break // no effect that sends it runs here
         case ._timer(let timer) where timer == Event.Timer(mode: .unlocked, index: 0, entry: state._entries):
-            state._transition4()
+            state.mode = .locked
+            state._entries &+= 1
         case ._timer:
             break // a timer of another state or of an earlier entry
         }
@@ -272,7 +281,10 @@ public enum Turnstile {
         case .push:
             break // ignored
         case .reset:
-            state._transition5()
+            let _n0 = state._branch4()
+            state.alarm = _n0
+            state.mode = .locked
+            state._entries &+= 1
         case .logged:
             break // ignored
         case ._timer:
@@ -281,15 +293,15 @@ public enum Turnstile {
     }
 
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
-    public protocol Effects: Sendable {
+    public protocol Effects: Swift.Sendable {
         /// `logAlarm` (Turnstile.machine.yml:38): runs in `broken` while its request is not `nil`; a new request cancels the run before it.
-        func logAlarm(_ request: String) async -> LogAlarmResult
+        func logAlarm(_ request: _T5) async -> LogAlarmResult
     }
 
     /// What `logAlarm` answers with: the events of its `emits:`.
-    public enum LogAlarmResult: Equatable, Sendable {
+    public enum LogAlarmResult: Swift.Equatable, Swift.Sendable {
         /// Fed back as `Event.logged`.
-        case logged(ok: Bool)
+        case logged(ok: _T4)
 
         /// The event this result is fed back as.
         fileprivate var _event: Event {
@@ -300,7 +312,7 @@ public enum Turnstile {
     }
 
     /// The feedback loops: one `react` per effect, one `timer` per `after:`.
-    public static func feedbacks(_ effects: some Effects, clock: some Clock<Duration>) -> [Feedback<State, Event>] {
+    public static func feedbacks(_ effects: some Effects, clock: some Swift.Clock<Swift.Duration>) -> [StateLoop.Feedback<State, Event>] {
         [
             .react(
                 request: { state in state._request_logAlarm },
@@ -316,7 +328,7 @@ public enum Turnstile {
     }
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
-    public static func system(initial: State = .initial, effects: some Effects, clock: some Clock<Duration> = ContinuousClock()) -> System<State, Event> {
-        System(initial: initial, reduce: reduce, feedbacks: feedbacks(effects, clock: clock))
+    public static func system(initial: State = .initial, effects: some Effects, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock()) -> StateLoop.System<State, Event> {
+        StateLoop.System(initial: initial, reduce: reduce, feedbacks: feedbacks(effects, clock: clock))
     }
 }
