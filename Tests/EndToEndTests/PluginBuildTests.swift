@@ -77,6 +77,35 @@ struct PluginBuildTests {
         #expect(columns.allSatisfy { (startColumn..<startColumn + text.count).contains($0) }, "columns \(columns), expression at \(start)")
     }
 
+    /// A type or a module the spec names wrongly is reported by swiftc at the YAML line and column
+    /// where the spec names it: a context field's type, a payload field's, a request's, an import.
+    @Test func wrongTypesAndImportsFailTheBuildAtTheYAMLLine() throws {
+        let package = try FixturePackage(copying: "DoorApp")
+        try package.edit(Self.spec, replacing: "openings: {type: Int,", with: "openings: {type: Innt,")
+        try package.edit(Self.spec, replacing: "lock: {code: Int}", with: "lock: {code: Intt}")
+        try package.edit(Self.spec, replacing: "request: {type: Int,", with: "request: {type: Inttt,")
+        let build = try package.swift("build")
+        #expect(build.status != 0, "the build should fail:\n\(build.output)")
+        // The text after each type makes it unique in the spec; the location is the type's own.
+        for (type, after) in [("Innt", ","), ("Intt", "}"), ("Inttt", ",")] {
+            let at = try Self.location(of: type + after, in: package)
+            #expect(build.output.contains("\(at): error: cannot find type '\(type)' in scope"), "no error for \(type) at \(at):\n\(build.output)")
+        }
+        // swiftc may add follow-on errors in the generated file (a call that uses the broken
+        // type), as it does in hand-written code, but the misspelt type is named only in the spec.
+        let inGenerated = build.output.components(separatedBy: "\n").filter { $0.contains(".machine.swift:") && $0.contains("error:") }
+        #expect(!inGenerated.contains { $0.contains("Innt") || $0.contains("Intt") }, "\(inGenerated)")
+
+        try package.edit(Self.spec, replacing: "Innt,", with: "Int,")
+        try package.edit(Self.spec, replacing: "Intt}", with: "Int}")
+        try package.edit(Self.spec, replacing: "Inttt,", with: "Int,")
+        try package.edit(Self.spec, replacing: "machine: Door\n", with: "machine: Door\nimports: [Foundaton]\n")
+        let imports = try package.swift("build")
+        #expect(imports.status != 0, "the build should fail:\n\(imports.output)")
+        let module = try Self.location(of: "Foundaton", in: package)
+        #expect(imports.output.contains("\(module): error: no such module 'Foundaton'"), "\(imports.output)")
+    }
+
     @Test func configurationFileSetsTheAccessLevelAndTheTemplates() throws {
         let package = try FixturePackage(copying: "DoorApp")
         let templates = package.directory.appending(path: "Sources/DoorApp/StateLoopTemplates")

@@ -24,7 +24,5 @@ import Testing
         #expect(spec.event(loaded, canArriveIn: "loading"))
         #expect(!spec.event(loaded, canArriveIn: "ready"))
         #expect(spec.event(searchChanged, canArriveIn: "ready"))
-        #expect(spec.handler(of: spec.states[2], for: "scrolledNearBottom")?.branches.count == 2)
-        #expect(spec.handler(of: spec.states[2], for: "loaded") == nil)
     }
 }

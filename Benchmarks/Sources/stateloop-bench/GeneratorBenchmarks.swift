@@ -176,7 +176,7 @@ let generatorBenchmarks: [Benchmark] = [
     },
     Benchmark(name: "generator.stage.render.ms") {
         let spec = SpecLoader.load(contents: Array(generatorSpec.yaml.utf8), path: "Synthetic.machine.yml").spec!
-        let context = MachineContextBuilder.build(spec).context!
+        let context = MachineContextBuilder.build(spec)
         let renderer = SwiftRenderer(templates: .builtIn)
         return medianMilliseconds(runs: generatorRuns) { blackHole(renderer.render(context)) }
     },

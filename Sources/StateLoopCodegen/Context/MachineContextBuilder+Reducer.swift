@@ -12,11 +12,13 @@ import StateLoopSpec
 extension MachineContextBuilder {
     mutating func makeReducerMode(_ state: StateSpec) -> MachineContext.ReducerMode {
         var cases: [MachineContext.ReducerCase] = []
+        let handlers = Dictionary(state.on.map { ($0.event.value, $0) }, uniquingKeysWith: { first, _ in first })
+        let ignored = Set((state.ignore + spec.ignore).map(\.value))
         for event in spec.events {
-            guard let handler = spec.spec.handler(of: state, for: event.name.value) else {
+            guard let handler = handlers[event.name.value] else {
                 // Not handled here: ignored out loud, or an effects-only event no emitting effect
                 // sends in this state. Either way the reducer needs the case, as a no-op.
-                let saidIgnored = (state.ignore + spec.ignore).contains { $0.value == event.name.value }
+                let saidIgnored = ignored.contains(event.name.value)
                 let reason = event.source == .effects && !saidIgnored ? "no effect that sends it runs here" : "ignored"
                 cases.append(.init(pattern: "case .\(SwiftName.escaped(event.name.value)):", body: ["break // \(reason)"]))
                 continue
@@ -98,9 +100,7 @@ extension MachineContextBuilder {
         let parameter = payload.map { "_ event: \(payloadType($0))" } ?? ""
         let argument = payload == nil ? "" : "payload"
         var actions: [String] = []
-        let fields = transition.assignments.map { assignment in
-            spec.context.firstIndex { $0.name.value == assignment.field.value }!
-        }
+        let fields = transition.assignments.map { fieldIndex[$0.field.value]! }
         let values = fields.indices.map { "_n\($0)" }
         for (value, field) in zip(values, fields) {
             actions.append("state.\(SwiftName.escaped(spec.context[field].name.value)) = \(value)")

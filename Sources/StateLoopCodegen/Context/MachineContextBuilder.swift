@@ -15,7 +15,8 @@ import StateLoopSpec
 
 /// Turns a `CheckedMachineSpec` into the `MachineContext` the templates print.
 public struct MachineContextBuilder {
-    let spec: CheckedMachineSpec
+    /// The checked spec's contents (read directly: the checks are behind us).
+    let spec: MachineSpec
     let access: AccessLevel
     let placement: SourcePlacement
     /// The spec's file name as comment text, computed once: every doc comment points at it.
@@ -30,6 +31,10 @@ public struct MachineContextBuilder {
     var payloadTypes: [String: [String]] = [:]
     /// The alias of each effect's request type, in `effects:` order.
     var requestTypes: [String] = []
+    /// True when some state has `after:` timers.
+    let hasTimers: Bool
+    /// The position of each context field in `context:`, by name.
+    let fieldIndex: [String: Int]
     /// The members of `State` made so far, in order.
     var members: [MachineContext.Member] = []
 
@@ -40,13 +45,13 @@ public struct MachineContextBuilder {
     }
 
     private init(spec: CheckedMachineSpec, access: AccessLevel) {
-        self.spec = spec
+        self.spec = spec.spec
         self.access = access
+        self.hasTimers = spec.states.contains { !$0.after.isEmpty }
+        self.fieldIndex = Dictionary(spec.context.enumerated().map { ($1.name.value, $0) }, uniquingKeysWith: { first, _ in first })
         self.placement = SourcePlacement(fileLiteral: SwiftLiteral.sourceLocationFile(spec.file))
         self.fileComment = SwiftLiteral.comment(Self.fileName(spec.file))
     }
-
-    var hasTimers: Bool { spec.states.contains { !$0.after.isEmpty } }
 
     private static func fileName(_ path: String) -> String {
         String(path.split(separator: "/").last ?? Substring(path))

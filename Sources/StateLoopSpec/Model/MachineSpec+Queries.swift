@@ -13,10 +13,4 @@ extension MachineSpec {
         guard event.source == .effects else { return true }
         return effects(runningIn: state).contains { effect in effect.emits.contains { $0.value == event.name.value } }
     }
-
-    /// What `state` does with `event` in a checked spec: its handler, or `nil` when the event is
-    /// ignored there (explicitly, machine-wide, or because it cannot arrive).
-    public func handler(of state: StateSpec, for event: String) -> EventHandler? {
-        state.on.first { $0.event.value == event }
-    }
 }
