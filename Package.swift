@@ -105,6 +105,8 @@ let package = Package(
         .testTarget(name: "ExamplesTests", dependencies: ["StateLoopExamples"]),
         // The `stateloop` executable: exit codes, diagnostics, files written.
         .testTarget(name: "StateLoopCLITests", dependencies: ["stateloop"]),
+        // The spec-file naming the plugins and the CLI share (Plugins/PluginsShared, linked in).
+        .testTarget(name: "PluginsSharedTests"),
         // Real `swift build`s of Tests/Fixtures packages that apply the plugin.
         .testTarget(name: "EndToEndTests"),
     ],

@@ -26,7 +26,7 @@ struct StateLoopCommand: CommandPlugin {
         let tool = try context.tool(named: "stateloop").url
         var wrote = 0
         for case let target as SourceModuleTarget in targets {
-            let specs = target.sourceFiles.map(\.url).filter(Self.isSpec).sorted { $0.path(percentEncoded: false) < $1.path(percentEncoded: false) }
+            let specs = target.sourceFiles.map(\.url).filter { SpecFileNaming.isSpec(fileName: $0.lastPathComponent) }.sorted { $0.path(percentEncoded: false) < $1.path(percentEncoded: false) }
             guard !specs.isEmpty else { continue }
             switch verb {
             case "generate":
@@ -35,7 +35,7 @@ struct StateLoopCommand: CommandPlugin {
                 print("\(target.name): wrote \(specs.count) file(s) into \(output.path(percentEncoded: false))")
             default:
                 for spec in specs {
-                    let output = spec.deletingLastPathComponent().appending(path: Self.stem(of: spec) + "." + Self.fileExtension(format))
+                    let output = spec.deletingLastPathComponent().appending(path: SpecFileNaming.stem(ofSpecAt: spec.path(percentEncoded: false)) + "." + Self.fileExtension(format))
                     try run(tool, ["diagram", spec.path(percentEncoded: false), "--format", format, "--output", output.path(percentEncoded: false)])
                     print("wrote \(output.path(percentEncoded: false))")
                 }
@@ -56,20 +56,6 @@ struct StateLoopCommand: CommandPlugin {
         guard process.terminationStatus == 0 else {
             throw CommandError.toolFailed("stateloop \(arguments.first ?? "") exited with status \(process.terminationStatus); see the errors above")
         }
-    }
-
-    // isSpec and stem repeat StateLoopPlugin's: a plugin target cannot depend on a library, so
-    // the two plugins cannot share code. Both must name specs like `stateloop generate` does.
-    static func isSpec(_ url: URL) -> Bool {
-        url.lastPathComponent.hasSuffix(".machine.yml") || url.lastPathComponent.hasSuffix(".machine.yaml")
-    }
-
-    static func stem(of spec: URL) -> String {
-        var name = spec.lastPathComponent
-        for suffix in [".machine.yml", ".machine.yaml"] where name.hasSuffix(suffix) {
-            name.removeLast(suffix.count)
-        }
-        return name
     }
 
     static func fileExtension(_ format: String) -> String {

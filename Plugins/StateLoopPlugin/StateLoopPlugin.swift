@@ -54,10 +54,16 @@ struct StateLoopBuildCommands {
 
     func commands() throws -> [Command] {
         let specs = self.specs
-            .filter { Self.isSpec($0) }
+            .filter { SpecFileNaming.isSpec(fileName: $0.lastPathComponent) }
             .sorted { $0.path(percentEncoded: false) < $1.path(percentEncoded: false) }
         guard !specs.isEmpty else { return [] }
-        try Self.rejectCollidingStems(specs)
+        let collisions = SpecFileNaming.collisions(specs.map { $0.path(percentEncoded: false) })
+        guard collisions.isEmpty else {
+            for collision in collisions {
+                Diagnostics.error(collision.compilerStyleError)
+            }
+            throw PluginError.collidingSpecs
+        }
 
         var arguments: [String] = []
         var extraInputs: [URL] = []
@@ -84,7 +90,7 @@ struct StateLoopBuildCommands {
         }
 
         return specs.map { spec in
-            let output = workDirectory.appending(path: Self.outputName(of: spec))
+            let output = workDirectory.appending(path: SpecFileNaming.outputFileName(forSpecAt: spec.path(percentEncoded: false)))
             return .buildCommand(
                 displayName: "Generating \(output.lastPathComponent) from \(spec.lastPathComponent)",
                 executable: tool,
@@ -93,37 +99,6 @@ struct StateLoopBuildCommands {
                 outputFiles: [output]
             )
         }
-    }
-
-    static func isSpec(_ url: URL) -> Bool {
-        let name = url.lastPathComponent
-        return name.hasSuffix(".machine.yml") || name.hasSuffix(".machine.yaml")
-    }
-
-    /// `Door.machine.yml` -> `Door.machine.swift`; must match `stateloop generate`'s naming. Not
-    /// `Door.swift`: swiftc rejects two files of one module with the same name, and `Door.swift`
-    /// is where a user would put the machine's effects.
-    static func outputName(of spec: URL) -> String {
-        var name = spec.lastPathComponent
-        for suffix in [".machine.yml", ".machine.yaml"] where name.hasSuffix(suffix) {
-            name.removeLast(suffix.count)
-        }
-        return name + ".machine.swift"
-    }
-
-    /// Two `Door.machine.yml` in different folders of one target would write the same output file.
-    static func rejectCollidingStems(_ specs: [URL]) throws {
-        let byOutput = Dictionary(grouping: specs, by: outputName(of:))
-        let collisions = byOutput.filter { $0.value.count > 1 }.sorted { $0.key < $1.key }
-        guard !collisions.isEmpty else { return }
-        for (output, specs) in collisions {
-            for spec in specs.dropFirst() {
-                Diagnostics.error(
-                    "\(spec.path(percentEncoded: false)):1:1: error: this spec would generate \(output), like \(specs[0].path(percentEncoded: false)); rename one of them (one output file per spec name and target)"
-                )
-            }
-        }
-        throw PluginError.collidingSpecs
     }
 
     enum PluginError: Error, CustomStringConvertible {

@@ -1,4 +1,5 @@
-// The CLI's only contact with the terminal and the file system, besides OutputWriter.
+// The CLI's only contact with the terminal and the file system, besides OutputWriter. Every
+// problem it reports is a `Diagnostic`, printed here and nowhere else.
 import ArgumentParser
 import Foundation
 import StateLoopSpec
@@ -11,19 +12,24 @@ enum Console {
         }
     }
 
+    /// Reports `message` as an error about the whole of `path` and returns the exit status to throw.
+    static func fail(_ message: String, about path: String, status: ExitCode = .usageOrIO) -> ExitCode {
+        report([.error(message, at: .wholeFile(path))])
+        return status
+    }
+
     static func printError(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
-    /// The bytes of a spec, or an `error:` line and exit status 2.
+    /// The bytes of a spec, or an error and exit status 2.
     static func readSpec(_ path: String) throws -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else {
             var isDirectory: ObjCBool = false
             let reason = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
                 ? (isDirectory.boolValue ? "it is a directory; name the *.machine.yml files inside it" : "permission denied")
                 : "no such file"
-            printError("error: cannot read spec '\(path)': \(reason)")
-            throw ExitCode.usageOrIO
+            throw fail("cannot read the spec: \(reason)", about: path)
         }
         return [UInt8](data)
     }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import StateLoopCodegen
 import StateLoopDiagram
 import StateLoopSpec
 
@@ -45,12 +44,11 @@ struct Diagram: ParsableCommand {
             do {
                 bytes = try Graphviz().render(DOTRenderer(detail: detail).render(machine), format: format == .svg ? .svg : .png)
             } catch {
-                Console.printError("error: \(error)")
-                throw ExitCode.usageOrIO
+                throw Console.fail("\(error)", about: spec)
             }
         }
 
-        let path = output ?? ([.svg, .png].contains(format) ? "\(GeneratorPipeline.specStem(ofSpecAt: spec)).\(format.rawValue)" : nil)
+        let path = output ?? ([.svg, .png].contains(format) ? "\(SpecFileNaming.stem(ofSpecAt: spec)).\(format.rawValue)" : nil)
         guard let path else {
             FileHandle.standardOutput.write(Data(bytes))
             return
@@ -58,8 +56,7 @@ struct Diagram: ParsableCommand {
         do {
             try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            Console.printError("error: cannot write '\(path)': \(error.localizedDescription)")
-            throw ExitCode.usageOrIO
+            throw Console.fail("cannot write the diagram: \(error.localizedDescription)", about: path)
         }
     }
 }

@@ -32,14 +32,13 @@ struct Generate: ParsableCommand {
         let pipeline = GeneratorPipeline(templates: templateSet, accessLevel: accessLevel)
         var files: [(path: String, source: String)] = []
         var failed = false
-        var outputs: [String: String] = [:]
-        for spec in specs {
-            let name = GeneratorPipeline.outputFileName(forSpecAt: spec)
-            if let earlier = outputs.updateValue(spec, forKey: name) {
-                Console.printError("\(spec):1:1: error: this spec would generate \(name), like \(earlier); rename one of them")
-                failed = true
-                continue
-            }
+        let collisions = SpecFileNaming.collisions(specs)
+        for collision in collisions {
+            Console.report([.error(collision.message, at: SourceLocation(file: collision.spec, line: 1, column: 1))])
+            failed = true
+        }
+        for spec in specs where !collisions.contains(where: { $0.spec == spec }) {
+            let name = SpecFileNaming.outputFileName(forSpecAt: spec)
             let result = pipeline.generate(contents: try Console.readSpec(spec), path: spec)
             Console.report(result.diagnostics)
             if let source = result.source {
@@ -55,8 +54,7 @@ struct Generate: ParsableCommand {
                 try OutputWriter.writeIfChanged(file.source, to: file.path)
             }
         } catch {
-            Console.printError("error: cannot write into '\(output)': \(error.localizedDescription)")
-            throw ExitCode.usageOrIO
+            throw Console.fail("cannot write the generated Swift here: \(error.localizedDescription)", about: output)
         }
     }
 }
@@ -70,7 +68,7 @@ enum TemplateOption {
         do {
             return try TemplateSet(directory: directory)
         } catch {
-            Console.printError("error: \(error)")
+            Console.report([error.diagnostic])
             throw ExitCode.usageOrIO
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StateLoopSpec
 import StateLoopCodegen
 
 /// `stateloop templates --output DIR`
@@ -27,15 +28,14 @@ struct Templates: ParsableCommand {
             for name in TemplateSet.builtInNames {
                 let path = (output as NSString).appendingPathComponent(name + ".mustache")
                 if fileManager.fileExists(atPath: path), !force {
-                    Console.printError("warning: \(path) exists; left as it is (use --force to overwrite)")
+                    Console.report([.warning("exists; left as it is (use --force to overwrite)", at: .wholeFile(path))])
                     continue
                 }
                 try OutputWriter.writeIfChanged(TemplateSet.builtInText(named: name) ?? "", to: path)
                 print(path)
             }
         } catch {
-            Console.printError("error: cannot write into '\(output)': \(error.localizedDescription)")
-            throw ExitCode.usageOrIO
+            throw Console.fail("cannot write the templates here: \(error.localizedDescription)", about: output)
         }
     }
 }

@@ -58,14 +58,14 @@ import Testing
         }
         let result = try StateLoopTool.run(["generate", "a/Counter.machine.yml", "b/Counter.machine.yml", "--output", "out"], in: directory)
         #expect(result.status == 1)
-        #expect(result.stderr == "b/Counter.machine.yml:1:1: error: this spec would generate Counter.machine.swift, like a/Counter.machine.yml; rename one of them\n")
+        #expect(result.stderr == "b/Counter.machine.yml:1:1: error: this spec would generate Counter.machine.swift, like a/Counter.machine.yml; rename one of them (one output file per spec name and target)\n")
         #expect(!FileManager.default.fileExists(atPath: directory.appending(path: "out").path))
     }
 
     @Test func usageAndIOErrorsExitWithTwo() throws {
         let missing = try StateLoopTool.run(["check", "NoSuch.machine.yml"])
         #expect(missing.status == 2)
-        #expect(missing.stderr == "error: cannot read spec 'NoSuch.machine.yml': no such file\n")
+        #expect(missing.stderr == "NoSuch.machine.yml: error: cannot read the spec: no such file\n")
 
         let folder = try StateLoopTool.run(["check", "Specs"])
         #expect(folder.status == 2)

@@ -2,19 +2,8 @@ import Foundation
 import StateLoopCodegen
 import Testing
 
-/// Output file names and the write-if-changed, atomic writer.
+/// The write-if-changed, atomic writer.
 @Suite struct OutputTests {
-    @Test(arguments: [
-        ("Specs/Door.machine.yml", "Door.machine.swift"),
-        ("Door.machine.yaml", "Door.machine.swift"),
-        ("a/b/Door.yml", "Door.machine.swift"),
-        ("Door", "Door.machine.swift"),
-        ("dir.v2/Traffic.Light.machine.yml", "Traffic.Light.machine.swift"),
-    ])
-    func theOutputIsNamedAfterTheSpecsStem(_ spec: String, _ expected: String) {
-        #expect(GeneratorPipeline.outputFileName(forSpecAt: spec) == expected)
-    }
-
     @Test func writesOnlyWhenTheBytesChangeAndLeavesNoTemporaryFile() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stateloop-out-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

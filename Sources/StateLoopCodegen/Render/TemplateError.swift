@@ -1,4 +1,5 @@
 import Mustache
+import StateLoopSpec
 
 /// A template that does not parse, located like a compiler error: `path:line:column: error: ...`.
 public struct TemplateError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -19,8 +20,12 @@ public struct TemplateError: Error, Equatable, Sendable, CustomStringConvertible
         self.problem = problem
     }
 
-    /// `path:line:column: error: problem`.
-    public var description: String { "\(path):\(line):\(column): error: \(problem)" }
+    /// The error as a diagnostic, printed like any other (`path:line:column: error: problem`).
+    public var diagnostic: Diagnostic {
+        .error(problem, at: SourceLocation(file: path, line: line, column: column))
+    }
+
+    public var description: String { diagnostic.description }
 
     /// A sentence for each error swift-mustache reports, saying how to fix it.
     static func advice(for error: any Error) -> String {

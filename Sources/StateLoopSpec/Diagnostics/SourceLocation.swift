@@ -16,12 +16,18 @@ public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConver
         self.column = column
     }
 
+    /// The file as a whole (line and column 0), for problems no line is to blame for: a file
+    /// that cannot be read, an output that cannot be written. Printed as `path`.
+    public static func wholeFile(_ path: String) -> SourceLocation {
+        SourceLocation(file: path, line: 0, column: 0)
+    }
+
     public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
         (lhs.file, lhs.line, lhs.column) < (rhs.file, rhs.line, rhs.column)
     }
 
-    /// `file:line:column`, the prefix of a diagnostic line.
-    public var description: String { "\(file):\(line):\(column)" }
+    /// `file:line:column` (or `file` for the whole file), the prefix of a diagnostic line.
+    public var description: String { line == 0 ? file : "\(file):\(line):\(column)" }
 }
 
 /// A value read from the spec together with where it was written.

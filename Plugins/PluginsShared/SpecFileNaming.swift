@@ -1,0 +1,73 @@
+// Shared, as source, by the build-tool plugin, the command plugin and the `stateloop` CLI (each
+// has a symbolic link to this file: a SwiftPM plugin cannot depend on a library). It owns how a
+// spec file is recognised and named, so that the plugin's declared outputs and the files the CLI
+// writes cannot disagree.
+
+/// Which files are specs, what each one generates, and when two specs would collide.
+enum SpecFileNaming {
+    /// The endings of a spec's file name.
+    static let suffixes = [".machine.yml", ".machine.yaml"]
+
+    /// True for `Door.machine.yml` and `Door.machine.yaml` (not for a file named only `.machine.yml`).
+    static func isSpec(fileName: String) -> Bool {
+        suffixes.contains { fileName.hasSuffix($0) && fileName.utf8.count > $0.utf8.count }
+    }
+
+    /// The file name of `path` without its folder and without `.machine.yml`/`.machine.yaml` (or
+    /// its last extension, for any other name): `Specs/Door.machine.yml` -> `Door`. Diagrams are
+    /// named after it; one suffix is removed, so `A.machine.yaml.machine.yml` -> `A.machine.yaml`.
+    static func stem(ofSpecAt path: String) -> String {
+        var name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+        if let suffix = suffixes.first(where: { name.hasSuffix($0) && name.utf8.count > $0.utf8.count }) {
+            name.removeLast(suffix.count)
+        } else if let dot = name.lastIndex(of: "."), dot != name.startIndex {
+            name = String(name[..<dot])
+        }
+        return name
+    }
+
+    /// The Swift file generated for a spec, known before the spec is read (a build plugin declares
+    /// its outputs up front): `Door.machine.yml` -> `Door.machine.swift`. Not `Door.swift`: that is
+    /// where a user puts the machine's effects, and swiftc rejects two files of one module with
+    /// the same name.
+    static func outputFileName(forSpecAt path: String) -> String {
+        stem(ofSpecAt: path) + ".machine.swift"
+    }
+
+    /// A spec that would write the same output file as an earlier one.
+    struct Collision: Equatable {
+        /// The later spec (in the order given), where the error is reported.
+        var spec: String
+        /// The earlier spec it collides with.
+        var earlier: String
+        /// The output file both would write.
+        var output: String
+
+        /// What to tell the user, at `spec`.
+        var message: String {
+            "this spec would generate \(output), like \(earlier); rename one of them (one output file per spec name and target)"
+        }
+
+        /// The error in the compiler's form, for the plugins: SwiftPM prints a plugin's
+        /// `Diagnostics.error(_:file:line:)` without its file and line, so editors would not place
+        /// it. The CLI prints a `Diagnostic` instead, which reads the same.
+        var compilerStyleError: String {
+            "\(spec):1:1: error: \(message)"
+        }
+    }
+
+    /// The specs of `paths` (in order) that would write the output of an earlier one.
+    static func collisions(_ paths: [String]) -> [Collision] {
+        var first: [String: String] = [:]
+        var collisions: [Collision] = []
+        for path in paths {
+            let output = outputFileName(forSpecAt: path)
+            if let earlier = first[output] {
+                collisions.append(Collision(spec: path, earlier: earlier, output: output))
+            } else {
+                first[output] = path
+            }
+        }
+        return collisions
+    }
+}
