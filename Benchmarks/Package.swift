@@ -17,8 +17,8 @@ let package = Package(
             name: "stateloop-bench",
             dependencies: [
                 .product(name: "StateLoop", package: "StateLoop"),
-                .product(name: "StateLoopSpec", package: "StateLoop"),
-                .product(name: "StateLoopCodegen", package: "StateLoop"),
+                .product(name: "_StateLoopSpec", package: "StateLoop"),
+                .product(name: "_StateLoopCodegen", package: "StateLoop"),
             ]
         ),
     ],

@@ -134,3 +134,23 @@ import Testing
         #expect(try String(contentsOf: machine, encoding: .utf8).hasPrefix("// Our house header.\n"))
     }
 }
+
+/// Each verb's `--help` is documentation: pinned word for word, as swift-argument-parser pins its
+/// own. After changing a help text on purpose, `STATELOOP_UPDATE_GOLDEN=1 swift test --filter HelpTests`.
+@Suite struct HelpTests {
+    static let golden = StateLoopTool.repositoryRoot.appending(path: "Tests/StateLoopCLITests/Help")
+
+    @Test(arguments: ["", "check", "generate", "diagram", "templates"])
+    func helpTextIsPinned(_ verb: String) throws {
+        // A fixed width: the parser wraps help to the terminal, and tests have none.
+        let result = try StateLoopTool.run((verb.isEmpty ? [] : [verb]) + ["--help"], environment: ["COLUMNS": "100"])
+        #expect(result.status == 0)
+        let file = Self.golden.appending(path: "\(verb.isEmpty ? "stateloop" : verb).txt")
+        if ProcessInfo.processInfo.environment["STATELOOP_UPDATE_GOLDEN"] == "1" {
+            try FileManager.default.createDirectory(at: Self.golden, withIntermediateDirectories: true)
+            try result.output.write(to: file, atomically: true, encoding: .utf8)
+            return
+        }
+        #expect(result.output == (try String(contentsOf: file, encoding: .utf8)))
+    }
+}

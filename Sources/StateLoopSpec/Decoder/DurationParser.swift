@@ -1,11 +1,11 @@
 /// Parses the delays of `after:` timers: a decimal number and a unit, `250ms`, `5s`, `1.5s`, `2m`,
 /// `1h`. Whole milliseconds only; at most a year (a longer timer is certainly a typo).
-public enum DurationParser {
+enum DurationParser {
     /// The accepted forms, for messages.
-    public static let acceptedForms = "a number followed by ms, s, m or h, such as 250ms, 5s, 1.5s or 2m"
+    static let acceptedForms = "a number followed by ms, s, m or h, such as 250ms, 5s, 1.5s or 2m"
 
     /// The delay in milliseconds, or `nil` when `text` is not a duration in the accepted forms.
-    public static func milliseconds(_ text: String) -> Int64? {
+    static func milliseconds(_ text: String) -> Int64? {
         let units: [(suffix: String, factor: Int64)] = [("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000)]
         guard let unit = units.first(where: { text.hasSuffix($0.suffix) }) else { return nil }
         let number = text.dropLast(unit.suffix.count)

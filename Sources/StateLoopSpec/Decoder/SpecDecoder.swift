@@ -3,44 +3,44 @@
 /// Decoding is about shape: the keys, what kind of node each key takes, durations. Whether the
 /// names refer to anything is the job of `SpecChecker`. Every problem of the file is collected;
 /// a part that cannot be decoded is left out so the rest can still be looked at.
-public struct SpecDecoder: Sendable {
+struct SpecDecoder: Sendable {
     /// A decoder; it holds no state between calls.
-    public init() {}
+    init() {}
 
     /// What `decode` found: the spec when the required parts could be decoded, and the problems.
-    public struct Result: Sendable {
+    struct Result: Sendable {
         /// The spec; `nil` when `machine:`, `initial:` or `states:` is missing or malformed. Parts
         /// with errors are left out, so check `diagnostics` before trusting it.
-        public var spec: MachineSpec?
+        var spec: MachineSpec?
         /// Every decoding problem, in the order found.
-        public var diagnostics: [Diagnostic]
+        var diagnostics: [Diagnostic]
     }
 
     /// Decodes the root of a spec document (`nil` for an empty file).
-    public func decode(_ root: YAMLNode?, path: String) -> Result {
+    func decode(_ root: YAMLNode?, path: String) -> Result {
         var session = DecodingSession(path: path)
         let spec = session.machine(root)
         return Result(spec: spec, diagnostics: session.diagnostics.finished())
     }
 
     /// The keys of each part of a spec, in the order they are usually written (for suggestions).
-    public enum Keys {
+    enum Keys {
         /// Top-level keys.
-        public static let machine = ["machine", "imports", "context", "events", "ignore", "initial", "states", "effects"]
+        static let machine = ["machine", "imports", "context", "events", "ignore", "initial", "states", "effects"]
         /// Keys of a context field.
-        public static let contextField = ["type", "default"]
+        static let contextField = ["type", "default"]
         /// Keys of a state in v1.
-        public static let state = ["on", "ignore", "after"]
+        static let state = ["on", "ignore", "after"]
         /// Keys of later versions: accepted by the grammar, rejected with "not supported in v1 yet".
-        public static let reservedState = ["final", "initial", "states", "entry", "exit"]
+        static let reservedState = ["final", "initial", "states", "entry", "exit"]
         /// Keys of a transition.
-        public static let transition = ["guard", "target", "set"]
+        static let transition = ["guard", "target", "set"]
         /// Keys of an effect.
-        public static let effect = ["in", "request", "emits"]
+        static let effect = ["in", "request", "emits"]
         /// Keys of an effect's request.
-        public static let request = ["type", "value"]
+        static let request = ["type", "value"]
         /// The key of an event that says who may send it (`from: effects`); never a payload field.
-        public static let eventSource = "from"
+        static let eventSource = "from"
     }
 }
 

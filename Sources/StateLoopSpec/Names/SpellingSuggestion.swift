@@ -2,7 +2,7 @@
 ///
 /// Shared by the decoder (unknown keys), the checks (unknown states, events, fields) and any tool
 /// that wants to suggest a name.
-public enum SpellingSuggestion {
+enum SpellingSuggestion {
     /// The candidate closest to `name`, or `nil` when none is close enough to be a likely typo.
     ///
     /// Close enough: at most one edit for names up to four characters, two up to eight, three
@@ -10,7 +10,7 @@ public enum SpellingSuggestion {
     /// only in case always qualifies. Ties go to the earlier candidate, so callers pass names in
     /// declaration order and the suggestion is stable. Names longer than `maximumLength` get no
     /// suggestion, which bounds the work on hostile input.
-    public static func closest(to name: String, among candidates: some Sequence<String>) -> String? {
+    static func closest(to name: String, among candidates: some Sequence<String>) -> String? {
         let length = name.unicodeScalars.count
         guard length <= maximumLength else { return nil }
         let limit = length <= 4 ? 1 : length <= 8 ? 2 : 3
@@ -62,11 +62,11 @@ public enum SpellingSuggestion {
     }
 
     /// The longest name that gets suggestions.
-    public static let maximumLength = 64
+    static let maximumLength = 64
 
     /// The optimal string alignment distance (Levenshtein plus adjacent transpositions), in
     /// Unicode scalars.
-    public static func editDistance(_ a: String, _ b: String) -> Int {
+    static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a.unicodeScalars)
         let b = Array(b.unicodeScalars)
         if a.isEmpty { return b.count }

@@ -11,9 +11,9 @@
 /// Not modelled: bare regex literals (`/"}/`; the `#/.../#` form is). Swift 6 reads one where this scan sees a division
 /// and a string, so a spec can still hide a `}` from the scan inside one; closing that gap needs
 /// Swift's own rules for where a regex literal may start.
-public enum SwiftFragment {
+enum SwiftFragment {
     /// Why `text`, used as an expression, could leave its member; `nil` when it cannot.
-    public static func expressionProblem(_ text: String) -> String? {
+    static func expressionProblem(_ text: String) -> String? {
         var scanner = Scanner(Array(text.unicodeScalars))
         do {
             try scanner.code(closingInterpolation: false)
@@ -28,7 +28,7 @@ public enum SwiftFragment {
     /// A type is one line of names, `.`, `?`, `!`, `&`, `@`, `~`, spaces, `->`, and `()`, `[]`, `<>`
     /// in matching pairs, with `,` and `:` only inside them (`[String: Int]`, `(Int, Int) -> Void`):
     /// at the top level a comma or colon would declare a second thing next to the generated one.
-    public static func typeProblem(_ text: String) -> String? {
+    static func typeProblem(_ text: String) -> String? {
         if text.unicodeScalars.allSatisfy({ $0 == " " || $0 == "\t" }) { return "the type is empty" }
         var open: [Unicode.Scalar] = []
         var previous: Unicode.Scalar = " "

@@ -3,9 +3,9 @@
 ///
 /// Every scalar stays a string; the spec schema (`SpecDecoder`) decides what it means. This is
 /// what keeps `on`, `off`, `yes` and `no` names instead of YAML 1.1 booleans.
-public struct YAMLNode: Sendable {
+struct YAMLNode: Sendable {
     /// What the node holds.
-    public enum Content: Sendable {
+    enum Content: Sendable {
         /// A single value, always text.
         case scalar(YAMLScalar)
         /// A list (`[a, b]` or `- a` lines), in order.
@@ -15,38 +15,38 @@ public struct YAMLNode: Sendable {
     }
 
     /// The scalar, list or mapping.
-    public var content: Content
+    var content: Content
     /// Where the node starts: the first character of a plain scalar, the quote of a quoted one,
     /// the `|`/`>` of a block scalar, the `[`/`{` of a flow collection, the first `-` or key of a
     /// block collection.
-    public var location: SourceLocation
+    var location: SourceLocation
 
     /// A node with its content and start.
-    public init(_ content: Content, at location: SourceLocation) {
+    init(_ content: Content, at location: SourceLocation) {
         self.content = content
         self.location = location
     }
 
     /// The scalar, when the node is one.
-    public var scalar: YAMLScalar? {
+    var scalar: YAMLScalar? {
         if case .scalar(let scalar) = content { return scalar }
         return nil
     }
 
     /// The items, when the node is a sequence.
-    public var sequence: [YAMLNode]? {
+    var sequence: [YAMLNode]? {
         if case .sequence(let items) = content { return items }
         return nil
     }
 
     /// The entries, when the node is a mapping.
-    public var mapping: [YAMLMappingEntry]? {
+    var mapping: [YAMLMappingEntry]? {
         if case .mapping(let entries) = content { return entries }
         return nil
     }
 
     /// "a scalar", "a list" or "a mapping", for messages such as "expected a mapping, found a list".
-    public var kindDescription: String {
+    var kindDescription: String {
         switch content {
         case .scalar(let scalar): scalar.value.isEmpty && scalar.style == .plain ? "nothing" : "a single value"
         case .sequence: "a list"
@@ -56,10 +56,10 @@ public struct YAMLNode: Sendable {
 }
 
 /// A scalar: its text, how it was written, and where its text starts.
-public struct YAMLScalar: Sendable {
+struct YAMLScalar: Sendable {
     /// How the scalar was written. Codegen uses it to know whether columns inside the value map
     /// one-to-one onto the YAML line (plain and quoted on one line) or not (block scalars).
-    public enum Style: Sendable, Hashable {
+    enum Style: Sendable, Hashable {
         /// Unquoted; the text is exactly what was written.
         case plain
         /// `'...'`; `''` in the source is one `'` in the value.
@@ -73,18 +73,18 @@ public struct YAMLScalar: Sendable {
     }
 
     /// The text after YAML has resolved quoting and escapes.
-    public var value: String
-    public var style: Style
+    var value: String
+    var style: Style
     /// Where the scalar starts (the quote of a quoted scalar, the `|` of a block scalar).
-    public var location: SourceLocation
+    var location: SourceLocation
     /// Where the *text* starts: the same as `location` for a plain scalar, one column after the
     /// quote for a quoted one, the first character of the first content line for a block scalar.
     /// Codegen puts `#sourceLocation` here so that Swift errors in an embedded expression land at
     /// the exact YAML line and column.
-    public var contentLocation: SourceLocation
+    var contentLocation: SourceLocation
 
     /// A scalar with its text, style, start and the start of its text.
-    public init(_ value: String, style: Style, at location: SourceLocation, contentAt contentLocation: SourceLocation) {
+    init(_ value: String, style: Style, at location: SourceLocation, contentAt contentLocation: SourceLocation) {
         self.value = value
         self.style = style
         self.location = location
@@ -92,18 +92,18 @@ public struct YAMLScalar: Sendable {
     }
 
     /// The text located at its content, as the spec model stores values.
-    public var located: Located<String> { Located(value, at: contentLocation) }
+    var located: Located<String> { Located(value, at: contentLocation) }
 }
 
 /// One `key: value` pair of a mapping. Keys are scalars (the reader rejects complex keys).
-public struct YAMLMappingEntry: Sendable {
+struct YAMLMappingEntry: Sendable {
     /// The key, always a scalar.
-    public var key: YAMLScalar
+    var key: YAMLScalar
     /// The value under the key.
-    public var value: YAMLNode
+    var value: YAMLNode
 
     /// A key-value pair.
-    public init(key: YAMLScalar, value: YAMLNode) {
+    init(key: YAMLScalar, value: YAMLNode) {
         self.key = key
         self.value = value
     }

@@ -11,18 +11,18 @@ import CYAML
 /// What specs never need is rejected with advice instead of half-supported: anchors and aliases
 /// (no billion-laughs), tags (a bare `!` in an expression is the usual accident), complex keys,
 /// and more than one document.
-public struct YAMLReader: Sendable {
+struct YAMLReader: Sendable {
     /// The deepest nesting of lists and mappings accepted. A spec needs about six levels.
-    public var maximumDepth: Int
+    var maximumDepth: Int
     /// The largest input accepted, in bytes.
-    public var maximumSize: Int
+    var maximumSize: Int
     /// The longest scalar (a name, a type, an expression) accepted, in UTF-8 bytes. Messages quote
     /// names, often once per entry under them, so an unbounded name would make the diagnostics of
     /// one file grow with its size squared; and no name or guard is anywhere near this long.
-    public var maximumScalarLength: Int
+    var maximumScalarLength: Int
 
     /// A reader with the default limits: 64 levels, 4 MiB, scalars of 64 KiB.
-    public init(maximumDepth: Int = 64, maximumSize: Int = 4 << 20, maximumScalarLength: Int = 64 << 10) {
+    init(maximumDepth: Int = 64, maximumSize: Int = 4 << 20, maximumScalarLength: Int = 64 << 10) {
         self.maximumDepth = maximumDepth
         self.maximumSize = maximumSize
         self.maximumScalarLength = maximumScalarLength
@@ -30,17 +30,17 @@ public struct YAMLReader: Sendable {
 
     /// What `read` found: the document's root (nil for an empty stream or when reading failed)
     /// and the problems, in the order found.
-    public struct Result: Sendable {
+    struct Result: Sendable {
         /// The document's root node; `nil` for an empty stream, or when the input could not be
         /// read as a whole (syntax error, a limit hit, a second document).
-        public var root: YAMLNode?
+        var root: YAMLNode?
         /// Every problem found while reading, in the order found.
-        public var diagnostics: [Diagnostic]
+        var diagnostics: [Diagnostic]
     }
 
     /// Reads `contents` (UTF-8, or UTF-16 with a byte order mark) as one YAML document.
     /// `path` is only used to label locations.
-    public func read(_ contents: [UInt8], path: String) -> Result {
+    func read(_ contents: [UInt8], path: String) -> Result {
         let start = SourceLocation(file: path, line: 1, column: 1)
         if contents.count > maximumSize {
             return Result(root: nil, diagnostics: [.error(
