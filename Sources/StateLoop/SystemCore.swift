@@ -7,8 +7,13 @@
 // reentrantly from the observer) is only queued; the drainer picks it up. So the reducer and the
 // loops never run concurrently or reentrantly, and no Swift Concurrency hop sits on that path.
 //
+// The queue is a `Deque` (a ring buffer): the drainer takes each event out before reducing it,
+// so the queue holds only the events that wait, however long it goes without running empty.
+//
 // `@inlinable` throughout so that it is specialised for the client's State and Event (see
 // FeedbackLoop.swift).
+
+import DequeModule
 
 /// One instance of a system: its state, its feedback loops and its event queue.
 ///
@@ -21,10 +26,10 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     /// What the lock protects.
     @usableFromInline
     struct Gate {
-        /// Events waiting for the drainer, each with the effect run that produced it (if any).
-        @usableFromInline var queue: [Pending] = []
-        /// Index of the next event to reduce; the queue is compacted when it runs empty.
-        @usableFromInline var head = 0
+        /// Events waiting for the drainer, each with the effect run that produced it (if any),
+        /// oldest first. An event leaves it when its reduction starts: memory follows the events
+        /// waiting, not those reduced since the queue last ran empty.
+        @usableFromInline var queue = Deque<Pending>()
         /// Someone is draining. Starts `true`: the starter holds the gate until every loop runs.
         @usableFromInline var isDraining = true
         /// Once set, the gate never opens again and new events are dropped.
@@ -132,8 +137,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         }
         gate.isStopped = true
         let dropped = gate.queue
-        gate.queue = []
-        gate.head = 0
+        gate.queue = Deque()
         let mustTearDown = !gate.isDraining
         gate.isDraining = true
         lock.unlock()
@@ -152,17 +156,11 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
                 tearDown()
                 return
             }
-            guard gate.head < gate.queue.count else {
-                if gate.head > 0 {
-                    gate.queue.removeAll(keepingCapacity: true)
-                    gate.head = 0
-                }
+            guard let pending = gate.queue.popFirst() else {
                 gate.isDraining = false
                 lock.unlock()
                 return
             }
-            let pending = gate.queue[gate.head]
-            gate.head += 1
             lock.unlock()
             process(pending.event, from: pending.run)
         }
