@@ -27,10 +27,12 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        // The runtime's event queue: a ring buffer that releases each event once it is reduced.
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         // The runtime: System, Feedback, react(...), Store. No dependency on the generator.
-        .target(name: "StateLoop"),
+        .target(name: "StateLoop", dependencies: [.product(name: "DequeModule", package: "swift-collections")]),
 
         // The libyaml C API as a Swift module (Debian libyaml-dev, Homebrew libyaml).
         .systemLibrary(

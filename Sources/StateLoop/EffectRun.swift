@@ -26,6 +26,9 @@ final class EffectRun: @unchecked Sendable {
         // The task holds the run only as the token to send back; it never reads its fields.
         // The reference cycle run -> task -> closure -> run ends when the task finishes.
         task = Task { [self] in
+            // Cancelled before the task began (its request changed, or the system stopped):
+            // the effect does not start at all.
+            if Task.isCancelled { return }
             await operation { event in deliver(event, self) }
         }
     }

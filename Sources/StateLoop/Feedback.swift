@@ -22,8 +22,18 @@ public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
         request: @escaping @Sendable (State) -> Request?,
         operation: @escaping @Sendable (Request, @escaping @Sendable (Event) -> Void) async -> Void
     ) -> Feedback {
+        single(request: request, starting: { request in { send in await operation(request, send) } })
+    }
+
+    /// A loop with at most one running effect, for the current non-`nil` request; `starting` is
+    /// called synchronously when a new request is observed and returns the effect's operation.
+    @inlinable
+    static func single<Request: Equatable & Sendable>(
+        request: @escaping @Sendable (State) -> Request?,
+        starting: @escaping @Sendable (Request) -> @Sendable (_ send: @escaping @Sendable (Event) -> Void) async -> Void
+    ) -> Feedback {
         Feedback { launcher in
-            let loop = RequestLoop(request: request, operation: operation, launcher: launcher)
+            let loop = RequestLoop(request: request, start: starting, launcher: launcher)
             return FeedbackLoop(observe: loop.observe, stop: loop.stop)
         }
     }

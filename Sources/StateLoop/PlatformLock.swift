@@ -1,4 +1,5 @@
-// PlatformLock: the plain OS lock behind the event queue.
+// PlatformLock: the plain OS lock behind the event queue; and the thread identity and one-shot
+// latch that `stop()` needs to wait for a drainer on another thread.
 //
 // Why not `Synchronization.Mutex`: on Linux its lock is futex code inside the standard library,
 // which ThreadSanitizer does not see, so every access to the guarded value is reported as a
@@ -6,6 +7,7 @@
 // the same uncontended, and `Mutex` would also need macOS 15 while the package supports 14.
 
 #if canImport(Darwin)
+import Darwin
 import os
 #elseif canImport(Glibc)
 import Glibc
@@ -60,5 +62,67 @@ struct PlatformLock {
         #endif
         pointer.deinitialize(count: 1)
         pointer.deallocate()
+    }
+}
+
+/// A thread's identity (the OS thread handle).
+@usableFromInline
+typealias PlatformThread = pthread_t
+
+/// The calling thread, to recognise a call made from inside the drainer's own call stack.
+@inlinable @inline(__always)
+func currentThread() -> PlatformThread {
+    pthread_self()
+}
+
+/// Whether `thread` is the calling thread.
+@inlinable @inline(__always)
+func isCurrentThread(_ thread: PlatformThread) -> Bool {
+    pthread_equal(thread, pthread_self()) != 0
+}
+
+/// A one-shot gate that threads wait at until it is opened, once. Used by `stop()` to wait for a
+/// drainer on another thread; pthread mutex and condition, which ThreadSanitizer understands.
+@usableFromInline
+final class OneShotLatch: @unchecked Sendable {
+    // Guarded by `mutex`.
+    private var isOpen = false
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+
+    @usableFromInline
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        condition.deinitialize(count: 1)
+        condition.deallocate()
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    /// Lets every waiter (present and future) through.
+    @usableFromInline
+    func open() {
+        pthread_mutex_lock(mutex)
+        isOpen = true
+        pthread_cond_broadcast(condition)
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Returns once `open()` has been called.
+    @usableFromInline
+    func wait() {
+        pthread_mutex_lock(mutex)
+        while !isOpen { pthread_cond_wait(condition, mutex) }
+        pthread_mutex_unlock(mutex)
     }
 }

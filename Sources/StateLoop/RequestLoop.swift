@@ -2,10 +2,14 @@
 
 /// Runs the effect of the current request: a changed request cancels the old run and starts a
 /// new one, an equal request keeps the running one, `nil` stops it.
+///
+/// `start` is called synchronously, on the draining thread, as the state that carries a new
+/// request is delivered; the operation it returns runs in the effect's task. So whatever `start`
+/// takes (a timer's deadline) is taken when the request is observed, not when the task runs.
 @usableFromInline
 final class RequestLoop<State, Event: Sendable, Request: Equatable & Sendable> {
     @usableFromInline let request: (State) -> Request?
-    @usableFromInline let operation: @Sendable (Request, @escaping @Sendable (Event) -> Void) async -> Void
+    @usableFromInline let start: (Request) -> @Sendable (_ send: @escaping @Sendable (Event) -> Void) async -> Void
     @usableFromInline let launcher: EffectLauncher<Event>
     // Touched only by the draining thread; see SystemCore for why the checks are off.
     @usableFromInline @exclusivity(unchecked) var currentRequest: Request?
@@ -14,11 +18,11 @@ final class RequestLoop<State, Event: Sendable, Request: Equatable & Sendable> {
     @inlinable
     init(
         request: @escaping (State) -> Request?,
-        operation: @escaping @Sendable (Request, @escaping @Sendable (Event) -> Void) async -> Void,
+        start: @escaping (Request) -> @Sendable (_ send: @escaping @Sendable (Event) -> Void) async -> Void,
         launcher: EffectLauncher<Event>
     ) {
         self.request = request
-        self.operation = operation
+        self.start = start
         self.launcher = launcher
     }
 
@@ -32,9 +36,8 @@ final class RequestLoop<State, Event: Sendable, Request: Equatable & Sendable> {
             currentRequest = nil
         }
         guard let next else { return }
-        let operation = self.operation
         currentRequest = next
-        currentRun = launcher.launch { send in await operation(next, send) }
+        currentRun = launcher.launch(start(next))
     }
 
     @inlinable

@@ -7,28 +7,40 @@
 // reentrantly from the observer) is only queued; the drainer picks it up. So the reducer and the
 // loops never run concurrently or reentrantly, and no Swift Concurrency hop sits on that path.
 //
+// The queue is a `Deque` (a ring buffer): the drainer takes each event out before reducing it,
+// so the queue holds only the events that wait, however long it goes without running empty.
+//
 // `@inlinable` throughout so that it is specialised for the client's State and Event (see
 // FeedbackLoop.swift).
+
+import DequeModule
 
 /// One instance of a system: its state, its feedback loops and its event queue.
 ///
 /// `@unchecked Sendable` because `gate` is touched only under `lock`, and the fields below it
-/// (`state`, `loops`) only by the thread that holds the drain role. That role is taken and given
-/// back under `lock`, so every hand-over is ordered by the lock, which also makes it visible to
-/// ThreadSanitizer.
+/// (`state`, `loops`, `isStopping`) only by the thread that holds the drain role. That role is
+/// taken and given back under `lock`, so every hand-over is ordered by the lock, which also makes
+/// it visible to ThreadSanitizer.
 @usableFromInline
 final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     /// What the lock protects.
     @usableFromInline
     struct Gate {
-        /// Events waiting for the drainer, each with the effect run that produced it (if any).
-        @usableFromInline var queue: [Pending] = []
-        /// Index of the next event to reduce; the queue is compacted when it runs empty.
-        @usableFromInline var head = 0
+        /// Events waiting for the drainer, each with the effect run that produced it (if any),
+        /// oldest first. An event leaves it when its reduction starts: memory follows the events
+        /// waiting, not those reduced since the queue last ran empty.
+        @usableFromInline var queue = Deque<Pending>()
         /// Someone is draining. Starts `true`: the starter holds the gate until every loop runs.
         @usableFromInline var isDraining = true
         /// Once set, the gate never opens again and new events are dropped.
         @usableFromInline var isStopped = false
+        /// The thread that holds the drain role (meaningful while `isDraining`).
+        @usableFromInline var drainer: PlatformThread?
+        /// Every loop is stopped and every effect cancelled; `stop()` callers may return.
+        @usableFromInline var isTornDown = false
+        /// Where `stop()` callers on other threads wait for the drainer to tear down; made by
+        /// the first caller that has to wait.
+        @usableFromInline var tornDown: OneShotLatch?
 
         @inlinable init() {}
     }
@@ -55,6 +67,9 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     // Owned by the drainer (see the type's comment).
     @usableFromInline @exclusivity(unchecked) var state: State
     @usableFromInline @exclusivity(unchecked) var loops: [FeedbackLoop<State>] = []
+    /// Set by a `stop()` made from inside the drainer's own call (reducer, hook, observer, a
+    /// loop): the loops not yet shown the current state are skipped, so they start no effect.
+    @usableFromInline @exclusivity(unchecked) var isStopping = false
     @usableFromInline let reduce: @Sendable (inout State, Event) -> Void
     @usableFromInline let eventHook: (@Sendable (Event, State) -> Void)?
     @usableFromInline let observer: @Sendable (State) -> Void
@@ -73,6 +88,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         self.eventHook = eventHook
         self.observer = observer
         self.onStop = onStop
+        // The gate starts closed: the thread that creates the instance starts it.
+        gate.drainer = currentThread()
     }
 
     deinit {
@@ -94,7 +111,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         for feedback in feedbacks {
             let loop = feedback.makeLoop(launcher)
             loops.append(loop)
-            loop.observe(state)
+            if !isStopping { loop.observe(state) }
         }
         drain()
     }
@@ -114,6 +131,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         }
         // The gate is open, so the queue is empty: take the role and skip the queue.
         gate.isDraining = true
+        gate.drainer = currentThread()
         lock.unlock()
         process(event, from: run)
         drain()
@@ -121,25 +139,50 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
 
     /// Stops the instance: drops queued events, cancels every effect, finishes the observer.
     ///
-    /// If another thread (or the caller, reentrantly) is draining, that drainer tears down after
-    /// the event it is reducing; otherwise the caller takes the role for good and tears down now.
+    /// When this returns, no feedback loop starts an effect any more:
+    /// - if nobody is draining, the caller takes the role for good and tears down now;
+    /// - if another thread is draining, the caller waits until that drainer has finished the
+    ///   event it is reducing (its state still reaches the loops) and has torn down;
+    /// - if the caller is the drainer itself (a stop from the reducer, the hook, the observer or
+    ///   a loop), the loops not yet shown the current state are skipped, and the drainer tears
+    ///   down after it; it cannot wait for itself.
     @inlinable
     func stop() {
         lock.lock()
-        if gate.isStopped {
+        if gate.isTornDown {
             lock.unlock()
             return
         }
-        gate.isStopped = true
-        let dropped = gate.queue
-        gate.queue = []
-        gate.head = 0
-        let mustTearDown = !gate.isDraining
-        gate.isDraining = true
+        var dropped = Deque<Pending>()
+        if !gate.isStopped {
+            gate.isStopped = true
+            swap(&dropped, &gate.queue)
+        }
+        if !gate.isDraining {
+            gate.isDraining = true
+            gate.drainer = currentThread()
+            lock.unlock()
+            // Released outside the lock: an event's deinit may do anything.
+            _ = consume dropped
+            tearDown()
+            return
+        }
+        if let drainer = gate.drainer, isCurrentThread(drainer) {
+            lock.unlock()
+            _ = consume dropped
+            isStopping = true  // this thread owns the drainer's fields
+            return
+        }
+        let latch: OneShotLatch
+        if let existing = gate.tornDown {
+            latch = existing
+        } else {
+            latch = OneShotLatch()
+            gate.tornDown = latch
+        }
         lock.unlock()
-        // Released outside the lock: an event's deinit may do anything.
         _ = consume dropped
-        if mustTearDown { tearDown() }
+        latch.wait()
     }
 
     /// Reduces queued events until the queue is empty, then opens the gate.
@@ -152,17 +195,11 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
                 tearDown()
                 return
             }
-            guard gate.head < gate.queue.count else {
-                if gate.head > 0 {
-                    gate.queue.removeAll(keepingCapacity: true)
-                    gate.head = 0
-                }
+            guard let pending = gate.queue.popFirst() else {
                 gate.isDraining = false
                 lock.unlock()
                 return
             }
-            let pending = gate.queue[gate.head]
-            gate.head += 1
             lock.unlock()
             process(pending.event, from: pending.run)
         }
@@ -179,14 +216,26 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         // Through a buffer pointer: the loops are not retained one by one for every call.
         let state = self.state
         loops.withUnsafeBufferPointer { loops in
-            for index in loops.indices { loops[index].observe(state) }
+            for index in loops.indices {
+                // Stopped from inside this call: start no effect for this state.
+                if isStopping { return }
+                loops[index].observe(state)
+            }
         }
     }
 
+    /// Stops every loop (cancelling every effect), finishes the observer, then lets `stop()`
+    /// callers on other threads return. Called once, by the thread that holds the drain role.
     @inlinable
     func tearDown() {
+        isStopping = true
         for loop in loops { loop.stop() }
         loops = []
         onStop?()
+        lock.lock()
+        gate.isTornDown = true
+        let latch = gate.tornDown
+        lock.unlock()
+        latch?.open()
     }
 }

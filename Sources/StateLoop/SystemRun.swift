@@ -28,6 +28,12 @@ public final class SystemRun<State: Sendable, Event: Sendable>: Sendable {
 
     /// Stops the instance: drops queued events, cancels every running effect (their late events
     /// are dropped), and finishes the state sequence. Stopping twice is harmless.
+    ///
+    /// Once this returns, no feedback starts an effect any more. If another thread is reducing
+    /// an event, this waits until that thread has delivered the event's state and torn the
+    /// instance down: do not call it from a thread that the observer, the reducer or a feedback
+    /// of this instance waits for. Called from inside the instance (the observer, a feedback's
+    /// request), it skips the feedbacks not yet shown the current state and returns at once.
     @inlinable
     public func stop() {
         core.stop()

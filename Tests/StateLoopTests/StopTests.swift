@@ -1,6 +1,8 @@
 // Semantics 6: stopping the system cancels all effects and releases everything - whether it is
 // stopped, its handle released, or its observer gone.
 
+import Dispatch
+import Foundation
 import StateLoop
 import StateLoopTestSupport
 import Testing
@@ -15,6 +17,27 @@ private final class Token: Sendable {
 /// A state that owns a `Token` once `.increment` was reduced.
 private struct Holding: Sendable {
     var token: Token?
+}
+
+/// What a test sees of effect starts around one `stop()`: whether it has returned, and which
+/// starts came after. One lock orders the marks with the effects' own reports.
+private final class StopWatch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stopReturned = false
+    private var lateLaunches = 0
+    private var lateStarts = 0
+
+    /// Called by the stopping thread right after `stop()` returned.
+    func markStopReturned() { lock.withLock { stopReturned = true } }
+
+    /// Called by a feedback's request, which starts a new effect run on every state here.
+    func noteLaunch() { lock.withLock { if stopReturned { lateLaunches += 1 } } }
+
+    /// Called by an effect as it begins. A run cancelled before `stop()` returned may still be
+    /// scheduled after it: only a run that is not cancelled counts as started.
+    func noteStart() { lock.withLock { if stopReturned && !Task.isCancelled { lateStarts += 1 } } }
+
+    var late: (launches: Int, starts: Int) { lock.withLock { (lateLaunches, lateStarts) } }
 }
 
 @Suite struct StopTests {
@@ -52,6 +75,83 @@ private struct Holding: Sendable {
         for await state in states { seen.append(state.count) }
 
         #expect(seen == [0, 1])
+    }
+
+    @Test func noEffectStartsAfterStopFromAnotherThreadReturns() async {
+        // A drainer that never rests: every state sends the next event at once and changes the
+        // request, so every state starts a new effect run. Another thread stops it mid-delivery.
+        var watches: [StopWatch] = []
+        for round in 0..<200 {
+            let watch = StopWatch()
+            watches.append(watch)
+            let handle = Box<SystemRun<Model, Action>?>(nil)
+            let delivering = DispatchSemaphore(value: 0)
+            let stopAt = 1 + round % 40
+            let system = System<Model, Action>(
+                initial: Model(), reduce: reduceModel,
+                feedbacks: [
+                    .react(
+                        request: { state in
+                            watch.noteLaunch()
+                            return state.count
+                        },
+                        effect: { count in
+                            watch.noteStart()
+                            await untilCancelled()
+                            return .loaded(count)
+                        })
+                ])
+            let run = system.start { state in
+                guard state.count > 0 else { return }
+                if state.count == stopAt { delivering.signal() }
+                handle.value?.send(.increment)
+            }
+            handle.value = run
+
+            async let drainer: Void = onOwnThread { run.send(.increment) }  // returns once stopped
+            async let stopper: Void = onOwnThread {
+                delivering.wait()
+                run.stop()
+                watch.markStopReturned()
+            }
+            _ = await (drainer, stopper)
+            handle.value = nil
+        }
+        // Checked after all rounds, so that the effect tasks of every round but the last have
+        // had time to begin (one still pending can only hide a late start, not invent one).
+        let late = watches.map(\.late).filter { $0.launches > 0 || $0.starts > 0 }
+        #expect(late.count == 0, "rounds with an effect started after stop() returned, e.g. \(late.first.map { "\($0)" } ?? "")")
+    }
+
+    @Test func noEffectStartsAfterStopFromTheObserverReturns() {
+        // The drainer stops its own system while delivering a state whose request is new.
+        let watch = StopWatch()
+        let handle = Box<SystemRun<Model, Action>?>(nil)
+        let system = System<Model, Action>(
+            initial: Model(), reduce: reduceModel,
+            feedbacks: [
+                .react(
+                    request: { state in
+                        watch.noteLaunch()
+                        return state.query
+                    },
+                    effect: { query in
+                        watch.noteStart()
+                        await untilCancelled()
+                        return .loaded(query)
+                    })
+            ])
+        let run = system.start { state in
+            guard state.query == 1 else { return }
+            handle.value?.stop()
+            watch.markStopReturned()
+        }
+        handle.value = run
+
+        run.send(.query(1))
+
+        #expect(watch.late.launches == 0)
+        handle.value = nil
     }
 
     @Test func releasingTheHandleStopsTheSystemAndFreesItsState() async {

@@ -31,6 +31,26 @@ import Testing
         withExtendedLifetime(run) {}
     }
 
+    @Test func timerCountsItsDelayFromWhenTheRequestWasObserved() async throws {
+        // The clock moves right after `send` returns, without waiting for the timer's task: the
+        // deadline (request observed at 0 s + 5 s) must not depend on when that task first runs.
+        // Several rounds, because the task may also happen to run before the clock moves.
+        for _ in 0..<10 {
+            let clock = ManualClock()
+            let (run, states) = system(clock).start()
+            run.send(.query(5))
+            clock.advance(by: .seconds(2))
+            await clock.waitForSleepers(count: 1)
+
+            clock.advance(by: .seconds(3))
+            try #require(clock.sleeperCount == 0, "the timer still sleeps at 5 s: its delay was counted from later than the request")
+            let fired = await states.firstMatch { !$0.loaded.isEmpty }
+
+            #expect(fired?.loaded == [5])
+            withExtendedLifetime(run) {}
+        }
+    }
+
     @Test func newTimerRequestRestartsTheTimer() async {
         let clock = ManualClock()
         let (run, states) = system(clock).start()

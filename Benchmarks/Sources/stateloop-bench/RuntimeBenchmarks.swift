@@ -1,6 +1,7 @@
 // RuntimeBenchmarks: the cost of the StateLoop runtime per event, against a hand-written loop.
 
 import Dispatch
+import Foundation
 import StateLoop
 
 /// The counter's one event.
@@ -17,7 +18,43 @@ func reduceCounter(_ count: inout Int, _ event: CounterEvent) {
     }
 }
 
-/// The runtime's figures: physical limit, plain sends, and an effect restarted on every event.
+/// A run handle that the counter's observer sends to (set once `start` has returned).
+final class RunHandle: @unchecked Sendable {
+    var run: SystemRun<Int, CounterEvent>?
+}
+
+/// `events` self-sent events: every state answers with the next event at once, so the queue
+/// never runs empty until the last one. The shape of an app whose observer or effects answer
+/// every state, or of a steady producer.
+func runSelfSentEvents(_ events: Int) {
+    let handle = RunHandle()
+    let system = System(initial: 0, reduce: reduceCounter, feedbacks: [])
+    let run = system.start { count in
+        if count > 0 && count < events { handle.run?.send(.increment) }
+    }
+    handle.run = run
+    run.send(.increment)  // drains all `events` on this thread
+    handle.run = nil
+    run.stop()
+}
+
+/// The runtime's child mode of this executable (see main.swift): reduce N self-sent events, then
+/// print the process's peak resident memory in MiB.
+enum RuntimeChildMode {
+    static let selfSent = "--child-self-sent-events"
+
+    /// Runs the mode named by `arguments` and exits; returns when they name none.
+    static func runIfRequested(_ arguments: [String]) {
+        guard arguments.dropFirst().first == selfSent, arguments.count == 3, let events = Int(arguments[2])
+        else { return }
+        runSelfSentEvents(events)
+        print(peakResidentMiB())
+        exit(0)
+    }
+}
+
+/// The runtime's figures: physical limit, plain sends, an effect restarted on every event, and
+/// whether memory stays flat while a queue never runs empty.
 let runtimeBenchmarks: [Benchmark] = [
     Benchmark(name: "baseline.loop.ns_per_event") {
         let events = 10_000_000
@@ -62,5 +99,17 @@ let runtimeBenchmarks: [Benchmark] = [
         let elapsed = clock.now - start
         run.stop()
         return nanoseconds(per: target, in: elapsed)
+    },
+
+    Benchmark(name: "runtime.memory.rss_ratio_10M_1M") {
+        // Peak resident memory of a fresh child after 10 M self-sent events, over that of one
+        // after 1 M: 1.0 when the queue holds only the waiting events (goal: at most 1.1).
+        do {
+            let oneMillion = try runChild([RuntimeChildMode.selfSent, "1000000"])
+            let tenMillion = try runChild([RuntimeChildMode.selfSent, "10000000"])
+            return tenMillion / oneMillion
+        } catch {
+            fatalError("\(error)")
+        }
     },
 ]

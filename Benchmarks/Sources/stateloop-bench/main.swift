@@ -3,8 +3,9 @@
 
 import Foundation
 
-// The generator's memory figure runs this executable again as a child; such a run stops here.
+// The memory figures run this executable again as a child; such a run stops here.
 ChildMode.runIfRequested(CommandLine.arguments)
+RuntimeChildMode.runIfRequested(CommandLine.arguments)
 
 let benchmarks: [Benchmark] = runtimeBenchmarks + generatorBenchmarks + compileBenchmarks
 
