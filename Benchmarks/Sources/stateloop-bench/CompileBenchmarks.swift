@@ -5,7 +5,7 @@
 //   swiftc -c -Onone -parse-as-library -swift-version 6 -module-name M -I <Modules> FILE -o FILE.o
 // where <Modules> is the `Modules` folder next to this executable: the StateLoop module built by
 // this package's own release build (`swift run -c release --package-path Benchmarks ...`), which
-// the generated file imports. Each figure is the median of `compileRuns` runs.
+// the generated file imports. Each figure is the median of `compileRuns` runs, in CPU seconds.
 
 import Foundation
 import StateLoopCodegen
@@ -40,7 +40,7 @@ let stateLoopModules: URL = {
     return modules
 }()
 
-/// The median wall time, in seconds, of compiling `source` as module `module` (flags above).
+/// The median CPU time, in seconds, of compiling `source` as module `module` (flags above).
 func compileSeconds(_ source: String, module: String) -> Double {
     do {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stateloop-compile-\(UUID().uuidString)")
@@ -59,21 +59,34 @@ func compileSeconds(_ source: String, module: String) -> Double {
             let output = Pipe()
             process.standardOutput = output
             process.standardError = output
-            let clock = ContinuousClock()
-            let start = clock.now
+            // CPU time of the compiler (user + system, of this process's finished children), not
+            // wall time: on a shared 2-core machine wall time moved the ratio between 0.5x and 2.3x
+            // from one run to the next; CPU time does not count the time swiftc waited for a core.
+            let before = childrenCPUSeconds()
             try process.run()
             let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
-            let elapsed = clock.now - start
             guard process.terminationStatus == 0, text.isEmpty else {
                 fatalError("swiftc failed on \(module) (\(process.terminationStatus)):\n\(text.prefix(4000))")
             }
-            samples.append(nanoseconds(per: 1, in: elapsed) / 1e9)
+            samples.append(childrenCPUSeconds() - before)
         }
         return median(samples)
     } catch {
         fatalError("\(error)")
     }
+}
+
+/// The CPU time (user + system) of every child process that has finished so far, in seconds.
+func childrenCPUSeconds() -> Double {
+    var usage = rusage()
+    #if os(Linux)
+    getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+    #else
+    getrusage(RUSAGE_CHILDREN, &usage)
+    #endif
+    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
 /// The generated Swift of `machine`.
