@@ -77,6 +77,25 @@ private final class StopWatch: @unchecked Sendable {
         #expect(seen == [0, 1])
     }
 
+    /// A system with one effect that runs until cancelled; `watch` notes each time its request is
+    /// read (a launch may follow) and each time the effect begins.
+    private func watchedSystem(_ watch: StopWatch, request: @escaping @Sendable (Model) -> Int?) -> System<Model, Action> {
+        System<Model, Action>(
+            initial: Model(), reduce: reduceModel,
+            feedbacks: [
+                .react(
+                    request: { state in
+                        watch.noteLaunch()
+                        return request(state)
+                    },
+                    effect: { value in
+                        watch.noteStart()
+                        await untilCancelled()
+                        return .loaded(value)
+                    })
+            ])
+    }
+
     @Test func noEffectStartsAfterStopFromAnotherThreadReturns() async {
         // A drainer that never rests: every state sends the next event at once and changes the
         // request, so every state starts a new effect run. Another thread stops it mid-delivery.
@@ -87,20 +106,7 @@ private final class StopWatch: @unchecked Sendable {
             let handle = Box<SystemRun<Model, Action>?>(nil)
             let delivering = DispatchSemaphore(value: 0)
             let stopAt = 1 + round % 40
-            let system = System<Model, Action>(
-                initial: Model(), reduce: reduceModel,
-                feedbacks: [
-                    .react(
-                        request: { state in
-                            watch.noteLaunch()
-                            return state.count
-                        },
-                        effect: { count in
-                            watch.noteStart()
-                            await untilCancelled()
-                            return .loaded(count)
-                        })
-                ])
+            let system = watchedSystem(watch) { $0.count }
             let run = system.start { state in
                 guard state.count > 0 else { return }
                 if state.count == stopAt { delivering.signal() }
@@ -127,20 +133,7 @@ private final class StopWatch: @unchecked Sendable {
         // The drainer stops its own system while delivering a state whose request is new.
         let watch = StopWatch()
         let handle = Box<SystemRun<Model, Action>?>(nil)
-        let system = System<Model, Action>(
-            initial: Model(), reduce: reduceModel,
-            feedbacks: [
-                .react(
-                    request: { state in
-                        watch.noteLaunch()
-                        return state.query
-                    },
-                    effect: { query in
-                        watch.noteStart()
-                        await untilCancelled()
-                        return .loaded(query)
-                    })
-            ])
+        let system = watchedSystem(watch) { $0.query }
         let run = system.start { state in
             guard state.query == 1 else { return }
             handle.value?.stop()
