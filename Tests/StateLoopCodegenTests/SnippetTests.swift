@@ -1,4 +1,4 @@
-import StateLoopCodegen
+@testable import StateLoopCodegen
 import StateLoopSpec
 import Testing
 
@@ -27,99 +27,116 @@ import Testing
             events: "go: {by: Int}",
             handler: "[{guard: \"event.by > 1\", set: {n: n + 2}}, {guard: \"event.by > 0\", set: {n: n + 1}}, ignore]"
         ))
+        // Each guard is an `if` condition at its YAML column, its `{` on the next line (the
+        // condition may end in a comment); each `set:` value is assigned to `_next` from `self`.
         expectContains(source, """
-                    case .go(let _0):
-                        let payload = Event.GoPayload(by: _0)
-                        if let _n0 = state._branch0(payload) {
-                            state.n = _n0
-                        } else if let _n0 = state._branch1(payload) {
-                            state.n = _n0
+                        case .go(let _0):
+                            let event: Event.GoPayload = .init(by: _0)
+            #sourceLocation(file: "Test.machine.yml", line: 10)
+                             if event.by > 1
+                            {
+            #sourceLocation(file: "Test.machine.yml", line: 10)
+                                              _next.n = n + 2
+            #sourceLocation(file: "Test.machine.yml", line: 10)
+                                                                } else if event.by > 0
+                            {
+            #sourceLocation(file: "Test.machine.yml", line: 10)
+                                                                                        _next.n = n + 1
+            #sourceLocation()
+                            }
                         }
             """)
+    }
+
+    @Test func aCaseBindsThePayloadOnlyWhenAnExpressionMentionsEvent() {
+        let source = generate(oneState(events: "go: {by: Int}", handler: "{set: {n: n + 1}}"))
+        expectContains(source, """
+                        case .go:
+            #sourceLocation(file: "Test.machine.yml", line: 10)
+            """)
+        #expect(!source.contains("let event"))
+        // A word `event` counts wherever it stands; `events` and `_event` do not.
+        #expect(MachineContextBuilder.mentions("event", in: "\"event\" + x"))
+        #expect(MachineContextBuilder.mentions("event", in: "f(event.by)"))
+        #expect(!MachineContextBuilder.mentions("event", in: "events.count + _event"))
     }
 
     @Test func aHandlerThatOnlyIgnoresBindsNoPayload() {
         let source = generate(oneState(events: "go: {by: Int}", handler: "[ignore]"))
         expectContains(source, """
-                    case .go:
-                        break // ignored
+                        case .go:
+                            break // ignored
             """)
     }
 
     @Test func anUnguardedBranchAfterGuardsIsTheElse() {
         let source = generate(oneState(handler: "[{guard: \"n > 0\", set: {n: n - 1}}, {set: {n: \"9\"}}]"))
         expectContains(source, """
-                    case .go:
-                        if let _n0 = state._branch0() {
-                            state.n = _n0
-                        } else {
-                            let _n0 = state._branch1()
-                            state.n = _n0
-                        }
+                            {
+            #sourceLocation(file: "Test.machine.yml", line: 10)
+                                       _next.n = n - 1
+            #sourceLocation()
+                            } else {
+            #sourceLocation(file: "Test.machine.yml", line: 10)
+                                                           _next.n = 9
+            #sourceLocation()
+                            }
             """)
     }
 
     @Test func anInternalTransitionKeepsTheModeAndTheTimers() {
         let source = generate(oneState(handler: "{set: {n: n + 1}}", extra: "    after: {1s: {target: a}}"))
         expectContains(source, """
-                    case .go:
-                        let _n0 = state._branch0()
-                        state.n = _n0
-                    case ._timer
+            #sourceLocation(file: "Test.machine.yml", line: 10)
+                      _next.n = n + 1
+            #sourceLocation()
+                        case ._timer
             """)
     }
 
-    @Test func aGuardAloneIsABoolMemberAndATransitionWithoutExpressionsIsInline() {
+    @Test func aTransitionWithoutExpressionsIsPlainSwift() {
         let source = generate(oneState(handler: "[{guard: \"n > 0\", target: a}, {target: a}]"))
         expectContains(source, """
-                    case .go:
-                        if state._guard0() {
-                            state.mode = .a
-                        } else {
-                            state.mode = .a
-                        }
+                            {
+            #sourceLocation()
+                                _next.mode = .a
+                            } else {
+                                _next.mode = .a
+                            }
             """)
-        expectContains(source, "fileprivate func _guard0() -> Swift.Bool {")
-        #expect(!source.contains("_branch"))
     }
 
     @Test func anExternalTransitionEntersAndCountsTheEntry() {
         let source = generate(oneState(handler: "{target: a}", extra: "    after: {1s: {target: a}}"))
         expectContains(source, """
-                    case .go:
-                        state.mode = .a
-                        state._entries &+= 1
+                        case .go:
+                            _next.mode = .a
+                            _next._entries &+= 1
             """)
     }
 
     @Test func everySetValueIsComputedBeforeAnyIsAssigned() {
         let source = generate(oneState(context: "x: {type: Int, default: \"0\"}\n  y: {type: Int, default: \"0\"}", handler: "{set: {x: y, y: x}}"))
+        // The values read `self`, the state before the event; the assignments write `_next`.
         expectContains(source, """
-                    fileprivate func _branch0() -> (_T0, _T1) {
             #sourceLocation(file: "Test.machine.yml", line: 11)
-                  let _0: _T0 = y
+                      _next.x = y
             #sourceLocation(file: "Test.machine.yml", line: 11)
-                        let _1: _T1 = x
+                            _next.y = x
             #sourceLocation()
-                        return (_0, _1)
-                    }
             """)
-        expectContains(source, """
-                        let (_n0, _n1) = state._branch0()
-                        state.x = _n0
-                        state.y = _n1
-            """)
+        expectContains(source, "fileprivate func _reduce(_ _event: Event, _ _next: inout State) {")
+        expectContains(source, "        let old = state\n        old._reduce(event, &state)\n")
     }
 
     @Test func anExpressionSitsAtItsYAMLLineAndColumn() {
         let source = generate(oneState(handler: "{guard: \"n > 0\"}"), path: "Specs/M.machine.yml")
         // `      go: {guard: "n > 0"}` is line 10; the content starts after the quote, column 20.
         expectContains(source, """
-                    fileprivate func _guard0() -> Swift.Bool {
             #sourceLocation(file: "Specs/M.machine.yml", line: 10)
-                               n > 0
+                            if n > 0
+                            {
             #sourceLocation()
-                    }
             """)
     }
 
@@ -143,9 +160,8 @@ import Testing
             """
         let source = generate(yaml)
         expectContains(source, """
-            #sourceLocation(file: "Test.machine.yml", line: 12)
-                        let _0: _T0 =
-                        [1, 2]
+            #sourceLocation(file: "Test.machine.yml", line: 13)
+              _next.n = [1, 2]
                           .reduce(n, +)
 
             #sourceLocation()
@@ -164,15 +180,15 @@ import Testing
                             request: { state in state._timerRequest0 },
                             clock: clock,
                             delay: { _ in .milliseconds(250) },
-                            event: { entry in ._timer(Event.Timer(mode: .a, index: 0, entry: entry)) }
+                            event: { entry in ._timer(.init(mode: .a, index: 0, entry: entry)) }
                         ),
             """)
         expectContains(source, """
-                    case ._timer(let timer) where timer == Event.Timer(mode: .a, index: 0, entry: state._entries):
-                        state.mode = .a
-                        state._entries &+= 1
-                    case ._timer:
-                        break // a timer of another state or of an earlier entry
+                        case ._timer(let _fired) where _fired == .init(mode: .a, index: 0, entry: _entries):
+                            _next.mode = .a
+                            _next._entries &+= 1
+                        case ._timer:
+                            break // a timer of another state or of an earlier entry
             """)
         expectContains(source, "public static func system(initial: State = .initial, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock())")
     }
@@ -223,8 +239,8 @@ import Testing
                     }
             """)
         expectContains(source, """
-                    case .found:
-                        break // no effect that sends it runs here
+                        case .found:
+                            break // no effect that sends it runs here
             """)
     }
 
@@ -235,7 +251,7 @@ import Testing
         expectContains(source, "self.`default` = _default")
         expectContains(source, "case go(in: _T1)")
         expectContains(source, "let `in`: _T1")
-        expectContains(source, "let payload = Event.GoPayload(in: _0)")
+        expectContains(source, "let event: Event.GoPayload = .init(in: _0)")
     }
 
     @Test func hostileTextCannotBreakOutOfCommentsOrLiterals() {

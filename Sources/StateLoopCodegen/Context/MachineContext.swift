@@ -35,14 +35,14 @@ public struct MachineContext: Sendable {
     public var initParameters: [String]
     /// Argument lines of `State.initial`, commas included.
     public var initialArguments: [String]
-    /// The members of `State` that hold the spec's expressions (`default:`, `guard:`, `set:`,
-    /// `request.value`), each at its YAML position.
+    /// The members of `State` that hold the spec's `default:` and `request.value` expressions,
+    /// each at its YAML position (`guard:` and `set:` stand inline in the reducer).
     public var members: [Member]
     /// Cases of `Event`, in YAML order.
     public var events: [EventCase]
     /// Payload structs (`event.x` in expressions), one per event with a payload.
     public var payloads: [Payload]
-    /// The nested switch of `reduce`, one entry per mode.
+    /// The reducer's methods of `State`, one per mode.
     public var reducerModes: [ReducerMode]
     /// Effects, in YAML order.
     public var effects: [Effect]
@@ -80,7 +80,7 @@ public struct MachineContext: Sendable {
     public struct Member: Sendable {
         /// Doc comment text.
         public var doc: String
-        /// The line that opens the member: `fileprivate func _guard0(...) -> Swift.Bool {`.
+        /// The line that opens the member: `fileprivate func _value0() -> _T3? {`.
         public var declaration: String
         /// The lines after it, closing brace included; each carries its own indentation.
         public var body: [String]
@@ -116,7 +116,7 @@ public struct MachineContext: Sendable {
     public struct ReducerMode: Sendable {
         /// The escaped mode name.
         public var mode: String
-        /// The static function `reduce` calls in this mode (`_reduce_idle`).
+        /// The method of `State` that `reduce` calls in this mode (`_reduce_idle`).
         public var function: String
         /// One case per event (and for timers), in `Event` order.
         public var cases: [ReducerCase]
@@ -126,7 +126,8 @@ public struct MachineContext: Sendable {
     public struct ReducerCase: Sendable {
         /// The `case ...:` line.
         public var pattern: String
-        /// Body lines (relative indentation included).
+        /// Body lines, each with its whole indentation (text from the spec stands in
+        /// `#sourceLocation` blocks at its YAML line and column, so lines are printed as they are).
         public var body: [String]
     }
 

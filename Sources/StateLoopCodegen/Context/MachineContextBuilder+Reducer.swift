@@ -1,15 +1,17 @@
 import StateLoopSpec
 
-// The reducer: a function per state with a `switch` over every event (no `default:`), and in each
-// case the branches of its handler as an `if` / `else if` chain. The spec's expressions are not
-// written into the switch: bare field names must mean the old state and each expression must
-// stand in a `#sourceLocation` block, so a branch with a `guard:` or `set:` gets one member of
-// `State` that evaluates its guard and all its `set:` values against the old state
-// (`_branch0(_:) -> (_T0, _T2)?`, `nil` when the guard fails; `_guard0(_:) -> Swift.Bool` for a
-// guard alone). The assignments, the new mode and the entry count stay inline. One member per
-// branch, not per expression: swiftc's time grows with the number of functions.
+// The reducer: a method of `State` per state, with a `switch` over every event (no `default:`),
+// and in each case the branches of its handler as an `if` / `else if` chain, written inline. The
+// method is called on the state before the event (`self`) and writes the state after it
+// (`_next`), so the spec's expressions, which name fields bare, read the old state, and each
+// stands in a `#sourceLocation` block at its YAML line and column. A `set:` list assigns its
+// values one by one, all computed from the old state, as the format says. No member per branch:
+// swiftc's time grows with the number of functions.
 
 extension MachineContextBuilder {
+    /// The indentation of a statement in a reducer case: machine, `State`, method, `case`.
+    static let caseIndent = String(repeating: " ", count: 16)
+
     mutating func makeReducerMode(_ state: StateSpec) -> MachineContext.ReducerMode {
         var cases: [MachineContext.ReducerCase] = []
         let handlers = Dictionary(state.on.map { ($0.event.value, $0) }, uniquingKeysWith: { first, _ in first })
@@ -20,30 +22,31 @@ extension MachineContextBuilder {
                 // sends in this state. Either way the reducer needs the case, as a no-op.
                 let saidIgnored = ignored.contains(event.name.value)
                 let reason = event.source == .effects && !saidIgnored ? "no effect that sends it runs here" : "ignored"
-                cases.append(.init(pattern: "case .\(SwiftName.escaped(event.name.value)):", body: ["break // \(reason)"]))
+                cases.append(.init(pattern: "case .\(SwiftName.escaped(event.name.value)):", body: [Self.caseIndent + "break // \(reason)"]))
                 continue
             }
-            let chain = branchChain(handler.branches, context: "\(state.name.value), on \(event.name.value)", payload: event)
-            if chain.usesPayload {
+            let payload = Self.mentionsPayload(handler.branches) ? event : nil
+            let body = branchChain(handler.branches)
+            if let payload {
                 cases.append(.init(
-                    pattern: "case \(bindingPattern(event)):",
-                    body: ["let payload = \(payloadType(event))(\(labeledArguments(event)))"] + chain.lines
+                    pattern: "case \(bindingPattern(payload)):",
+                    body: [Self.caseIndent + "let event: \(payloadType(payload)) = .init(\(labeledArguments(payload)))"] + body
                 ))
             } else {
-                cases.append(.init(pattern: "case .\(SwiftName.escaped(event.name.value)):", body: chain.lines))
+                cases.append(.init(pattern: "case .\(SwiftName.escaped(event.name.value)):", body: body))
             }
         }
         if hasTimers {
             let mode = SwiftName.escaped(state.name.value)
             for (index, timer) in state.after.enumerated() {
                 cases.append(.init(
-                    pattern: "case .\(GeneratedNames.timerCase)(let timer) where timer == \(Self.timer(mode: mode, index: index, entry: "state._entries")):",
-                    body: branchChain(timer.branches, context: "\(state.name.value), after \(timer.delay.value)", payload: nil).lines
+                    pattern: "case .\(GeneratedNames.timerCase)(let _fired) where _fired == \(Self.timer(mode: mode, index: index, entry: "_entries")):",
+                    body: branchChain(timer.branches)
                 ))
             }
             cases.append(.init(
                 pattern: "case .\(GeneratedNames.timerCase):",
-                body: [state.after.isEmpty ? "break // no timer runs here" : "break // a timer of another state or of an earlier entry"]
+                body: [Self.caseIndent + (state.after.isEmpty ? "break // no timer runs here" : "break // a timer of another state or of an earlier entry")]
             ))
         }
         return .init(
@@ -53,104 +56,111 @@ extension MachineContextBuilder {
         )
     }
 
-    /// `Event.Timer(mode: .failed, index: 0, entry: entry)`: which timer fired, as the timer
-    /// feedback makes it and as the reducer matches it.
+    /// `.init(mode: .failed, index: 0, entry: entry)`: which timer fired (an `Event.Timer`), as the
+    /// timer feedback makes it and as the reducer matches it. Not spelt `Event.Timer(...)`: inside
+    /// `State` a field may be called `Event`, and the reducer's methods are members of `State`.
     static func timer(mode: String, index: Int, entry: String) -> String {
-        "\(GeneratedNames.event).\(GeneratedNames.timer)(mode: .\(mode), index: \(index), entry: \(entry))"
+        ".init(mode: .\(mode), index: \(index), entry: \(entry))"
+    }
+
+    /// True when some expression of `branches` may name `event`, the payload: then the case binds
+    /// it. A word `event` anywhere counts (in a string too), so a use is never missed.
+    static func mentionsPayload(_ branches: [Branch]) -> Bool {
+        branches.contains { branch in
+            guard case .transition(let transition) = branch else { return false }
+            let texts = [transition.guardExpression].compactMap { $0 } + transition.assignments.map(\.expression)
+            return texts.contains { mentions("event", in: $0.value) }
+        }
+    }
+
+    /// True when `word` stands in `text` as an identifier of its own (not inside `events` or `_event`).
+    static func mentions(_ word: String, in text: String) -> Bool {
+        let text = Array(text.utf8), word = Array(word.utf8)
+        func isIdentifierByte(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: "_") || (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte >= 0x80
+        }
+        var start = 0
+        while start + word.count <= text.count {
+            if text[start..<start + word.count].elementsEqual(word),
+               start == 0 || !isIdentifierByte(text[start - 1]),
+               start + word.count == text.count || !isIdentifierByte(text[start + word.count]) {
+                return true
+            }
+            start += 1
+        }
+        return false
     }
 
     /// `if <branch 1> { ... } else if <branch 2> { ... } else { ... }`: the first branch whose
-    /// guard holds wins; a bare `ignore` (or no branch left) does nothing. `usesPayload` is true
-    /// when some branch calls a member, which takes the payload (an unused binding is a warning).
-    private mutating func branchChain(
-        _ branches: [Branch], context: String, payload event: EventSpec?
-    ) -> (lines: [String], usesPayload: Bool) {
-        let payload = event.flatMap { $0.payload.isEmpty ? nil : $0 }
-        var lines: [String] = []
+    /// guard holds wins; a bare `ignore` (or no branch left) does nothing.
+    private func branchChain(_ branches: [Branch]) -> [String] {
+        var body = CaseBody(placement: placement)
         var open = false
-        var usesPayload = false
-        for (index, branch) in branches.enumerated() {
+        for branch in branches {
             guard case .transition(let transition) = branch else { break }
-            let step = makeBranch(transition, context: "\(context), branch \(index + 1)", payload: payload)
-            usesPayload = usesPayload || step.callsMember
-            let actions = step.actions.map { "    " + $0 }
-            if let condition = step.condition {
-                lines.append("\(open ? "} else if" : "if") \(condition) {")
-                lines += actions
+            if let condition = transition.guardExpression {
+                // The `{` goes on a line of its own: the condition may end in a `//` comment.
+                body.spec(condition, after: open ? "} else if " : "if ", indent: Self.caseIndent, then: Self.caseIndent + "{")
+                actions(transition, indent: Self.caseIndent + "    ", into: &body)
                 open = true
                 continue
             }
             // An unconditional branch ends the chain: the checks flag branches after it.
             if open {
-                lines.append("} else {")
-                lines += actions
+                body.generated(Self.caseIndent + "} else {")
+                actions(transition, indent: Self.caseIndent + "    ", into: &body)
             } else {
-                lines += step.actions
+                actions(transition, indent: Self.caseIndent, into: &body)
             }
             break
         }
-        if open { lines.append("}") }
-        return lines.isEmpty ? (["break // ignored"], false) : (lines, usesPayload && payload != nil)
+        if open { body.generated(Self.caseIndent + "}") }
+        return body.lines.isEmpty ? [Self.caseIndent + "break // ignored"] : body.finished()
     }
 
-    /// One branch: its condition (`nil` when it always applies) and the statements it runs.
-    private mutating func makeBranch(
-        _ transition: Transition, context: String, payload: EventSpec?
-    ) -> (condition: String?, actions: [String], callsMember: Bool) {
-        let parameter = payload.map { "_ event: \(payloadType($0))" } ?? ""
-        let argument = payload == nil ? "" : "payload"
-        var actions: [String] = []
-        let fields = transition.assignments.map { fieldIndex[$0.field.value]! }
-        let values = fields.indices.map { "_n\($0)" }
-        for (value, field) in zip(values, fields) {
-            actions.append("state.\(SwiftName.escaped(spec.context[field].name.value)) = \(value)")
+    /// A branch's statements: its `set:` assignments (values read from the old state, `self`),
+    /// then the new mode and the entry count.
+    private func actions(_ transition: Transition, indent: String, into body: inout CaseBody) {
+        for assignment in transition.assignments {
+            let field = SwiftName.escaped(spec.context[fieldIndex[assignment.field.value]!].name.value)
+            body.spec(assignment.expression, after: "_next.\(field) = ", indent: indent)
         }
-        var summary = "stays"
         if let target = transition.target {
-            actions.append("state.mode = .\(SwiftName.escaped(target.value))")
-            if hasTimers { actions.append("state._entries &+= 1") }
-            summary = "enters \(target.value)"
+            body.generated(indent + "_next.mode = .\(SwiftName.escaped(target.value))")
+            if hasTimers { body.generated(indent + "_next._entries &+= 1") }
+        } else if transition.assignments.isEmpty {
+            body.generated(indent + "break")
         }
-        let doc = "\(SwiftLiteral.comment(context)): \(summary) (\(position(transition.location)))."
-        switch (transition.guardExpression, transition.assignments.isEmpty) {
-        case (nil, true):
-            return (nil, actions, false)
-        case (let condition?, true):
-            let name = nextMember("guard")
-            addMember(
-                doc: doc + " Its `guard:`.",
-                declaration: "fileprivate func \(name)(\(parameter)) -> Swift.Bool",
-                body: placement.lines(condition, indent: "") + [SourcePlacement.end]
-            )
-            return ("state.\(name)(\(argument))", actions, true)
-        case (let condition, false):
-            let name = nextMember("branch")
-            let types = fields.map { fieldTypes[$0] }
-            let tuple = types.count == 1 ? types[0] : "(\(types.joined(separator: ", ")))"
-            var body: [String] = []
-            if let condition {
-                body += placement.lines(condition, after: "guard ", indent: "            ")
-                body.append("            else { return nil }")
-            }
-            for (index, assignment) in transition.assignments.enumerated() {
-                body += placement.lines(assignment.expression, after: "let _\(index): \(types[index]) = ", indent: "            ")
-            }
-            body.append(SourcePlacement.end)
-            let results = transition.assignments.indices.map { "_\($0)" }
-            body.append("            return " + (results.count == 1 ? results[0] : "(\(results.joined(separator: ", ")))"))
-            addMember(
-                doc: doc + (condition == nil ? " Its `set:` values," : " Its `guard:` (`nil` when false) and `set:` values,")
-                    + " all computed from the old state.",
-                declaration: "fileprivate func \(name)(\(parameter)) -> \(tuple)\(condition == nil ? "" : "?")",
-                body: body
-            )
-            let bound = values.count == 1 ? values[0] : "(\(values.joined(separator: ", ")))"
-            let call = "state.\(name)(\(argument))"
-            if condition == nil {
-                return (nil, ["let \(bound) = \(call)"] + actions, true)
-            }
-            let binding = values.count == 1 ? "let \(bound) = \(call)" : "case let \(bound)? = \(call)"
-            return (binding, actions, true)
+    }
+}
+
+/// The lines of a reducer case: generated lines, and spec text in `#sourceLocation` blocks, one
+/// block for consecutive spec texts (a directive sets the line of what follows until the next).
+private struct CaseBody {
+    let placement: SourcePlacement
+    private(set) var lines: [String] = []
+    private var inBlock = false
+
+    init(placement: SourcePlacement) { self.placement = placement }
+
+    /// A line of the generated code's own, after the closing directive when spec text precedes it.
+    mutating func generated(_ line: String) {
+        if inBlock {
+            lines.append(SourcePlacement.end)
+            inBlock = false
         }
+        lines.append(line)
+    }
+
+    /// `prefix` and `text` at its YAML line and column, then `suffix` (a line in the same block).
+    mutating func spec(_ text: Located<String>, after prefix: String, indent: String, then suffix: String? = nil) {
+        lines += placement.lines(text, after: prefix, indent: indent)
+        if let suffix { lines.append(suffix) }
+        inBlock = true
+    }
+
+    /// The lines, the last block closed.
+    func finished() -> [String] {
+        inBlock ? lines + [SourcePlacement.end] : lines
     }
 }

@@ -7,7 +7,7 @@ import StateLoopSpec
 //
 //   MachineContextBuilder+Types        an alias per type written in the spec, at its YAML position
 //   MachineContextBuilder+Events       `Event` cases, payload structs, case patterns
-//   MachineContextBuilder+Reducer      the reducer's switch, with a member per guard or `set:` list
+//   MachineContextBuilder+Reducer      the reducer's methods, the spec's guards and `set:` values inline
 //   MachineContextBuilder+Effects      effects and `after:` timers: request members, feedbacks
 //
 // Names the generated code declares or derives come from `GeneratedNames`; text from the spec is
@@ -21,7 +21,7 @@ public struct MachineContextBuilder {
     let placement: SourcePlacement
     /// The spec's file name as comment text, computed once: every doc comment points at it.
     let fileComment: String
-    /// How many members of each kind have been numbered (`_guard0`, `_branch0`, ...).
+    /// How many members of each kind have been numbered (`_default0`, `_value0`, ...).
     private var memberCounts: [String: Int] = [:]
     /// The type aliases declared so far, in order.
     var typeAliases: [MachineContext.TypeAlias] = []
@@ -148,7 +148,7 @@ public struct MachineContextBuilder {
         "\(fileComment):\(location.line)"
     }
 
-    /// The next free name for a generated member of `kind`: `_guard0`, `_guard1`, ...
+    /// The next free name for a generated member of `kind`: `_default0`, `_default1`, ...
     mutating func nextMember(_ kind: String) -> String {
         let count = memberCounts[kind, default: 0]
         memberCounts[kind] = count + 1

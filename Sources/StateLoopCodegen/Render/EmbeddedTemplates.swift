@@ -84,6 +84,7 @@ enum EmbeddedTemplates {
             mode == .{{{mode}}} ? _entries : nil
         }
 {{/timers}}
+{{>Reducer}}
     }
 
     /// The ways to change state, from `events:`. Send them to the system; `reduce` applies them.
@@ -126,7 +127,13 @@ enum EmbeddedTemplates {
         }
 {{/payloads}}
     }
-{{>Reducer}}
+
+    /// The reducer: the transition the current state takes on `event`. Pure; switches on the
+    /// mode, then on the event, without `default:`, so a missing case does not compile.
+    {{{access}}}static func reduce(_ state: inout State, _ event: Event) {
+        let old = state
+        old._reduce(event, &state)
+    }
 {{#hasEffects}}
 
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
@@ -191,32 +198,34 @@ enum EmbeddedTemplates {
 """#,
         "Reducer": #"""
 {{%CONTENT_TYPE:TEXT}}
-{{! The reducer: a switch on the mode, then a function per state with a switch on the event. }}
+{{! The reducer's methods of State: a switch on the mode, then a method per state with a switch }}
+{{! on the event. Case bodies are laid out by MachineContextBuilder (#sourceLocation blocks put }}
+{{! each expression at its YAML line and column), so print each body line as it is. }}
 
-    /// The reducer: the transition the current state takes on `event`. Pure; switches on the
-    /// mode, then on the event, without `default:`, so a missing case does not compile.
-    // One function per state: swiftc's mandatory passes take more than linear time in the size
-    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
-    {{{access}}}static func reduce(_ state: inout State, _ event: Event) {
-        switch state.mode {
+        /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
+        /// the spec's expressions, which name fields bare, read the old state.
+        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+        fileprivate func _reduce(_ _event: Event, _ _next: inout State) {
+            switch mode {
 {{#reducerModes}}
-        case .{{{mode}}}: {{{function}}}(&state, event)
+            case .{{{mode}}}: {{{function}}}(_event, &_next)
 {{/reducerModes}}
+            }
         }
-    }
 {{#reducerModes}}
 
-    /// `reduce` in state `{{{mode}}}`.
-    private static func {{{function}}}(_ state: inout State, _ event: Event) {
-        switch event {
+        /// `reduce` in state `{{{mode}}}`.
+        private func {{{function}}}(_ _event: Event, _ _next: inout State) {
+            switch _event {
 {{#cases}}
-        {{{pattern}}}
+            {{{pattern}}}
 {{#body}}
-            {{{.}}}
+{{{.}}}
 {{/body}}
 {{/cases}}
+            }
         }
-    }
 {{/reducerModes}}
 
 """#,

@@ -34,31 +34,31 @@ enum PrecompiledTemplates {
     @Sendable static func reducer(_ context: MachineContext) -> String {
         var out = """
 
-            /// The reducer: the transition the current state takes on `event`. Pure; switches on the
-            /// mode, then on the event, without `default:`, so a missing case does not compile.
-            // One function per state: swiftc's mandatory passes take more than linear time in the size
-            // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+                    /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
+                    /// the spec's expressions, which name fields bare, read the old state.
+                    // One method per state: swiftc's mandatory passes take more than linear time in the size
+                    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+                    fileprivate func _reduce(_ _event: Event, _ _next: inout State) {
+                        switch mode {
 
-        """
-        out += "    \(context.access)static func reduce(_ state: inout State, _ event: Event) {\n        switch state.mode {\n"
+            """
         for mode in context.reducerModes {
-            out += "        case .\(mode.mode): \(mode.function)(&state, event)\n"
+            out += "            case .\(mode.mode): \(mode.function)(_event, &_next)\n"
         }
-        out += "        }\n    }\n"
+        out += "            }\n        }\n"
         for mode in context.reducerModes {
-            out += "\n    /// `reduce` in state `\(mode.mode)`.\n"
-            out += "    private static func \(mode.function)(_ state: inout State, _ event: Event) {\n        switch event {\n"
+            out += "\n        /// `reduce` in state `\(mode.mode)`.\n"
+            out += "        private func \(mode.function)(_ _event: Event, _ _next: inout State) {\n            switch _event {\n"
             for reducerCase in mode.cases {
-                out += "        "
+                out += "            "
                 out += reducerCase.pattern
                 out += "\n"
                 for line in reducerCase.body {
-                    out += "            "
                     out += line
                     out += "\n"
                 }
             }
-            out += "        }\n    }\n"
+            out += "            }\n        }\n"
         }
         return out
     }

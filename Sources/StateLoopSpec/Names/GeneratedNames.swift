@@ -65,7 +65,7 @@ public enum GeneratedNames {
         "_T\(number)"
     }
 
-    /// `_guard0`, `_branch3`, `_default1`, `_value2`: the n-th generated member of a kind. Numbered
+    /// `_default1`, `_value2`, `_timerRequest0`: the n-th generated member of a kind. Numbered
     /// for the same reason.
     public static func member(_ kind: String, _ number: Int) -> String {
         "_\(kind)\(number)"

@@ -46,31 +46,36 @@ public enum Counter {
 #sourceLocation()
         }
 
-        /// counting, on increment, branch 1: stays (Counter.machine.yml:16). Its `set:` values, all computed from the old state.
-        fileprivate func _branch0() -> _T0 {
+        /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
+        /// the spec's expressions, which name fields bare, read the old state.
+        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+        fileprivate func _reduce(_ _event: Event, _ _next: inout State) {
+            switch mode {
+            case .counting: _reduce_counting(_event, &_next)
+            }
+        }
+
+        /// `reduce` in state `counting`.
+        private func _reduce_counting(_ _event: Event, _ _next: inout State) {
+            switch _event {
+            case .increment:
 #sourceLocation(file: "Counter.machine.yml", line: 16)
-                 let _0: _T0 = count + 1
+                 _next.count = count + 1
 #sourceLocation()
-            return _0
-        }
-
-        /// counting, on decrement, branch 1: stays (Counter.machine.yml:18). Its `guard:` (`nil` when false) and `set:` values, all computed from the old state.
-        fileprivate func _branch1() -> _T0? {
+            case .decrement:
 #sourceLocation(file: "Counter.machine.yml", line: 18)
-             guard count > 0
-            else { return nil }
+                if count > 0
+                {
 #sourceLocation(file: "Counter.machine.yml", line: 18)
-                              let _0: _T0 = count - 1
+                              _next.count = count - 1
 #sourceLocation()
-            return _0
-        }
-
-        /// counting, on reset, branch 1: stays (Counter.machine.yml:20). Its `set:` values, all computed from the old state.
-        fileprivate func _branch2() -> _T0 {
+                }
+            case .reset:
 #sourceLocation(file: "Counter.machine.yml", line: 20)
-              let _0: _T0 = 0
+              _next.count = 0
 #sourceLocation()
-            return _0
+            }
         }
     }
 
@@ -86,28 +91,9 @@ public enum Counter {
 
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
-    // One function per state: swiftc's mandatory passes take more than linear time in the size
-    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
     public static func reduce(_ state: inout State, _ event: Event) {
-        switch state.mode {
-        case .counting: _reduce_counting(&state, event)
-        }
-    }
-
-    /// `reduce` in state `counting`.
-    private static func _reduce_counting(_ state: inout State, _ event: Event) {
-        switch event {
-        case .increment:
-            let _n0 = state._branch0()
-            state.count = _n0
-        case .decrement:
-            if let _n0 = state._branch1() {
-                state.count = _n0
-            }
-        case .reset:
-            let _n0 = state._branch2()
-            state.count = _n0
-        }
+        let old = state
+        old._reduce(event, &state)
     }
 
     /// The feedback loops: one `react` per effect, one `timer` per `after:`.

@@ -92,45 +92,6 @@ public enum Edges {
 #sourceLocation()
         }
 
-        /// waiting, on typed, branch 1: stays (Edges.machine.yml:25). Its `set:` values, all computed from the old state.
-        fileprivate func _branch0(_ event: Event.TypedPayload) -> _T0 {
-#sourceLocation(file: "Edges.machine.yml", line: 25)
-             let _0: _T0 = event.text
-#sourceLocation()
-            return _0
-        }
-
-        /// waiting, after 1s, branch 1: enters searching (Edges.machine.yml:21). Its `guard:`.
-        fileprivate func _guard0() -> Swift.Bool {
-#sourceLocation(file: "Edges.machine.yml", line: 21)
-                   query != nil
-#sourceLocation()
-        }
-
-        /// waiting, after 5s, branch 1: enters waiting (Edges.machine.yml:23). Its `set:` values, all computed from the old state.
-        fileprivate func _branch1() -> _T1 {
-#sourceLocation(file: "Edges.machine.yml", line: 23)
-                           let _0: _T1 = 0
-#sourceLocation()
-            return _0
-        }
-
-        /// searching, on typed, branch 1: enters searching (Edges.machine.yml:30). Its `set:` values, all computed from the old state.
-        fileprivate func _branch2(_ event: Event.TypedPayload) -> _T0 {
-#sourceLocation(file: "Edges.machine.yml", line: 30)
-                                let _0: _T0 = event.text
-#sourceLocation()
-            return _0
-        }
-
-        /// searching, on hit, branch 1: enters waiting (Edges.machine.yml:31). Its `set:` values, all computed from the old state.
-        fileprivate func _branch3(_ event: Event.HitPayload) -> _T1 {
-#sourceLocation(file: "Edges.machine.yml", line: 31)
-                           let _0: _T1 = hits + event.count
-#sourceLocation()
-            return _0
-        }
-
         /// `request.value` of `search` (Edges.machine.yml:38).
         fileprivate func _value0() -> _T4? {
 #sourceLocation(file: "Edges.machine.yml", line: 38)
@@ -154,6 +115,77 @@ public enum Edges {
         /// The request of `after: 5s` of `waiting` (Edges.machine.yml:23): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest1: Swift.Int? {
             mode == .waiting ? _entries : nil
+        }
+
+        /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
+        /// the spec's expressions, which name fields bare, read the old state.
+        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+        fileprivate func _reduce(_ _event: Event, _ _next: inout State) {
+            switch mode {
+            case .waiting: _reduce_waiting(_event, &_next)
+            case .searching: _reduce_searching(_event, &_next)
+            }
+        }
+
+        /// `reduce` in state `waiting`.
+        private func _reduce_waiting(_ _event: Event, _ _next: inout State) {
+            switch _event {
+            case .typed(let _0):
+                let event: Event.TypedPayload = .init(text: _0)
+#sourceLocation(file: "Edges.machine.yml", line: 25)
+             _next.query = event.text
+#sourceLocation()
+            case .hit:
+                break // ignored
+            case .noHit:
+                break // no effect that sends it runs here
+            case .poke:
+                break
+            case ._timer(let _fired) where _fired == .init(mode: .waiting, index: 0, entry: _entries):
+#sourceLocation(file: "Edges.machine.yml", line: 21)
+                if query != nil
+                {
+#sourceLocation()
+                    _next.mode = .searching
+                    _next._entries &+= 1
+                }
+            case ._timer(let _fired) where _fired == .init(mode: .waiting, index: 1, entry: _entries):
+#sourceLocation(file: "Edges.machine.yml", line: 23)
+                            _next.hits = 0
+#sourceLocation()
+                _next.mode = .waiting
+                _next._entries &+= 1
+            case ._timer:
+                break // a timer of another state or of an earlier entry
+            }
+        }
+
+        /// `reduce` in state `searching`.
+        private func _reduce_searching(_ _event: Event, _ _next: inout State) {
+            switch _event {
+            case .typed(let _0):
+                let event: Event.TypedPayload = .init(text: _0)
+#sourceLocation(file: "Edges.machine.yml", line: 30)
+                                _next.query = event.text
+#sourceLocation()
+                _next.mode = .searching
+                _next._entries &+= 1
+            case .hit(let _0):
+                let event: Event.HitPayload = .init(count: _0)
+#sourceLocation(file: "Edges.machine.yml", line: 31)
+                            _next.hits = hits + event.count
+#sourceLocation()
+                _next.mode = .waiting
+                _next._entries &+= 1
+            case .noHit:
+                _next.mode = .waiting
+                _next._entries &+= 1
+            case .poke:
+                break // ignored
+            case ._timer:
+                break // no timer runs here
+            }
         }
     }
 
@@ -203,66 +235,9 @@ public enum Edges {
 
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
-    // One function per state: swiftc's mandatory passes take more than linear time in the size
-    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
     public static func reduce(_ state: inout State, _ event: Event) {
-        switch state.mode {
-        case .waiting: _reduce_waiting(&state, event)
-        case .searching: _reduce_searching(&state, event)
-        }
-    }
-
-    /// `reduce` in state `waiting`.
-    private static func _reduce_waiting(_ state: inout State, _ event: Event) {
-        switch event {
-        case .typed(let _0):
-            let payload = Event.TypedPayload(text: _0)
-            let _n0 = state._branch0(payload)
-            state.query = _n0
-        case .hit:
-            break // ignored
-        case .noHit:
-            break // no effect that sends it runs here
-        case .poke:
-            break // ignored
-        case ._timer(let timer) where timer == Event.Timer(mode: .waiting, index: 0, entry: state._entries):
-            if state._guard0() {
-                state.mode = .searching
-                state._entries &+= 1
-            }
-        case ._timer(let timer) where timer == Event.Timer(mode: .waiting, index: 1, entry: state._entries):
-            let _n0 = state._branch1()
-            state.hits = _n0
-            state.mode = .waiting
-            state._entries &+= 1
-        case ._timer:
-            break // a timer of another state or of an earlier entry
-        }
-    }
-
-    /// `reduce` in state `searching`.
-    private static func _reduce_searching(_ state: inout State, _ event: Event) {
-        switch event {
-        case .typed(let _0):
-            let payload = Event.TypedPayload(text: _0)
-            let _n0 = state._branch2(payload)
-            state.query = _n0
-            state.mode = .searching
-            state._entries &+= 1
-        case .hit(let _0):
-            let payload = Event.HitPayload(count: _0)
-            let _n0 = state._branch3(payload)
-            state.hits = _n0
-            state.mode = .waiting
-            state._entries &+= 1
-        case .noHit:
-            state.mode = .waiting
-            state._entries &+= 1
-        case .poke:
-            break // ignored
-        case ._timer:
-            break // no timer runs here
-        }
+        let old = state
+        old._reduce(event, &state)
     }
 
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
@@ -298,13 +273,13 @@ public enum Edges {
                 request: { state in state._timerRequest0 },
                 clock: clock,
                 delay: { _ in .milliseconds(1000) },
-                event: { entry in ._timer(Event.Timer(mode: .waiting, index: 0, entry: entry)) }
+                event: { entry in ._timer(.init(mode: .waiting, index: 0, entry: entry)) }
             ),
             .timer(
                 request: { state in state._timerRequest1 },
                 clock: clock,
                 delay: { _ in .milliseconds(5000) },
-                event: { entry in ._timer(Event.Timer(mode: .waiting, index: 1, entry: entry)) }
+                event: { entry in ._timer(.init(mode: .waiting, index: 1, entry: entry)) }
             ),
         ]
     }

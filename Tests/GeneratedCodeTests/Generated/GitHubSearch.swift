@@ -148,100 +148,6 @@ public enum GitHubSearch {
 #sourceLocation()
         }
 
-        /// idle, on searchChanged, branch 1: enters loading (GitHubSearch.machine.yml:24). Its `guard:` (`nil` when false) and `set:` values, all computed from the old state.
-        fileprivate func _branch0(_ event: Event.SearchChangedPayload) -> (_T0, _T1, _T2)? {
-#sourceLocation(file: "GitHubSearch.machine.yml", line: 24)
-            guard !event.search.isEmpty
-            else { return nil }
-#sourceLocation(file: "GitHubSearch.machine.yml", line: 26)
-          let _0: _T0 = event.search
-#sourceLocation(file: "GitHubSearch.machine.yml", line: 26)
-                                  let _1: _T1 = []
-#sourceLocation(file: "GitHubSearch.machine.yml", line: 26)
-                                                     let _2: _T2 = GitHub.searchURL(event.search)
-#sourceLocation()
-            return (_0, _1, _2)
-        }
-
-        /// loading, on searchChanged, branch 1: enters loading (GitHubSearch.machine.yml:33). Its `set:` values, all computed from the old state.
-        fileprivate func _branch1(_ event: Event.SearchChangedPayload) -> (_T0, _T1, _T2) {
-#sourceLocation(file: "GitHubSearch.machine.yml", line: 33)
-                                       let _0: _T0 = event.search
-#sourceLocation(file: "GitHubSearch.machine.yml", line: 33)
-                                                               let _1: _T1 = []
-#sourceLocation(file: "GitHubSearch.machine.yml", line: 33)
-                                                                                  let _2: _T2 = GitHub.searchURL(event.search)
-#sourceLocation()
-            return (_0, _1, _2)
-        }
-
-        /// loading, on loaded, branch 1: enters ready (GitHubSearch.machine.yml:31). Its `set:` values, all computed from the old state.
-        fileprivate func _branch2(_ event: Event.LoadedPayload) -> (_T1, _T2) {
-#sourceLocation(file: "GitHubSearch.machine.yml", line: 31)
-                               let _0: _T1 = results + event.repositories
-#sourceLocation(file: "GitHubSearch.machine.yml", line: 31)
-                                                                          let _1: _T2 = event.nextURL
-#sourceLocation()
-            return (_0, _1)
-        }
-
-        /// loading, on failed, branch 1: enters failed (GitHubSearch.machine.yml:32). Its `set:` values, all computed from the old state.
-        fileprivate func _branch3(_ event: Event.FailedPayload) -> _T3 {
-#sourceLocation(file: "GitHubSearch.machine.yml", line: 32)
-                                  let _0: _T3 = event.error
-#sourceLocation()
-            return _0
-        }
-
-        /// ready, on searchChanged, branch 1: enters loading (GitHubSearch.machine.yml:40). Its `set:` values, all computed from the old state.
-        fileprivate func _branch4(_ event: Event.SearchChangedPayload) -> (_T0, _T1, _T2) {
-#sourceLocation(file: "GitHubSearch.machine.yml", line: 40)
-                                       let _0: _T0 = event.search
-#sourceLocation(file: "GitHubSearch.machine.yml", line: 40)
-                                                               let _1: _T1 = []
-#sourceLocation(file: "GitHubSearch.machine.yml", line: 40)
-                                                                                  let _2: _T2 = GitHub.searchURL(event.search)
-#sourceLocation()
-            return (_0, _1, _2)
-        }
-
-        /// ready, on scrolledNearBottom, branch 1: enters loading (GitHubSearch.machine.yml:38). Its `guard:`.
-        fileprivate func _guard0() -> Swift.Bool {
-#sourceLocation(file: "GitHubSearch.machine.yml", line: 38)
-                   nextPageURL != nil
-#sourceLocation()
-        }
-
-        /// failed, on searchChanged, branch 1: enters loading (GitHubSearch.machine.yml:46). Its `set:` values, all computed from the old state.
-        fileprivate func _branch5(_ event: Event.SearchChangedPayload) -> (_T0, _T1, _T2, _T3) {
-#sourceLocation(file: "GitHubSearch.machine.yml", line: 46)
-                                       let _0: _T0 = event.search
-#sourceLocation(file: "GitHubSearch.machine.yml", line: 46)
-                                                               let _1: _T1 = []
-#sourceLocation(file: "GitHubSearch.machine.yml", line: 46)
-                                                                                  let _2: _T2 = GitHub.searchURL(event.search)
-#sourceLocation(file: "GitHubSearch.machine.yml", line: 46)
-                                                                                                                              let _3: _T3 = nil
-#sourceLocation()
-            return (_0, _1, _2, _3)
-        }
-
-        /// failed, on scrolledNearBottom, branch 1: enters loading (GitHubSearch.machine.yml:45). Its `set:` values, all computed from the old state.
-        fileprivate func _branch6() -> _T3 {
-#sourceLocation(file: "GitHubSearch.machine.yml", line: 45)
-                                               let _0: _T3 = nil
-#sourceLocation()
-            return _0
-        }
-
-        /// failed, after 5s, branch 1: enters loading (GitHubSearch.machine.yml:43). Its `set:` values, all computed from the old state.
-        fileprivate func _branch7() -> _T3 {
-#sourceLocation(file: "GitHubSearch.machine.yml", line: 43)
-                               let _0: _T3 = nil
-#sourceLocation()
-            return _0
-        }
-
         /// `request.value` of `loadNextPage` (GitHubSearch.machine.yml:51).
         fileprivate func _value0() -> _T8? {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 51)
@@ -260,6 +166,153 @@ public enum GitHubSearch {
         /// The request of `after: 5s` of `failed` (GitHubSearch.machine.yml:43): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest0: Swift.Int? {
             mode == .failed ? _entries : nil
+        }
+
+        /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
+        /// the spec's expressions, which name fields bare, read the old state.
+        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+        fileprivate func _reduce(_ _event: Event, _ _next: inout State) {
+            switch mode {
+            case .idle: _reduce_idle(_event, &_next)
+            case .loading: _reduce_loading(_event, &_next)
+            case .ready: _reduce_ready(_event, &_next)
+            case .failed: _reduce_failed(_event, &_next)
+            }
+        }
+
+        /// `reduce` in state `idle`.
+        private func _reduce_idle(_ _event: Event, _ _next: inout State) {
+            switch _event {
+            case .searchChanged(let _0):
+                let event: Event.SearchChangedPayload = .init(search: _0)
+#sourceLocation(file: "GitHubSearch.machine.yml", line: 24)
+               if !event.search.isEmpty
+                {
+#sourceLocation(file: "GitHubSearch.machine.yml", line: 26)
+         _next.search = event.search
+#sourceLocation(file: "GitHubSearch.machine.yml", line: 26)
+                                _next.results = []
+#sourceLocation(file: "GitHubSearch.machine.yml", line: 26)
+                                               _next.nextPageURL = GitHub.searchURL(event.search)
+#sourceLocation()
+                    _next.mode = .loading
+                    _next._entries &+= 1
+                }
+            case .scrolledNearBottom:
+                break // ignored
+            case .loaded:
+                break // no effect that sends it runs here
+            case .failed:
+                break // no effect that sends it runs here
+            case ._timer:
+                break // no timer runs here
+            }
+        }
+
+        /// `reduce` in state `loading`.
+        private func _reduce_loading(_ _event: Event, _ _next: inout State) {
+            switch _event {
+            case .searchChanged(let _0):
+                let event: Event.SearchChangedPayload = .init(search: _0)
+#sourceLocation(file: "GitHubSearch.machine.yml", line: 33)
+                                      _next.search = event.search
+#sourceLocation(file: "GitHubSearch.machine.yml", line: 33)
+                                                             _next.results = []
+#sourceLocation(file: "GitHubSearch.machine.yml", line: 33)
+                                                                            _next.nextPageURL = GitHub.searchURL(event.search)
+#sourceLocation()
+                _next.mode = .loading
+                _next._entries &+= 1
+            case .scrolledNearBottom:
+                break // ignored
+            case .loaded(let _0, let _1):
+                let event: Event.LoadedPayload = .init(repositories: _0, nextURL: _1)
+#sourceLocation(file: "GitHubSearch.machine.yml", line: 31)
+                             _next.results = results + event.repositories
+#sourceLocation(file: "GitHubSearch.machine.yml", line: 31)
+                                                                    _next.nextPageURL = event.nextURL
+#sourceLocation()
+                _next.mode = .ready
+                _next._entries &+= 1
+            case .failed(let _0):
+                let event: Event.FailedPayload = .init(error: _0)
+#sourceLocation(file: "GitHubSearch.machine.yml", line: 32)
+                              _next.lastError = event.error
+#sourceLocation()
+                _next.mode = .failed
+                _next._entries &+= 1
+            case ._timer:
+                break // no timer runs here
+            }
+        }
+
+        /// `reduce` in state `ready`.
+        private func _reduce_ready(_ _event: Event, _ _next: inout State) {
+            switch _event {
+            case .searchChanged(let _0):
+                let event: Event.SearchChangedPayload = .init(search: _0)
+#sourceLocation(file: "GitHubSearch.machine.yml", line: 40)
+                                      _next.search = event.search
+#sourceLocation(file: "GitHubSearch.machine.yml", line: 40)
+                                                             _next.results = []
+#sourceLocation(file: "GitHubSearch.machine.yml", line: 40)
+                                                                            _next.nextPageURL = GitHub.searchURL(event.search)
+#sourceLocation()
+                _next.mode = .loading
+                _next._entries &+= 1
+            case .scrolledNearBottom:
+#sourceLocation(file: "GitHubSearch.machine.yml", line: 38)
+                if nextPageURL != nil
+                {
+#sourceLocation()
+                    _next.mode = .loading
+                    _next._entries &+= 1
+                }
+            case .loaded:
+                break // no effect that sends it runs here
+            case .failed:
+                break // no effect that sends it runs here
+            case ._timer:
+                break // no timer runs here
+            }
+        }
+
+        /// `reduce` in state `failed`.
+        private func _reduce_failed(_ _event: Event, _ _next: inout State) {
+            switch _event {
+            case .searchChanged(let _0):
+                let event: Event.SearchChangedPayload = .init(search: _0)
+#sourceLocation(file: "GitHubSearch.machine.yml", line: 46)
+                                      _next.search = event.search
+#sourceLocation(file: "GitHubSearch.machine.yml", line: 46)
+                                                             _next.results = []
+#sourceLocation(file: "GitHubSearch.machine.yml", line: 46)
+                                                                            _next.nextPageURL = GitHub.searchURL(event.search)
+#sourceLocation(file: "GitHubSearch.machine.yml", line: 46)
+                                                                                                                          _next.lastError = nil
+#sourceLocation()
+                _next.mode = .loading
+                _next._entries &+= 1
+            case .scrolledNearBottom:
+#sourceLocation(file: "GitHubSearch.machine.yml", line: 45)
+                                           _next.lastError = nil
+#sourceLocation()
+                _next.mode = .loading
+                _next._entries &+= 1
+            case .loaded:
+                break // no effect that sends it runs here
+            case .failed:
+                break // no effect that sends it runs here
+            case ._timer(let _fired) where _fired == .init(mode: .failed, index: 0, entry: _entries):
+#sourceLocation(file: "GitHubSearch.machine.yml", line: 43)
+                           _next.lastError = nil
+#sourceLocation()
+                _next.mode = .loading
+                _next._entries &+= 1
+            case ._timer:
+                break // a timer of another state or of an earlier entry
+            }
         }
     }
 
@@ -315,125 +368,9 @@ public enum GitHubSearch {
 
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
-    // One function per state: swiftc's mandatory passes take more than linear time in the size
-    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
     public static func reduce(_ state: inout State, _ event: Event) {
-        switch state.mode {
-        case .idle: _reduce_idle(&state, event)
-        case .loading: _reduce_loading(&state, event)
-        case .ready: _reduce_ready(&state, event)
-        case .failed: _reduce_failed(&state, event)
-        }
-    }
-
-    /// `reduce` in state `idle`.
-    private static func _reduce_idle(_ state: inout State, _ event: Event) {
-        switch event {
-        case .searchChanged(let _0):
-            let payload = Event.SearchChangedPayload(search: _0)
-            if case let (_n0, _n1, _n2)? = state._branch0(payload) {
-                state.search = _n0
-                state.results = _n1
-                state.nextPageURL = _n2
-                state.mode = .loading
-                state._entries &+= 1
-            }
-        case .scrolledNearBottom:
-            break // ignored
-        case .loaded:
-            break // no effect that sends it runs here
-        case .failed:
-            break // no effect that sends it runs here
-        case ._timer:
-            break // no timer runs here
-        }
-    }
-
-    /// `reduce` in state `loading`.
-    private static func _reduce_loading(_ state: inout State, _ event: Event) {
-        switch event {
-        case .searchChanged(let _0):
-            let payload = Event.SearchChangedPayload(search: _0)
-            let (_n0, _n1, _n2) = state._branch1(payload)
-            state.search = _n0
-            state.results = _n1
-            state.nextPageURL = _n2
-            state.mode = .loading
-            state._entries &+= 1
-        case .scrolledNearBottom:
-            break // ignored
-        case .loaded(let _0, let _1):
-            let payload = Event.LoadedPayload(repositories: _0, nextURL: _1)
-            let (_n0, _n1) = state._branch2(payload)
-            state.results = _n0
-            state.nextPageURL = _n1
-            state.mode = .ready
-            state._entries &+= 1
-        case .failed(let _0):
-            let payload = Event.FailedPayload(error: _0)
-            let _n0 = state._branch3(payload)
-            state.lastError = _n0
-            state.mode = .failed
-            state._entries &+= 1
-        case ._timer:
-            break // no timer runs here
-        }
-    }
-
-    /// `reduce` in state `ready`.
-    private static func _reduce_ready(_ state: inout State, _ event: Event) {
-        switch event {
-        case .searchChanged(let _0):
-            let payload = Event.SearchChangedPayload(search: _0)
-            let (_n0, _n1, _n2) = state._branch4(payload)
-            state.search = _n0
-            state.results = _n1
-            state.nextPageURL = _n2
-            state.mode = .loading
-            state._entries &+= 1
-        case .scrolledNearBottom:
-            if state._guard0() {
-                state.mode = .loading
-                state._entries &+= 1
-            }
-        case .loaded:
-            break // no effect that sends it runs here
-        case .failed:
-            break // no effect that sends it runs here
-        case ._timer:
-            break // no timer runs here
-        }
-    }
-
-    /// `reduce` in state `failed`.
-    private static func _reduce_failed(_ state: inout State, _ event: Event) {
-        switch event {
-        case .searchChanged(let _0):
-            let payload = Event.SearchChangedPayload(search: _0)
-            let (_n0, _n1, _n2, _n3) = state._branch5(payload)
-            state.search = _n0
-            state.results = _n1
-            state.nextPageURL = _n2
-            state.lastError = _n3
-            state.mode = .loading
-            state._entries &+= 1
-        case .scrolledNearBottom:
-            let _n0 = state._branch6()
-            state.lastError = _n0
-            state.mode = .loading
-            state._entries &+= 1
-        case .loaded:
-            break // no effect that sends it runs here
-        case .failed:
-            break // no effect that sends it runs here
-        case ._timer(let timer) where timer == Event.Timer(mode: .failed, index: 0, entry: state._entries):
-            let _n0 = state._branch7()
-            state.lastError = _n0
-            state.mode = .loading
-            state._entries &+= 1
-        case ._timer:
-            break // a timer of another state or of an earlier entry
-        }
+        let old = state
+        old._reduce(event, &state)
     }
 
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
@@ -469,7 +406,7 @@ public enum GitHubSearch {
                 request: { state in state._timerRequest0 },
                 clock: clock,
                 delay: { _ in .milliseconds(5000) },
-                event: { entry in ._timer(Event.Timer(mode: .failed, index: 0, entry: entry)) }
+                event: { entry in ._timer(.init(mode: .failed, index: 0, entry: entry)) }
             ),
         ]
     }

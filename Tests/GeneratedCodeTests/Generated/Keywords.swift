@@ -92,33 +92,6 @@ public enum Keywords {
 #sourceLocation()
         }
 
-        /// do, on switch, branch 1: enters repeat (Keywords.machine.yml:17). Its `guard:` (`nil` when false) and `set:` values, all computed from the old state.
-        fileprivate func _branch0(_ event: Event.SwitchPayload) -> _T0? {
-#sourceLocation(file: "Keywords.machine.yml", line: 17)
-                 guard event.case > 0
-            else { return nil }
-#sourceLocation(file: "Keywords.machine.yml", line: 17)
-                                                          let _0: _T0 = `default` + event.case
-#sourceLocation()
-            return _0
-        }
-
-        /// repeat, on switch, branch 1: stays (Keywords.machine.yml:23). Its `set:` values, all computed from the old state.
-        fileprivate func _branch1(_ event: Event.SwitchPayload) -> _T1 {
-#sourceLocation(file: "Keywords.machine.yml", line: 23)
-            let _0: _T1 = "\(event.case)"
-#sourceLocation()
-            return _0
-        }
-
-        /// repeat, on throw, branch 1: stays (Keywords.machine.yml:25). Its `set:` values, all computed from the old state.
-        fileprivate func _branch2(_ event: Event.ThrowPayload) -> _T1 {
-#sourceLocation(file: "Keywords.machine.yml", line: 25)
-          let _0: _T1 = event.where
-#sourceLocation()
-            return _0
-        }
-
         /// `request.value` of `defer` (Keywords.machine.yml:30).
         fileprivate func _value0() -> _T4? {
 #sourceLocation(file: "Keywords.machine.yml", line: 30)
@@ -137,6 +110,65 @@ public enum Keywords {
         /// The request of `after: 1s` of `repeat` (Keywords.machine.yml:21): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest0: Swift.Int? {
             mode == .`repeat` ? _entries : nil
+        }
+
+        /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
+        /// the spec's expressions, which name fields bare, read the old state.
+        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+        fileprivate func _reduce(_ _event: Event, _ _next: inout State) {
+            switch mode {
+            case .`do`: _reduce_do(_event, &_next)
+            case .`repeat`: _reduce_repeat(_event, &_next)
+            }
+        }
+
+        /// `reduce` in state ``do``.
+        private func _reduce_do(_ _event: Event, _ _next: inout State) {
+            switch _event {
+            case .`switch`(let _0):
+                let event: Event.SwitchPayload = .init(case: _0)
+#sourceLocation(file: "Keywords.machine.yml", line: 17)
+                    if event.case > 0
+                {
+#sourceLocation(file: "Keywords.machine.yml", line: 17)
+                                                      _next.`default` = `default` + event.case
+#sourceLocation()
+                    _next.mode = .`repeat`
+                    _next._entries &+= 1
+                }
+            case .`return`:
+                _next.mode = .`repeat`
+                _next._entries &+= 1
+            case .`throw`:
+                break // no effect that sends it runs here
+            case ._timer:
+                break // no timer runs here
+            }
+        }
+
+        /// `reduce` in state ``repeat``.
+        private func _reduce_repeat(_ _event: Event, _ _next: inout State) {
+            switch _event {
+            case .`switch`(let _0):
+                let event: Event.SwitchPayload = .init(case: _0)
+#sourceLocation(file: "Keywords.machine.yml", line: 23)
+             _next.`in` = "\(event.case)"
+#sourceLocation()
+            case .`return`:
+                _next.mode = .`repeat`
+                _next._entries &+= 1
+            case .`throw`(let _0):
+                let event: Event.ThrowPayload = .init(where: _0)
+#sourceLocation(file: "Keywords.machine.yml", line: 25)
+           _next.`in` = event.where
+#sourceLocation()
+            case ._timer(let _fired) where _fired == .init(mode: .`repeat`, index: 0, entry: _entries):
+                _next.mode = .`do`
+                _next._entries &+= 1
+            case ._timer:
+                break // a timer of another state or of an earlier entry
+            }
         }
     }
 
@@ -184,55 +216,9 @@ public enum Keywords {
 
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
-    // One function per state: swiftc's mandatory passes take more than linear time in the size
-    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
     public static func reduce(_ state: inout State, _ event: Event) {
-        switch state.mode {
-        case .`do`: _reduce_do(&state, event)
-        case .`repeat`: _reduce_repeat(&state, event)
-        }
-    }
-
-    /// `reduce` in state ``do``.
-    private static func _reduce_do(_ state: inout State, _ event: Event) {
-        switch event {
-        case .`switch`(let _0):
-            let payload = Event.SwitchPayload(case: _0)
-            if let _n0 = state._branch0(payload) {
-                state.`default` = _n0
-                state.mode = .`repeat`
-                state._entries &+= 1
-            }
-        case .`return`:
-            state.mode = .`repeat`
-            state._entries &+= 1
-        case .`throw`:
-            break // no effect that sends it runs here
-        case ._timer:
-            break // no timer runs here
-        }
-    }
-
-    /// `reduce` in state ``repeat``.
-    private static func _reduce_repeat(_ state: inout State, _ event: Event) {
-        switch event {
-        case .`switch`(let _0):
-            let payload = Event.SwitchPayload(case: _0)
-            let _n0 = state._branch1(payload)
-            state.`in` = _n0
-        case .`return`:
-            state.mode = .`repeat`
-            state._entries &+= 1
-        case .`throw`(let _0):
-            let payload = Event.ThrowPayload(where: _0)
-            let _n0 = state._branch2(payload)
-            state.`in` = _n0
-        case ._timer(let timer) where timer == Event.Timer(mode: .`repeat`, index: 0, entry: state._entries):
-            state.mode = .`do`
-            state._entries &+= 1
-        case ._timer:
-            break // a timer of another state or of an earlier entry
-        }
+        let old = state
+        old._reduce(event, &state)
     }
 
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
@@ -265,7 +251,7 @@ public enum Keywords {
                 request: { state in state._timerRequest0 },
                 clock: clock,
                 delay: { _ in .milliseconds(1000) },
-                event: { entry in ._timer(Event.Timer(mode: .`repeat`, index: 0, entry: entry)) }
+                event: { entry in ._timer(.init(mode: .`repeat`, index: 0, entry: entry)) }
             ),
         ]
     }

@@ -73,27 +73,52 @@ public enum Pair {
 #sourceLocation()
         }
 
-        /// open, on swap, branch 1: stays (Pair.machine.yml:18). Its `set:` values, all computed from the old state.
-        fileprivate func _branch0() -> (_T0, _T1) {
-#sourceLocation(file: "Pair.machine.yml", line: 18)
-            let _0: _T0 = second
-#sourceLocation(file: "Pair.machine.yml", line: 18)
-                            let _1: _T1 = first
-#sourceLocation()
-            return (_0, _1)
+        /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
+        /// the spec's expressions, which name fields bare, read the old state.
+        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+        fileprivate func _reduce(_ _event: Event, _ _next: inout State) {
+            switch mode {
+            case .`open`: _reduce_open(_event, &_next)
+            case .frozen: _reduce_frozen(_event, &_next)
+            }
         }
 
-        /// open, on add, branch 1: stays (Pair.machine.yml:20). Its `guard:` (`nil` when false) and `set:` values, all computed from the old state.
-        fileprivate func _branch1(_ event: Event.AddPayload) -> (_T0, _T1)? {
-#sourceLocation(file: "Pair.machine.yml", line: 20)
-             guard event.amount > 0
-            else { return nil }
-#sourceLocation(file: "Pair.machine.yml", line: 20)
-                                     let _0: _T0 = first + event.amount
-#sourceLocation(file: "Pair.machine.yml", line: 20)
-                                                                   let _1: _T1 = first
+        /// `reduce` in state ``open``.
+        private func _reduce_open(_ _event: Event, _ _next: inout State) {
+            switch _event {
+            case .swap:
+#sourceLocation(file: "Pair.machine.yml", line: 18)
+            _next.first = second
+#sourceLocation(file: "Pair.machine.yml", line: 18)
+                           _next.second = first
 #sourceLocation()
-            return (_0, _1)
+            case .add(let _0):
+                let event: Event.AddPayload = .init(amount: _0)
+#sourceLocation(file: "Pair.machine.yml", line: 20)
+                if event.amount > 0
+                {
+#sourceLocation(file: "Pair.machine.yml", line: 20)
+                                     _next.first = first + event.amount
+#sourceLocation(file: "Pair.machine.yml", line: 20)
+                                                                  _next.second = first
+#sourceLocation()
+                }
+            case .freeze:
+                _next.mode = .frozen
+            }
+        }
+
+        /// `reduce` in state `frozen`.
+        private func _reduce_frozen(_ _event: Event, _ _next: inout State) {
+            switch _event {
+            case .swap:
+                break // ignored
+            case .add:
+                break // ignored
+            case .freeze:
+                break // ignored
+            }
         }
     }
 
@@ -114,43 +139,9 @@ public enum Pair {
 
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
-    // One function per state: swiftc's mandatory passes take more than linear time in the size
-    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
     public static func reduce(_ state: inout State, _ event: Event) {
-        switch state.mode {
-        case .`open`: _reduce_open(&state, event)
-        case .frozen: _reduce_frozen(&state, event)
-        }
-    }
-
-    /// `reduce` in state ``open``.
-    private static func _reduce_open(_ state: inout State, _ event: Event) {
-        switch event {
-        case .swap:
-            let (_n0, _n1) = state._branch0()
-            state.first = _n0
-            state.second = _n1
-        case .add(let _0):
-            let payload = Event.AddPayload(amount: _0)
-            if case let (_n0, _n1)? = state._branch1(payload) {
-                state.first = _n0
-                state.second = _n1
-            }
-        case .freeze:
-            state.mode = .frozen
-        }
-    }
-
-    /// `reduce` in state `frozen`.
-    private static func _reduce_frozen(_ state: inout State, _ event: Event) {
-        switch event {
-        case .swap:
-            break // ignored
-        case .add:
-            break // ignored
-        case .freeze:
-            break // ignored
-        }
+        let old = state
+        old._reduce(event, &state)
     }
 
     /// The feedback loops: one `react` per effect, one `timer` per `after:`.

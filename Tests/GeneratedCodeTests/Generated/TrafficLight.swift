@@ -54,14 +54,6 @@ public enum TrafficLight {
 #sourceLocation()
         }
 
-        /// red, after 4s, branch 1: enters green (TrafficLight.machine.yml:18). Its `set:` values, all computed from the old state.
-        fileprivate func _branch0() -> _T0 {
-#sourceLocation(file: "TrafficLight.machine.yml", line: 18)
-                          let _0: _T0 = cycles + 1
-#sourceLocation()
-            return _0
-        }
-
         /// The request of `after: 4s` of `red` (TrafficLight.machine.yml:18): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest0: Swift.Int? {
             mode == .red ? _entries : nil
@@ -75,6 +67,92 @@ public enum TrafficLight {
         /// The request of `after: 1s` of `yellow` (TrafficLight.machine.yml:30): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest2: Swift.Int? {
             mode == .yellow ? _entries : nil
+        }
+
+        /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
+        /// the spec's expressions, which name fields bare, read the old state.
+        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+        fileprivate func _reduce(_ _event: Event, _ _next: inout State) {
+            switch mode {
+            case .red: _reduce_red(_event, &_next)
+            case .green: _reduce_green(_event, &_next)
+            case .yellow: _reduce_yellow(_event, &_next)
+            case .flashing: _reduce_flashing(_event, &_next)
+            }
+        }
+
+        /// `reduce` in state `red`.
+        private func _reduce_red(_ _event: Event, _ _next: inout State) {
+            switch _event {
+            case .pedestrianWaiting:
+                break // ignored
+            case .powerFailed:
+                _next.mode = .flashing
+                _next._entries &+= 1
+            case .powerRestored:
+                break // ignored
+            case ._timer(let _fired) where _fired == .init(mode: .red, index: 0, entry: _entries):
+#sourceLocation(file: "TrafficLight.machine.yml", line: 18)
+                         _next.cycles = cycles + 1
+#sourceLocation()
+                _next.mode = .green
+                _next._entries &+= 1
+            case ._timer:
+                break // a timer of another state or of an earlier entry
+            }
+        }
+
+        /// `reduce` in state `green`.
+        private func _reduce_green(_ _event: Event, _ _next: inout State) {
+            switch _event {
+            case .pedestrianWaiting:
+                _next.mode = .yellow
+                _next._entries &+= 1
+            case .powerFailed:
+                _next.mode = .flashing
+                _next._entries &+= 1
+            case .powerRestored:
+                break // ignored
+            case ._timer(let _fired) where _fired == .init(mode: .green, index: 0, entry: _entries):
+                _next.mode = .yellow
+                _next._entries &+= 1
+            case ._timer:
+                break // a timer of another state or of an earlier entry
+            }
+        }
+
+        /// `reduce` in state `yellow`.
+        private func _reduce_yellow(_ _event: Event, _ _next: inout State) {
+            switch _event {
+            case .pedestrianWaiting:
+                break // ignored
+            case .powerFailed:
+                _next.mode = .flashing
+                _next._entries &+= 1
+            case .powerRestored:
+                break // ignored
+            case ._timer(let _fired) where _fired == .init(mode: .yellow, index: 0, entry: _entries):
+                _next.mode = .red
+                _next._entries &+= 1
+            case ._timer:
+                break // a timer of another state or of an earlier entry
+            }
+        }
+
+        /// `reduce` in state `flashing`.
+        private func _reduce_flashing(_ _event: Event, _ _next: inout State) {
+            switch _event {
+            case .pedestrianWaiting:
+                break // ignored
+            case .powerFailed:
+                break // ignored
+            case .powerRestored:
+                _next.mode = .red
+                _next._entries &+= 1
+            case ._timer:
+                break // no timer runs here
+            }
         }
     }
 
@@ -112,87 +190,9 @@ public enum TrafficLight {
 
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
-    // One function per state: swiftc's mandatory passes take more than linear time in the size
-    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
     public static func reduce(_ state: inout State, _ event: Event) {
-        switch state.mode {
-        case .red: _reduce_red(&state, event)
-        case .green: _reduce_green(&state, event)
-        case .yellow: _reduce_yellow(&state, event)
-        case .flashing: _reduce_flashing(&state, event)
-        }
-    }
-
-    /// `reduce` in state `red`.
-    private static func _reduce_red(_ state: inout State, _ event: Event) {
-        switch event {
-        case .pedestrianWaiting:
-            break // ignored
-        case .powerFailed:
-            state.mode = .flashing
-            state._entries &+= 1
-        case .powerRestored:
-            break // ignored
-        case ._timer(let timer) where timer == Event.Timer(mode: .red, index: 0, entry: state._entries):
-            let _n0 = state._branch0()
-            state.cycles = _n0
-            state.mode = .green
-            state._entries &+= 1
-        case ._timer:
-            break // a timer of another state or of an earlier entry
-        }
-    }
-
-    /// `reduce` in state `green`.
-    private static func _reduce_green(_ state: inout State, _ event: Event) {
-        switch event {
-        case .pedestrianWaiting:
-            state.mode = .yellow
-            state._entries &+= 1
-        case .powerFailed:
-            state.mode = .flashing
-            state._entries &+= 1
-        case .powerRestored:
-            break // ignored
-        case ._timer(let timer) where timer == Event.Timer(mode: .green, index: 0, entry: state._entries):
-            state.mode = .yellow
-            state._entries &+= 1
-        case ._timer:
-            break // a timer of another state or of an earlier entry
-        }
-    }
-
-    /// `reduce` in state `yellow`.
-    private static func _reduce_yellow(_ state: inout State, _ event: Event) {
-        switch event {
-        case .pedestrianWaiting:
-            break // ignored
-        case .powerFailed:
-            state.mode = .flashing
-            state._entries &+= 1
-        case .powerRestored:
-            break // ignored
-        case ._timer(let timer) where timer == Event.Timer(mode: .yellow, index: 0, entry: state._entries):
-            state.mode = .red
-            state._entries &+= 1
-        case ._timer:
-            break // a timer of another state or of an earlier entry
-        }
-    }
-
-    /// `reduce` in state `flashing`.
-    private static func _reduce_flashing(_ state: inout State, _ event: Event) {
-        switch event {
-        case .pedestrianWaiting:
-            break // ignored
-        case .powerFailed:
-            break // ignored
-        case .powerRestored:
-            state.mode = .red
-            state._entries &+= 1
-        case ._timer:
-            break // no timer runs here
-        }
+        let old = state
+        old._reduce(event, &state)
     }
 
     /// The feedback loops: one `react` per effect, one `timer` per `after:`.
@@ -202,19 +202,19 @@ public enum TrafficLight {
                 request: { state in state._timerRequest0 },
                 clock: clock,
                 delay: { _ in .milliseconds(4000) },
-                event: { entry in ._timer(Event.Timer(mode: .red, index: 0, entry: entry)) }
+                event: { entry in ._timer(.init(mode: .red, index: 0, entry: entry)) }
             ),
             .timer(
                 request: { state in state._timerRequest1 },
                 clock: clock,
                 delay: { _ in .milliseconds(5000) },
-                event: { entry in ._timer(Event.Timer(mode: .green, index: 0, entry: entry)) }
+                event: { entry in ._timer(.init(mode: .green, index: 0, entry: entry)) }
             ),
             .timer(
                 request: { state in state._timerRequest2 },
                 clock: clock,
                 delay: { _ in .milliseconds(1000) },
-                event: { entry in ._timer(Event.Timer(mode: .yellow, index: 0, entry: entry)) }
+                event: { entry in ._timer(.init(mode: .yellow, index: 0, entry: entry)) }
             ),
         ]
     }

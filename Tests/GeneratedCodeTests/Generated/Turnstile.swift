@@ -105,49 +105,6 @@ public enum Turnstile {
 #sourceLocation()
         }
 
-        /// locked, on coin, branch 1: enters unlocked (Turnstile.machine.yml:22). Its `guard:` (`nil` when false) and `set:` values, all computed from the old state.
-        fileprivate func _branch0(_ event: Event.CoinPayload) -> _T0? {
-#sourceLocation(file: "Turnstile.machine.yml", line: 22)
-             guard event.value >= 50
-            else { return nil }
-#sourceLocation(file: "Turnstile.machine.yml", line: 22)
-                                                        let _0: _T0 = coins + event.value
-#sourceLocation()
-            return _0
-        }
-
-        /// locked, on push, branch 1: enters broken (Turnstile.machine.yml:24). Its `set:` values, all computed from the old state.
-        fileprivate func _branch1() -> _T2 {
-#sourceLocation(file: "Turnstile.machine.yml", line: 24)
-                             let _0: _T2 = "forced"
-#sourceLocation()
-            return _0
-        }
-
-        /// unlocked, on coin, branch 1: stays (Turnstile.machine.yml:27). Its `set:` values, all computed from the old state.
-        fileprivate func _branch2(_ event: Event.CoinPayload) -> _T0 {
-#sourceLocation(file: "Turnstile.machine.yml", line: 27)
-            let _0: _T0 = coins + event.value
-#sourceLocation()
-            return _0
-        }
-
-        /// unlocked, on push, branch 1: enters locked (Turnstile.machine.yml:28). Its `set:` values, all computed from the old state.
-        fileprivate func _branch3() -> _T1 {
-#sourceLocation(file: "Turnstile.machine.yml", line: 28)
-                             let _0: _T1 = passes + 1
-#sourceLocation()
-            return _0
-        }
-
-        /// broken, on reset, branch 1: enters locked (Turnstile.machine.yml:33). Its `set:` values, all computed from the old state.
-        fileprivate func _branch4() -> _T2 {
-#sourceLocation(file: "Turnstile.machine.yml", line: 33)
-                             let _0: _T2 = nil
-#sourceLocation()
-            return _0
-        }
-
         /// `request.value` of `logAlarm` (Turnstile.machine.yml:40).
         fileprivate func _value0() -> _T5? {
 #sourceLocation(file: "Turnstile.machine.yml", line: 40)
@@ -166,6 +123,93 @@ public enum Turnstile {
         /// The request of `after: 10s` of `unlocked` (Turnstile.machine.yml:30): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest0: Swift.Int? {
             mode == .unlocked ? _entries : nil
+        }
+
+        /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
+        /// the spec's expressions, which name fields bare, read the old state.
+        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
+        fileprivate func _reduce(_ _event: Event, _ _next: inout State) {
+            switch mode {
+            case .locked: _reduce_locked(_event, &_next)
+            case .unlocked: _reduce_unlocked(_event, &_next)
+            case .broken: _reduce_broken(_event, &_next)
+            }
+        }
+
+        /// `reduce` in state `locked`.
+        private func _reduce_locked(_ _event: Event, _ _next: inout State) {
+            switch _event {
+            case .coin(let _0):
+                let event: Event.CoinPayload = .init(value: _0)
+#sourceLocation(file: "Turnstile.machine.yml", line: 22)
+                if event.value >= 50
+                {
+#sourceLocation(file: "Turnstile.machine.yml", line: 22)
+                                                        _next.coins = coins + event.value
+#sourceLocation()
+                    _next.mode = .unlocked
+                    _next._entries &+= 1
+                }
+            case .push:
+#sourceLocation(file: "Turnstile.machine.yml", line: 24)
+                             _next.alarm = "forced"
+#sourceLocation()
+                _next.mode = .broken
+                _next._entries &+= 1
+            case .reset:
+                break // ignored
+            case .logged:
+                break // no effect that sends it runs here
+            case ._timer:
+                break // no timer runs here
+            }
+        }
+
+        /// `reduce` in state `unlocked`.
+        private func _reduce_unlocked(_ _event: Event, _ _next: inout State) {
+            switch _event {
+            case .coin(let _0):
+                let event: Event.CoinPayload = .init(value: _0)
+#sourceLocation(file: "Turnstile.machine.yml", line: 27)
+            _next.coins = coins + event.value
+#sourceLocation()
+            case .push:
+#sourceLocation(file: "Turnstile.machine.yml", line: 28)
+                            _next.passes = passes + 1
+#sourceLocation()
+                _next.mode = .locked
+                _next._entries &+= 1
+            case .reset:
+                break // ignored
+            case .logged:
+                break // no effect that sends it runs here
+            case ._timer(let _fired) where _fired == .init(mode: .unlocked, index: 0, entry: _entries):
+                _next.mode = .locked
+                _next._entries &+= 1
+            case ._timer:
+                break // a timer of another state or of an earlier entry
+            }
+        }
+
+        /// `reduce` in state `broken`.
+        private func _reduce_broken(_ _event: Event, _ _next: inout State) {
+            switch _event {
+            case .coin:
+                break // ignored
+            case .push:
+                break // ignored
+            case .reset:
+#sourceLocation(file: "Turnstile.machine.yml", line: 33)
+                             _next.alarm = nil
+#sourceLocation()
+                _next.mode = .locked
+                _next._entries &+= 1
+            case .logged:
+                break // ignored
+            case ._timer:
+                break // no timer runs here
+            }
         }
     }
 
@@ -215,81 +259,9 @@ public enum Turnstile {
 
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
-    // One function per state: swiftc's mandatory passes take more than linear time in the size
-    // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
     public static func reduce(_ state: inout State, _ event: Event) {
-        switch state.mode {
-        case .locked: _reduce_locked(&state, event)
-        case .unlocked: _reduce_unlocked(&state, event)
-        case .broken: _reduce_broken(&state, event)
-        }
-    }
-
-    /// `reduce` in state `locked`.
-    private static func _reduce_locked(_ state: inout State, _ event: Event) {
-        switch event {
-        case .coin(let _0):
-            let payload = Event.CoinPayload(value: _0)
-            if let _n0 = state._branch0(payload) {
-                state.coins = _n0
-                state.mode = .unlocked
-                state._entries &+= 1
-            }
-        case .push:
-            let _n0 = state._branch1()
-            state.alarm = _n0
-            state.mode = .broken
-            state._entries &+= 1
-        case .reset:
-            break // ignored
-        case .logged:
-            break // no effect that sends it runs here
-        case ._timer:
-            break // no timer runs here
-        }
-    }
-
-    /// `reduce` in state `unlocked`.
-    private static func _reduce_unlocked(_ state: inout State, _ event: Event) {
-        switch event {
-        case .coin(let _0):
-            let payload = Event.CoinPayload(value: _0)
-            let _n0 = state._branch2(payload)
-            state.coins = _n0
-        case .push:
-            let _n0 = state._branch3()
-            state.passes = _n0
-            state.mode = .locked
-            state._entries &+= 1
-        case .reset:
-            break // ignored
-        case .logged:
-            break // no effect that sends it runs here
-        case ._timer(let timer) where timer == Event.Timer(mode: .unlocked, index: 0, entry: state._entries):
-            state.mode = .locked
-            state._entries &+= 1
-        case ._timer:
-            break // a timer of another state or of an earlier entry
-        }
-    }
-
-    /// `reduce` in state `broken`.
-    private static func _reduce_broken(_ state: inout State, _ event: Event) {
-        switch event {
-        case .coin:
-            break // ignored
-        case .push:
-            break // ignored
-        case .reset:
-            let _n0 = state._branch4()
-            state.alarm = _n0
-            state.mode = .locked
-            state._entries &+= 1
-        case .logged:
-            break // ignored
-        case ._timer:
-            break // no timer runs here
-        }
+        let old = state
+        old._reduce(event, &state)
     }
 
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
@@ -322,7 +294,7 @@ public enum Turnstile {
                 request: { state in state._timerRequest0 },
                 clock: clock,
                 delay: { _ in .milliseconds(10000) },
-                event: { entry in ._timer(Event.Timer(mode: .unlocked, index: 0, entry: entry)) }
+                event: { entry in ._timer(.init(mode: .unlocked, index: 0, entry: entry)) }
             ),
         ]
     }
