@@ -12,8 +12,9 @@ import StateLoopSpec
 /// The spec every generator figure is measured on: 500 states × 50 events (25,000 pairs).
 let generatorSpec = SyntheticMachine(states: 500, events: 50)
 
-/// How many timed runs a generator figure takes the median of.
-let generatorRuns = 15
+/// How many timed runs a generator figure takes the median of: 15, or `STATELOOP_BENCH_RUNS`
+/// (1 under callgrind, which counts instructions and needs no median).
+let generatorRuns = Int(ProcessInfo.processInfo.environment["STATELOOP_BENCH_RUNS"] ?? "") ?? 15
 
 /// The median of `runs` timings of `body`, in milliseconds, after one untimed warm-up run.
 func medianMilliseconds(runs: Int, _ body: () throws -> Void) rethrows -> Double {

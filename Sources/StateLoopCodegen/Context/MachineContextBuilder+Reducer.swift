@@ -12,28 +12,45 @@ extension MachineContextBuilder {
     /// The indentation of a statement in a reducer case: machine, `State`, method, `case`.
     static let caseIndent = String(repeating: " ", count: 16)
 
+    /// What every state's reducer spells the same way for an event, made once per event rather
+    /// than once per (state, event) pair.
+    struct EventCaseSpelling {
+        /// `case .go:`
+        let pattern: String
+        /// `case .go(let _0):`, and the line that binds the payload by name: `let event: ... = .init(by: _0)`.
+        let bindingPattern: String, payloadBinding: String
+    }
+
+    func makeEventCaseSpellings() -> [EventCaseSpelling] {
+        spec.events.map { event in
+            EventCaseSpelling(
+                pattern: "case .\(SwiftName.escaped(event.name.value)):",
+                bindingPattern: "case \(bindingPattern(event)):",
+                payloadBinding: Self.caseIndent + "let event: \(payloadType(event)) = .init(\(labeledArguments(event)))"
+            )
+        }
+    }
+
+    private static let ignoredBody = [caseIndent + "break // ignored"]
+    private static let notSentBody = [caseIndent + "break // no effect that sends it runs here"]
+
     mutating func makeReducerMode(_ state: StateSpec) -> MachineContext.ReducerMode {
         var cases: [MachineContext.ReducerCase] = []
+        cases.reserveCapacity(spec.events.count + 1)
         let handlers = Dictionary(state.on.map { ($0.event.value, $0) }, uniquingKeysWith: { first, _ in first })
-        let ignored = Set((state.ignore + spec.ignore).map(\.value))
-        for event in spec.events {
+        for (event, spelling) in zip(spec.events, eventCaseSpellings) {
             guard let handler = handlers[event.name.value] else {
                 // Not handled here: ignored out loud, or an effects-only event no emitting effect
                 // sends in this state. Either way the reducer needs the case, as a no-op.
-                let saidIgnored = ignored.contains(event.name.value)
-                let reason = event.source == .effects && !saidIgnored ? "no effect that sends it runs here" : "ignored"
-                cases.append(.init(pattern: "case .\(SwiftName.escaped(event.name.value)):", body: [Self.caseIndent + "break // \(reason)"]))
+                let ignoredHere = event.source != .effects || (state.ignore + spec.ignore).contains { $0.value == event.name.value }
+                cases.append(.init(pattern: spelling.pattern, body: ignoredHere ? Self.ignoredBody : Self.notSentBody))
                 continue
             }
-            let payload = Self.mentionsPayload(handler.branches) ? event : nil
             let body = branchChain(handler.branches)
-            if let payload {
-                cases.append(.init(
-                    pattern: "case \(bindingPattern(payload)):",
-                    body: [Self.caseIndent + "let event: \(payloadType(payload)) = .init(\(labeledArguments(payload)))"] + body
-                ))
+            if !event.payload.isEmpty && Self.mentionsPayload(handler.branches) {
+                cases.append(.init(pattern: spelling.bindingPattern, body: [spelling.payloadBinding] + body))
             } else {
-                cases.append(.init(pattern: "case .\(SwiftName.escaped(event.name.value)):", body: body))
+                cases.append(.init(pattern: spelling.pattern, body: body))
             }
         }
         if hasTimers {
@@ -75,18 +92,19 @@ extension MachineContextBuilder {
 
     /// True when `word` stands in `text` as an identifier of its own (not inside `events` or `_event`).
     static func mentions(_ word: String, in text: String) -> Bool {
-        let text = Array(text.utf8), word = Array(word.utf8)
         func isIdentifierByte(_ byte: UInt8) -> Bool {
             byte == UInt8(ascii: "_") || (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte >= 0x80
         }
-        var start = 0
-        while start + word.count <= text.count {
-            if text[start..<start + word.count].elementsEqual(word),
-               start == 0 || !isIdentifierByte(text[start - 1]),
-               start + word.count == text.count || !isIdentifierByte(text[start + word.count]) {
+        let text = text.utf8, word = word.utf8
+        var rest = text[...]
+        while let start = rest.firstIndex(of: word.first!) {
+            let end = text.index(start, offsetBy: word.count, limitedBy: text.endIndex) ?? text.endIndex
+            if text[start..<end].elementsEqual(word),
+               start == text.startIndex || !isIdentifierByte(text[text.index(before: start)]),
+               end == text.endIndex || !isIdentifierByte(text[end]) {
                 return true
             }
-            start += 1
+            rest = text[text.index(after: start)...]
         }
         return false
     }
@@ -115,7 +133,7 @@ extension MachineContextBuilder {
             break
         }
         if open { body.generated(Self.caseIndent + "}") }
-        return body.lines.isEmpty ? [Self.caseIndent + "break // ignored"] : body.finished()
+        return body.lines.isEmpty ? Self.ignoredBody : body.finished()
     }
 
     /// A branch's statements: its `set:` assignments (values read from the old state, `self`),
@@ -126,7 +144,7 @@ extension MachineContextBuilder {
             body.spec(assignment.expression, after: "_next.\(field) = ", indent: indent)
         }
         if let target = transition.target {
-            body.generated(indent + "_next.mode = .\(SwiftName.escaped(target.value))")
+            body.generated(indent + modeAssignments[target.value]!)
             if hasTimers { body.generated(indent + "_next._entries &+= 1") }
         } else if transition.assignments.isEmpty {
             body.generated(indent + "break")

@@ -37,6 +37,10 @@ public struct MachineContextBuilder {
     let fieldIndex: [String: Int]
     /// The members of `State` made so far, in order.
     var members: [MachineContext.Member] = []
+    /// Each event's case patterns, in `events:` order (see `makeEventCaseSpellings`).
+    var eventCaseSpellings: [EventCaseSpelling] = []
+    /// `_next.mode = .idle` by state name: the statement of a transition into that state.
+    var modeAssignments: [String: String] = [:]
 
     /// Translates `spec` into what the templates print, declaring `access` on the generated API.
     public static func build(_ spec: CheckedMachineSpec, access: AccessLevel = .public) -> MachineContext {
@@ -61,6 +65,8 @@ public struct MachineContextBuilder {
 
     private mutating func makeContext() -> MachineContext {
         makeTypeAliases()
+        eventCaseSpellings = makeEventCaseSpellings()
+        modeAssignments = Dictionary(spec.states.map { ($0.name.value, "_next.mode = .\(SwiftName.escaped($0.name.value))") }, uniquingKeysWith: { first, _ in first })
         let initialArguments = makeDefaults()
         let reducerModes = spec.states.map { makeReducerMode($0) }
         let effects = spec.effects.enumerated().map { makeEffect($1, requestType: requestTypes[$0]) }

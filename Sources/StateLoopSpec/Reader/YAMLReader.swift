@@ -80,8 +80,21 @@ private struct ReadSession {
         /// The key waiting for its value; `nil` with `dropValue` set means "discard the next value".
         var pendingKey: YAMLScalar?
         var dropValue = false
-        /// First location of each key, to report duplicates.
-        var seenKeys: [String: SourceLocation] = [:]
+        /// First location of each key, to report duplicates; made only for large mappings; a
+        /// small one is searched in `entries` (most spec mappings have one to three keys, and a
+        /// dictionary each was a tenth of reading).
+        var seenKeys: [String: SourceLocation]?
+
+        /// Where `key` first appears in this mapping, if it does.
+        mutating func firstLocation(of key: String) -> SourceLocation? {
+            if seenKeys == nil && entries.count < 16 {
+                return entries.first { $0.key.value == key }?.key.location
+            }
+            if seenKeys == nil {
+                seenKeys = Dictionary(entries.map { ($0.key.value, $0.key.location) }, uniquingKeysWith: { first, _ in first })
+            }
+            return seenKeys![key]
+        }
     }
 
     init(contents: [UInt8], path: String, maximumDepth: Int, maximumScalarLength: Int) {
@@ -227,7 +240,7 @@ private struct ReadSession {
             stack[top].dropValue = true
             return
         }
-        if let first = stack[top].seenKeys[key.value] {
+        if let first = stack[top].firstLocation(of: key.value) {
             error(
                 "duplicate key '\(key.value)'; a key may appear only once in a mapping", at: key.location,
                 notes: [Diagnostic.Note("'\(key.value)' first appears here", at: first)],
@@ -235,7 +248,7 @@ private struct ReadSession {
             stack[top].dropValue = true
             return
         }
-        stack[top].seenKeys[key.value] = key.location
+        stack[top].seenKeys?[key.value] = key.location
         stack[top].pendingKey = key
     }
 
