@@ -52,16 +52,17 @@ struct SourceLocationTests {
         #expect(reported == expected, "swiftc said:\n\(result.output)")
     }
 
-    @Test(arguments: AccessLevel.allCases)
-    func fixturesCompileWarningFreeWithEveryAccessLevel(_ access: AccessLevel) throws {
-        // The fixtures that name no types of their own (GitHubSearch is compiled by GeneratedCodeTests).
-        var files: [String: String] = [:]
-        for name in ["Counter", "Edges", "Keywords", "Pair", "TrafficLight", "Turnstile"] {
+    /// Every fixture, GitHubSearch with the types it names, in both language modes a target may
+    /// use (a Swift 5 target with `-warnings-as-errors` builds the generated code in Swift 5 mode).
+    @Test(arguments: AccessLevel.allCases, [6, 5])
+    func fixturesCompileWarningFreeWithEveryAccessLevelInEveryLanguageMode(_ access: AccessLevel, swiftVersion: Int) throws {
+        var files = ["GitHubTypes.swift": try String(contentsOf: TestPaths.golden.appendingPathComponent("../Support/GitHubTypes.swift"), encoding: .utf8)]
+        for name in GoldenTests.fixtures {
             let contents = try [UInt8](Data(contentsOf: TestPaths.fixtures.appendingPathComponent("\(name).machine.yml")))
             let source = try #require(GeneratorPipeline(accessLevel: access).generate(contents: contents, path: "\(name).machine.yml").source)
             files["\(name).swift"] = source
         }
-        let result = try Swiftc.typecheck(files)
-        #expect(result.status == 0, "with \(access) access:\n\(result.output)")
+        let result = try Swiftc.typecheck(files, swiftVersion: swiftVersion)
+        #expect(result.status == 0, "with \(access) access in Swift \(swiftVersion) mode:\n\(result.output)")
     }
 }
