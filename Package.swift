@@ -85,7 +85,8 @@ let package = Package(
         ),
         .executableTarget(name: "stateloop-demo", dependencies: ["StateLoopExamples"]),
 
-        // Helpers shared by the test targets: `ManualClock`, the clock that timer tests advance by hand.
+        // Helpers shared by the test targets: `ManualClock`, the clock that timer tests advance by
+        // hand, and `ReadmeTour`, the README's tour as the tests read it.
         .target(name: "StateLoopTestSupport", path: "Tests/StateLoopTestSupport"),
 
         .testTarget(name: "StateLoopTests", dependencies: ["StateLoop", "StateLoopTestSupport"]),
@@ -94,7 +95,7 @@ let package = Package(
         // Snippet and golden tests of the generator; Fixtures/ holds the golden specs (read via #filePath).
         .testTarget(
             name: "StateLoopCodegenTests",
-            dependencies: ["StateLoopCodegen", "StateLoopSpec", .product(name: "Mustache", package: "swift-mustache")],
+            dependencies: ["StateLoopCodegen", "StateLoopSpec", "StateLoopTestSupport", .product(name: "Mustache", package: "swift-mustache")],
             exclude: ["Fixtures"]
         ),
         // Compiles and runs the generator's golden outputs (Generated/) against the runtime, so
@@ -112,7 +113,7 @@ let package = Package(
         // The spec-file naming the plugins and the CLI share (Plugins/PluginsShared, linked in).
         .testTarget(name: "PluginsSharedTests"),
         // Real `swift build`s of Tests/Fixtures packages that apply the plugin.
-        .testTarget(name: "EndToEndTests"),
+        .testTarget(name: "EndToEndTests", dependencies: ["StateLoopTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -92,6 +92,10 @@ import Testing
     @Test func keywordNamesWork() {
         var state = Keywords.State.initial
         #expect(state.in == "*/ \"\"\" \\ #")
+        Keywords.reduce(&state, .for(let: 2, var: 3))
+        #expect(state.let == 2 && state.var == 3)
+        Keywords.reduce(&state, .for(let: 5, var: 1))
+        #expect(state.let == 5 && state.var == 3)  // `let` + event.var, of the old state
         Keywords.reduce(&state, .switch(case: 0))
         #expect(state.mode == .do)
         Keywords.reduce(&state, .switch(case: 2))

@@ -30,8 +30,8 @@ struct SourceLocationTests {
         """
 
     /// The 1-based column where `text` starts on the 1-based `line` of the spec.
-    func column(of text: String, onLine line: Int) throws -> Int {
-        let source = Self.yaml.split(separator: "\n", omittingEmptySubsequences: false)[line - 1]
+    func column(of text: String, onLine line: Int, in yaml: String = yaml) throws -> Int {
+        let source = yaml.split(separator: "\n", omittingEmptySubsequences: false)[line - 1]
         let range = try #require(source.range(of: text))
         return source.distance(from: source.startIndex, to: range.lowerBound) + 1
     }
@@ -52,16 +52,125 @@ struct SourceLocationTests {
         #expect(reported == expected, "swiftc said:\n\(result.output)")
     }
 
-    @Test(arguments: AccessLevel.allCases)
-    func fixturesCompileWarningFreeWithEveryAccessLevel(_ access: AccessLevel) throws {
-        // The fixtures that name no types of their own (GitHubSearch is compiled by GeneratedCodeTests).
-        var files: [String: String] = [:]
-        for name in ["Counter", "Edges", "Keywords", "Pair", "TrafficLight", "Turnstile"] {
+    /// A spec whose expressions are not written verbatim: escapes, a `\n` escape between tokens,
+    /// plain and double-quoted scalars folded over lines, non-ASCII text before an expression on
+    /// its line, a literal block. Each expression has one type error, at the token `errors` names.
+    static let unusual = """
+        machine: Unusual
+        context:
+          count: {type: Int, default: "0"}
+          name:  {type: String, default: '""'}
+        events:
+          a: {}
+          b: {}
+          c: {}
+          d: {}
+          e: {}
+          f: {}
+        initial: idle
+        states:
+          idle:
+            on:
+              a: {guard: "name == \\"x\\" && count", target: idle}
+              b: {guard: "name == \\"y\\" ||\\ncount", target: idle}
+              c: {set: {count: count +
+                    name}}
+              d: {guard: 'name != "ü→"', set: {count: name}}
+              e: {set: {count: "count +
+                    name"}}
+              f:
+                guard: |
+                  name.isEmpty &&
+                    count
+
+        """
+
+    /// Where swiftc must report each error: (line, text that starts at the error on that line).
+    static let unusualErrors: [(line: Int, at: String)] = [
+        (16, #"count", target"#), (17, #"count", target"#), (19, "name}}"), (20, "name}}"), (22, #"name"}}"#), (26, "count"),
+    ]
+
+    /// The spec's text in the encodings and line ends a spec file may have.
+    enum Encoding: String, CaseIterable, CustomTestStringConvertible {
+        case utf8LF, utf8CRLF, utf8CR, utf8BOM, utf16LE, utf16BE
+        var testDescription: String { rawValue }
+
+        func bytes(_ text: String) -> [UInt8] {
+            switch self {
+            case .utf8LF: Array(text.utf8)
+            case .utf8CRLF: Array(text.replacingOccurrences(of: "\n", with: "\r\n").utf8)
+            case .utf8CR: Array(text.replacingOccurrences(of: "\n", with: "\r").utf8)
+            case .utf8BOM: [0xEF, 0xBB, 0xBF] + Array(text.utf8)
+            case .utf16LE: [0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+            case .utf16BE: [0xFE, 0xFF] + text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+            }
+        }
+    }
+
+    /// swiftc counts columns in UTF-8 bytes; so must the spec's positions, in any encoding.
+    @Test(arguments: Encoding.allCases)
+    func typeErrorsInExpressionsNotWrittenVerbatimAreReportedAtTheirYAMLLineAndColumn(_ encoding: Encoding) throws {
+        let path = "Unusual.machine.yml"
+        let output = GeneratorPipeline().generate(contents: encoding.bytes(Self.unusual), path: path)
+        let source = try #require(output.source, "\(output.diagnostics)")
+        let result = try Swiftc.typecheck(["Unusual.swift": source])
+        let reported = result.output.split(separator: "\n").filter { $0.hasPrefix("\(path):") && $0.contains(": error: ") }
+            .map { line in line.split(separator: ":").dropFirst().prefix(2).joined(separator: ":") }
+        let lines = Self.unusual.split(separator: "\n", omittingEmptySubsequences: false)
+        let expected = try Self.unusualErrors.map { error in
+            let text = lines[error.line - 1]
+            let range = try #require(text.range(of: error.at, options: .backwards))
+            return "\(error.line):\(text.utf8.distance(from: text.startIndex, to: range.lowerBound) + 1)"
+        }
+        #expect(result.status != 0)
+        #expect(reported.sorted() == expected.sorted(), "swiftc said:\n\(result.output)\n\(source)")
+    }
+
+    /// `''` in a single-quoted scalar is made up after the string literal it shrinks; a line
+    /// folded inside a string literal has no exact place (the literal cannot span two lines), so
+    /// that value is laid out from its start as if written there on one line: the error lands on
+    /// the value's first line, as far from its start as it is in the value.
+    @Test func typeErrorsWithoutAnExactPlaceAreReportedFromTheStartOfTheValue() throws {
+        let yaml = """
+            machine: Fallback
+            context:
+              count: {type: Int, default: "0"}
+              name:  {type: String, default: '""'}
+            events:
+              a: {}
+              b: {}
+            initial: idle
+            states:
+              idle:
+                on:
+                  a: {set: {name: 'name + "it''s" + count'}}
+                  b: {guard: "name == \\"x
+                       y\\" && count", target: idle}
+
+            """
+        let path = "Fallback.machine.yml"
+        let source = try #require(GeneratorPipeline().generate(contents: Array(yaml.utf8), path: path).source)
+        let result = try Swiftc.typecheck(["Fallback.swift": source])
+        let reported = result.output.split(separator: "\n").filter { $0.hasPrefix("\(path):") && $0.contains(": error: ") }
+            .map { line in line.split(separator: ":").dropFirst().prefix(2).joined(separator: ":") }
+        let start = try column(of: "name == ", onLine: 13, in: yaml)
+        #expect(reported.sorted() == [
+            "12:\(try column(of: "count'", onLine: 12, in: yaml))",
+            "13:\(start + "name == \"x y\" && ".count)",
+        ], "swiftc said:\n\(result.output)\n\(source)")
+    }
+
+    /// Every fixture, GitHubSearch with the types it names, in both language modes a target may
+    /// use (a Swift 5 target with `-warnings-as-errors` builds the generated code in Swift 5 mode).
+    @Test(arguments: AccessLevel.allCases, [6, 5])
+    func fixturesCompileWarningFreeWithEveryAccessLevelInEveryLanguageMode(_ access: AccessLevel, swiftVersion: Int) throws {
+        var files = ["GitHubTypes.swift": try String(contentsOf: TestPaths.golden.appendingPathComponent("../Support/GitHubTypes.swift"), encoding: .utf8)]
+        for name in GoldenTests.fixtures {
             let contents = try [UInt8](Data(contentsOf: TestPaths.fixtures.appendingPathComponent("\(name).machine.yml")))
             let source = try #require(GeneratorPipeline(accessLevel: access).generate(contents: contents, path: "\(name).machine.yml").source)
             files["\(name).swift"] = source
         }
-        let result = try Swiftc.typecheck(files)
-        #expect(result.status == 0, "with \(access) access:\n\(result.output)")
+        let result = try Swiftc.typecheck(files, swiftVersion: swiftVersion)
+        #expect(result.status == 0, "with \(access) access in Swift \(swiftVersion) mode:\n\(result.output)")
     }
 }

@@ -53,9 +53,24 @@ import Testing
         #expect(scalar.contentLocation == at(2, 5))
     }
 
-    @Test func columnsCountUnicodeScalarsNotBytes() throws {
+    /// swiftc counts columns in UTF-8 bytes, and its errors about the spec's Swift must agree with
+    /// the spec's own diagnostics, so every column is in UTF-8 bytes of the line — whatever the
+    /// file's encoding (libyaml counts characters).
+    @Test func columnsCountUTF8BytesAsSwiftcDoes() throws {
         let root = try #require(readYAML("é: \"ü\"\n").root?.mapping)
-        #expect(root[0].value.scalar?.contentLocation == at(1, 5))
+        #expect(root[0].value.scalar?.location == at(1, 5))
+        #expect(root[0].value.scalar?.contentLocation == at(1, 6))
+        let utf16: [UInt8] = [0xFF, 0xFE] + "a: [\"🙂\", x]\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let items = try #require(YAMLReader().read(utf16, path: "test.yml").root?.mapping?.first?.value.sequence)
+        #expect(items.map(\.location) == [at(1, 5), at(1, 13)])
+    }
+
+    @Test func linesEndedByCarriageReturnsAloneAreLines() throws {
+        let root = try #require(readYAML("a: 1\rguard: |\r  x &&\r  y\rb: 2\r").root?.mapping)
+        #expect(root.map(\.key.location) == [at(1, 1), at(2, 1), at(5, 1)])
+        let block = try #require(root[1].value.scalar)
+        #expect(block.value == "x &&\ny\n")
+        #expect(block.contentLocation == at(3, 3))
     }
 
     @Test func yamlOneOneBooleansStayStrings() throws {

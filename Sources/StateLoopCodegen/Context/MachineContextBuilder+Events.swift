@@ -31,7 +31,7 @@ extension MachineContextBuilder {
 
     /// `repositories: _0, nextURL: _1`: the bound payload passed on by label.
     func labeledArguments(_ event: EventSpec) -> String {
-        event.payload.enumerated().map { "\(Self.label($1.name.value)): _\($0)" }.joined(separator: ", ")
+        event.payload.enumerated().map { "\(Self.argumentLabel($1.name.value)): _\($0)" }.joined(separator: ", ")
     }
 
     /// The type expressions see as `event`: `Event.LoadedPayload`.

@@ -135,7 +135,7 @@ public struct MachineContextBuilder {
     /// The members that compute `default:` values; returns what `State.initial` passes for each field.
     private mutating func makeDefaults() -> [String] {
         zip(spec.context, fieldTypes).map { field, type in
-            let label = Self.label(field.name.value)
+            let label = Self.argumentLabel(field.name.value)
             guard let value = field.defaultValue else { return "\(label): nil" }
             let name = nextMember("default")
             addMember(
@@ -166,10 +166,17 @@ public struct MachineContextBuilder {
         members.append(.init(doc: doc, declaration: declaration + " {", body: body + ["        }"]))
     }
 
-    /// A name as an argument label: labels may be keywords, except the three that start a
-    /// parameter's own syntax (backticking the others draws a warning).
+    /// A name as the label of a parameter or an enum case's associated value, where it is
+    /// declared: labels may be keywords, except the three that start a parameter's own syntax
+    /// (backticking the others draws a warning).
     static func label(_ name: String) -> String {
         ["inout", "var", "let"].contains(name) ? "`\(name)`" : name
+    }
+
+    /// A name as an argument label in a call: only `inout` needs backticks there (a backticked
+    /// `let` or `var` draws "keyword does not need to be escaped in argument list").
+    static func argumentLabel(_ name: String) -> String {
+        name == "inout" ? "`inout`" : name
     }
 
     /// The parameter name of a field in `State.init`: a keyword gets `_` in front, since the body

@@ -23,32 +23,39 @@ struct SourcePlacement {
     /// either one line (`prefix` fits in the space before the column) or two (`prefix` alone on the
     /// line before). On line 1 with a long prefix only the line can be kept.
     ///
-    /// Every line of a text spanning lines is padded, not only the first: such text comes from a
-    /// literal block scalar (`|`), whose lines all start at the column of its first, so later lines
-    /// keep their YAML columns too (and a multi-line string literal in it keeps its content).
+    /// Text that YAML changed on the way (escapes, folded lines, a block scalar) has a
+    /// `sourceMap`, and each of its characters goes where the map says (`exactLines`), as far as
+    /// Swift allows; where it does not, and for text without a map, the text is laid out from its
+    /// start as written, every later line padded to the column of the first (and a multi-line
+    /// string literal in it keeps its content).
     ///
     /// - Parameters:
     ///   - text: the spec text and where it was written.
-    ///   - prefix: Swift that must stand before it (`let _0: _T1 = `, `guard `), or empty.
+    ///   - prefix: Swift that must stand before it (`_next.count = `, `if `), or empty.
     ///   - indent: the indentation of `prefix` when it stands on a line of its own.
     func lines(_ text: Located<String>, after prefix: String = "", indent: String) -> [String] {
         let line = text.location.line
         let room = max(0, text.location.column - 1)
-        let padding = Self.spaces(room)
+        if let map = text.sourceMap, let placed = Self.exactLines(text, map: map) {
+            return lines(placed, line: line, room: room, after: prefix, indent: indent)
+        }
         // Most spec text is one line: no split, no array of pieces.
-        let first = text.value.utf8.contains(UInt8(ascii: "\n"))
-            ? Substring(text.value.prefix { $0 != "\n" }) : Substring(text.value)
-        var lines: [String]
+        guard text.value.utf8.contains(UInt8(ascii: "\n")) else {
+            return lines([text.value], line: line, room: room, after: prefix, indent: indent)
+        }
+        let padding = Self.spaces(room)
+        let raw = text.value.split(separator: "\n", omittingEmptySubsequences: false)
+        let placed = [String(raw[0])] + raw.dropFirst().map { $0.isEmpty ? "" : padding + $0 }
+        return lines(placed, line: line, room: room, after: prefix, indent: indent)
+    }
+
+    /// `placed` (the first line from the text's column on, later lines complete) after `prefix`,
+    /// as `lines(_:after:indent:)` lays out text as written.
+    private func lines(_ placed: [String], line: Int, room: Int, after prefix: String, indent: String) -> [String] {
         if prefix.utf8.count <= room || (line <= 1 && !prefix.isEmpty) {
-            lines = [directive(line: line), Self.spaces(max(0, room - prefix.utf8.count)) + prefix + first]
-        } else {
-            lines = [directive(line: line - 1), indent + prefix.trimmingSuffix(" "), padding + first]
+            return [directive(line: line), Self.spaces(max(0, room - prefix.utf8.count)) + prefix + placed[0]] + placed.dropFirst()
         }
-        if first.utf8.count < text.value.utf8.count {
-            let rest = text.value.split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
-            lines += rest.map { $0.isEmpty ? "" : padding + $0 }
-        }
-        return lines
+        return [directive(line: line - 1), indent + prefix.trimmingSuffix(" "), Self.spaces(room) + placed[0]] + placed.dropFirst()
     }
 
     /// `count` spaces. YAML columns are small and repeat, so the common ones are made once (making

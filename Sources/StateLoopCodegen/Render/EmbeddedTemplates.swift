@@ -191,7 +191,7 @@ enum EmbeddedTemplates {
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
     {{{access}}}static func system({{{systemParameters}}}) -> StateLoop.System<State, Event> {
-        StateLoop.System(initial: initial, reduce: reduce, feedbacks: feedbacks({{{feedbacksArguments}}}))
+        StateLoop.System(initial: initial, reduce: { reduce(&$0, $1) }, feedbacks: feedbacks({{{feedbacksArguments}}}))
     }
 }
 

@@ -11,7 +11,7 @@
 /// Not modelled: bare regex literals (`/"}/`; the `#/.../#` form is). Swift 6 reads one where this scan sees a division
 /// and a string, so a spec can still hide a `}` from the scan inside one; closing that gap needs
 /// Swift's own rules for where a regex literal may start.
-enum SwiftFragment {
+package enum SwiftFragment {
     /// Why `text`, used as an expression, could leave its member; `nil` when it cannot.
     static func expressionProblem(_ text: String) -> String? {
         var scanner = Scanner(Array(text.unicodeScalars))
@@ -21,6 +21,15 @@ enum SwiftFragment {
         } catch {
             return error.reason
         }
+    }
+
+    /// The parts of `text` where spaces and line breaks are not Swift's whitespace: its string
+    /// literals (their interpolations left out), comments and regex literals, as ranges of
+    /// Unicode scalars. Only meaningful for text `expressionProblem` accepts.
+    package static func literalRanges(in text: [Unicode.Scalar]) -> [Range<Int>] {
+        var scanner = Scanner(text)
+        try? scanner.code(closingInterpolation: false)
+        return scanner.literals
     }
 
     /// Why `text`, used as a type, could leave its declaration; `nil` when it cannot.
@@ -115,6 +124,8 @@ enum SwiftFragment {
         let text: [Unicode.Scalar]
         var index = 0
         var depth = 0
+        /// The string literals, comments and regex literals passed, in order (see `literalRanges`).
+        var literals: [Range<Int>] = []
         static let maximumDepth = 32
 
         init(_ text: [Unicode.Scalar]) { self.text = text }
@@ -145,9 +156,13 @@ enum SwiftFragment {
                     }
                     index += 1
                 case "/" where peek(1) == "/":
+                    let start = index
                     while let next = peek(), !isLineBreak(next) { index += 1 }
+                    literals.append(start..<index)
                 case "/" where peek(1) == "*":
+                    let start = index
                     try blockComment()
+                    literals.append(start..<index)
                 case "\"":
                     try string(hashes: 0)
                 case "#":
@@ -157,7 +172,9 @@ enum SwiftFragment {
                         index += hashes
                         try string(hashes: hashes)
                     } else if peek(hashes) == "/" {
+                        let start = index
                         try extendedRegex(hashes: hashes)
+                        literals.append(start..<index)
                     } else {
                         try directive()
                     }
@@ -217,6 +234,7 @@ enum SwiftFragment {
 
         /// A string literal whose opening quote is at `index`, after `hashes` `#`s (raw string).
         mutating func string(hashes: Int) throws(Problem) {
+            var segmentStart = index - hashes
             let multiline = peek(1) == "\"" && peek(2) == "\""
             index += multiline ? 3 : 1
             while let scalar = peek() {
@@ -224,7 +242,9 @@ enum SwiftFragment {
                     index += 1 + hashes
                     if peek() == "(" {
                         index += 1
+                        literals.append(segmentStart..<index)
                         try code(closingInterpolation: true)
+                        segmentStart = index - 1  // the `)` that closes the interpolation
                     } else {
                         index += 1  // the escaped character
                     }
@@ -232,6 +252,7 @@ enum SwiftFragment {
                     let quotes = multiline ? 3 : 1
                     if (0..<hashes).allSatisfy({ peek(quotes + $0) == "#" }) {
                         index += quotes + hashes
+                        literals.append(segmentStart..<index)
                         return
                     }
                     index += 1

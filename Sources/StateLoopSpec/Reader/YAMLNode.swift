@@ -57,8 +57,8 @@ struct YAMLNode: Sendable {
 
 /// A scalar: its text, how it was written, and where its text starts.
 struct YAMLScalar: Sendable {
-    /// How the scalar was written. Codegen uses it to know whether columns inside the value map
-    /// one-to-one onto the YAML line (plain and quoted on one line) or not (block scalars).
+    /// How the scalar was written; the reader uses it to find where the parts of the value were
+    /// written (`sourceMap`).
     enum Style: Sendable, Hashable {
         /// Unquoted; the text is exactly what was written.
         case plain
@@ -70,6 +70,9 @@ struct YAMLScalar: Sendable {
         case literal
         /// `>`
         case folded
+
+        /// `|` or `>`.
+        var isBlock: Bool { self == .literal || self == .folded }
     }
 
     /// The text after YAML has resolved quoting and escapes.
@@ -82,17 +85,21 @@ struct YAMLScalar: Sendable {
     /// Codegen puts `#sourceLocation` here so that Swift errors in an embedded expression land at
     /// the exact YAML line and column.
     var contentLocation: SourceLocation
+    /// Where each part of the text was written, when it is not the file's text as it stands from
+    /// `contentLocation` on one line: escapes, folded lines, a block scalar's lines.
+    var sourceMap: SourceMap?
 
-    /// A scalar with its text, style, start and the start of its text.
-    init(_ value: String, style: Style, at location: SourceLocation, contentAt contentLocation: SourceLocation) {
+    /// A scalar with its text, style, start, the start of its text, and where its parts were written.
+    init(_ value: String, style: Style, at location: SourceLocation, contentAt contentLocation: SourceLocation, sourceMap: SourceMap? = nil) {
         self.value = value
         self.style = style
         self.location = location
         self.contentLocation = contentLocation
+        self.sourceMap = sourceMap
     }
 
     /// The text located at its content, as the spec model stores values.
-    var located: Located<String> { Located(value, at: contentLocation) }
+    var located: Located<String> { Located(value, at: contentLocation, sourceMap: sourceMap) }
 }
 
 /// One `key: value` pair of a mapping. Keys are scalars (the reader rejects complex keys).

@@ -59,6 +59,8 @@ struct YAMLReader: Sendable {
 /// The state of one `YAMLReader.read` call: the libyaml loop and the stack of open collections.
 private struct ReadSession {
     let contents: [UInt8]
+    /// The file's characters, for positions in UTF-8 columns and the source maps of scalars.
+    let source: SourceText
     let path: String
     let maximumDepth: Int
     let maximumScalarLength: Int
@@ -68,7 +70,7 @@ private struct ReadSession {
     var failed = false
     private var stack: [Frame] = []
     private var documents = 0
-    /// Byte offsets of line starts, computed on first need (block scalars, reader errors).
+    /// Byte offsets of line starts, computed on first need (reader errors).
     private var lineStarts: [Int]?
 
     /// An open sequence or mapping.
@@ -99,13 +101,15 @@ private struct ReadSession {
 
     init(contents: [UInt8], path: String, maximumDepth: Int, maximumScalarLength: Int) {
         self.contents = contents
+        self.source = SourceText(contents)
         self.path = path
         self.maximumDepth = maximumDepth
         self.maximumScalarLength = maximumScalarLength
     }
 
+    /// A libyaml mark (0-based, in characters) as a location (1-based, in UTF-8 bytes).
     private func location(_ mark: yaml_mark_t) -> SourceLocation {
-        SourceLocation(file: path, line: mark.line + 1, column: mark.column + 1)
+        SourceLocation(file: path, line: mark.line + 1, column: source.column(of: mark))
     }
 
     mutating func run(_ buffer: UnsafeBufferPointer<UInt8>) {
@@ -158,25 +162,32 @@ private struct ReadSession {
                     "'\(tagText)' is a YAML tag, not part of the value: a bare ! is a YAML tag; quote the expression",
                     at: start, fixIt: "write \"\(written.replacingQuotes())\"")
             }
-            let style: YAMLScalar.Style
-            var contentStart = start
-            switch data.style {
-            case YAML_SINGLE_QUOTED_SCALAR_STYLE:
-                style = .singleQuoted
-                contentStart.column += 1
-            case YAML_DOUBLE_QUOTED_SCALAR_STYLE:
-                style = .doubleQuoted
-                contentStart.column += 1
-            case YAML_LITERAL_SCALAR_STYLE:
-                style = .literal
-                contentStart = blockContentStart(after: event.start_mark, end: event.end_mark)
-            case YAML_FOLDED_SCALAR_STYLE:
-                style = .folded
-                contentStart = blockContentStart(after: event.start_mark, end: event.end_mark)
-            default:
-                style = .plain
+            let style: YAMLScalar.Style = switch data.style {
+            case YAML_SINGLE_QUOTED_SCALAR_STYLE: .singleQuoted
+            case YAML_DOUBLE_QUOTED_SCALAR_STYLE: .doubleQuoted
+            case YAML_LITERAL_SCALAR_STYLE: .literal
+            case YAML_FOLDED_SCALAR_STYLE: .folded
+            default: .plain
             }
-            attach(YAMLNode(.scalar(YAMLScalar(value, style: style, at: start, contentAt: contentStart)), at: start))
+            var contentStart = start
+            if style == .singleQuoted || style == .doubleQuoted { contentStart.column += 1 }
+            // Most scalars are one line of the file as it stands; only the others are read again.
+            let oneLine = event.start_mark.line == event.end_mark.line
+            let verbatim = switch style {
+            case .plain: oneLine
+            case .singleQuoted, .doubleQuoted: oneLine && source.isASCII && data.length == event.end_mark.index - event.start_mark.index - 2
+            case .literal, .folded: false
+            }
+            var sourceMap: SourceMap?
+            if !verbatim {
+                let placement = source.placement(of: Array(value.unicodeScalars), style: style, start: event.start_mark, end: event.end_mark)
+                sourceMap = placement?.map
+                if style.isBlock {
+                    // The line after the header, at the block's indentation; the header when empty.
+                    contentStart = placement?.blockStart.map { SourceLocation(file: path, line: $0.line, column: $0.column) } ?? start
+                }
+            }
+            attach(YAMLNode(.scalar(YAMLScalar(value, style: style, at: start, contentAt: contentStart, sourceMap: sourceMap)), at: start))
         case YAML_ALIAS_EVENT:
             let name = Self.string(event.data.alias.anchor)
             error(
@@ -309,35 +320,17 @@ private struct ReadSession {
     private mutating func lineStartOffsets() -> [Int] {
         if let lineStarts { return lineStarts }
         var starts = [0]
-        for (offset, byte) in contents.enumerated() where byte == 0x0A {
-            starts.append(offset + 1)
+        for (offset, byte) in contents.enumerated() {
+            // LF, or CR not followed by LF: a CR alone ends a line too.
+            if byte == 0x0A || (byte == 0x0D && (offset + 1 == contents.count || contents[offset + 1] != 0x0A)) {
+                starts.append(offset + 1)
+            }
         }
         lineStarts = starts
         return starts
     }
 
-    /// The first character of a block scalar's text: the line after the `|`/`>` header (where the
-    /// value's first line comes from, even when it is blank), at the block's indentation (that of
-    /// its first non-blank line). Falls back to the header when the scalar is empty.
-    private mutating func blockContentStart(after header: yaml_mark_t, end: yaml_mark_t) -> SourceLocation {
-        let starts = lineStartOffsets()
-        var line = header.line + 1
-        while line < starts.count, line <= end.line {
-            var offset = starts[line]
-            var column = 0
-            while offset < contents.count, contents[offset] == 0x20 {
-                offset += 1
-                column += 1
-            }
-            if offset < contents.count, contents[offset] != 0x0A, contents[offset] != 0x0D {
-                return SourceLocation(file: path, line: header.line + 2, column: column + 1)
-            }
-            line += 1
-        }
-        return location(header)
-    }
-
-    /// Line and column (in Unicode scalars) of a byte offset, for reader errors.
+    /// Line and column (in UTF-8 bytes, as everywhere) of a byte offset, for reader errors.
     private mutating func locationOfByte(_ byteOffset: Int) -> SourceLocation {
         let starts = lineStartOffsets()
         let offset = min(byteOffset, contents.count)
@@ -347,9 +340,7 @@ private struct ReadSession {
             let middle = (low + high + 1) / 2
             if starts[middle] <= offset { low = middle } else { high = middle - 1 }
         }
-        // Count UTF-8 lead bytes (not continuation bytes 10xxxxxx) between line start and offset.
-        let column = contents[starts[low]..<offset].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
-        return SourceLocation(file: path, line: low + 1, column: column + 1)
+        return SourceLocation(file: path, line: low + 1, column: offset - starts[low] + 1)
     }
 
     private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?, count: Int) -> String {

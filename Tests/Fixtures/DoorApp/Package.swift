@@ -1,11 +1,9 @@
 // swift-tools-version: 6.1
-// A user's package as the README tells people to write it: a target with a *.machine.yml and the
-// StateLoopPlugin applied. The end-to-end tests build a copy of it with `swift build`.
 import PackageDescription
 
 let package = Package(
     name: "DoorApp",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v14)],                  // StateLoop needs macOS 14 or later
     dependencies: [
         .package(name: "StateLoop", path: "../../.."),
     ],

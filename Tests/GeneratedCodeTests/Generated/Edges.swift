@@ -286,6 +286,6 @@ public enum Edges {
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
     public static func system(initial: State = .initial, effects: some Effects, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock()) -> StateLoop.System<State, Event> {
-        StateLoop.System(initial: initial, reduce: reduce, feedbacks: feedbacks(effects, clock: clock))
+        StateLoop.System(initial: initial, reduce: { reduce(&$0, $1) }, feedbacks: feedbacks(effects, clock: clock))
     }
 }

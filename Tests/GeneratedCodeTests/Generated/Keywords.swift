@@ -17,23 +17,51 @@ public enum Keywords {
     >.Checked
 #sourceLocation()
 
-    /// The type of `case` in the payload of `switch` (Keywords.machine.yml:9): `Int`.
-#sourceLocation(file: "Keywords.machine.yml", line: 8)
+    /// The type of `let` in `context:` (Keywords.machine.yml:7): `Int`.
+#sourceLocation(file: "Keywords.machine.yml", line: 6)
     public typealias _T2 = StateLoop._SpecType<
+                  Int
+    >.Checked
+#sourceLocation()
+
+    /// The type of `var` in `context:` (Keywords.machine.yml:8): `Int`.
+#sourceLocation(file: "Keywords.machine.yml", line: 7)
+    public typealias _T3 = StateLoop._SpecType<
+                  Int
+    >.Checked
+#sourceLocation()
+
+    /// The type of `case` in the payload of `switch` (Keywords.machine.yml:11): `Int`.
+#sourceLocation(file: "Keywords.machine.yml", line: 10)
+    public typealias _T4 = StateLoop._SpecType<
                  Int
     >.Checked
 #sourceLocation()
 
-    /// The type of `where` in the payload of `throw` (Keywords.machine.yml:11): `String`.
-#sourceLocation(file: "Keywords.machine.yml", line: 10)
-    public typealias _T3 = StateLoop._SpecType<
+    /// The type of `where` in the payload of `throw` (Keywords.machine.yml:13): `String`.
+#sourceLocation(file: "Keywords.machine.yml", line: 12)
+    public typealias _T5 = StateLoop._SpecType<
                                  String
     >.Checked
 #sourceLocation()
 
-    /// The request type of `defer` (Keywords.machine.yml:30): `Int`.
-#sourceLocation(file: "Keywords.machine.yml", line: 29)
-    public typealias _T4 = StateLoop._SpecType<
+    /// The type of `let` in the payload of `for` (Keywords.machine.yml:14): `Int`.
+#sourceLocation(file: "Keywords.machine.yml", line: 13)
+    public typealias _T6 = StateLoop._SpecType<
+                Int
+    >.Checked
+#sourceLocation()
+
+    /// The type of `var` in the payload of `for` (Keywords.machine.yml:14): `Int`.
+#sourceLocation(file: "Keywords.machine.yml", line: 13)
+    public typealias _T7 = StateLoop._SpecType<
+                          Int
+    >.Checked
+#sourceLocation()
+
+    /// The request type of `defer` (Keywords.machine.yml:35): `Int`.
+#sourceLocation(file: "Keywords.machine.yml", line: 34)
+    public typealias _T8 = StateLoop._SpecType<
                     Int
     >.Checked
 #sourceLocation()
@@ -52,6 +80,10 @@ public enum Keywords {
         public var `default`: _T0
         /// `in` from `context:` (Keywords.machine.yml:6).
         public var `in`: _T1
+        /// `let` from `context:` (Keywords.machine.yml:7).
+        public var `let`: _T2
+        /// `var` from `context:` (Keywords.machine.yml:8).
+        public var `var`: _T3
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
@@ -61,11 +93,15 @@ public enum Keywords {
             mode: Mode,
             default _default: _T0,
             in _in: _T1,
+            `let` _let: _T2,
+            `var` _var: _T3,
             _entries: Swift.Int = 0
         ) {
             self.mode = mode
             self.`default` = _default
             self.`in` = _in
+            self.`let` = _let
+            self.`var` = _var
             self._entries = _entries
         }
 
@@ -74,7 +110,9 @@ public enum Keywords {
             .init(
                 mode: .`do`,
                 default: _default0(),
-                in: _default1()
+                in: _default1(),
+                let: _default2(),
+                var: _default3()
             )
         }
 
@@ -92,22 +130,36 @@ public enum Keywords {
 #sourceLocation()
         }
 
-        /// `request.value` of `defer` (Keywords.machine.yml:30).
-        fileprivate func _value0() -> _T4? {
-#sourceLocation(file: "Keywords.machine.yml", line: 30)
+        /// `default:` of `let` (Keywords.machine.yml:7).
+        fileprivate static func _default2() -> _T2 {
+#sourceLocation(file: "Keywords.machine.yml", line: 7)
+                                 0
+#sourceLocation()
+        }
+
+        /// `default:` of `var` (Keywords.machine.yml:8).
+        fileprivate static func _default3() -> _T3 {
+#sourceLocation(file: "Keywords.machine.yml", line: 8)
+                                 0
+#sourceLocation()
+        }
+
+        /// `request.value` of `defer` (Keywords.machine.yml:35).
+        fileprivate func _value0() -> _T8? {
+#sourceLocation(file: "Keywords.machine.yml", line: 35)
                                  `default`
 #sourceLocation()
         }
 
         /// The request of ``defer``: its `request.value` where it runs, `nil` (not running) elsewhere.
-        fileprivate var _request_defer: _T4? {
+        fileprivate var _request_defer: _T8? {
             switch mode {
             case .`repeat`: _value0()
             case .`do`: nil
             }
         }
 
-        /// The request of `after: 1s` of `repeat` (Keywords.machine.yml:21): armed while the machine is there, armed anew by every entry.
+        /// The request of `after: 1s` of `repeat` (Keywords.machine.yml:25): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest0: Swift.Int? {
             mode == .`repeat` ? _entries : nil
         }
@@ -128,10 +180,10 @@ public enum Keywords {
             switch _event {
             case .`switch`(let _0):
                 let event: Event.SwitchPayload = .init(case: _0)
-#sourceLocation(file: "Keywords.machine.yml", line: 17)
+#sourceLocation(file: "Keywords.machine.yml", line: 20)
                     if event.case > 0
                 {
-#sourceLocation(file: "Keywords.machine.yml", line: 17)
+#sourceLocation(file: "Keywords.machine.yml", line: 20)
                                                       _next.`default` = `default` + event.case
 #sourceLocation()
                     _next.mode = .`repeat`
@@ -142,6 +194,13 @@ public enum Keywords {
                 _next._entries &+= 1
             case .`throw`:
                 break // no effect that sends it runs here
+            case .`for`(let _0, let _1):
+                let event: Event.ForPayload = .init(let: _0, var: _1)
+#sourceLocation(file: "Keywords.machine.yml", line: 22)
+         _next.`let` = event.let
+#sourceLocation(file: "Keywords.machine.yml", line: 22)
+                          _next.`var` = `let` + event.var
+#sourceLocation()
             case ._timer:
                 break // no timer runs here
             }
@@ -152,7 +211,7 @@ public enum Keywords {
             switch _event {
             case .`switch`(let _0):
                 let event: Event.SwitchPayload = .init(case: _0)
-#sourceLocation(file: "Keywords.machine.yml", line: 23)
+#sourceLocation(file: "Keywords.machine.yml", line: 27)
              _next.`in` = "\(event.case)"
 #sourceLocation()
             case .`return`:
@@ -160,9 +219,11 @@ public enum Keywords {
                 _next._entries &+= 1
             case .`throw`(let _0):
                 let event: Event.ThrowPayload = .init(where: _0)
-#sourceLocation(file: "Keywords.machine.yml", line: 25)
+#sourceLocation(file: "Keywords.machine.yml", line: 29)
            _next.`in` = event.where
 #sourceLocation()
+            case .`for`:
+                break // ignored
             case ._timer(let _fired) where _fired == .init(mode: .`repeat`, index: 0, entry: _entries):
                 _next.mode = .`do`
                 _next._entries &+= 1
@@ -174,12 +235,14 @@ public enum Keywords {
 
     /// The ways to change state, from `events:`. Send them to the system; `reduce` applies them.
     public enum Event: Swift.Equatable, Swift.Sendable {
-        /// `switch` (Keywords.machine.yml:9).
-        case `switch`(case: _T2)
-        /// `return` (Keywords.machine.yml:10).
+        /// `switch` (Keywords.machine.yml:11).
+        case `switch`(case: _T4)
+        /// `return` (Keywords.machine.yml:12).
         case `return`
-        /// `throw` (Keywords.machine.yml:11): sent only by effects (`from: effects`).
-        case `throw`(where: _T3)
+        /// `throw` (Keywords.machine.yml:13): sent only by effects (`from: effects`).
+        case `throw`(where: _T5)
+        /// `for` (Keywords.machine.yml:14).
+        case `for`(`let`: _T6, `var`: _T7)
         /// An `after:` timer fired. Sent by the machine's own timer feedbacks, not by you.
         case _timer(Timer)
 
@@ -205,12 +268,18 @@ public enum Keywords {
 
         /// The payload of `switch` by name: what `event` means in the spec's expressions.
         fileprivate struct SwitchPayload {
-            let `case`: _T2
+            let `case`: _T4
         }
 
         /// The payload of `throw` by name: what `event` means in the spec's expressions.
         fileprivate struct ThrowPayload {
-            let `where`: _T3
+            let `where`: _T5
+        }
+
+        /// The payload of `for` by name: what `event` means in the spec's expressions.
+        fileprivate struct ForPayload {
+            let `let`: _T6
+            let `var`: _T7
         }
     }
 
@@ -223,14 +292,14 @@ public enum Keywords {
 
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
     public protocol Effects: Swift.Sendable {
-        /// `defer` (Keywords.machine.yml:28): runs in `repeat` while its request is not `nil`; a new request cancels the run before it.
-        func `defer`(_ request: _T4) async -> DeferResult
+        /// `defer` (Keywords.machine.yml:33): runs in `repeat` while its request is not `nil`; a new request cancels the run before it.
+        func `defer`(_ request: _T8) async -> DeferResult
     }
 
     /// What ``defer`` answers with: the events of its `emits:`.
     public enum DeferResult: Swift.Equatable, Swift.Sendable {
         /// Fed back as `Event.throw`.
-        case `throw`(where: _T3)
+        case `throw`(where: _T5)
 
         /// The event this result is fed back as.
         fileprivate var _event: Event {
@@ -258,6 +327,6 @@ public enum Keywords {
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
     public static func system(initial: State = .initial, effects: some Effects, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock()) -> StateLoop.System<State, Event> {
-        StateLoop.System(initial: initial, reduce: reduce, feedbacks: feedbacks(effects, clock: clock))
+        StateLoop.System(initial: initial, reduce: { reduce(&$0, $1) }, feedbacks: feedbacks(effects, clock: clock))
     }
 }

@@ -151,6 +151,6 @@ public enum Pair {
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
     public static func system(initial: State = .initial) -> StateLoop.System<State, Event> {
-        StateLoop.System(initial: initial, reduce: reduce, feedbacks: feedbacks())
+        StateLoop.System(initial: initial, reduce: { reduce(&$0, $1) }, feedbacks: feedbacks())
     }
 }

@@ -221,6 +221,6 @@ public enum TrafficLight {
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
     public static func system(initial: State = .initial, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock()) -> StateLoop.System<State, Event> {
-        StateLoop.System(initial: initial, reduce: reduce, feedbacks: feedbacks(clock: clock))
+        StateLoop.System(initial: initial, reduce: { reduce(&$0, $1) }, feedbacks: feedbacks(clock: clock))
     }
 }

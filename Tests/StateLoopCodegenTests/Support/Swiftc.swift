@@ -16,10 +16,10 @@ enum Swiftc {
     static let isAvailable = path != nil
         && FileManager.default.fileExists(atPath: modules.appendingPathComponent("StateLoop.swiftmodule").path)
 
-    /// Runs `swiftc -typecheck` (Swift 6 mode, warnings as errors) on `files` (name -> source),
-    /// saved in a fresh temporary directory and checked as one module; returns the exit status
-    /// and what swiftc printed.
-    static func typecheck(_ files: [String: String]) throws -> (status: Int32, output: String) {
+    /// Runs `swiftc -typecheck` (in the language mode `swiftVersion`, 6 unless given; warnings as
+    /// errors) on `files` (name -> source), saved in a fresh temporary directory and checked as
+    /// one module; returns the exit status and what swiftc printed.
+    static func typecheck(_ files: [String: String], swiftVersion: Int = 6) throws -> (status: Int32, output: String) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stateloop-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -33,7 +33,7 @@ enum Swiftc {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path ?? "swiftc")
         process.arguments = [
-            "-typecheck", "-swift-version", "6", "-warnings-as-errors", "-package-name", "StateLoopTests",
+            "-typecheck", "-swift-version", "\(swiftVersion)", "-warnings-as-errors", "-package-name", "StateLoopTests",
             "-I", modules.path,
         ] + paths
         process.currentDirectoryURL = directory

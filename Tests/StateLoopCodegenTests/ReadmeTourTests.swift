@@ -1,0 +1,74 @@
+import Foundation
+import StateLoopCodegen
+import StateLoopSpec
+import StateLoopTestSupport
+import Testing
+
+/// The README's tour, followed literally: its files are the DoorApp fixture that the end-to-end
+/// tests build and run, its Swift compiles in the file the README names, and the errors it shows
+/// are the ones its own spec gives, at the lines and columns it gives.
+@Suite struct ReadmeTourTests {
+    static let specPath = "Sources/DoorApp/Door.machine.yml"
+    static let swiftPath = "Sources/DoorApp/DoorApp.swift"
+    static let fixture = TestPaths.package.appendingPathComponent("Tests/Fixtures/DoorApp")
+
+    /// The fixture holds the tour's files as the README writes them; only the dependency on
+    /// StateLoop points at this checkout instead of a released version.
+    @Test func theFixturePackageIsTheToursPackage() throws {
+        let tour = try ReadmeTour()
+        for path in [Self.specPath, Self.swiftPath] {
+            let file = try String(contentsOf: Self.fixture.appendingPathComponent(path), encoding: .utf8)
+            let block = try tour.block(path)
+            #expect(file == block, "\(path) differs from the README:\n\(lineDiff(expected: block, actual: file))")
+        }
+        let manifest = try String(contentsOf: Self.fixture.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let readmeManifest = try tour.block("Package.swift").components(separatedBy: "\n")
+            .map { $0.contains(".package(url:") ? #"        .package(name: "StateLoop", path: "../../.."),"# : $0 }
+            .joined(separator: "\n")
+        #expect(manifest == readmeManifest, "Package.swift differs from the README:\n\(lineDiff(expected: readmeManifest, actual: manifest))")
+    }
+
+    /// "Delete `close` from `ignore: [close, unlock]` in `closed`": the error the README prints
+    /// is the checker's, word for word, at the line and column of the README's own spec.
+    @Test func theForgottenEventFailsWhereTheReadmeSays() throws {
+        let tour = try ReadmeTour()
+        let spec = try tour.block(Self.specPath)
+        #expect(spec.contains("    ignore: [close, unlock]\n"))
+        let edited = spec.replacingOccurrences(of: "    ignore: [close, unlock]\n", with: "    ignore: [unlock]\n")
+        let shown = try tour.lines(of: "swift build", containing: ": error: ")
+        #expect(shown.count == 1, "\(shown)")
+        let path = try #require(shown.first?.components(separatedBy: Self.specPath).first) + Self.specPath  // "/…/Sources/..."
+        let result = SpecLoader.load(contents: Array(edited.utf8), path: path)
+        #expect(result.diagnostics.map(\.description) == shown)
+    }
+
+    /// The type error the README quotes (`Door.machine.yml:L:C: error: ...`) is swiftc's, for the
+    /// edit the README names, at the README spec's line and column.
+    @Test(.enabled(if: Swiftc.isAvailable, "needs swiftc and the StateLoop module in .build/debug/Modules"))
+    func theTypeErrorIsReportedWhereTheReadmeSays() throws {
+        let tour = try ReadmeTour()
+        #expect(tour.text.contains(#"`set: {openings: openings + "one"}`"#))
+        let quoted = try #require(tour.text.firstMatch(of: /`(Door\.machine\.yml:\d+:\d+: error: [^`]*)`/)?.1, "the tour quotes no swiftc error")
+        let spec = try tour.block(Self.specPath)
+        #expect(spec.contains("set: {openings: openings + 1}"))
+        let edited = spec.replacingOccurrences(of: "set: {openings: openings + 1}", with: #"set: {openings: openings + "one"}"#)
+        let source = try #require(GeneratorPipeline().generate(contents: Array(edited.utf8), path: Self.specPath).source)
+        let result = try Swiftc.typecheck(["Door.machine.swift": source])
+        let errors = result.output.components(separatedBy: "\n").filter { $0.hasPrefix(Self.specPath + ":") && $0.contains(": error: ") }
+        #expect(errors == ["Sources/DoorApp/" + quoted], "swiftc said:\n\(result.output)")
+    }
+
+    /// The Swift of the tour compiles in the file the README puts it in, against the code
+    /// generated from the README's spec (`main.swift` would not: `@main` is not allowed there).
+    @Test(.enabled(if: Swiftc.isAvailable, "needs swiftc and the StateLoop module in .build/debug/Modules"))
+    func theToursSwiftCompilesInTheFileTheReadmeNames() throws {
+        let tour = try ReadmeTour()
+        let swiftFiles = tour.blocks.keys.filter { $0.hasPrefix("Sources/") && $0.hasSuffix(".swift") }
+        #expect(swiftFiles == [Self.swiftPath])
+        let generated = try #require(GeneratorPipeline().generate(contents: Array(try tour.block(Self.specPath).utf8), path: Self.specPath).source)
+        var files = ["Door.machine.swift": generated]
+        for path in swiftFiles { files[URL(fileURLWithPath: path).lastPathComponent] = try tour.block(path) }
+        let result = try Swiftc.typecheck(files)
+        #expect(result.status == 0, "\(result.output)")
+    }
+}
