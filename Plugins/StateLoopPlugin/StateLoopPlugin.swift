@@ -57,12 +57,12 @@ struct StateLoopBuildCommands {
             .filter { SpecFileNaming.isSpec(fileName: $0.lastPathComponent) }
             .sorted { $0.path(percentEncoded: false) < $1.path(percentEncoded: false) }
         guard !specs.isEmpty else { return [] }
-        let collisions = SpecFileNaming.collisions(specs.map { $0.path(percentEncoded: false) })
-        guard collisions.isEmpty else {
-            for collision in collisions {
-                Diagnostics.error(collision.compilerStyleError)
-            }
-            throw PluginError.collidingSpecs
+        let paths = specs.map { $0.path(percentEncoded: false) }
+        let errors = paths.compactMap { SpecFileNaming.refusal(ofSpecAt: $0)?.compilerStyleError }
+            + SpecFileNaming.collisions(paths).map(\.compilerStyleError)
+        guard errors.isEmpty else {
+            errors.forEach { Diagnostics.error($0) }
+            throw PluginError.specNames
         }
 
         var arguments: [String] = []
@@ -102,7 +102,7 @@ struct StateLoopBuildCommands {
     }
 
     enum PluginError: Error, CustomStringConvertible {
-        case collidingSpecs
-        var description: String { "two specs of the target would generate the same Swift file (see the errors above)" }
+        case specNames
+        var description: String { "a spec's file name cannot be generated (see the errors above)" }
     }
 }

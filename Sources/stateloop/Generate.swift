@@ -31,13 +31,13 @@ struct Generate: ParsableCommand {
         let templateSet = try TemplateOption.load(templates)
         let pipeline = GeneratorPipeline(templates: templateSet, accessLevel: accessLevel)
         var files: [(path: String, source: String)] = []
-        var failed = false
-        let collisions = SpecFileNaming.collisions(specs)
-        for collision in collisions {
-            Console.report([.error(collision.message, at: SourceLocation(file: collision.spec, line: 1, column: 1))])
-            failed = true
-        }
-        for spec in specs where !collisions.contains(where: { $0.spec == spec }) {
+        // Names the build plugin would refuse or declare twice: the same rules, at the spec.
+        let refusals = specs.compactMap(SpecFileNaming.refusal(ofSpecAt:)).map { ($0.spec, $0.message) }
+        let collisions = SpecFileNaming.collisions(specs).map { ($0.spec, $0.message) }
+        Console.report((refusals + collisions).map { .error($0.1, at: SourceLocation(file: $0.0, line: 1, column: 1)) })
+        let named = Set((refusals + collisions).map(\.0))
+        var failed = !named.isEmpty
+        for spec in specs where !named.contains(spec) {
             let name = SpecFileNaming.outputFileName(forSpecAt: spec)
             let result = pipeline.generate(contents: try Console.readSpec(spec), path: spec)
             Console.report(result.diagnostics)

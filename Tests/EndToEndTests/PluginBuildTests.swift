@@ -124,6 +124,25 @@ struct PluginBuildTests {
         #expect(!generated.contains("public "))
     }
 
+    /// The plugin declares the output the CLI writes for every spec name, and a name SwiftPM
+    /// cannot carry through its build description is refused at the spec.
+    @Test func specFileNamesGiveTheSameOutputInThePluginAndTheCLI() throws {
+        let package = try FixturePackage(copying: "DoorApp")
+        let spec = try package.contents(of: Self.spec)
+        let quoted = package.directory.appending(path: "Sources/DoorApp/Ha\"tch.machine.yml")
+        try spec.replacingOccurrences(of: "machine: Door\n", with: "machine: Hatch\n").write(to: quoted, atomically: true, encoding: .utf8)
+        let refused = try package.swift("build")
+        #expect(refused.status != 0, "the build should fail:\n\(refused.output)")
+        #expect(refused.output.contains("\(quoted.path):1:1: error: a spec's file name cannot contain '\"'"), "\(refused.output)")
+
+        try FileManager.default.removeItem(at: quoted)
+        try spec.replacingOccurrences(of: "machine: Door\n", with: "machine: Hinge\n")
+            .write(to: package.directory.appending(path: "Sources/DoorApp/Hinge.machine.yaml.machine.yml"), atomically: true, encoding: .utf8)
+        let build = try package.swift("build")
+        #expect(build.status == 0, "\(build.output)")
+        #expect(try package.generatedFile(named: "Hinge.machine.yaml.machine.swift").contains("enum Hinge {"))
+    }
+
     @Test func commandPluginWritesSwiftAndDiagramsIntoThePackage() throws {
         let package = try FixturePackage(copying: "DoorApp")
         let diagram = try package.swift("package", "--allow-writing-to-package-directory", "stateloop", "diagram", "--target", "DoorApp", "--format", "dot")
