@@ -49,12 +49,12 @@ struct Generate: ParsableCommand {
         }
         guard !failed else { throw ExitCode.specErrors }
         do {
-            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+            try OutputWriter.createDirectory(output)
             for file in files {
                 try OutputWriter.writeIfChanged(file.source, to: file.path)
             }
         } catch {
-            throw Console.fail("cannot write the generated Swift here: \(error.localizedDescription)", about: output)
+            throw Console.fail("cannot write the generated Swift", error)
         }
     }
 }
@@ -66,7 +66,17 @@ enum TemplateOption {
     static func load(_ directory: String?) throws -> TemplateSet {
         guard let directory else { return .builtIn }
         do {
-            return try TemplateSet(directory: directory)
+            return try load(files: TemplateFolder.files(in: directory))
+        } catch let failure as TemplateFolder.Failure {
+            Console.report([.error(failure.sentence, at: .wholeFile(directory), fixIt: "pass a folder of *.mustache files, as `stateloop templates` writes")])
+            throw ExitCode.usageOrIO
+        }
+    }
+
+    /// The built-in templates with `files` in place of those they name.
+    static func load(files: [String]) throws -> TemplateSet {
+        do {
+            return try TemplateSet(files: files)
         } catch {
             Console.report([error.diagnostic])
             throw ExitCode.usageOrIO
