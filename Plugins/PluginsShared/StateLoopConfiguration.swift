@@ -1,8 +1,8 @@
 // Shared, as source, by the build-tool plugin and the `stateloop` CLI (each has a symbolic link to
 // this file). It owns how a target's stateloop-config.json is read: the plugin reads it when SwiftPM
-// plans the build (to declare the templates as inputs, and to report a broken file before anything
-// runs); `stateloop generate --config` reads it again on every run, so an edit applies at the next
-// build although SwiftPM does not ask the plugin again. Every problem
+// plans the build (to declare the templates as inputs, and to refuse templates from outside the
+// package before anything runs); `stateloop generate --config` reads it again on every run, so an
+// edit applies at the next build although SwiftPM does not ask the plugin again. Every problem
 // stands at the line and column of the value (or of the JSON mistake) it is about.
 import Foundation
 
@@ -96,15 +96,22 @@ struct StateLoopConfiguration: Equatable {
         return folder.isEmpty ? templates.value : folder + "/" + templates.value
     }
 
-    /// The template files `templates` names; none without `templates`.
+    /// The template files `templates` names, symlinks resolved, all inside `packageDirectory`
+    /// (the file's own folder when nil); none without `templates`.
     ///
-    /// - Throws: a problem at the `templates` value when the folder is missing or is not a folder.
-    func templateFiles() throws(Problem) -> [String] {
+    /// - Throws: a problem at the `templates` value when the folder is missing, is not a folder,
+    ///   or it or one of its templates lies outside the package.
+    func templateFiles(packageDirectory: String?) throws(Problem) -> [String] {
         guard let templates, let directory = templatesDirectory else { return [] }
+        let boundary = packageDirectory ?? { let folder = (path as NSString).deletingLastPathComponent; return folder.isEmpty ? "." : folder }()
         do {
-            return try TemplateFolder.files(in: directory)
+            return try TemplateFolder.files(in: directory, inside: boundary)
         } catch {
-            throw Problem(file: path, position: templates.position, message: error.sentence, fix: Self.templatesFix)
+            let fix: String = switch error {
+            case .outside, .templateOutside: "keep the templates inside \(boundary)"
+            case .missing, .notAFolder, .unreadable, .templateMissing: Self.templatesFix
+            }
+            throw Problem(file: path, position: templates.position, message: error.sentence, fix: fix)
         }
     }
 

@@ -34,7 +34,9 @@ struct StateLoopCommand: CommandPlugin {
                 let output = target.directoryURL.appending(path: "Generated")
                 // The target's stateloop-config.json applies as in the build plugin (the CLI reads it).
                 let config = target.directoryURL.appending(path: "stateloop-config.json").path(percentEncoded: false)
-                let configuration = FileManager.default.fileExists(atPath: config) ? ["--config", config] : []
+                let configuration = FileManager.default.fileExists(atPath: config)
+                    ? ["--config", config, "--package-directory", context.package.directoryURL.path(percentEncoded: false)]
+                    : []
                 try run(tool, ["generate"] + specs.map { $0.path(percentEncoded: false) } + ["--output", output.path(percentEncoded: false)] + configuration)
                 print("\(target.name): wrote \(specs.count) file(s) into \(output.path(percentEncoded: false))")
             default:

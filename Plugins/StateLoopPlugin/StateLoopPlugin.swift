@@ -17,6 +17,7 @@ struct StateLoopPlugin: BuildToolPlugin {
         return try StateLoopBuildCommands(
             files: target.sourceFiles.map(\.url),
             targetDirectory: target.directoryURL,
+            packageDirectory: context.package.directoryURL,
             workDirectory: context.pluginWorkDirectoryURL,
             tool: try context.tool(named: "stateloop").url
         ).commands()
@@ -31,6 +32,7 @@ extension StateLoopPlugin: XcodeBuildToolPlugin {
         try StateLoopBuildCommands(
             files: target.inputFiles.map(\.url),
             targetDirectory: context.xcodeProject.directoryURL,
+            packageDirectory: context.xcodeProject.directoryURL,
             workDirectory: context.pluginWorkDirectoryURL,
             tool: try context.tool(named: "stateloop").url
         ).commands()
@@ -43,6 +45,8 @@ struct StateLoopBuildCommands {
     /// The files of the target: its specs, and any templates it holds.
     var files: [URL]
     var targetDirectory: URL
+    /// The package (or project): no template may be read from outside it.
+    var packageDirectory: URL
     var workDirectory: URL
     var tool: URL
 
@@ -64,7 +68,7 @@ struct StateLoopBuildCommands {
         let configURL = targetDirectory.appending(path: StateLoopConfiguration.fileName)
         if FileManager.default.fileExists(atPath: configURL.path(percentEncoded: false)) {
             let templates = try templateFiles(configuredBy: configURL)
-            arguments += ["--config", configURL.path(percentEncoded: false)]
+            arguments += ["--config", configURL.path(percentEncoded: false), "--package-directory", packageDirectory.path(percentEncoded: false)]
             // The configured templates, and every template of the target: so that an edit of a
             // template reruns the commands also after the config names another folder of the target.
             let targetTemplates = files.filter { $0.lastPathComponent.hasSuffix(TemplateFolder.suffix) }.map { $0.path(percentEncoded: false) }
@@ -83,8 +87,9 @@ struct StateLoopBuildCommands {
         }
     }
 
-    /// The templates the config names, or its problems as errors at its lines: the same reading
-    /// `stateloop generate --config` does on every run, done here before anything runs.
+    /// The templates the config names (symlinks resolved), or its problems as errors at its lines:
+    /// the same reading `stateloop generate --config` does on every run, done here before anything
+    /// runs, so that no command is planned that would read outside the package.
     private func templateFiles(configuredBy configURL: URL) throws -> [String] {
         let path = configURL.path(percentEncoded: false)
         guard let json = FileManager.default.contents(atPath: path) else {
@@ -94,7 +99,8 @@ struct StateLoopBuildCommands {
             throw PluginError.invalidConfiguration
         }
         do {
-            return try StateLoopConfiguration(json: [UInt8](json), path: path).templateFiles()
+            return try StateLoopConfiguration(json: [UInt8](json), path: path)
+                .templateFiles(packageDirectory: packageDirectory.path(percentEncoded: false))
         } catch let problems as StateLoopConfiguration.ProblemList {
             problems.problems.forEach { Diagnostics.error($0.compilerStyleError) }
         } catch let problem as StateLoopConfiguration.Problem {

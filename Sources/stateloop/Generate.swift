@@ -15,7 +15,8 @@ struct Generate: ParsableCommand {
 
             With --config, the accessLevel and templates of a target's stateloop-config.json \
             apply (the build plugin passes it, so an edit applies at the next build); --templates \
-            and --access-level win over it.
+            and --access-level win over it. Its templates must lie inside --package-directory, \
+            symbolic links resolved.
             """
     )
 
@@ -34,8 +35,11 @@ struct Generate: ParsableCommand {
     @Option(help: "A stateloop-config.json whose accessLevel and templates (relative to the file) apply.")
     var config: String?
 
+    @Option(help: "The package --config belongs to; no template may come from outside it (default: the config's folder).")
+    var packageDirectory: String?
+
     func run() throws {
-        let configured = try config.map { try ConfigurationOption.load($0) }
+        let configured = try config.map { try ConfigurationOption.load($0, packageDirectory: packageDirectory) }
         let templateSet = try templates.map { try TemplateOption.load($0) }
             ?? configured?.templateFiles.map { try TemplateOption.load(files: $0) }
             ?? .builtIn
@@ -93,10 +97,10 @@ enum TemplateOption {
     }
 }
 
-/// `--config FILE`: a target's stateloop-config.json, read and checked
+/// `--config FILE [--package-directory DIR]`: a target's stateloop-config.json, read and checked
 /// on every run (Plugins/PluginsShared/StateLoopConfiguration.swift reads it, as the plugin does).
 enum ConfigurationOption {
-    /// What the configuration sets: an access level, template files.
+    /// What the configuration sets: an access level, template files (resolved, inside the package).
     struct Settings {
         var accessLevel: AccessLevel?
         var templateFiles: [String]?
@@ -104,7 +108,7 @@ enum ConfigurationOption {
 
     /// The settings of the configuration at `path`, or every problem of it at its line and column
     /// and exit status 2.
-    static func load(_ path: String) throws -> Settings {
+    static func load(_ path: String, packageDirectory: String?) throws -> Settings {
         let json: [UInt8]
         do {
             json = try FileReader.contents(of: path)
@@ -127,7 +131,7 @@ enum ConfigurationOption {
             }
             if configuration.templates != nil {
                 do {
-                    settings.templateFiles = try configuration.templateFiles()
+                    settings.templateFiles = try configuration.templateFiles(packageDirectory: packageDirectory)
                 } catch {
                     problems.append(error)
                 }

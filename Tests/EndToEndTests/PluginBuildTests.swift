@@ -175,6 +175,35 @@ struct PluginBuildTests {
         #expect(wrong.output.contains("\(at): error: \"open\" is not an access level"), "no error at \(at):\n\(wrong.output)")
     }
 
+    /// A build plugin runs in every user's build: a package's config may not make it read (and
+    /// compile, or print) a file from outside the package, neither by a path nor by a symlink.
+    @Test func configurationCannotReadTemplatesFromOutsideThePackage() throws {
+        let package = try FixturePackage(copying: "DoorApp")
+        let outside = FixturePackage.repositoryRoot.appending(path: ".build-e2e/outside the package")
+        try Self.writeTemplate(header: "// Read from outside the package.", into: outside)
+        try """
+            {
+              "templates": "../../../outside the package"
+            }
+            """.write(to: package.directory.appending(path: Self.config), atomically: true, encoding: .utf8)
+        let byPath = try package.swift("build")
+        #expect(byPath.status != 0, "the build should fail:\n\(byPath.output)")
+        let folder = try Self.configLocation(of: "\"../../../outside the package\"", in: package)
+        #expect(byPath.output.contains("\(folder): error: the templates folder is outside the package"), "no error at \(folder):\n\(byPath.output)")
+        #expect(!byPath.output.contains("Compiling DoorApp"), "\(byPath.output)")
+
+        // A template inside the package that links to a file outside it.
+        let templates = package.directory.appending(path: "Sources/DoorApp/StateLoopTemplates")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: templates.appending(path: "Machine.swift.mustache"), withDestinationURL: outside.appending(path: "Machine.swift.mustache"))
+        try package.edit(Self.config, replacing: "\"../../../outside the package\"", with: "\"StateLoopTemplates\"")
+        let byLink = try package.swift("build")
+        #expect(byLink.status != 0, "the build should fail:\n\(byLink.output)")
+        let link = try Self.configLocation(of: "\"StateLoopTemplates\"", in: package)
+        #expect(byLink.output.contains("\(link): error: the template Machine.swift.mustache links to a file outside the package"), "no error at \(link):\n\(byLink.output)")
+        #expect(!byLink.output.contains("Compiling DoorApp"), "\(byLink.output)")
+    }
+
     /// The plugin declares the output the CLI writes for every spec name, and a name SwiftPM
     /// cannot carry through its build description is refused at the spec.
     @Test func specFileNamesGiveTheSameOutputInThePluginAndTheCLI() throws {

@@ -1,5 +1,6 @@
 // `stateloop generate --config FILE`: the generator reads a target's stateloop-config.json itself
-// (the build plugin passes its path), and reports a wrong value at its line and column.
+// (the build plugin passes its path), reports a wrong value at its line and column, and reads no
+// template from outside the package the configuration belongs to.
 import Foundation
 import Testing
 
@@ -39,7 +40,7 @@ import Testing
         }
 
         /// `stateloop generate` of the Counter spec with this config, for the package.
-        func generate(_ extra: [String] = []) throws -> StateLoopTool.Result {
+        func generate(_ extra: [String] = ["--package-directory", "Package"]) throws -> StateLoopTool.Result {
             try StateLoopTool.run(["generate", spec, "--output", output.path, "--config", "Package/Sources/App/stateloop-config.json"] + extra, in: root)
         }
 
@@ -60,7 +61,7 @@ import Testing
         #expect(try !package.generated.contains("public "))
 
         // Options on the command line win over the configuration.
-        let overridden = try package.generate(["--access-level", "package"])
+        let overridden = try package.generate(["--package-directory", "Package", "--access-level", "package"])
         #expect(overridden.status == 0, "\(overridden.stderr)")
         #expect(try package.generated.contains("\npackage enum Counter {"))
         #expect(try package.generated.hasPrefix("// Target templates.\n"))
@@ -112,5 +113,35 @@ import Testing
         let link = try package.generate()
         #expect(link.status == 0, "\(link.stderr)")
         #expect(try package.generated.hasPrefix("// Shared templates.\n"))
+    }
+
+    /// The folder and every template, symlinks resolved, must lie inside the package directory
+    /// (without `--package-directory`, the configuration's own folder).
+    @Test func templatesOutsideThePackageAreRefusedAtTheConfiguration() throws {
+        let package = try Package()
+        let refusals: [(config: String, extra: [String], error: String)] = [
+            (#"{"templates": "../../../outside"}"#, ["--package-directory", "Package"],
+             "1:15: error: the templates folder is outside the package (fix: keep the templates inside Package)"),
+            (#"{"templates": "../../Shared/Templates"}"#, [],
+             "1:15: error: the templates folder is outside the package (fix: keep the templates inside Package/Sources/App)"),
+            (#"{"templates": "Escape"}"#, ["--package-directory", "Package"],
+             "1:15: error: the templates folder is outside the package (fix: keep the templates inside Package)"),
+            (#"{"templates": "Templates"}"#, ["--package-directory", "Package"],
+             "1:15: error: the template Machine.swift.mustache links to a file outside the package (fix: keep the templates inside Package)"),
+        ]
+        // A folder that is a link to the outside, and a template that is one.
+        try FileManager.default.createSymbolicLink(at: package.target.appending(path: "Escape"), withDestinationURL: package.outside)
+        let template = package.target.appending(path: "Templates/Machine.swift.mustache")
+        for (index, refusal) in refusals.enumerated() {
+            if index == 3 {
+                try FileManager.default.removeItem(at: template)
+                try FileManager.default.createSymbolicLink(at: template, withDestinationURL: package.outside.appending(path: "Machine.swift.mustache"))
+            }
+            try package.writeConfig(refusal.config)
+            let result = try package.generate(refusal.extra)
+            #expect(result.status == 2, "\(refusal.config)")
+            #expect(result.stderr == "\(Self.configPath):\(refusal.error)\n", "\(refusal.config)")
+            #expect(!FileManager.default.fileExists(atPath: package.output.path), "nothing may be written")
+        }
     }
 }
