@@ -85,7 +85,10 @@ public enum OutputWriter {
     /// Writes `bytes` into the new file `temporary` (it must not exist yet); failures are `target`'s.
     private static func writeNewFile(_ temporary: String, _ bytes: [UInt8], for target: String) throws(FileError) {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else { throw FileError(path: target, code: errno) }
+        guard descriptor >= 0 else {
+            // The temporary file is new, so a missing name is a missing folder.
+            throw errno == ENOENT ? FileError(path: target, reason: "its folder does not exist", code: ENOENT) : FileError(path: target, code: errno)
+        }
         defer { close(descriptor) }
         var written = 0
         while written < bytes.count {
