@@ -1,5 +1,5 @@
-// Shared, as source, by the build-tool plugin and the `stateloop` CLI (each has a symbolic link to
-// this file). It owns how a target's stateloop-config.json is read: the plugin reads it when SwiftPM
+// Shared, as source, by both plugins and the `stateloop` CLI (each has a symbolic link to this
+// file, and to TemplateFolder.swift, which it uses). It owns how a target's stateloop-config.json is read: the plugin reads it when SwiftPM
 // plans the build (to declare the templates as inputs, and to refuse templates from outside the
 // package before anything runs); `stateloop generate --config` reads it again on every run, so an
 // edit applies at the next build although SwiftPM does not ask the plugin again. Every problem
@@ -10,6 +10,12 @@ import Foundation
 struct StateLoopConfiguration: Equatable {
     /// The name of the file, next to a target's sources.
     static let fileName = "stateloop-config.json"
+
+    /// The arguments that make `stateloop generate` read the config at `path` on every run, for
+    /// a target of the package in `packageDirectory`: its path, never its values.
+    static func generatorArguments(config path: String, packageDirectory: String) -> [String] {
+        ["--config", path, "--package-directory", packageDirectory]
+    }
 
     /// A line and a column of the file, 1-based; columns count Unicode scalars, as the spec's do.
     struct Position: Equatable {

@@ -1,5 +1,5 @@
-// Shared, as source, by the build-tool plugin and the `stateloop` CLI (each has a symbolic link to
-// this file). It owns which files of a folder are templates, and the rule that a build plugin
+// Shared, as source, by both plugins and the `stateloop` CLI (each has a symbolic link to this
+// file). It owns which files of a folder are templates, and the rule that a build plugin
 // reads no template from outside the package it builds: the plugin declares exactly the files the
 // CLI will read.
 #if canImport(Glibc)

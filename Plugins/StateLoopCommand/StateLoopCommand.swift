@@ -33,9 +33,9 @@ struct StateLoopCommand: CommandPlugin {
             case "generate":
                 let output = target.directoryURL.appending(path: "Generated")
                 // The target's stateloop-config.json applies as in the build plugin (the CLI reads it).
-                let config = target.directoryURL.appending(path: "stateloop-config.json").path(percentEncoded: false)
+                let config = target.directoryURL.appending(path: StateLoopConfiguration.fileName).path(percentEncoded: false)
                 let configuration = FileManager.default.fileExists(atPath: config)
-                    ? ["--config", config, "--package-directory", context.package.directoryURL.path(percentEncoded: false)]
+                    ? StateLoopConfiguration.generatorArguments(config: config, packageDirectory: context.package.directoryURL.path(percentEncoded: false))
                     : []
                 try run(tool, ["generate"] + specs.map { $0.path(percentEncoded: false) } + ["--output", output.path(percentEncoded: false)] + configuration)
                 print("\(target.name): wrote \(specs.count) file(s) into \(output.path(percentEncoded: false))")

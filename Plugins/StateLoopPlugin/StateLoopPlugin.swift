@@ -68,7 +68,8 @@ struct StateLoopBuildCommands {
         let configURL = targetDirectory.appending(path: StateLoopConfiguration.fileName)
         if FileManager.default.fileExists(atPath: configURL.path(percentEncoded: false)) {
             let templates = try templateFiles(configuredBy: configURL)
-            arguments += ["--config", configURL.path(percentEncoded: false), "--package-directory", packageDirectory.path(percentEncoded: false)]
+            arguments += StateLoopConfiguration.generatorArguments(
+                config: configURL.path(percentEncoded: false), packageDirectory: packageDirectory.path(percentEncoded: false))
             // The configured templates, and every template of the target: so that an edit of a
             // template reruns the commands also after the config names another folder of the target.
             let targetTemplates = files.filter { $0.lastPathComponent.hasSuffix(TemplateFolder.suffix) }.map { $0.path(percentEncoded: false) }
