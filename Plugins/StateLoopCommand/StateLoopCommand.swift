@@ -3,7 +3,8 @@
 // into its work directory, as SwiftPM requires).
 //
 //   swift package --allow-writing-to-package-directory stateloop generate [--target T]...
-//       -> <target>/Generated/<name>.machine.swift  (use this OR the build plugin on a target)
+//       -> <target>/Generated/<name>.machine.swift  (use this OR the build plugin on a target;
+//          the target's stateloop-config.json applies as in the build plugin)
 //   swift package --allow-writing-to-package-directory stateloop diagram [--target T]... [--format svg|png|dot|mermaid]
 //       -> <name>.<ext> next to each spec
 import Foundation
@@ -31,7 +32,12 @@ struct StateLoopCommand: CommandPlugin {
             switch verb {
             case "generate":
                 let output = target.directoryURL.appending(path: "Generated")
-                try run(tool, ["generate"] + specs.map { $0.path(percentEncoded: false) } + ["--output", output.path(percentEncoded: false)])
+                // The target's stateloop-config.json applies as in the build plugin (the CLI reads it).
+                let config = target.directoryURL.appending(path: StateLoopConfiguration.fileName).path(percentEncoded: false)
+                let configuration = FileManager.default.fileExists(atPath: config)
+                    ? StateLoopConfiguration.generatorArguments(config: config, packageDirectory: context.package.directoryURL.path(percentEncoded: false))
+                    : []
+                try run(tool, ["generate"] + specs.map { $0.path(percentEncoded: false) } + ["--output", output.path(percentEncoded: false)] + configuration)
                 print("\(target.name): wrote \(specs.count) file(s) into \(output.path(percentEncoded: false))")
             default:
                 for spec in specs {

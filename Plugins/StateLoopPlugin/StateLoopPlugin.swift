@@ -1,9 +1,12 @@
 // The build-tool plugin: for every `*.machine.yml` (or `.machine.yaml`) of the target it is
 // applied to, one build command runs `stateloop generate` into the plugin's work directory.
 //
-// Each command declares the spec (and any custom templates) as inputs and the one Swift file as
-// output, so SwiftPM runs it only when one of them changed. Output names are known before any spec
-// is read (`<stem>.machine.swift`), which is why two specs with the same stem in one target are an error.
+// Each command declares the spec, the target's stateloop-config.json and the templates as inputs
+// and the one Swift file as output, so SwiftPM runs it only when one of them changed. Output names
+// are known before any spec is read (`<stem>.machine.swift`), which is why two specs with the same
+// stem in one target are an error. SwiftPM asks for the commands again only when it re-plans the
+// build (files come or go), not when a file changes: so the config is passed by path, for the
+// generator to read on every run, never baked into the arguments.
 import Foundation
 import PackagePlugin
 
@@ -12,8 +15,9 @@ struct StateLoopPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }
         return try StateLoopBuildCommands(
-            specs: target.sourceFiles.map(\.url),
+            files: target.sourceFiles.map(\.url),
             targetDirectory: target.directoryURL,
+            packageDirectory: context.package.directoryURL,
             workDirectory: context.pluginWorkDirectoryURL,
             tool: try context.tool(named: "stateloop").url
         ).commands()
@@ -26,8 +30,9 @@ import XcodeProjectPlugin
 extension StateLoopPlugin: XcodeBuildToolPlugin {
     func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
         try StateLoopBuildCommands(
-            specs: target.inputFiles.map(\.url),
+            files: target.inputFiles.map(\.url),
             targetDirectory: context.xcodeProject.directoryURL,
+            packageDirectory: context.xcodeProject.directoryURL,
             workDirectory: context.pluginWorkDirectoryURL,
             tool: try context.tool(named: "stateloop").url
         ).commands()
@@ -37,56 +42,38 @@ extension StateLoopPlugin: XcodeBuildToolPlugin {
 
 /// The build commands of one target, independent of SwiftPM or Xcode.
 struct StateLoopBuildCommands {
-    var specs: [URL]
+    /// The files of the target: its specs, and any templates it holds.
+    var files: [URL]
     var targetDirectory: URL
+    /// The package (or project): no template may be read from outside it.
+    var packageDirectory: URL
     var workDirectory: URL
     var tool: URL
 
-    /// Options a target can set in `stateloop-config.json` next to its sources.
-    struct Configuration: Decodable {
-        /// A folder of `*.mustache` templates, relative to the target, that overrides the built-in ones.
-        var templates: String?
-        /// The access level of the generated declarations: `public` (default), `package` or `internal`.
-        var accessLevel: String?
-    }
-
-    static let configurationFileName = "stateloop-config.json"
-
     func commands() throws -> [Command] {
-        let specs = self.specs
+        let specs = files
             .filter { SpecFileNaming.isSpec(fileName: $0.lastPathComponent) }
             .sorted { $0.path(percentEncoded: false) < $1.path(percentEncoded: false) }
         guard !specs.isEmpty else { return [] }
-        let collisions = SpecFileNaming.collisions(specs.map { $0.path(percentEncoded: false) })
-        guard collisions.isEmpty else {
-            for collision in collisions {
-                Diagnostics.error(collision.compilerStyleError)
-            }
-            throw PluginError.collidingSpecs
+        let paths = specs.map { $0.path(percentEncoded: false) }
+        let errors = paths.compactMap { SpecFileNaming.refusal(ofSpecAt: $0)?.compilerStyleError }
+            + SpecFileNaming.collisions(paths).map(\.compilerStyleError)
+        guard errors.isEmpty else {
+            errors.forEach { Diagnostics.error($0) }
+            throw PluginError.specNames
         }
 
         var arguments: [String] = []
-        var extraInputs: [URL] = []
-        let configURL = targetDirectory.appending(path: Self.configurationFileName)
+        var inputs: [URL] = []
+        let configURL = targetDirectory.appending(path: StateLoopConfiguration.fileName)
         if FileManager.default.fileExists(atPath: configURL.path(percentEncoded: false)) {
-            let configuration: Configuration
-            do {
-                configuration = try JSONDecoder().decode(Configuration.self, from: Data(contentsOf: configURL))
-            } catch {
-                Diagnostics.error("\(configURL.path(percentEncoded: false)):1:1: error: cannot read StateLoop configuration: \(error)")
-                throw error
-            }
-            extraInputs.append(configURL)
-            if let templates = configuration.templates {
-                let directory = targetDirectory.appending(path: templates)
-                arguments += ["--templates", directory.path(percentEncoded: false)]
-                extraInputs += (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil))?
-                    .filter { $0.pathExtension == "mustache" }
-                    .sorted { $0.path(percentEncoded: false) < $1.path(percentEncoded: false) } ?? []
-            }
-            if let accessLevel = configuration.accessLevel {
-                arguments += ["--access-level", accessLevel]
-            }
+            let templates = try templateFiles(configuredBy: configURL)
+            arguments += StateLoopConfiguration.generatorArguments(
+                config: configURL.path(percentEncoded: false), packageDirectory: packageDirectory.path(percentEncoded: false))
+            // The configured templates, and every template of the target: so that an edit of a
+            // template reruns the commands also after the config names another folder of the target.
+            let targetTemplates = files.filter { $0.lastPathComponent.hasSuffix(TemplateFolder.suffix) }.map { $0.path(percentEncoded: false) }
+            inputs = [configURL] + Set(templates + targetTemplates).sorted().map { URL(fileURLWithPath: $0) }
         }
 
         return specs.map { spec in
@@ -95,14 +82,43 @@ struct StateLoopBuildCommands {
                 displayName: "Generating \(output.lastPathComponent) from \(spec.lastPathComponent)",
                 executable: tool,
                 arguments: ["generate", spec.path(percentEncoded: false), "--output", workDirectory.path(percentEncoded: false)] + arguments,
-                inputFiles: [spec] + extraInputs,
+                inputFiles: [spec] + inputs,
                 outputFiles: [output]
             )
         }
     }
 
+    /// The templates the config names (symlinks resolved), or its problems as errors at its lines:
+    /// the same reading `stateloop generate --config` does on every run, done here before anything
+    /// runs, so that no command is planned that would read outside the package.
+    private func templateFiles(configuredBy configURL: URL) throws -> [String] {
+        let path = configURL.path(percentEncoded: false)
+        guard let json = FileManager.default.contents(atPath: path) else {
+            let problem = StateLoopConfiguration.Problem(
+                file: path, position: .init(line: 1, column: 1), message: "the configuration cannot be read", fix: "make it a readable file")
+            Diagnostics.error(problem.compilerStyleError)
+            throw PluginError.invalidConfiguration
+        }
+        do {
+            return try StateLoopConfiguration(json: [UInt8](json), path: path)
+                .templateFiles(packageDirectory: packageDirectory.path(percentEncoded: false))
+        } catch let problems as StateLoopConfiguration.ProblemList {
+            problems.problems.forEach { Diagnostics.error($0.compilerStyleError) }
+        } catch let problem as StateLoopConfiguration.Problem {
+            Diagnostics.error(problem.compilerStyleError)
+        }
+        throw PluginError.invalidConfiguration
+    }
+
     enum PluginError: Error, CustomStringConvertible {
-        case collidingSpecs
-        var description: String { "two specs of the target would generate the same Swift file (see the errors above)" }
+        case specNames
+        case invalidConfiguration
+
+        var description: String {
+            switch self {
+            case .specNames: "a spec's file name cannot be generated (see the errors above)"
+            case .invalidConfiguration: "\(StateLoopConfiguration.fileName) cannot be used (see the errors above)"
+            }
+        }
     }
 }

@@ -1,7 +1,9 @@
-// The CLI's only contact with the terminal and the file system, besides OutputWriter. Every
-// problem it reports is a `Diagnostic`, printed here and nowhere else.
+// The CLI's only contact with the terminal, and its way to files (through the generator's
+// FileReader and OutputWriter, which fail in words). Every problem it reports is a `Diagnostic`,
+// printed here and nowhere else.
 import ArgumentParser
 import Foundation
+import StateLoopCodegen
 import StateLoopSpec
 
 enum Console {
@@ -18,19 +20,24 @@ enum Console {
         return status
     }
 
+    /// Reports a file system failure while doing `what` ("cannot write the diagram") at its path
+    /// and returns exit status 2 to throw.
+    static func fail(_ what: String, _ error: FileError) -> ExitCode {
+        fail("\(what): \(error.reason)", about: error.path)
+    }
+
     static func printError(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
-    /// The bytes of a spec, or an error and exit status 2.
+    /// The bytes of a spec (a file, a pipe, a FIFO, `/dev/stdin`), or an error and exit status 2.
     static func readSpec(_ path: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            var isDirectory: ObjCBool = false
-            let reason = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-                ? (isDirectory.boolValue ? "it is a directory; name the *.machine.yml files inside it" : "permission denied")
-                : "no such file"
-            throw fail("cannot read the spec: \(reason)", about: path)
+        do {
+            return try FileReader.contents(of: path)
+        } catch where error.code == EISDIR {
+            throw fail("cannot read the spec: it is a directory; name the *.machine.yml files inside it", about: path)
+        } catch {
+            throw fail("cannot read the spec", error)
         }
-        return [UInt8](data)
     }
 }

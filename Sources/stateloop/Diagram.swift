@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StateLoopCodegen
 import StateLoopDiagram
 import StateLoopSpec
 
@@ -54,9 +55,9 @@ struct Diagram: ParsableCommand {
             return
         }
         do {
-            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try OutputWriter.writeIfChanged(bytes, to: path)
         } catch {
-            throw Console.fail("cannot write the diagram: \(error.localizedDescription)", about: path)
+            throw Console.fail("cannot write the diagram", error)
         }
     }
 }

@@ -22,12 +22,11 @@ struct Templates: ParsableCommand {
     var force = false
 
     func run() throws {
-        let fileManager = FileManager.default
         do {
-            try fileManager.createDirectory(atPath: output, withIntermediateDirectories: true)
+            try OutputWriter.createDirectory(output)
             for name in TemplateSet.builtInNames {
-                let path = (output as NSString).appendingPathComponent(name + ".mustache")
-                if fileManager.fileExists(atPath: path), !force {
+                let path = (output as NSString).appendingPathComponent(name + TemplateFolder.suffix)
+                if FileManager.default.fileExists(atPath: path), !force {
                     Console.report([.warning("exists; left as it is (use --force to overwrite)", at: .wholeFile(path))])
                     continue
                 }
@@ -35,7 +34,7 @@ struct Templates: ParsableCommand {
                 print(path)
             }
         } catch {
-            throw Console.fail("cannot write the templates here: \(error.localizedDescription)", about: output)
+            throw Console.fail("cannot write the templates", error)
         }
     }
 }

@@ -103,14 +103,39 @@ struct PluginBuildTests {
         #expect(imports.output.contains("\(module): error: no such module 'Foundaton'"), "\(imports.output)")
     }
 
-    @Test func configurationFileSetsTheAccessLevelAndTheTemplates() throws {
-        let package = try FixturePackage(copying: "DoorApp")
-        let templates = package.directory.appending(path: "Sources/DoorApp/StateLoopTemplates")
-        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+    static let config = "Sources/DoorApp/stateloop-config.json"
+
+    /// Writes `Machine.swift.mustache` into `folder` of the copy: the built-in template under a
+    /// first line of its own, by which the generated file shows which template it came from.
+    static func writeTemplate(header: String, into folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let builtIn = try String(contentsOf: FixturePackage.repositoryRoot.appending(path: "Templates/Machine.swift.mustache"), encoding: .utf8)
-        try ("// Our house header.\n" + builtIn).write(to: templates.appending(path: "Machine.swift.mustache"), atomically: true, encoding: .utf8)
-        try #"{"accessLevel": "internal", "templates": "StateLoopTemplates"}"#
-            .write(to: package.directory.appending(path: "Sources/DoorApp/stateloop-config.json"), atomically: true, encoding: .utf8)
+        try (header + "\n" + builtIn).write(to: folder.appending(path: "Machine.swift.mustache"), atomically: true, encoding: .utf8)
+    }
+
+    /// `path:line:column` of the first occurrence of `text` in the copy's stateloop-config.json.
+    static func configLocation(of text: String, in package: FixturePackage) throws -> String {
+        let lines = try package.contents(of: config).components(separatedBy: "\n")
+        let index = try #require(lines.firstIndex { $0.contains(text) }, "\(text) is not in the config")
+        let column = lines[index].distance(from: lines[index].startIndex, to: lines[index].range(of: text)!.lowerBound) + 1
+        return "\(package.directory.appending(path: config).path):\(index + 1):\(column)"
+    }
+
+    /// The configuration is read by the generator on every run (SwiftPM asks the plugin for its
+    /// commands only when it re-plans the build, which an edit of the file does not cause), so an
+    /// edit applies at the next build, and a wrong value fails it at the config's line.
+    @Test func configurationFileSetsTheAccessLevelAndTheTemplatesAndEveryEditApplies() throws {
+        let package = try FixturePackage(copying: "DoorApp")
+        let sources = package.directory.appending(path: "Sources/DoorApp")
+        // Both folders exist from the start: a new file would make SwiftPM re-plan, hiding the bug.
+        try Self.writeTemplate(header: "// Our house header.", into: sources.appending(path: "StateLoopTemplates"))
+        try Self.writeTemplate(header: "// Another house header.", into: sources.appending(path: "OtherTemplates"))
+        try """
+            {
+              "accessLevel": "internal",
+              "templates": "StateLoopTemplates"
+            }
+            """.write(to: package.directory.appending(path: Self.config), atomically: true, encoding: .utf8)
 
         let build = try package.swift("build")
         #expect(build.status == 0, "\(build.output)")
@@ -119,6 +144,80 @@ struct PluginBuildTests {
         #expect(generated.hasPrefix("// Our house header.\n"))
         #expect(generated.contains("\nenum Door {"), "the access level was not applied")
         #expect(!generated.contains("public "))
+
+        // The build after the first plans the plugin's tool once more (see above), and SwiftPM
+        // re-plans with it; from then on a build re-plans only when files come or go.
+        let settle = try package.swift("build")
+        #expect(settle.status == 0, "\(settle.output)")
+
+        // An edit of both values, without re-planning, applies at the next build...
+        try package.edit(Self.config, replacing: "\"internal\"", with: "\"package\"")
+        try package.edit(Self.config, replacing: "\"StateLoopTemplates\"", with: "\"OtherTemplates\"")
+        let edited = try package.swift("build")
+        #expect(edited.status == 0, "\(edited.output)")
+        let regenerated = try package.generatedFile(named: "Door.machine.swift")
+        #expect(regenerated.hasPrefix("// Another house header.\n"), "the templates edit was ignored")
+        #expect(regenerated.contains("\npackage enum Door {"), "the access level edit was ignored")
+        // ...and so does an edit of a template of the newly named folder.
+        try package.edit("Sources/DoorApp/OtherTemplates/Machine.swift.mustache", replacing: "// Another house header.", with: "// A third house header.")
+        let retemplated = try package.swift("build")
+        #expect(retemplated.status == 0, "\(retemplated.output)")
+        #expect(try package.generatedFile(named: "Door.machine.swift").hasPrefix("// A third house header.\n"), "the template edit was ignored")
+
+        // A wrong value fails the build at the config's line and column.
+        try package.edit(Self.config, replacing: "\"package\"", with: "\"open\"")
+        let wrong = try package.swift("build")
+        #expect(wrong.status != 0, "the build should fail:\n\(wrong.output)")
+        let at = try Self.configLocation(of: "\"open\"", in: package)
+        #expect(wrong.output.contains("\(at): error: \"open\" is not an access level"), "no error at \(at):\n\(wrong.output)")
+    }
+
+    /// A build plugin runs in every user's build: a package's config may not make it read (and
+    /// compile, or print) a file from outside the package, neither by a path nor by a symlink.
+    @Test func configurationCannotReadTemplatesFromOutsideThePackage() throws {
+        let package = try FixturePackage(copying: "DoorApp")
+        let outside = FixturePackage.repositoryRoot.appending(path: ".build-e2e/outside the package")
+        try Self.writeTemplate(header: "// Read from outside the package.", into: outside)
+        try """
+            {
+              "templates": "../../../outside the package"
+            }
+            """.write(to: package.directory.appending(path: Self.config), atomically: true, encoding: .utf8)
+        let byPath = try package.swift("build")
+        #expect(byPath.status != 0, "the build should fail:\n\(byPath.output)")
+        let folder = try Self.configLocation(of: "\"../../../outside the package\"", in: package)
+        #expect(byPath.output.contains("\(folder): error: the templates folder is outside the package"), "no error at \(folder):\n\(byPath.output)")
+        #expect(!byPath.output.contains("Compiling DoorApp"), "\(byPath.output)")
+
+        // A template inside the package that links to a file outside it.
+        let templates = package.directory.appending(path: "Sources/DoorApp/StateLoopTemplates")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: templates.appending(path: "Machine.swift.mustache"), withDestinationURL: outside.appending(path: "Machine.swift.mustache"))
+        try package.edit(Self.config, replacing: "\"../../../outside the package\"", with: "\"StateLoopTemplates\"")
+        let byLink = try package.swift("build")
+        #expect(byLink.status != 0, "the build should fail:\n\(byLink.output)")
+        let link = try Self.configLocation(of: "\"StateLoopTemplates\"", in: package)
+        #expect(byLink.output.contains("\(link): error: the template Machine.swift.mustache links to a file outside the package"), "no error at \(link):\n\(byLink.output)")
+        #expect(!byLink.output.contains("Compiling DoorApp"), "\(byLink.output)")
+    }
+
+    /// The plugin declares the output the CLI writes for every spec name, and a name SwiftPM
+    /// cannot carry through its build description is refused at the spec.
+    @Test func specFileNamesGiveTheSameOutputInThePluginAndTheCLI() throws {
+        let package = try FixturePackage(copying: "DoorApp")
+        let spec = try package.contents(of: Self.spec)
+        let quoted = package.directory.appending(path: "Sources/DoorApp/Ha\"tch.machine.yml")
+        try spec.replacingOccurrences(of: "machine: Door\n", with: "machine: Hatch\n").write(to: quoted, atomically: true, encoding: .utf8)
+        let refused = try package.swift("build")
+        #expect(refused.status != 0, "the build should fail:\n\(refused.output)")
+        #expect(refused.output.contains("\(quoted.path):1:1: error: a spec's file name cannot contain '\"'"), "\(refused.output)")
+
+        try FileManager.default.removeItem(at: quoted)
+        try spec.replacingOccurrences(of: "machine: Door\n", with: "machine: Hinge\n")
+            .write(to: package.directory.appending(path: "Sources/DoorApp/Hinge.machine.yaml.machine.yml"), atomically: true, encoding: .utf8)
+        let build = try package.swift("build")
+        #expect(build.status == 0, "\(build.output)")
+        #expect(try package.generatedFile(named: "Hinge.machine.yaml.machine.swift").contains("enum Hinge {"))
     }
 
     @Test func commandPluginWritesSwiftAndDiagramsIntoThePackage() throws {
@@ -127,9 +226,13 @@ struct PluginBuildTests {
         #expect(diagram.status == 0, "\(diagram.output)")
         #expect(try package.contents(of: "Sources/DoorApp/Door.dot").contains("digraph"))
 
+        // The target's configuration applies as in the build plugin.
+        try #"{"accessLevel": "internal"}"#.write(to: package.directory.appending(path: Self.config), atomically: true, encoding: .utf8)
         let generate = try package.swift("package", "--allow-writing-to-package-directory", "stateloop", "generate", "--target", "DoorApp")
         #expect(generate.status == 0, "\(generate.output)")
-        #expect(try package.contents(of: "Sources/DoorApp/Generated/Door.machine.swift").hasPrefix("// Generated by stateloop from Door.machine.yml. Do not edit."))
+        let generated = try package.contents(of: "Sources/DoorApp/Generated/Door.machine.swift")
+        #expect(generated.hasPrefix("// Generated by stateloop from Door.machine.yml. Do not edit."))
+        #expect(generated.contains("\nenum Door {"), "the configuration's access level was not applied")
     }
 
     @Test func twoSpecsWithTheSameNameInOneTargetFailTheBuild() throws {

@@ -10,17 +10,33 @@ import Testing
         ("Door", "Door.machine.swift"),
         ("dir.v2/Traffic.Light.machine.yml", "Traffic.Light.machine.swift"),
         ("A.machine.yaml.machine.yml", "A.machine.yaml.machine.swift"),
-        ("dir/.machine.yml", ".machine.machine.swift"),
     ])
     func theOutputIsNamedAfterTheSpecsStem(_ spec: String, _ expected: String) {
         #expect(SpecFileNaming.outputFileName(forSpecAt: spec) == expected)
     }
 
-    @Test func aSpecIsAFileEndingInMachineYmlOrYamlWithAName() {
+    @Test func aSpecIsAFileEndingInMachineYmlOrYaml() {
         #expect(SpecFileNaming.isSpec(fileName: "Door.machine.yml"))
         #expect(SpecFileNaming.isSpec(fileName: "Door.machine.yaml"))
-        #expect(!SpecFileNaming.isSpec(fileName: ".machine.yml"))
+        #expect(SpecFileNaming.isSpec(fileName: ".machine.yml"))  // and refused, below
         #expect(!SpecFileNaming.isSpec(fileName: "Door.yml"))
+    }
+
+    @Test func aNameWithNothingBeforeTheSuffixOrWithAQuoteIsRefused() {
+        #expect(SpecFileNaming.refusal(ofSpecAt: "dir/.machine.yml")?.compilerStyleError
+            == "dir/.machine.yml:1:1: error: the spec's file name has nothing before .machine.yml; name it after its machine, as in Door.machine.yml")
+        #expect(SpecFileNaming.refusal(ofSpecAt: ".machine.yaml")?.message
+            == "the spec's file name has nothing before .machine.yaml; name it after its machine, as in Door.machine.yaml")
+        #expect(SpecFileNaming.refusal(ofSpecAt: "a/Ha\"tch.machine.yml")?.message
+            == "a spec's file name cannot contain '\"' (SwiftPM cannot carry it into the build); rename the spec")
+        // Only the file's own name counts; a quote in a folder's name is not the plugin's to refuse.
+        #expect(SpecFileNaming.refusal(ofSpecAt: "a\"b/Door.machine.yml") == nil)
+        #expect(SpecFileNaming.refusal(ofSpecAt: "A.machine.yaml.machine.yml") == nil)
+        #expect(SpecFileNaming.refusal(ofSpecAt: "x.machine.yml") == nil)
+    }
+
+    @Test func refusedSpecsDoNotCollide() {
+        #expect(SpecFileNaming.collisions(["a/.machine.yml", "b/.machine.yml"]).isEmpty)
     }
 
     @Test func aLaterSpecWithTheSameOutputCollidesWithTheFirst() {

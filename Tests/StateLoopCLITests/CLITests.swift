@@ -62,6 +62,28 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory.appending(path: "out").path))
     }
 
+    /// The CLI names a spec's output as the build plugin declares it (SpecFileNaming), and refuses
+    /// at the spec the names the plugin cannot build: none before the suffix, or a '"' in it.
+    @Test func generateNamesEveryOutputAsThePluginDoesAndRefusesNamesItCannot() throws {
+        let directory = try StateLoopTool.temporaryDirectory()
+        let spec = try Data(contentsOf: StateLoopTool.repositoryRoot.appending(path: "Specs/Counter.machine.yml"))
+        for name in ["A.machine.yaml.machine.yml", ".machine.yml", "Ha\"tch.machine.yml"] {
+            try spec.write(to: directory.appending(path: name))
+        }
+        let nested = try StateLoopTool.run(["generate", "A.machine.yaml.machine.yml", "--output", "out"], in: directory)
+        #expect(nested.status == 0, "\(nested.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appending(path: "out").path) == ["A.machine.yaml.machine.swift"])
+
+        let refused = try StateLoopTool.run(["generate", ".machine.yml", "Ha\"tch.machine.yml", "--output", "refused"], in: directory)
+        #expect(refused.status == 1)
+        #expect(refused.stderr == """
+            .machine.yml:1:1: error: the spec's file name has nothing before .machine.yml; name it after its machine, as in Door.machine.yml
+            Ha"tch.machine.yml:1:1: error: a spec's file name cannot contain '"' (SwiftPM cannot carry it into the build); rename the spec
+
+            """)
+        #expect(!FileManager.default.fileExists(atPath: directory.appending(path: "refused").path))
+    }
+
     @Test func usageAndIOErrorsExitWithTwo() throws {
         let missing = try StateLoopTool.run(["check", "NoSuch.machine.yml"])
         #expect(missing.status == 2)

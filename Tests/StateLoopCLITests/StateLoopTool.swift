@@ -5,9 +5,11 @@ struct StateLoopTool {
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The products folder of this build (the test binary's folder, or a parent of it when the
-    /// tests run from inside a bundle).
+    /// The `stateloop` of this build's products folder (the test binary's folder, or a parent of
+    /// it when the tests run from inside a bundle); `STATELOOP_TOOL` names another one, to see
+    /// what the tests say of an older build.
     static var executable: URL {
+        if let tool = ProcessInfo.processInfo.environment["STATELOOP_TOOL"] { return URL(fileURLWithPath: tool) }
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         while !FileManager.default.fileExists(atPath: directory.appending(path: "stateloop").path), directory.path != "/" {
             directory.deleteLastPathComponent()
@@ -16,15 +18,28 @@ struct StateLoopTool {
     }
 
     struct Result {
+        /// The exit status, or the signal that ended the process when `killed`.
         var status: Int32
+        var killed = false
         var stdout: Data
         var stderr: String
         var output: String { String(decoding: stdout, as: UTF8.self) }
     }
 
     /// Runs `stateloop ARGUMENTS` in `directory`; stdout and stderr go through files, so neither
-    /// can fill a pipe and block the tool.
-    static func run(_ arguments: [String], environment: [String: String]? = nil, in directory: URL = repositoryRoot) throws -> Result {
+    /// can fill a pipe and block the tool. `standardInput` (a `FileHandle` or `Pipe`) is inherited when nil.
+    static func run(
+        _ arguments: [String], environment: [String: String]? = nil, in directory: URL = repositoryRoot,
+        standardInput: Any? = nil
+    ) throws -> Result {
+        try run(executable, arguments, environment: environment, in: directory, standardInput: standardInput)
+    }
+
+    /// Runs `program ARGUMENTS` as `run(_:environment:in:standardInput:)` runs the tool.
+    static func run(
+        _ program: URL, _ arguments: [String], environment: [String: String]? = nil, in directory: URL = repositoryRoot,
+        standardInput: Any? = nil
+    ) throws -> Result {
         let scratch = FileManager.default.temporaryDirectory.appending(path: "stateloop-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -36,8 +51,9 @@ struct StateLoopTool {
         let err = try FileHandle(forWritingTo: errURL)
 
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         process.arguments = arguments
+        if let standardInput { process.standardInput = standardInput }
         process.currentDirectoryURL = directory
         if let environment { process.environment = environment }
         process.standardOutput = out
@@ -48,6 +64,7 @@ struct StateLoopTool {
         try err.close()
         return Result(
             status: process.terminationStatus,
+            killed: process.terminationReason == .uncaughtSignal,
             stdout: try Data(contentsOf: outURL),
             stderr: try String(contentsOf: errURL, encoding: .utf8)
         )

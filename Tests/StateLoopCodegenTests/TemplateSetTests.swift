@@ -57,24 +57,28 @@ import Testing
         }
     }
 
-    @Test func aDirectoryOverridesTheTemplatesItHas() throws {
+    @Test func templateFilesOverrideTheTemplatesTheyName() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stateloop-templates-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try "{{%CONTENT_TYPE:TEXT}}\n// {{{machine}}} from my template\n".write(
-            to: directory.appendingPathComponent("Machine.swift.mustache"), atomically: true, encoding: .utf8)
-        try "not a template".write(to: directory.appendingPathComponent("README.md"), atomically: true, encoding: .utf8)
-        let templates = try TemplateSet(directory: directory.path)
+        let machine = directory.appendingPathComponent("Machine.swift.mustache")
+        try "{{%CONTENT_TYPE:TEXT}}\n// {{{machine}}} from my template\n".write(to: machine, atomically: true, encoding: .utf8)
+        let templates = try TemplateSet(files: [machine.path])
         let source = GeneratorPipeline(templates: templates).generate(contents: Array(counter.utf8), path: "C.machine.yml").source
         #expect(source == "// C from my template\n")
     }
 
-    @Test func aMissingDirectoryIsAnErrorThatSaysWhatToPass() {
-        #expect(throws: TemplateError.self) { try TemplateSet(directory: "/nonexistent/stateloop-templates") }
-        do {
-            _ = try TemplateSet(directory: "/nonexistent/stateloop-templates")
-        } catch {
-            #expect(error.description.hasPrefix("/nonexistent/stateloop-templates:1:1: error: cannot read the template directory"))
+    @Test func aTemplateThatCannotBeReadIsAnErrorInWords() throws {
+        #expect(throws: TemplateError(
+            path: "/nonexistent/Machine.swift.mustache", line: 1, column: 1, problem: "cannot read the template: no such file"
+        )) {
+            try TemplateSet(files: ["/nonexistent/Machine.swift.mustache"])
+        }
+        let binary = FileManager.default.temporaryDirectory.appendingPathComponent("stateloop-template-\(UUID().uuidString).mustache")
+        try Data([0xFF, 0xFE, 0x00]).write(to: binary)
+        defer { try? FileManager.default.removeItem(at: binary) }
+        #expect(throws: TemplateError(path: binary.path, line: 1, column: 1, problem: "the template is not UTF-8 text; save it as UTF-8")) {
+            try TemplateSet(files: [binary.path])
         }
     }
 }

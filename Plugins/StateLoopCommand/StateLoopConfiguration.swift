@@ -1,0 +1,1 @@
+../PluginsShared/StateLoopConfiguration.swift

@@ -1,0 +1,1 @@
+../PluginsShared/TemplateFolder.swift
