@@ -42,7 +42,8 @@ if [ ! -x "$binary" ] || [ -n "$(find "${inputs[@]}" -newer "$binary" | head -n 
     root=$PWD
     obj=$root/$out/obj
     mkdir -p "$obj"
-    flags=(-sanitize=fuzzer,address -parse-as-library -O -g -wmo -I "$obj" -I "$root/Sources/CYAML")
+    # `-package-name`: our modules share `package` declarations, as SwiftPM builds them.
+    flags=(-sanitize=fuzzer,address -parse-as-library -O -g -wmo -package-name stateloop -I "$obj" -I "$root/Sources/CYAML")
     # One module at a time, in dependency order; run inside obj/ because the compiler leaves
     # debug-info module files in the working directory.
     module() {
