@@ -20,7 +20,7 @@ extension SpecChecker {
         var arrivingByState: [String: [Int: (effect: String, entry: SourceLocation)]] = [:]
         for effect in spec.effects {
             let emits = effect.emits.compactMap { eventIndex[$0.value] }
-            for entry in effect.states {
+            for entry in effect.runningStates {
                 for event in emits where arrivingByState[entry.value, default: [:]][event] == nil {
                     arrivingByState[entry.value, default: [:]][event] = (effect.name.value, entry.location)
                 }

@@ -11,16 +11,18 @@ extension SpecChecker {
         for event in spec.events {
             for field in event.payload { checkType(field.type, into: &findings) }
         }
-        for state in spec.states {
-            let branches = state.on.flatMap(\.branches) + state.after.flatMap(\.branches)
-            for case .transition(let transition) in branches {
-                if let condition = transition.guardExpression { checkExpression(condition, into: &findings) }
-                for assignment in transition.assignments { checkExpression(assignment.expression, into: &findings) }
-            }
+        let states = findings.tree.nodes.map(\.spec)
+        let transitions = spec.on.flatMap(\.branches).compactMap(\.transition) + states.flatMap { $0.branches.compactMap(\.transition) }
+        for transition in transitions {
+            for expression in transition.expressions { checkExpression(expression, into: &findings) }
+        }
+        for action in states.flatMap({ $0.entry + $0.exit }) {
+            for expression in action.expressions { checkExpression(expression, into: &findings) }
         }
         for effect in spec.effects {
-            checkType(effect.request.type, into: &findings)
-            checkExpression(effect.request.value, into: &findings)
+            guard let request = effect.request else { continue }
+            checkType(request.type, into: &findings)
+            if let value = request.value { checkExpression(value, into: &findings) }
         }
     }
 

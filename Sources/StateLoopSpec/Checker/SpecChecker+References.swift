@@ -22,10 +22,10 @@ extension SpecChecker {
             checkListedOnce(state.ignore, what: "event", list: "'ignore:' of state '\(state.name.value)'", into: &findings)
         }
         for effect in spec.effects {
-            for state in effect.states {
+            for state in effect.runningStates {
                 checkKnown(state, among: states, known: findings.stateSet, "effect '\(effect.name.value)' runs in '\(state.value)', which is not a state", declare: "'states:'", into: &findings)
             }
-            checkListedOnce(effect.states, what: "state", list: "'in:' of effect '\(effect.name.value)'", into: &findings)
+            checkListedOnce(effect.runningStates, what: "state", list: "'in:' of effect '\(effect.name.value)'", into: &findings)
             checkKnownEvents(effect.emits, "effect '\(effect.name.value)' emits", into: &findings)
             checkListedOnce(effect.emits, what: "event", list: "'emits:' of effect '\(effect.name.value)'", into: &findings)
         }

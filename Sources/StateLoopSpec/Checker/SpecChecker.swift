@@ -50,7 +50,7 @@ public struct SpecChecker: Sendable {
         // effects over many states could cost far more than states × events, so bound that too.
         var effectPairs = 0
         for effect in spec.effects {
-            let product = effect.states.count.multipliedReportingOverflow(by: effect.emits.count)
+            let product = effect.runningStates.count.multipliedReportingOverflow(by: effect.emits.count)
             let sum = effectPairs.addingReportingOverflow(product.partialValue)
             effectPairs = product.overflow || sum.overflow ? Int.max : sum.partialValue
         }
@@ -91,8 +91,12 @@ struct Findings {
     /// states could otherwise take minutes; an ordinary spec never gets near this.
     private var suggestionBudget = 200_000
 
+    /// Every state, nested ones included, in document order.
+    let tree: StateTree
+
     init(spec: MachineSpec) {
-        stateNames = spec.states.map(\.name.value)
+        tree = StateTree(spec.states)
+        stateNames = tree.nodes.map(\.name)
         eventNames = spec.events.map(\.name.value)
         fieldNames = spec.context.map(\.name.value)
         stateSet = Set(stateNames)

@@ -1,4 +1,4 @@
-/// Turns a `YAMLNode` tree into a `MachineSpec`, per the v1 spec format (DESIGN §3).
+/// Turns a `YAMLNode` tree into a `MachineSpec`, per the spec format (DESIGN §3, Docs/Statecharts.md).
 ///
 /// Decoding is about shape: the keys, what kind of node each key takes, durations. Whether the
 /// names refer to anything is the job of `SpecChecker`. Every problem of the file is collected;
@@ -26,15 +26,24 @@ struct SpecDecoder: Sendable {
     /// The keys of each part of a spec, in the order they are usually written (for suggestions).
     enum Keys {
         /// Top-level keys.
-        static let machine = ["machine", "imports", "context", "events", "ignore", "initial", "states", "effects"]
+        static let machine = ["machine", "imports", "context", "events", "on", "ignore", "initial", "states", "effects"]
         /// Keys of a context field.
         static let contextField = ["type", "default"]
-        /// Keys of a state in v1.
-        static let state = ["on", "ignore", "after"]
-        /// Keys of later versions: accepted by the grammar, rejected with "not supported in v1 yet".
-        static let reservedState = ["final", "initial", "states", "entry", "exit"]
+        /// Keys of a state.
+        static let state = ["type", "history", "target", "initial", "states", "entry", "exit", "on", "ignore", "after", "always", "onDone"]
+        /// Values of a state's `type:`.
+        static let stateTypes = ["parallel", "final", "history"]
         /// Keys of a transition.
-        static let transition = ["guard", "target", "set"]
+        static let transition = ["guard", "target", "set", "do"]
+        /// Keys of an action.
+        static let action = ["set", "run", "request"]
+        /// XState's spellings of what we spell otherwise: the key, and the advice.
+        static let xstate: [String: String] = [
+            "final": "did you mean 'type: final'?",
+            "parallel": "did you mean 'type: parallel'?",
+            "actions": "did you mean 'do:'? a transition's actions are a list under 'do:'",
+            "cond": "did you mean 'guard:'?",
+        ]
         /// Keys of an effect.
         static let effect = ["in", "request", "emits"]
         /// Keys of an effect's request.
@@ -75,6 +84,7 @@ private struct DecodingSession {
         var imports: [Located<String>] = []
         var context: [ContextField] = []
         var events: [EventSpec] = []
+        var on: [EventHandler] = []
         var ignore: [Located<String>] = []
         var initial: Located<String>?
         var states: [StateSpec]?
@@ -85,6 +95,7 @@ private struct DecodingSession {
             case "imports": imports = names(entry.value, expected: "a list of module names", fixIt: "write 'imports: [Foundation]'")
             case "context": context = contextFields(entry.value)
             case "events": events = eventSpecs(entry.value)
+            case "on": on = handlers(entry.value)
             case "ignore": ignore = names(entry.value, expected: "a list of events", fixIt: "write 'ignore: [event, ...]'")
             case "initial": initial = text(entry.value, expected: "the name of the initial state", fixIt: "write 'initial: idle'")
             case "states": states = stateSpecs(entry.value)
@@ -106,7 +117,7 @@ private struct DecodingSession {
         }
         guard let name, let initial, let states else { return nil }
         return MachineSpec(
-            file: path, name: name, imports: imports, context: context, events: events, ignore: ignore,
+            file: path, name: name, imports: imports, context: context, events: events, on: on, ignore: ignore,
             initial: initial, states: states, effects: effects)
     }
 
@@ -190,17 +201,101 @@ private struct DecodingSession {
                 entry.value, expected: "the body of state '\(stateName.value)' as a mapping",
                 fixIt: "write 'on:', 'ignore:' and 'after:' under '\(stateName.value):'", allowEmpty: true)
             else { continue }
-            var state = StateSpec(name: stateName)
-            for item in known(body, keys: SpecDecoder.Keys.state, reserved: SpecDecoder.Keys.reservedState, in: "in a state") {
+            var state = StateSpec(name: stateName, keys: body.map(\.key.located))
+            var deep: Located<String>?
+            for item in known(body, keys: SpecDecoder.Keys.state, in: "in a state") {
                 switch item.key.value {
+                case "type":
+                    guard let type = text(item.value, expected: "a state type", fixIt: "write 'type: parallel', 'type: final' or 'type: history'") else { continue }
+                    state.type = type
+                    switch type.value {
+                    case "parallel": state.kind = .parallel
+                    case "final": state.kind = .final
+                    case "history": state.kind = .history(deep: false)
+                    default:
+                        let advice = SpellingSuggestion.closest(to: type.value, among: SpecDecoder.Keys.stateTypes).map { "did you mean '\($0)'?" }
+                        error(
+                            "'\(type.value)' is not a state type", at: type.location,
+                            fixIt: advice ?? "write 'type: parallel', 'type: final' or 'type: history', or leave 'type:' out for an ordinary state")
+                    }
+                case "history":
+                    guard let value = text(item.value, expected: "'shallow' or 'deep'", fixIt: "write 'history: shallow' or 'history: deep'") else { continue }
+                    if value.value == "deep" || value.value == "shallow" {
+                        deep = value
+                    } else {
+                        error("'history:' takes 'shallow' or 'deep', found '\(value.value)'", at: value.location, fixIt: "write 'history: shallow' (the last child) or 'history: deep' (the last leaves)")
+                    }
+                case "target": state.historyTarget = text(item.value, expected: "a state", fixIt: "write 'target: stateName'")
+                case "initial": state.initial = text(item.value, expected: "the name of a child state", fixIt: "write 'initial: childState'")
+                case "states": state.states = stateSpecs(item.value)
+                case "entry": state.entry = actions(item.value, of: "'entry:'")
+                case "exit": state.exit = actions(item.value, of: "'exit:'")
                 case "on": state.on = handlers(item.value)
                 case "ignore": state.ignore = names(item.value, expected: "a list of events", fixIt: "write 'ignore: [event, ...]'")
-                default: state.after = timers(item.value)
+                case "after": state.after = timers(item.value)
+                case "always": state.always = branches(item.value, of: "'always:'") ?? []
+                default: state.onDone = branches(item.value, of: "'onDone:'") ?? []
                 }
+            }
+            if state.isHistory {
+                state.kind = .history(deep: deep?.value == "deep")
+            } else if let key = state.key("history") {
+                error("'history:' belongs to a history state", at: key.location, fixIt: "add 'type: history', or remove 'history:'")
+            }
+            if !state.isHistory, let key = state.key("target") {
+                error(
+                    "'target:' in a state belongs to a history state (its default)", at: key.location,
+                    fixIt: "add 'type: history', or move the transition under 'on:', 'always:' or 'after:'")
+                state.historyTarget = nil
             }
             states.append(state)
         }
         return states
+    }
+
+    /// `entry:`, `exit:` or `do:`: a list of `{set: {...}}` and `{run: effect, request: ...}`.
+    mutating func actions(_ node: YAMLNode, of owner: String) -> [Action] {
+        let items: [YAMLNode]
+        if let sequence = node.sequence {
+            items = sequence
+        } else if node.mapping != nil {
+            items = [node]
+        } else if let scalar = node.scalar, scalar.value.isEmpty, scalar.style == .plain {
+            return []
+        } else {
+            error(
+                "expected a list of actions for \(owner), found \(Self.found(node))", at: node.location,
+                fixIt: "write \(owner) [{set: {field: expression}}, {run: effect, request: expression}]")
+            return []
+        }
+        var actions: [Action] = []
+        for item in items {
+            guard let entries = mapping(
+                item, expected: "an action ('{set: {...}}' or '{run: effect, request: ...}')",
+                fixIt: "write '{set: {field: expression}}' or '{run: effect, request: expression}'")
+            else { continue }
+            let valid = known(entries, keys: SpecDecoder.Keys.action, in: "in an action")
+            let set = valid.first { $0.key.value == "set" }
+            let run = valid.first { $0.key.value == "run" }
+            let request = valid.first { $0.key.value == "request" }
+            switch (set, run) {
+            case (let set?, nil):
+                if let request {
+                    error("'request:' belongs to a 'run:' action", at: request.key.location, fixIt: "remove it, or write a separate '{run: effect, request: ...}'")
+                }
+                actions.append(.set(assignments(set.value), at: item.location))
+            case (nil, let run?):
+                guard let effect = text(run.value, expected: "the name of an effect", fixIt: "write '{run: effect, request: expression}'") else { continue }
+                actions.append(.run(effect: effect, request: request.flatMap { expression($0.value, of: "'request:'") }, at: item.location))
+            case (_?, let run?):
+                error("an action either sets fields or runs an effect, not both", at: run.key.location, fixIt: "write them as two actions: [{set: {...}}, {run: ...}]")
+            case (nil, nil):
+                if valid.count == entries.count {
+                    error("the action has neither 'set:' nor 'run:'", at: item.location, fixIt: "write '{set: {field: expression}}' or '{run: effect, request: expression}'")
+                }
+            }
+        }
+        return actions
     }
 
     mutating func handlers(_ node: YAMLNode) -> [EventHandler] {
@@ -259,7 +354,8 @@ private struct DecodingSession {
                 switch entry.key.value {
                 case "guard": transition.guardExpression = expression(entry.value, of: "'guard:'")
                 case "target": transition.target = text(entry.value, expected: "a target state", fixIt: "write 'target: stateName'")
-                default: transition.assignments = assignments(entry.value)
+                case "set": transition.assignments = assignments(entry.value)
+                default: transition.actions = actions(entry.value, of: "'do:'")
                 }
             }
             return .transition(transition)
@@ -305,13 +401,19 @@ private struct DecodingSession {
                 default: emits = names(item.value, expected: "a list of events", fixIt: "write 'emits: [event, ...]': the events the effect answers with")
                 }
             }
-            if states == nil, !body.contains(where: { $0.key.value == "in" }) {
-                error("effect '\(effectName.value)' has no 'in:'", at: effectName.location, fixIt: "add 'in: [state, ...]' listing the states in which it may run")
+            let inWritten = body.contains { $0.key.value == "in" }
+            if inWritten, states == nil { continue }  // reported: 'in:' was not a list
+            if states != nil, let request, request.value == nil {
+                error(
+                    "effect '\(effectName.value)' runs in states, so its request needs a 'value:'", at: effectName.location,
+                    fixIt: "add 'value: expression' to 'request:' (the effect runs while it is not nil), or remove 'in:' to start the effect with 'run:' actions")
+                continue
             }
-            if !requestWritten {
+            if inWritten, !requestWritten {
                 error("effect '\(effectName.value)' has no 'request:'", at: effectName.location, fixIt: "add 'request: {type: T, value: expression}'; the effect runs while the value is not nil")
+                continue
             }
-            guard let states, let request else { continue }
+            if requestWritten, request == nil { continue }  // reported
             effects.append(EffectSpec(name: effectName, states: states, request: request, emits: emits))
         }
         return effects
@@ -324,10 +426,11 @@ private struct DecodingSession {
         for entry in known(entries, keys: SpecDecoder.Keys.request, in: "in a request") {
             if entry.key.value == "type" { type = swiftType(entry.value) } else { value = expression(entry.value, of: "'value:'") }
         }
-        for key in SpecDecoder.Keys.request where !entries.contains(where: { $0.key.value == key }) {
-            error("the request has no '\(key):'", at: node.location, fixIt: "write 'request: {type: T, value: expression}'")
+        if !entries.contains(where: { $0.key.value == "type" }) {
+            error("the request has no 'type:'", at: node.location, fixIt: "write 'request: {type: T, value: expression}'")
         }
-        guard let type, let value else { return nil }
+        let valueWritten = entries.contains { $0.key.value == "value" }
+        guard let type, value != nil || !valueWritten else { return nil }
         return RequestSpec(type: type, value: value)
     }
 
@@ -382,26 +485,18 @@ private struct DecodingSession {
     }
 
     /// The entries whose keys are known; unknown and reserved keys are reported and left out.
-    mutating func known(_ entries: [YAMLMappingEntry], keys: [String], reserved: [String] = [], in place: String) -> [YAMLMappingEntry] {
+    mutating func known(_ entries: [YAMLMappingEntry], keys: [String], in place: String) -> [YAMLMappingEntry] {
         entries.filter { entry in
             let key = entry.key.value
             if keys.contains(key) { return true }
-            if reserved.contains(key) {
-                error("'\(key)' \(place) is not supported in v1 yet", at: entry.key.location, fixIt: Self.reservedAdvice(key))
+            if let advice = SpecDecoder.Keys.xstate[key] {
+                error("unknown key '\(key)' \(place)", at: entry.key.location, fixIt: advice)
             } else if let suggestion = SpellingSuggestion.closest(to: key, among: keys) {
                 error("unknown key '\(key)' \(place)", at: entry.key.location, fixIt: "did you mean '\(suggestion)'?")
             } else {
                 error("unknown key '\(key)' \(place)", at: entry.key.location, fixIt: "use one of \(keys.joined(separator: ", "))")
             }
             return false
-        }
-    }
-
-    static func reservedAdvice(_ key: String) -> String {
-        switch key {
-        case "final": "remove 'final:'; a state without outgoing transitions already stays put"
-        case "initial", "states": "flatten the machine: nested states are planned; move the child states up to the top-level 'states:'"
-        default: "remove '\(key):'; entry and exit actions are planned, meanwhile use 'set:' on the transitions"
         }
     }
 }

@@ -3,7 +3,7 @@
 extension MachineSpec {
     /// The effects that may run in `state` (those whose `in:` lists it), in file order.
     public func effects(runningIn state: String) -> [EffectSpec] {
-        effects.filter { effect in effect.states.contains { $0.value == state } }
+        effects.filter { effect in effect.runningStates.contains { $0.value == state } }
     }
 
     /// True when `event` can reach the reducer while the machine is in `state`: always for
@@ -12,5 +12,42 @@ extension MachineSpec {
     public func event(_ event: EventSpec, canArriveIn state: String) -> Bool {
         guard event.source == .effects else { return true }
         return effects(runningIn: state).contains { effect in effect.emits.contains { $0.value == event.name.value } }
+    }
+}
+
+extension StateSpec {
+    /// Every branch the state owns: `on:`, `after:`, `always:` and `onDone:`, in that order.
+    public var branches: [Branch] {
+        on.flatMap(\.branches) + after.flatMap(\.branches) + always + onDone
+    }
+
+    /// Every action block the state owns: `entry:`, `exit:` and its transitions' `do:`.
+    public var actionLists: [[Action]] {
+        [entry, exit] + branches.compactMap(\.transition).map(\.actions)
+    }
+}
+
+extension Branch {
+    /// The transition, unless the branch is a bare `ignore`.
+    public var transition: Transition? {
+        if case .transition(let transition) = self { return transition }
+        return nil
+    }
+}
+
+extension Action {
+    /// The Swift expressions of the action, in the order written.
+    public var expressions: [Located<String>] {
+        switch self {
+        case .set(let assignments, _): assignments.map(\.expression)
+        case .run(_, let request, _): request.map { [$0] } ?? []
+        }
+    }
+}
+
+extension Transition {
+    /// Its guard, its `set:` values and its `do:` actions' expressions, in the order written.
+    public var expressions: [Located<String>] {
+        (guardExpression.map { [$0] } ?? []) + assignments.map(\.expression) + actions.flatMap(\.expressions)
     }
 }

@@ -12,18 +12,20 @@ public struct MachineSpec: Sendable {
     public var context: [ContextField]
     /// `events:` — the ways to change state; cases of the generated `Event`.
     public var events: [EventSpec]
+    /// Machine-wide `on:` — handlers every state inherits (the outermost ones).
+    public var on: [EventHandler]
     /// Machine-wide `ignore:` — events that do nothing in every state that does not handle them.
     public var ignore: [Located<String>]
     /// `initial:` — the state the machine starts in.
     public var initial: Located<String>
-    /// `states:` — the modes of the machine.
+    /// `states:` — the top-level states of the machine; nested states are in each state's `states`.
     public var states: [StateSpec]
-    /// `effects:` — query-triggered effects; each becomes a feedback loop and a protocol method.
+    /// `effects:` — query-triggered and one-shot effects; each becomes a protocol method.
     public var effects: [EffectSpec]
 
     public init(
         file: String, name: Located<String>, imports: [Located<String>] = [],
-        context: [ContextField] = [], events: [EventSpec] = [], ignore: [Located<String>] = [],
+        context: [ContextField] = [], events: [EventSpec] = [], on: [EventHandler] = [], ignore: [Located<String>] = [],
         initial: Located<String>, states: [StateSpec] = [], effects: [EffectSpec] = []
     ) {
         self.file = file
@@ -31,6 +33,7 @@ public struct MachineSpec: Sendable {
         self.imports = imports
         self.context = context
         self.events = events
+        self.on = on
         self.ignore = ignore
         self.initial = initial
         self.states = states
@@ -87,35 +90,95 @@ public struct PayloadField: Sendable {
     }
 }
 
-/// A state of the machine (a case of the generated `Mode`).
+/// A state of the machine: a leaf, a composite (it has `states:`), a parallel state, a final
+/// state or a history pseudo-state (Docs/Statecharts.md).
 public struct StateSpec: Sendable {
+    /// What kind of state `type:` made it.
+    public enum Kind: Hashable, Sendable {
+        /// No `type:`: a leaf, or a composite when it has `states:`.
+        case normal
+        /// `type: parallel`: its children are regions, all active at once.
+        case parallel
+        /// `type: final`: entering it completes its parent (or, at the top level, the machine).
+        case final
+        /// `type: history`: targeting it re-enters its parent's last configuration.
+        case history(deep: Bool)
+    }
+
     public var name: Located<String>
+    public var kind: Kind
+    /// The `type:` value, where one is written.
+    public var type: Located<String>?
+    /// Every key written in the state's body, for errors "at the key".
+    public var keys: [Located<String>]
     /// `on:` — one handler per event, in YAML order.
     public var on: [EventHandler]
     /// `ignore:` — events that do nothing in this state, said out loud.
     public var ignore: [Located<String>]
     /// `after:` — timers that run while the state is active.
     public var after: [TimerSpec]
-    /// `final: true` — the machine stops reacting here (reserved; v1 rejects it with a diagnostic
-    /// until final states are implemented).
-    public var isFinal: Bool
-    /// Nested states (reserved for a later version; v1 rejects them with a diagnostic). Kept in
-    /// the model so the grammar stays open.
+    /// `initial:` — the child entered when the state is entered (composites).
     public var initial: Located<String>?
+    /// `states:` — the children, in YAML order.
     public var states: [StateSpec]
+    /// `entry:` and `exit:` — actions run when the state is entered and exited.
+    public var entry: [Action]
+    public var exit: [Action]
+    /// `always:` — eventless branches, tried after every step that took a branch.
+    public var always: [Branch]
+    /// `onDone:` — branches tried when the state's final child (every region's) is entered.
+    public var onDone: [Branch]
+    /// `target:` of a history state: the default when nothing is recorded yet.
+    public var historyTarget: Located<String>?
 
     public init(
-        name: Located<String>, on: [EventHandler] = [], ignore: [Located<String>] = [],
-        after: [TimerSpec] = [], isFinal: Bool = false, initial: Located<String>? = nil,
-        states: [StateSpec] = []
+        name: Located<String>, kind: Kind = .normal, type: Located<String>? = nil, keys: [Located<String>] = [],
+        on: [EventHandler] = [], ignore: [Located<String>] = [], after: [TimerSpec] = [],
+        initial: Located<String>? = nil, states: [StateSpec] = [], entry: [Action] = [], exit: [Action] = [],
+        always: [Branch] = [], onDone: [Branch] = [], historyTarget: Located<String>? = nil
     ) {
         self.name = name
+        self.kind = kind
+        self.type = type
+        self.keys = keys
         self.on = on
         self.ignore = ignore
         self.after = after
-        self.isFinal = isFinal
         self.initial = initial
         self.states = states
+        self.entry = entry
+        self.exit = exit
+        self.always = always
+        self.onDone = onDone
+        self.historyTarget = historyTarget
+    }
+
+    /// True for `type: final`.
+    public var isFinal: Bool { kind == .final }
+    /// True for `type: history`.
+    public var isHistory: Bool {
+        if case .history = kind { return true }
+        return false
+    }
+
+    /// Where key `name` is written in the body, if it is.
+    public func key(_ name: String) -> Located<String>? {
+        keys.first { $0.value == name }
+    }
+}
+
+/// An action of `entry:`, `exit:` or a transition's `do:`.
+public enum Action: Sendable {
+    /// `{set: {field: expression}}`: all values computed first, then assigned.
+    case set([Assignment], at: SourceLocation)
+    /// `{run: effect, request: expression}`: queues one run of a one-shot effect.
+    case run(effect: Located<String>, request: Located<String>?, at: SourceLocation)
+
+    /// Where the action was written.
+    public var location: SourceLocation {
+        switch self {
+        case .set(_, let location), .run(_, _, let location): location
+        }
     }
 }
 
@@ -165,17 +228,20 @@ public struct Transition: Sendable {
     public var guardExpression: Located<String>?
     /// The state to go to; `nil` stays in the current state (an internal transition).
     public var target: Located<String>?
-    /// `set:` assignments in YAML order, each evaluated against the old state.
+    /// `set:` assignments in YAML order, all computed before any is assigned.
     public var assignments: [Assignment]
+    /// `do:` actions, run after `set:`.
+    public var actions: [Action]
 
     public init(
         location: SourceLocation, guardExpression: Located<String>? = nil,
-        target: Located<String>? = nil, assignments: [Assignment] = []
+        target: Located<String>? = nil, assignments: [Assignment] = [], actions: [Action] = []
     ) {
         self.location = location
         self.guardExpression = guardExpression
         self.target = target
         self.assignments = assignments
+        self.actions = actions
     }
 }
 
@@ -207,22 +273,29 @@ public struct TimerSpec: Sendable {
     }
 }
 
-/// A query-triggered effect: runs while the machine is in one of `states` and `request.value` is
-/// not `nil`; a new request value restarts it; its results are the events in `emits`.
+/// An effect. A query-triggered one (with `in:`) runs while the machine is in one of `states` and
+/// `request.value` is not `nil`, and a new request value restarts it. A one-shot one (no `in:`)
+/// runs once per `run:` action. Its results are the events in `emits`.
 public struct EffectSpec: Sendable {
     public var name: Located<String>
-    /// `in:` — the states in which the effect may run.
-    public var states: [Located<String>]
-    public var request: RequestSpec
-    /// `emits:` — the events the effect may answer with.
+    /// `in:` — the states in which the effect may run; `nil` for a one-shot effect.
+    public var states: [Located<String>]?
+    /// `request:`; a one-shot effect may leave it out (its method then takes no argument).
+    public var request: RequestSpec?
+    /// `emits:` — the events the effect may answer with; none: fire-and-forget.
     public var emits: [Located<String>]
 
-    public init(name: Located<String>, states: [Located<String>], request: RequestSpec, emits: [Located<String>]) {
+    public init(name: Located<String>, states: [Located<String>]?, request: RequestSpec?, emits: [Located<String>]) {
         self.name = name
         self.states = states
         self.request = request
         self.emits = emits
     }
+
+    /// True for an effect without `in:`, started only by `run:` actions.
+    public var isOneShot: Bool { states == nil }
+    /// The states of `in:` (none for a one-shot effect).
+    public var runningStates: [Located<String>] { states ?? [] }
 }
 
 /// `request: {type: URL, value: nextPageURL}`.
@@ -230,9 +303,10 @@ public struct RequestSpec: Sendable {
     /// The Swift type of a request (must be `Equatable & Sendable`).
     public var type: Located<String>
     /// A Swift expression over the state's fields, of type `type` or `type?` (`nil`: not running).
-    public var value: Located<String>
+    /// `nil` for a one-shot effect, whose `run:` actions give the request.
+    public var value: Located<String>?
 
-    public init(type: Located<String>, value: Located<String>) {
+    public init(type: Located<String>, value: Located<String>?) {
         self.type = type
         self.value = value
     }
