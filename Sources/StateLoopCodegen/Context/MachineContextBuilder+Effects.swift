@@ -9,19 +9,20 @@ extension MachineContextBuilder {
     mutating func makeEffect(_ effect: EffectSpec, requestType: String) -> MachineContext.Effect {
         let emitted = effect.emits.compactMap { name in spec.events.first { $0.name.value == name.value } }
         let valueName = nextMember("value")
+        let value = effect.request!.value!
         addMember(
-            doc: "`request.value` of `\(effect.name.value)` (\(position(effect.request.value.location))).",
+            doc: "`request.value` of `\(effect.name.value)` (\(position(value.location))).",
             declaration: "fileprivate func \(valueName)() -> \(requestType)?",
-            body: placement.lines(effect.request.value, indent: "") + [SourcePlacement.end]
+            body: placement.lines(value, indent: "") + [SourcePlacement.end]
         )
-        let active = Set(effect.states.map(\.value))
+        let active = Set(effect.runningStates.map(\.value))
         let activeCases = spec.states.filter { active.contains($0.name.value) }.map { ".\(SwiftName.escaped($0.name.value))" }
         let otherCases = spec.states.filter { !active.contains($0.name.value) }.map { ".\(SwiftName.escaped($0.name.value))" }
         var requestBody = ["switch mode {"]
         if !activeCases.isEmpty { requestBody.append("case \(activeCases.joined(separator: ", ")): \(valueName)()") }
         if !otherCases.isEmpty { requestBody.append("case \(otherCases.joined(separator: ", ")): nil") }
         requestBody.append("}")
-        let states = effect.states.map { "`\($0.value)`" }.joined(separator: ", ")
+        let states = effect.runningStates.map { "`\($0.value)`" }.joined(separator: ", ")
         return MachineContext.Effect(
             doc: "`\(effect.name.value)` (\(position(effect.name.location))): runs in \(states) while its request is not `nil`; "
                 + "a new request cancels the run before it.",

@@ -17,8 +17,8 @@ extension MachineContextBuilder {
                 alias(field.type, doc: "The type of `\(field.name.value)` in the payload of `\(event.name.value)`")
             }
         }
-        requestTypes = spec.effects.map { effect in
-            alias(effect.request.type, doc: "The request type of `\(effect.name.value)`")
+        for effect in spec.effects {
+            requestTypes[effect.name.value] = effect.request.map { alias($0.type, doc: "The request type of `\(effect.name.value)`") }
         }
     }
 

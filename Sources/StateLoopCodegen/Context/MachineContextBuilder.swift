@@ -29,8 +29,8 @@ public struct MachineContextBuilder {
     var fieldTypes: [String] = []
     /// The alias of each payload field's type, by event name, in payload order.
     var payloadTypes: [String: [String]] = [:]
-    /// The alias of each effect's request type, in `effects:` order.
-    var requestTypes: [String] = []
+    /// The alias of each effect's request type, by effect name (none: a one-shot effect without request).
+    var requestTypes: [String: String] = [:]
     /// True when some state has `after:` timers.
     let hasTimers: Bool
     /// The position of each context field in `context:`, by name.
@@ -69,7 +69,7 @@ public struct MachineContextBuilder {
         modeAssignments = Dictionary(spec.states.map { ($0.name.value, "_next.mode = .\(SwiftName.escaped($0.name.value))") }, uniquingKeysWith: { first, _ in first })
         let initialArguments = makeDefaults()
         let reducerModes = spec.states.map { makeReducerMode($0) }
-        let effects = spec.effects.enumerated().map { makeEffect($1, requestType: requestTypes[$0]) }
+        let effects = spec.effects.filter { !$0.isOneShot }.map { makeEffect($0, requestType: requestTypes[$0.name.value]!) }
         let timers = makeTimers()
         var feedbacksParameters: [String] = []
         var systemParameters = ["initial: State = .initial"]
