@@ -23,8 +23,35 @@ public struct MachineContext: Sendable {
     /// One alias per type written in the spec (`_T0`), each at its YAML position; every
     /// declaration below uses the alias, so swiftc reports a wrong type at the spec's line.
     public var typeAliases: [TypeAlias]
-    /// Cases of `Mode`, in YAML order.
-    public var modes: [ModeCase]
+    /// The body of `Mode`: a case per top-level state, then the types of nested states.
+    public var modeLines: [String]
+    /// `Swift.Hashable, Swift.Sendable, Swift.CaseIterable` (not `CaseIterable` with parallel states).
+    public var modeConformances: String
+    /// Cases of `StateName`: every state except history states.
+    public var stateNames: [String]
+    /// `isIn(_:)` and `isDone`, laid out.
+    public var queryLines: [String]
+    /// Declarations of the fields only the reducer writes (entry stamps, history, queued runs).
+    public var internalFields: [String]
+    /// The body of `State.initial`.
+    public var initialBody: [String]
+    /// The body of `reduce`.
+    public var reduceBody: [String]
+    /// The cases of `_reduce`'s switch on the configuration.
+    public var dispatch: [String]
+    /// ` -> Swift.Bool` when the reducer's methods say whether a branch was taken (the machine settles).
+    public var reducerReturn: String
+    /// `Event.Timer`'s first property: `mode: Mode` in a flat machine, `state: StateName` otherwise.
+    public var timerStateLabel: String
+    public var timerStateType: String
+    /// Cases of `Run`, the one-shot effects `run:` actions queue (none: no `Run`).
+    public var runCases: [String]
+    /// The `runs` feedback's lines, for one-shot effects.
+    public var runFeedback: [String]
+    /// Protocol methods of one-shot effects, laid out.
+    public var oneShotMethods: [String]
+    /// `, isFinished: { $0.isDone }` when the machine can finish.
+    public var systemFinish: String
     /// Context fields, in YAML order.
     public var fields: [Field]
     /// True when some state has `after:` timers: then `State` counts entries and `Event` has `_timer`.
@@ -33,8 +60,6 @@ public struct MachineContext: Sendable {
     public var hasEffects: Bool
     /// Parameter lines of `State.init`, commas included.
     public var initParameters: [String]
-    /// Argument lines of `State.initial`, commas included.
-    public var initialArguments: [String]
     /// The members of `State` that hold the spec's `default:` and `request.value` expressions,
     /// each at its YAML position (`guard:` and `set:` stand inline in the reducer).
     public var members: [Member]
@@ -56,12 +81,6 @@ public struct MachineContext: Sendable {
     public var systemParameters: String
     /// The arguments `system(...)` passes to `feedbacks(...)`.
     public var feedbacksArguments: String
-
-    /// A case of `Mode`.
-    public struct ModeCase: Sendable {
-        /// The escaped case name.
-        public var name: String
-    }
 
     /// A field of `State`, or of a payload struct.
     public struct Field: Sendable {
@@ -149,6 +168,10 @@ public struct MachineContext: Sendable {
         public var requestMember: String
         /// Body lines of that member.
         public var requestBody: [String]
+        /// False for a one-shot effect: it has no request member and no `react` feedback.
+        public var isQuery: Bool
+        /// True when its result enum is declared (a query effect, or a one-shot one that emits).
+        public var hasResults: Bool
     }
 
     /// An `after:` timer: a request member on `State` and a `timer` feedback.
@@ -163,5 +186,7 @@ public struct MachineContext: Sendable {
         public var requestMember: String
         /// The event the timer sends, an expression of the request `entry`.
         public var fireEvent: String
+        /// The request's expression: `mode == .red ? _entries : nil`.
+        public var request: String
     }
 }

@@ -154,7 +154,7 @@ extension MachineContextBuilder {
 
 /// The lines of a reducer case: generated lines, and spec text in `#sourceLocation` blocks, one
 /// block for consecutive spec texts (a directive sets the line of what follows until the next).
-private struct CaseBody {
+struct CaseBody {
     let placement: SourcePlacement
     private(set) var lines: [String] = []
     private var inBlock = false

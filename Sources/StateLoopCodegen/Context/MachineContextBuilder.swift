@@ -41,6 +41,12 @@ public struct MachineContextBuilder {
     var eventCaseSpellings: [EventCaseSpelling] = []
     /// `_next.mode = .idle` by state name: the statement of a transition into that state.
     var modeAssignments: [String: String] = [:]
+    /// The state tree and what the statechart generator derives from it.
+    let layout: StatechartLayout
+    /// True for a spec of format v1 (flat, none of the statechart keys): it keeps v1's generated shape.
+    let isV1: Bool
+    /// The member each inherited transition was written into, by its YAML position.
+    var sharedTakes: [String: String] = [:]
 
     /// Translates `spec` into what the templates print, declaring `access` on the generated API.
     public static func build(_ spec: CheckedMachineSpec, access: AccessLevel = .public) -> MachineContext {
@@ -51,7 +57,12 @@ public struct MachineContextBuilder {
     private init(spec: CheckedMachineSpec, access: AccessLevel) {
         self.spec = spec.spec
         self.access = access
-        self.hasTimers = spec.states.contains { !$0.after.isEmpty }
+        let tree = StateTree(spec.states)
+        self.layout = StatechartLayout(spec: spec.spec, tree: tree)
+        self.hasTimers = layout.hasTimers
+        self.isV1 = tree.isFlat && spec.on.isEmpty && !layout.hasRuns && !layout.settles
+            && tree.nodes.allSatisfy { $0.spec.entry.isEmpty && $0.spec.exit.isEmpty }
+            && !tree.nodes.contains { $0.spec.branches.contains { $0.transition.map { !$0.actions.isEmpty } ?? false } }
         self.fieldIndex = Dictionary(spec.context.enumerated().map { ($1.name.value, $0) }, uniquingKeysWith: { first, _ in first })
         self.placement = SourcePlacement(fileLiteral: SwiftLiteral.sourceLocationFile(spec.file))
         self.fileComment = SwiftLiteral.comment(Self.fileName(spec.file))
@@ -66,11 +77,86 @@ public struct MachineContextBuilder {
     private mutating func makeContext() -> MachineContext {
         makeTypeAliases()
         eventCaseSpellings = makeEventCaseSpellings()
-        modeAssignments = Dictionary(spec.states.map { ($0.name.value, "_next.mode = .\(SwiftName.escaped($0.name.value))") }, uniquingKeysWith: { first, _ in first })
         let initialArguments = makeDefaults()
-        let reducerModes = spec.states.map { makeReducerMode($0) }
-        let effects = spec.effects.filter { !$0.isOneShot }.map { makeEffect($0, requestType: requestTypes[$0.name.value]!) }
+        let tree = layout.tree
+        let reducerModes: [MachineContext.ReducerMode]
+        let dispatch: [String]
+        if isV1 {
+            modeAssignments = Dictionary(spec.states.map { ($0.name.value, "_next.mode = .\(SwiftName.escaped($0.name.value))") }, uniquingKeysWith: { first, _ in first })
+            reducerModes = spec.states.map { makeReducerMode($0) }
+            dispatch = reducerModes.map { "            case .\($0.mode): \($0.function)(_event, &_next)" }
+        } else {
+            reducerModes = tree.leaves.map { makeLeafReducer($0) }
+            dispatch = dispatchLines()
+            makeExitAndEntryMembers()
+            if layout.settles { makeSettleMembers() }
+        }
+        let effects = spec.effects.map { makeEffect($0, requestType: requestTypes[$0.name.value]) }
         let timers = makeTimers()
+        let oneShots = spec.effects.filter(\.isOneShot)
+        if layout.hasRuns {
+            addMember(
+                doc: "Queues a one-shot run for the system to start (S38).",
+                declaration: "fileprivate mutating func _queue(_ run: Run)",
+                body: ["            runs.append(run)", "            _runsQueued &+= 1"])
+        }
+        var internalFields: [String] = []
+        if !isV1 {
+            for node in tree.nodes where !node.spec.after.isEmpty {
+                internalFields.append("        /// `_entries` when `\(node.name)` was last entered: its timers' request.")
+                internalFields.append("        \(access.readOnlyPrefix)var _entered_\(node.name): Swift.Int = 0")
+            }
+            for node in tree.nodes where node.spec.isHistory {
+                internalFields.append("        /// What history state `\(node.name)` restores, recorded when its parent is exited (S32).")
+                internalFields.append("        \(access.readOnlyPrefix)var _history_\(node.name): \(contentType(node.parent!))? = nil")
+            }
+            if layout.hasOnDone {
+                internalFields.append("        /// The states whose `onDone:` is due, in order (S55).")
+                internalFields.append("        \(access.readOnlyPrefix)var _done: [StateName] = []")
+            }
+            if layout.hasRuns {
+                internalFields.append("        /// The one-shot runs the last step queued, in order (S39); the system starts each once.")
+                internalFields.append("        \(access.readOnlyPrefix)var runs: [Run] = []")
+                internalFields.append("        /// How many runs have been queued since the start: the sequence number after the last of `runs`.")
+                internalFields.append("        \(access.readOnlyPrefix)var _runsQueued: Swift.Int = 0")
+            }
+            if layout.settles {
+                internalFields.append("        /// False when `always:` transitions were still enabled after 1,000 microsteps (S51).")
+                internalFields.append("        \(access.readOnlyPrefix)var isSettled: Swift.Bool = true")
+            }
+        }
+        let initialMode = isV1
+            ? ".\(SwiftName.escaped(spec.initial.value))"
+            : modeValue(in: nil, path: tree.path(from: nil, to: tree.index[spec.initial.value]!)[...], recorded: false)
+        let initArguments = Self.commaSeparated(["mode: \(initialMode)"] + initialArguments).map { "                " + $0 }
+        var initialBody = ["            .init("] + initArguments + ["            )"]
+        if !isV1, layout.entryBelow(nil) || layout.settles {
+            initialBody = ["            var _next = Self.init("] + initArguments + ["            )"]
+            if layout.entryBelow(nil) { initialBody.append("            State.\(below("enter", nil))(_next.mode, &_next)") }
+            if layout.settles { initialBody.append("            _next._settle()") }
+            initialBody.append("            return _next")
+        }
+        var reduceBody: [String] = []
+        if layout.hasTopLevelFinal { reduceBody.append("guard !state.isDone else { return }") }
+        if layout.hasRuns { reduceBody.append("state.runs = []") }
+        reduceBody.append("let old = state")
+        reduceBody.append(layout.settles ? "if old._reduce(event, &state) { state._settle() }" : "old._reduce(event, &state)")
+        var runFeedback: [String] = []
+        if !oneShots.isEmpty {
+            runFeedback = [
+                "            .runs(",
+                "                pending: { state in (state._runsQueued, state.runs) },",
+                "                effect: { run in",
+                "                    switch run {",
+            ]
+            for effect in oneShots {
+                let name = SwiftName.escaped(effect.name.value)
+                let pattern = effect.request == nil ? "case .\(name):" : "case .\(name)(let request):"
+                let call = "effects.\(name)(\(effect.request == nil ? "" : "request"))"
+                runFeedback.append("                    \(pattern) " + (effect.emits.isEmpty ? "await \(call); return nil" : "return await \(call)._event"))
+            }
+            runFeedback += ["                    }", "                }", "            ),"]
+        }
         var feedbacksParameters: [String] = []
         var systemParameters = ["initial: State = .initial"]
         var feedbacksArguments: [String] = []
@@ -93,7 +179,32 @@ public struct MachineContextBuilder {
             machineDoc: "The `\(SwiftLiteral.comment(spec.name.value))` state machine of \(fileComment): "
                 + "its states, events, reducer, effects and feedback loops.",
             typeAliases: typeAliases,
-            modes: spec.states.map { .init(name: SwiftName.escaped($0.name.value)) },
+            modeLines: isV1 ? spec.states.map { "        case \(SwiftName.escaped($0.name.value))" } : modeLines(),
+            modeConformances: "Swift.Hashable, Swift.Sendable" + (tree.nodes.contains { $0.spec.kind == .parallel } ? "" : ", Swift.CaseIterable"),
+            stateNames: stateNameCases(),
+            queryLines: queryLines(),
+            internalFields: internalFields,
+            initialBody: initialBody,
+            reduceBody: reduceBody,
+            dispatch: dispatch,
+            reducerReturn: layout.settles ? " -> Swift.Bool" : "",
+            timerStateLabel: isV1 ? "mode" : "state",
+            timerStateType: isV1 ? "Mode" : "StateName",
+            runCases: oneShots.map { effect in
+                let name = SwiftName.escaped(effect.name.value)
+                return requestTypes[effect.name.value].map { "\(name)(\($0))" } ?? name
+            },
+            runFeedback: runFeedback,
+            oneShotMethods: oneShots.flatMap { effect in
+                let name = SwiftName.escaped(effect.name.value)
+                let parameter = requestTypes[effect.name.value].map { "_ request: \($0)" } ?? ""
+                let result = effect.emits.isEmpty ? "" : " -> \(GeneratedNames.resultType(ofEffect: effect.name.value))"
+                return [
+                    "        /// `\(effect.name.value)` (\(position(effect.name.location))): a one-shot effect, run once per `run:` action; stopping the system cancels it.",
+                    "        func \(name)(\(parameter)) async\(result)",
+                ]
+            },
+            systemFinish: layout.hasTopLevelFinal ? ", isFinished: { $0.isDone }" : "",
             fields: zip(spec.context, fieldTypes).map { field, type in
                 MachineContext.Field(
                     name: SwiftName.escaped(field.name.value),
@@ -108,7 +219,6 @@ public struct MachineContextBuilder {
                 ["mode: Mode"] + zip(spec.context, fieldTypes).map(Self.initParameter)
                     + (hasTimers ? ["_entries: Swift.Int = 0"] : [])
             ),
-            initialArguments: Self.commaSeparated(["mode: .\(SwiftName.escaped(spec.initial.value))"] + initialArguments),
             members: members,
             events: spec.events.map { MachineContext.EventCase(doc: eventDoc($0), declaration: caseDeclaration($0)) },
             payloads: makePayloads(),

@@ -24,11 +24,27 @@ enum EmbeddedTemplates {
 
 {{/typeAliases}}
     /// The states of the machine, from `states:`.
-    {{{access}}}enum Mode: Swift.Hashable, Swift.Sendable, Swift.CaseIterable {
-{{#modes}}
-        case {{{name}}}
-{{/modes}}
+    {{{access}}}enum Mode: {{{modeConformances}}} {
+{{#modeLines}}
+{{{.}}}
+{{/modeLines}}
     }
+
+    /// The name of every state, for `State.isIn(_:)`.
+    {{{access}}}enum StateName: Swift.Hashable, Swift.Sendable, Swift.CaseIterable {
+{{#stateNames}}
+        case {{{.}}}
+{{/stateNames}}
+    }
+{{#hasRuns}}
+
+    /// A one-shot effect queued by a `run:` action, with its request; the system starts each once.
+    {{{access}}}enum Run: Swift.Equatable, Swift.Sendable {
+{{#runCases}}
+        case {{{.}}}
+{{/runCases}}
+    }
+{{/hasRuns}}
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
     {{{access}}}struct State: Swift.Equatable, Swift.Sendable {
@@ -43,6 +59,9 @@ enum EmbeddedTemplates {
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         {{{readOnlyAccess}}}var _entries: Swift.Int
 {{/hasTimers}}
+{{#internalFields}}
+{{{.}}}
+{{/internalFields}}
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         {{{access}}}init(
@@ -61,14 +80,16 @@ enum EmbeddedTemplates {
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         {{{access}}}static var initial: Self {
-            .init(
-{{#initialArguments}}
-                {{{.}}}
-{{/initialArguments}}
-            )
+{{#initialBody}}
+{{{.}}}
+{{/initialBody}}
         }
+{{#queryLines}}
+{{{.}}}
+{{/queryLines}}
 {{>StateMembers}}
 {{#effects}}
+{{#isQuery}}
 
         /// The request of `{{{name}}}`: its `request.value` where it runs, `nil` (not running) elsewhere.
         fileprivate var {{{requestMember}}}: {{{requestType}}}? {
@@ -76,12 +97,13 @@ enum EmbeddedTemplates {
             {{{.}}}
 {{/requestBody}}
         }
+{{/isQuery}}
 {{/effects}}
 {{#timers}}
 
         /// The request of {{{doc}}}
         fileprivate var {{{requestMember}}}: Swift.Int? {
-            mode == .{{{mode}}} ? _entries : nil
+            {{{request}}}
         }
 {{/timers}}
 {{>Reducer}}
@@ -100,21 +122,21 @@ enum EmbeddedTemplates {
         /// Which `after:` timer fired, and during which entry into its state (an earlier one is ignored).
         {{{access}}}struct Timer: Swift.Equatable, Swift.Sendable, Swift.CustomStringConvertible {
             /// The state whose `after:` armed the timer.
-            {{{access}}}var mode: Mode
+            {{{access}}}var {{{timerStateLabel}}}: {{{timerStateType}}}
             /// The timer's position in that state's `after:`.
             {{{access}}}var index: Swift.Int
             /// `State._entries` when the timer was armed.
             {{{access}}}var entry: Swift.Int
 
             /// A timer event, for tests that drive `reduce` directly; the feedbacks make their own.
-            {{{access}}}init(mode: Mode, index: Swift.Int, entry: Swift.Int) {
-                self.mode = mode
+            {{{access}}}init({{{timerStateLabel}}}: {{{timerStateType}}}, index: Swift.Int, entry: Swift.Int) {
+                self.{{{timerStateLabel}}} = {{{timerStateLabel}}}
                 self.index = index
                 self.entry = entry
             }
 
             /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
-            {{{access}}}var description: Swift.String { "after #\(index) in \(mode)" }
+            {{{access}}}var description: Swift.String { "after #\(index) in \({{{timerStateLabel}}})" }
         }
 {{/hasTimers}}
 {{#payloads}}
@@ -131,20 +153,27 @@ enum EmbeddedTemplates {
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
     {{{access}}}static func reduce(_ state: inout State, _ event: Event) {
-        let old = state
-        old._reduce(event, &state)
+{{#reduceBody}}
+        {{{.}}}
+{{/reduceBody}}
     }
 {{#hasEffects}}
 
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
     {{{access}}}protocol Effects: Swift.Sendable {
 {{#effects}}
+{{#isQuery}}
         /// {{{doc}}}
         func {{{name}}}(_ request: {{{requestType}}}) async -> {{{resultType}}}
+{{/isQuery}}
 {{/effects}}
+{{#oneShotMethods}}
+{{{.}}}
+{{/oneShotMethods}}
     }
 {{/hasEffects}}
 {{#effects}}
+{{#hasResults}}
 
     /// What `{{{name}}}` answers with: the events of its `emits:`.
     {{{access}}}enum {{{resultType}}}: Swift.Equatable, Swift.Sendable {
@@ -162,6 +191,7 @@ enum EmbeddedTemplates {
             }
         }
     }
+{{/hasResults}}
 {{/effects}}
 
     /// The feedback loops: one `react` per effect, one `timer` per `after:`.
@@ -172,11 +202,16 @@ enum EmbeddedTemplates {
 {{#hasFeedbacks}}
         [
 {{#effects}}
+{{#isQuery}}
             .react(
                 request: { state in state.{{{requestMember}}} },
                 effect: { request in await effects.{{{name}}}(request)._event }
             ),
+{{/isQuery}}
 {{/effects}}
+{{#runFeedback}}
+{{{.}}}
+{{/runFeedback}}
 {{#timers}}
             .timer(
                 request: { state in state.{{{requestMember}}} },
@@ -191,7 +226,7 @@ enum EmbeddedTemplates {
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
     {{{access}}}static func system({{{systemParameters}}}) -> StateLoop.System<State, Event> {
-        StateLoop.System(initial: initial, reduce: { reduce(&$0, $1) }, feedbacks: feedbacks({{{feedbacksArguments}}}))
+        StateLoop.System(initial: initial, reduce: { reduce(&$0, $1) }, feedbacks: feedbacks({{{feedbacksArguments}}}){{{systemFinish}}})
     }
 }
 
@@ -206,17 +241,17 @@ enum EmbeddedTemplates {
         /// the spec's expressions, which name fields bare, read the old state.
         // One method per state: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
-        fileprivate func _reduce(_ _event: Event, _ _next: inout State) {
+        fileprivate func _reduce(_ _event: Event, _ _next: inout State){{{reducerReturn}}} {
             switch mode {
-{{#reducerModes}}
-            case .{{{mode}}}: {{{function}}}(_event, &_next)
-{{/reducerModes}}
+{{#dispatch}}
+{{{.}}}
+{{/dispatch}}
             }
         }
 {{#reducerModes}}
 
         /// `reduce` in state `{{{mode}}}`.
-        private func {{{function}}}(_ _event: Event, _ _next: inout State) {
+        private func {{{function}}}(_ _event: Event, _ _next: inout State){{{reducerReturn}}} {
             switch _event {
 {{#cases}}
             {{{pattern}}}

@@ -16,12 +16,26 @@ extension MachineContext: MustacheParent {
         case "readOnlyAccess": self.readOnlyAccess
         case "machineDoc": self.machineDoc
         case "typeAliases": self.typeAliases
-        case "modes": self.modes
+        case "modeLines": self.modeLines
+        case "modeConformances": self.modeConformances
+        case "stateNames": self.stateNames
+        case "queryLines": self.queryLines
+        case "internalFields": self.internalFields
+        case "initialBody": self.initialBody
+        case "reduceBody": self.reduceBody
+        case "dispatch": self.dispatch
+        case "reducerReturn": self.reducerReturn
+        case "timerStateLabel": self.timerStateLabel
+        case "timerStateType": self.timerStateType
+        case "runCases": self.runCases
+        case "hasRuns": !self.runCases.isEmpty
+        case "runFeedback": self.runFeedback
+        case "oneShotMethods": self.oneShotMethods
+        case "systemFinish": self.systemFinish
         case "fields": self.fields
         case "hasTimers": self.hasTimers
         case "hasEffects": self.hasEffects
         case "initParameters": self.initParameters
-        case "initialArguments": self.initialArguments
         case "members": self.members
         case "events": self.events
         case "payloads": self.payloads
@@ -32,15 +46,6 @@ extension MachineContext: MustacheParent {
         case "feedbacksParameters": self.feedbacksParameters
         case "systemParameters": self.systemParameters
         case "feedbacksArguments": self.feedbacksArguments
-        default: nil
-        }
-    }
-}
-
-extension MachineContext.ModeCase: MustacheParent {
-    public func child(named name: String) -> Any? {
-        switch name {
-        case "name": self.name
         default: nil
         }
     }
@@ -132,6 +137,8 @@ extension MachineContext.Effect: MustacheParent {
         case "conversions": self.conversions
         case "requestMember": self.requestMember
         case "requestBody": self.requestBody
+        case "isQuery": self.isQuery
+        case "hasResults": self.hasResults
         default: nil
         }
     }
@@ -145,6 +152,7 @@ extension MachineContext.Timer: MustacheParent {
         case "milliseconds": self.milliseconds
         case "requestMember": self.requestMember
         case "fireEvent": self.fireEvent
+        case "request": self.request
         default: nil
         }
     }

@@ -41,17 +41,18 @@ enum PrecompiledTemplates {
                     /// the spec's expressions, which name fields bare, read the old state.
                     // One method per state: swiftc's mandatory passes take more than linear time in the size
                     // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
-                    fileprivate func _reduce(_ _event: Event, _ _next: inout State) {
-                        switch mode {
-
+                    fileprivate func _reduce(_ _event: Event, _ _next: inout State)
             """
-        for mode in context.reducerModes {
-            out += "            case .\(mode.mode): \(mode.function)(_event, &_next)\n"
+        out += context.reducerReturn
+        out += " {\n            switch mode {\n"
+        for line in context.dispatch {
+            out += line
+            out += "\n"
         }
         out += "            }\n        }\n"
         for mode in context.reducerModes {
             out += "\n        /// `reduce` in state `\(mode.mode)`.\n"
-            out += "        private func \(mode.function)(_ _event: Event, _ _next: inout State) {\n            switch _event {\n"
+            out += "        private func \(mode.function)(_ _event: Event, _ _next: inout State)\(context.reducerReturn) {\n            switch _event {\n"
             for reducerCase in mode.cases {
                 out += "            "
                 out += reducerCase.pattern

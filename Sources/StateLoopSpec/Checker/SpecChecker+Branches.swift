@@ -2,9 +2,12 @@
 /// `guard:` (or after an `ignore`) can never be taken; that is almost always a mistake in order.
 extension SpecChecker {
     func checkBranches(_ spec: MachineSpec, into findings: inout Findings) {
-        for state in spec.states {
-            for handler in state.on { checkOrder(handler.branches, into: &findings) }
-            for timer in state.after { checkOrder(timer.branches, into: &findings) }
+        for handler in spec.on { checkOrder(handler.branches, into: &findings) }
+        for node in findings.tree.nodes {
+            for handler in node.spec.on { checkOrder(handler.branches, into: &findings) }
+            for timer in node.spec.after { checkOrder(timer.branches, into: &findings) }
+            checkOrder(node.spec.always, into: &findings)
+            checkOrder(node.spec.onDone, into: &findings)
         }
     }
 

@@ -41,8 +41,8 @@ extension SpecChecker {
                 checkName(field.name, kind: "payload field", into: &findings)
             }
         }
-        for state in spec.states {
-            checkName(state.name, kind: "state", into: &findings)
+        for node in findings.tree.nodes {
+            checkName(node.spec.name, kind: "state", into: &findings)
         }
         for effect in spec.effects {
             checkName(effect.name, kind: "effect", into: &findings)
@@ -66,7 +66,19 @@ extension SpecChecker {
         for event in spec.events where eventScope[event.name.value] == nil {
             eventScope[event.name.value] = ("event '\(event.name.value)'", event.name.location)
         }
-        if let timer = spec.states.lazy.flatMap(\.after).first {
+        // `Mode`: its cases (the top-level states), one enum or struct per composite, parallel
+        // state and region, named in UpperCamelCase (`Mode.Active`), and `allCases`.
+        var modeScope: [String: (what: String, at: SourceLocation)] = ["AllCases": ("'CaseIterable'", spec.name.location)]
+        let tree = findings.tree
+        for root in tree.roots where !tree[root].spec.isHistory {
+            claim(tree[root].name, for: "state '\(tree[root].name)'", verb: "is", at: tree[root].spec.name.location, in: &modeScope, into: &findings)
+        }
+        for node in tree.nodes where node.isComposite {
+            claim(
+                GeneratedNames.modeType(ofState: node.name), for: "state '\(node.name)'",
+                at: node.spec.name.location, in: &modeScope, into: &findings)
+        }
+        if let timer = tree.nodes.lazy.flatMap(\.spec.after).first {
             claim(GeneratedNames.timer, for: "the `after:` timers", verb: "generate", at: timer.delay.location, in: &eventScope, into: &findings)
         }
         for event in spec.events where !event.payload.isEmpty {

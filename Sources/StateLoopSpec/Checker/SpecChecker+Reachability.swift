@@ -1,28 +1,47 @@
 /// A state that no chain of transitions (or timers) from the initial state leads to is dead
-/// weight: a warning, since it may be work in progress.
+/// weight: a warning, since it may be work in progress. Entering a state enters its ancestors and
+/// its `initial:` chain (every region of a parallel state); a history state leads to its default.
 extension SpecChecker {
     func checkReachability(_ spec: MachineSpec, into findings: inout Findings) {
-        let byName = Dictionary(spec.states.map { ($0.name.value, $0) }, uniquingKeysWith: { first, _ in first })
-        guard byName[spec.initial.value] != nil else { return }  // reported as an unknown initial state
-        var reached: Set<String> = [spec.initial.value]
-        var pending = [spec.initial.value]
-        while let name = pending.popLast() {
-            guard let state = byName[name] else { continue }
-            let branches = state.on.flatMap(\.branches) + state.after.flatMap(\.branches)
+        let tree = findings.tree
+        guard let start = tree.index[spec.initial.value] else { return }  // reported as an unknown initial state
+        var reached = Set<Int>()
+        var pending: [Int] = []
+        func enter(_ position: Int) {
+            for state in tree.lineage(of: position) where reached.insert(state).inserted {
+                pending.append(state)
+            }
+            let node = tree[position]
+            if node.spec.isHistory, let parent = node.parent {
+                let fallback = node.spec.historyTarget.flatMap { tree.index[$0.value] } ?? tree.initialChild(of: parent)
+                if let fallback, fallback != position, !reached.contains(fallback) { enter(fallback) }
+            } else if node.spec.kind == .parallel {
+                for region in tree.regions(of: position) where !reached.contains(region) { enter(region) }
+            } else if let initial = tree.initialChild(of: position), !reached.contains(initial) {
+                enter(initial)
+            }
+        }
+        func follow(_ branches: [Branch]) {
             for case .transition(let transition) in branches {
                 // A misspelt target leads where it was meant to (its typo is reported once).
                 guard let written = transition.target?.value,
-                    let target = findings.intended(written, known: findings.stateSet, among: findings.stateNames)
+                    let target = findings.intended(written, known: findings.stateSet, among: findings.stateNames),
+                    let position = tree.index[target]
                 else { continue }
-                if byName[target] != nil, reached.insert(target).inserted {
-                    pending.append(target)
-                }
+                if !reached.contains(position) { enter(position) }
             }
         }
-        for state in spec.states where !reached.contains(state.name.value) {
+        enter(start)
+        follow(spec.on.flatMap(\.branches))
+        while let position = pending.popLast() {
+            follow(tree[position].spec.branches)
+        }
+        for (position, node) in tree.nodes.enumerated() where !reached.contains(position) {
+            // A history state is never entered itself: it is reachable when something targets it.
+            if node.spec.isHistory, node.parent.map(reached.contains) == true { continue }
             findings.warning(
-                "state '\(state.name.value)' is unreachable: no transition from the initial state '\(spec.initial.value)' leads to it",
-                at: state.name.location, fixIt: "add a transition with 'target: \(state.name.value)', or remove the state")
+                "state '\(node.name)' is unreachable: no transition from the initial state '\(spec.initial.value)' leads to it",
+                at: node.spec.name.location, fixIt: "add a transition with 'target: \(node.name)', or remove the state")
         }
     }
 }

@@ -10,18 +10,31 @@ extension SpecChecker {
         }
         checkKnownEvents(spec.ignore, "the machine ignores", into: &findings)
         checkListedOnce(spec.ignore, what: "event", list: "the machine's 'ignore:'", into: &findings)
-        for state in spec.states {
+        for handler in spec.on {
+            checkKnown(handler.event, among: events, known: findings.eventSet, "the machine handles '\(handler.event.value)', which is not an event", declare: "'events:'", into: &findings)
+            checkTargets(handler.branches, states: states, into: &findings)
+        }
+        for node in findings.tree.nodes {
+            let state = node.spec
             for handler in state.on {
                 checkKnown(handler.event, among: events, known: findings.eventSet, "state '\(state.name.value)' handles '\(handler.event.value)', which is not an event", declare: "'events:'", into: &findings)
-                checkTargets(handler.branches, states: states, into: &findings)
             }
-            for timer in state.after {
-                checkTargets(timer.branches, states: states, into: &findings)
+            checkTargets(state.branches, states: states, into: &findings)
+            for case .set(let assignments, _) in state.entry + state.exit {
+                checkFields(assignments, into: &findings)
+            }
+            if let target = state.historyTarget {
+                checkKnown(target, among: states, known: findings.stateSet, "target '\(target.value)' is not a state", declare: "'states:'", into: &findings)
             }
             checkKnownEvents(state.ignore, "state '\(state.name.value)' ignores", into: &findings)
             checkListedOnce(state.ignore, what: "event", list: "'ignore:' of state '\(state.name.value)'", into: &findings)
         }
         for effect in spec.effects {
+            for state in effect.runningStates where findings.tree.index[state.value].map({ findings.tree[$0].spec.isHistory }) == true {
+                findings.error(
+                    "effect '\(effect.name.value)' runs in history state '\(state.value)', which is never active", at: state.location,
+                    fixIt: "name the history state's parent instead")
+            }
             for state in effect.runningStates {
                 checkKnown(state, among: states, known: findings.stateSet, "effect '\(effect.name.value)' runs in '\(state.value)', which is not a state", declare: "'states:'", into: &findings)
             }
@@ -36,11 +49,18 @@ extension SpecChecker {
             if let target = transition.target {
                 checkKnown(target, among: states, known: findings.stateSet, "target '\(target.value)' is not a state", declare: "'states:'", into: &findings)
             }
-            for assignment in transition.assignments {
-                checkKnown(
-                    assignment.field, among: findings.fieldNames, known: findings.fieldSet,
-                    "'set:' assigns '\(assignment.field.value)', which is not a context field", declare: "'context:'", into: &findings)
+            checkFields(transition.assignments, into: &findings)
+            for case .set(let assignments, _) in transition.actions {
+                checkFields(assignments, into: &findings)
             }
+        }
+    }
+
+    private func checkFields(_ assignments: [Assignment], into findings: inout Findings) {
+        for assignment in assignments {
+            checkKnown(
+                assignment.field, among: findings.fieldNames, known: findings.fieldSet,
+                "'set:' assigns '\(assignment.field.value)', which is not a context field", declare: "'context:'", into: &findings)
         }
     }
 

@@ -35,10 +35,13 @@ public struct SpecChecker: Sendable {
         checkNames(spec, into: &findings)
         checkReferences(spec, into: &findings)
         checkEmbeddedSwift(spec, into: &findings)
-        let pairs = spec.states.count.multipliedReportingOverflow(by: spec.events.count)
-        if spec.states.count > maximumStates {
+        checkHierarchy(spec, into: &findings)
+        let stateCount = findings.tree.nodes.count
+        let leafCount = findings.tree.leaves.count
+        let pairs = leafCount.multipliedReportingOverflow(by: spec.events.count)
+        if stateCount > maximumStates {
             findings.error(
-                "the machine has \(spec.states.count) states, more than the \(maximumStates) a machine may have",
+                "the machine has \(stateCount) states, more than the \(maximumStates) a machine may have",
                 at: spec.name.location, fixIt: "split the machine into smaller machines")
         }
         if spec.events.count > maximumEvents {
@@ -59,12 +62,12 @@ public struct SpecChecker: Sendable {
                 "the effects' 'in:' and 'emits:' lists make \(effectPairs) state-result pairs, more than the \(maximumStateEventPairs) the checks can follow",
                 at: first.name.location, fixIt: "split the machine into smaller machines, or merge effects that run in the same states")
         }
-        if spec.states.count > maximumStates || spec.events.count > maximumEvents || effectPairs > maximumStateEventPairs {
+        if stateCount > maximumStates || spec.events.count > maximumEvents || effectPairs > maximumStateEventPairs {
             // Already reported; the pairs would only repeat it, and coverage would do the work the
             // limits are there to avoid.
         } else if pairs.overflow || pairs.partialValue > maximumStateEventPairs {
             findings.error(
-                "the machine has \(spec.states.count) states and \(spec.events.count) events, more than the \(maximumStateEventPairs) state-event pairs a generated reducer can hold",
+                "the machine has \(leafCount) leaf states and \(spec.events.count) events, more than the \(maximumStateEventPairs) state-event pairs a generated reducer can hold",
                 at: spec.name.location, fixIt: "split the machine into smaller machines")
         } else {
             checkCoverage(spec, into: &findings)

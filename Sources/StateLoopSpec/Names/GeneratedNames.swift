@@ -10,7 +10,7 @@ public enum GeneratedNames {
 
     /// The types nested in the machine's namespace. A machine of the same name would be shadowed
     /// by its own nested type.
-    public static let nestedTypes: Set<String> = [mode, state, event, effects]
+    public static let nestedTypes: Set<String> = [mode, state, event, effects, stateName, run]
 
     /// `enum Mode`: the states of the machine.
     public static let mode = "Mode"
@@ -18,6 +18,10 @@ public enum GeneratedNames {
     public static let state = "State"
     /// `enum Event`: the ways to change state.
     public static let event = "Event"
+    /// `enum StateName`: a case per state, for `isIn(_:)` and timers.
+    public static let stateName = "StateName"
+    /// `enum Run`: a one-shot effect queued by a `run:` action, with its request.
+    public static let run = "Run"
     /// `protocol Effects`: the effects the user implements.
     public static let effects = "Effects"
     /// `Event.Timer`: which `after:` timer fired (declared only when a state has `after:`).
@@ -33,6 +37,10 @@ public enum GeneratedNames {
     public static let reservedFields: [String: String] = [
         "mode": "the generated 'State.mode', which holds the current state",
         "event": "the name expressions use for the event's payload ('event.x')",
+        "runs": "the generated 'State.runs', the one-shot effects the last step queued",
+        "isDone": "the generated 'State.isDone', true once a top-level final state is entered",
+        "isSettled": "the generated 'State.isSettled', false when 'always:' transitions did not settle",
+        "isIn": "the generated 'State.isIn(_:)', which tells whether a state is active",
     ]
 
     // MARK: - Derived names
@@ -40,6 +48,12 @@ public enum GeneratedNames {
     /// `loadNextPage` -> `LoadNextPageResult`: what an effect answers with, in the machine's namespace.
     public static func resultType(ofEffect effect: String) -> String {
         SwiftName.upperCamel(effect) + "Result"
+    }
+
+    /// `active` -> `Active`: the type of a composite state's children (an enum) or of a parallel
+    /// state's regions (a struct), nested in `Mode`.
+    public static func modeType(ofState state: String) -> String {
+        SwiftName.upperCamel(state)
     }
 
     /// `searchChanged` -> `SearchChangedPayload`: an event's payload by name (`event.x` in
