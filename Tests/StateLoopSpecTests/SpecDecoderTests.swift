@@ -89,8 +89,8 @@ import Testing
         #expect(spec.events[1].source == .effects)
         #expect(spec.events[1].payload.map(\.name.value) == ["value"])
         #expect(spec.states[0].after.map(\.milliseconds) == [250, 1_500])
-        #expect(spec.effects[0].request.value.value == "id")
-        #expect(spec.effects[0].states.map(\.value) == ["a"])
+        #expect(spec.effects[0].request?.value?.value == "id")
+        #expect(spec.effects[0].runningStates.map(\.value) == ["a"])
     }
 
     // MARK: Diagnostics
@@ -123,15 +123,17 @@ import Testing
 
     @Test func unknownKeyWithoutCloseMatchListsTheKeys() {
         #expect(printedDiagnostics("colour: red\n" + header + "    on: {go: a}\n") == [
-            "test.machine.yml:1:1: error: unknown key 'colour' at the top level of a spec (fix: use one of machine, imports, context, events, ignore, initial, states, effects)",
+            "test.machine.yml:1:1: error: unknown key 'colour' at the top level of a spec (fix: use one of machine, imports, context, events, on, ignore, initial, states, effects)",
         ])
     }
 
-    @Test func laterVersionStateKeysAreNotSupportedYet() {
-        #expect(printedDiagnostics(header + "    on: {go: a}\n    final: true\n    entry: x\n    states: {}\n") == [
-            "test.machine.yml:7:5: error: 'final' in a state is not supported in v1 yet (fix: remove 'final:'; a state without outgoing transitions already stays put)",
-            "test.machine.yml:8:5: error: 'entry' in a state is not supported in v1 yet (fix: remove 'entry:'; entry and exit actions are planned, meanwhile use 'set:' on the transitions)",
-            "test.machine.yml:9:5: error: 'states' in a state is not supported in v1 yet (fix: flatten the machine: nested states are planned; move the child states up to the top-level 'states:')",
+    @Test("S9: XState spellings we do not use get a 'did you mean'")
+    func xstateSpellingsGetADidYouMean() {
+        #expect(printedDiagnostics(header + "    on: {go: {target: a, cond: ok, actions: []}}\n    final: true\n    parallel: true\n") == [
+            "test.machine.yml:6:26: error: unknown key 'cond' in a transition (fix: did you mean 'guard:'?)",
+            "test.machine.yml:6:36: error: unknown key 'actions' in a transition (fix: did you mean 'do:'? a transition's actions are a list under 'do:')",
+            "test.machine.yml:7:5: error: unknown key 'final' in a state (fix: did you mean 'type: final'?)",
+            "test.machine.yml:8:5: error: unknown key 'parallel' in a state (fix: did you mean 'type: parallel'?)",
         ])
     }
 
@@ -174,12 +176,21 @@ import Testing
         ])
     }
 
-    @Test func effectWithoutStatesOrRequestFails() {
-        let yaml = header + "    on: {go: a}\neffects:\n  load: {emits: [go]}\n"
+    @Test func effectInStatesNeedsARequestWithAValue() {
+        let yaml = header + "    on: {go: a}\neffects:\n  load: {in: [a], emits: [go]}\n  save: {in: [a], request: {type: Int}}\n"
         #expect(printedDiagnostics(yaml) == [
-            "test.machine.yml:8:3: error: effect 'load' has no 'in:' (fix: add 'in: [state, ...]' listing the states in which it may run)",
             "test.machine.yml:8:3: error: effect 'load' has no 'request:' (fix: add 'request: {type: T, value: expression}'; the effect runs while the value is not nil)",
+            "test.machine.yml:9:3: error: effect 'save' runs in states, so its request needs a 'value:' (fix: add 'value: expression' to 'request:' (the effect runs while it is not nil), or remove 'in:' to start the effect with 'run:' actions)",
         ])
+    }
+
+    @Test("S42, S43: an effect without in: is one-shot, with or without a request")
+    func effectWithoutInIsOneShot() throws {
+        let spec = try loadedSpec(header + "    on: {go: a}\n    entry: [{run: beep}, {run: save, request: \"1\"}]\neffects:\n  beep: {}\n  save: {request: {type: Int}, emits: []}\n")
+        #expect(spec.effects.map(\.isOneShot) == [true, true])
+        #expect(spec.effects[0].request == nil)
+        #expect(spec.effects[1].request?.type.value == "Int")
+        #expect(spec.effects[1].request?.value == nil)
     }
 
     @Test func everyDecodingProblemOfTheFileIsReported() {

@@ -67,7 +67,7 @@ public struct SpecChecker: Sendable {
             // limits are there to avoid.
         } else if pairs.overflow || pairs.partialValue > maximumStateEventPairs {
             findings.error(
-                "the machine has \(leafCount) leaf states and \(spec.events.count) events, more than the \(maximumStateEventPairs) state-event pairs a generated reducer can hold",
+                "the machine has \(leafCount)\(leafCount == stateCount ? "" : " leaf") states and \(spec.events.count) events, more than the \(maximumStateEventPairs) state-event pairs a generated reducer can hold",
                 at: spec.name.location, fixIt: "split the machine into smaller machines")
         } else {
             checkCoverage(spec, into: &findings)

@@ -15,6 +15,11 @@ public enum Counter {
         case counting
     }
 
+    /// The name of every state, for `State.isIn(_:)`.
+    public enum StateName: Swift.Hashable, Swift.Sendable, Swift.CaseIterable {
+        case counting
+    }
+
     /// The whole state of the machine: the current mode and the fields of `context:`.
     public struct State: Swift.Equatable, Swift.Sendable {
         /// The current state of the machine; only `reduce` changes it.
@@ -38,6 +43,16 @@ public enum Counter {
                 count: _default0()
             )
         }
+
+        /// True while `name` is active: the state itself or, for a composite, any state below it.
+        public func isIn(_ name: StateName) -> Swift.Bool {
+            switch name {
+            case .counting: if case .counting = mode { true } else { false }
+            }
+        }
+
+        /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
+        public var isDone: Swift.Bool { false }
 
         /// `default:` of `count` (Counter.machine.yml:5).
         fileprivate static func _default0() -> _T0 {

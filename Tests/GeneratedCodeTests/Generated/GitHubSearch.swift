@@ -76,6 +76,14 @@ public enum GitHubSearch {
         case failed
     }
 
+    /// The name of every state, for `State.isIn(_:)`.
+    public enum StateName: Swift.Hashable, Swift.Sendable, Swift.CaseIterable {
+        case idle
+        case loading
+        case ready
+        case failed
+    }
+
     /// The whole state of the machine: the current mode and the fields of `context:`.
     public struct State: Swift.Equatable, Swift.Sendable {
         /// The current state of the machine; only `reduce` changes it.
@@ -119,6 +127,19 @@ public enum GitHubSearch {
                 lastError: _default3()
             )
         }
+
+        /// True while `name` is active: the state itself or, for a composite, any state below it.
+        public func isIn(_ name: StateName) -> Swift.Bool {
+            switch name {
+            case .idle: if case .idle = mode { true } else { false }
+            case .loading: if case .loading = mode { true } else { false }
+            case .ready: if case .ready = mode { true } else { false }
+            case .failed: if case .failed = mode { true } else { false }
+            }
+        }
+
+        /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
+        public var isDone: Swift.Bool { false }
 
         /// `default:` of `search` (GitHubSearch.machine.yml:7).
         fileprivate static func _default0() -> _T0 {

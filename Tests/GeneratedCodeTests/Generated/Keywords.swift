@@ -72,6 +72,12 @@ public enum Keywords {
         case `repeat`
     }
 
+    /// The name of every state, for `State.isIn(_:)`.
+    public enum StateName: Swift.Hashable, Swift.Sendable, Swift.CaseIterable {
+        case `do`
+        case `repeat`
+    }
+
     /// The whole state of the machine: the current mode and the fields of `context:`.
     public struct State: Swift.Equatable, Swift.Sendable {
         /// The current state of the machine; only `reduce` changes it.
@@ -115,6 +121,17 @@ public enum Keywords {
                 var: _default3()
             )
         }
+
+        /// True while `name` is active: the state itself or, for a composite, any state below it.
+        public func isIn(_ name: StateName) -> Swift.Bool {
+            switch name {
+            case .`do`: if case .`do` = mode { true } else { false }
+            case .`repeat`: if case .`repeat` = mode { true } else { false }
+            }
+        }
+
+        /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
+        public var isDone: Swift.Bool { false }
 
         /// `default:` of `default` (Keywords.machine.yml:5).
         fileprivate static func _default0() -> _T0 {

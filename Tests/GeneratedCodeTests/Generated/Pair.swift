@@ -30,6 +30,12 @@ public enum Pair {
         case frozen
     }
 
+    /// The name of every state, for `State.isIn(_:)`.
+    public enum StateName: Swift.Hashable, Swift.Sendable, Swift.CaseIterable {
+        case `open`
+        case frozen
+    }
+
     /// The whole state of the machine: the current mode and the fields of `context:`.
     public struct State: Swift.Equatable, Swift.Sendable {
         /// The current state of the machine; only `reduce` changes it.
@@ -58,6 +64,17 @@ public enum Pair {
                 second: _default1()
             )
         }
+
+        /// True while `name` is active: the state itself or, for a composite, any state below it.
+        public func isIn(_ name: StateName) -> Swift.Bool {
+            switch name {
+            case .`open`: if case .`open` = mode { true } else { false }
+            case .frozen: if case .frozen = mode { true } else { false }
+            }
+        }
+
+        /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
+        public var isDone: Swift.Bool { false }
 
         /// `default:` of `first` (Pair.machine.yml:6).
         fileprivate static func _default0() -> _T0 {

@@ -18,6 +18,14 @@ public enum TrafficLight {
         case flashing
     }
 
+    /// The name of every state, for `State.isIn(_:)`.
+    public enum StateName: Swift.Hashable, Swift.Sendable, Swift.CaseIterable {
+        case red
+        case green
+        case yellow
+        case flashing
+    }
+
     /// The whole state of the machine: the current mode and the fields of `context:`.
     public struct State: Swift.Equatable, Swift.Sendable {
         /// The current state of the machine; only `reduce` changes it.
@@ -46,6 +54,19 @@ public enum TrafficLight {
                 cycles: _default0()
             )
         }
+
+        /// True while `name` is active: the state itself or, for a composite, any state below it.
+        public func isIn(_ name: StateName) -> Swift.Bool {
+            switch name {
+            case .red: if case .red = mode { true } else { false }
+            case .green: if case .green = mode { true } else { false }
+            case .yellow: if case .yellow = mode { true } else { false }
+            case .flashing: if case .flashing = mode { true } else { false }
+            }
+        }
+
+        /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
+        public var isDone: Swift.Bool { false }
 
         /// `default:` of `cycles` (TrafficLight.machine.yml:5).
         fileprivate static func _default0() -> _T0 {

@@ -52,6 +52,13 @@ public enum Turnstile {
         case broken
     }
 
+    /// The name of every state, for `State.isIn(_:)`.
+    public enum StateName: Swift.Hashable, Swift.Sendable, Swift.CaseIterable {
+        case locked
+        case unlocked
+        case broken
+    }
+
     /// The whole state of the machine: the current mode and the fields of `context:`.
     public struct State: Swift.Equatable, Swift.Sendable {
         /// The current state of the machine; only `reduce` changes it.
@@ -90,6 +97,18 @@ public enum Turnstile {
                 alarm: nil
             )
         }
+
+        /// True while `name` is active: the state itself or, for a composite, any state below it.
+        public func isIn(_ name: StateName) -> Swift.Bool {
+            switch name {
+            case .locked: if case .locked = mode { true } else { false }
+            case .unlocked: if case .unlocked = mode { true } else { false }
+            case .broken: if case .broken = mode { true } else { false }
+            }
+        }
+
+        /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
+        public var isDone: Swift.Bool { false }
 
         /// `default:` of `coins` (Turnstile.machine.yml:5).
         fileprivate static func _default0() -> _T0 {

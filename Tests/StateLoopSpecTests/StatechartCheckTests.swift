@@ -1,0 +1,161 @@
+import Testing
+@testable import StateLoopSpec
+
+/// The checks of nested states (Docs/Statecharts.md, sections 1 and 3): one test per rule, each
+/// with the exact printed diagnostic at its line and column.
+@Suite struct StatechartCheckTests {
+    /// A machine around `states`, with events `go` and `stop` ignored machine-wide unless `ignore` says otherwise.
+    private func machine(_ states: String, ignore: String = "[go, stop]", extra: String = "") -> String {
+        "machine: M\nevents: {go: {}, stop: {}}\nignore: \(ignore)\ninitial: a\n\(extra)states:\n" + states
+    }
+
+    /// The diagnostics of `yaml`, without the warnings about events no state handles (the
+    /// machines here ignore them everywhere on purpose).
+    private func checked(_ yaml: String) -> [String] {
+        printedDiagnostics(yaml).filter { !$0.contains("no state handles event") }
+    }
+
+    @Test("S1: a composite without initial: fails at its name")
+    func compositeNeedsInitial() {
+        #expect(checked(machine("  a:\n    states:\n      b: {}\n")) == [
+            "test.machine.yml:6:3: error: composite state 'a' has no 'initial:' (fix: add 'initial: b' naming the child entered first)",
+            "test.machine.yml:8:7: warning: state 'b' is unreachable: no transition from the initial state 'a' leads to it (fix: add a transition with 'target: b', or remove the state)",
+        ])
+    }
+
+    @Test("S1: initial: naming something else fails at the value, with a did-you-mean")
+    func initialMustNameAChild() {
+        #expect(checked(machine("  a:\n    initial: bb\n    states:\n      b: {}\n")) == [
+            "test.machine.yml:7:14: error: 'bb' is not a child of 'a' (fix: did you mean 'b'?)",
+            "test.machine.yml:9:7: warning: state 'b' is unreachable: no transition from the initial state 'a' leads to it (fix: add a transition with 'target: b', or remove the state)",
+        ])
+    }
+
+    @Test("S2: a duplicate state name fails at the second one, with a note at the first")
+    func namesAreUniqueInTheWholeMachine() {
+        let diagnostics = SpecLoader.load(contents: Array(machine("  a:\n    initial: b\n    states:\n      b: {}\n  b: {}\n").utf8), path: "test.machine.yml").diagnostics
+            .filter { $0.severity == .error }
+        #expect(diagnostics.map(\.description) == [
+            "test.machine.yml:10:3: error: state 'b' is declared twice; state names are unique in the whole machine (fix: rename one of them)\ntest.machine.yml:9:7: note: 'b' is first declared here",
+        ])
+        #expect(diagnostics.first?.notes.map(\.location) == [specLocation(9, 7)])
+    }
+
+    @Test("S3, S60: a final state's forbidden keys fail at each key")
+    func finalStatesCarryNoTransitions() {
+        let yaml = machine("  a:\n    on: {go: f}\n  f:\n    type: final\n    on: {stop: a}\n    exit: []\n")
+        #expect(checked(yaml) == [
+            "test.machine.yml:10:5: error: a final state has no 'on:' (fix: remove 'on:', or remove 'type: final' to make 'f' an ordinary state)",
+            "test.machine.yml:11:5: error: a top-level final state is never exited, so its 'exit:' would never run (fix: move the actions to 'entry:', which runs when the machine finishes)",
+        ])
+    }
+
+    @Test("S4: a history state outside a composite fails at its type:")
+    func historyBelongsInAComposite() {
+        #expect(checked(machine("  a: {}\n  h: {type: history}\n")) == [
+            "test.machine.yml:7:3: warning: state 'h' is unreachable: no transition from the initial state 'a' leads to it (fix: add a transition with 'target: h', or remove the state)",
+            "test.machine.yml:7:13: error: a history state belongs inside a composite or parallel state (fix: move 'h' under the 'states:' of the state whose last configuration it restores)",
+        ])
+    }
+
+    @Test("S4: a history default outside its parent fails at the target")
+    func historyDefaultStaysInsideItsParent() {
+        let yaml = machine("  a:\n    initial: b\n    states:\n      b: {on: {go: h}}\n      h: {type: history, target: c}\n  c: {}\n")
+        #expect(checked(yaml).first == "test.machine.yml:10:34: error: the default 'target:' of history state 'h' must be a state inside 'a' (fix: name one of the states below 'a', or remove 'target:' to default to its 'initial:')")
+    }
+
+    @Test("S5: parallel states are reported as not generated yet, at their type:")
+    func parallelIsNotGeneratedYet() {
+        let yaml = machine("  a:\n    type: parallel\n    states:\n      r: {initial: x, states: {x: {}}}\n")
+        #expect(checked(yaml) == [
+            "test.machine.yml:7:11: error: parallel regions are not generated yet (fix: model the regions as separate machines for now, or as one composite state; see Docs/Statecharts.md, section 11)",
+        ])
+    }
+
+    @Test("S6: initial: may name a history state only if it has a target:")
+    func initialHistoryNeedsADefault() {
+        let yaml = machine("  a:\n    initial: h\n    states:\n      b: {}\n      h: {type: history}\n")
+        #expect(checked(yaml) == [
+            "test.machine.yml:7:14: error: 'initial:' names history state 'h', which has no default 'target:' (fix: add 'target:' to 'h', or name an ordinary child as 'initial:')",
+            "test.machine.yml:9:7: warning: state 'b' is unreachable: no transition from the initial state 'a' leads to it (fix: add a transition with 'target: b', or remove the state)",
+        ])
+    }
+
+    @Test("S7: onDone: on a leaf fails at the key")
+    func onDoneBelongsToAComposite() {
+        #expect(checked(machine("  a:\n    onDone: a\n")) == [
+            "test.machine.yml:7:5: error: 'onDone:' belongs to a composite or parallel state; 'a' has no children to finish (fix: move 'onDone:' to the state that contains the final state)",
+        ])
+    }
+
+    @Test("S15, S17: a nested leaf that misses an event fails at its name, naming its ancestors")
+    func nestedLeafMissingAnEventNamesItsAncestors() {
+        let yaml = machine("  a:\n    initial: b\n    states:\n      b: {on: {go: b}}\n", ignore: "[]")
+        #expect(checked(yaml) == [
+            "test.machine.yml:9:7: error: state 'b' does not handle event 'stop' (fix: add `ignore: [stop]` to state 'b' or to its ancestor 'a', or handle it under `on:`)",
+        ])
+    }
+
+    @Test("S10, S15: an ancestor's handler or ignore answers for its leaves")
+    func ancestorsAnswerForTheirLeaves() throws {
+        let yaml = machine("  a:\n    initial: b\n    on: {stop: a}\n    states:\n      b: {on: {go: c}}\n      c:\n        initial: d\n        ignore: [go]\n        states:\n          d: {}\n", ignore: "[]")
+        _ = try loadedSpec(yaml)
+    }
+
+    @Test("S15: the machine's own on: answers for every leaf")
+    func machineWideHandlersCount() throws {
+        _ = try loadedSpec(machine("  a:\n    initial: b\n    states:\n      b: {on: {go: b}}\n", ignore: "[]", extra: "on: {stop: a}\n"))
+    }
+
+    @Test("S16: history states and top-level final states need no answers")
+    func historyAndTopLevelFinalsAreNotChecked() throws {
+        _ = try loadedSpec(machine("  a:\n    initial: b\n    on: {stop: f}\n    states:\n      b: {on: {go: h}}\n      h: {type: history}\n  f: {type: final}\n", ignore: "[]"))
+    }
+
+    @Test("S42: run: of an effect with in: fails at the run: value")
+    func runStartsOnlyOneShotEffects() {
+        let yaml = machine(
+            "  a:\n    entry: [{run: load, request: \"1\"}]\n",
+            extra: "effects:\n  load: {in: [a], request: {type: Int, value: \"1\"}, emits: []}\n")
+        #expect(checked(yaml) == [
+            "test.machine.yml:9:19: error: 'run:' starts effect 'load', which runs by itself in the states of its 'in:' (fix: declare a separate effect without 'in:' for the one-shot run)\ntest.machine.yml:6:3: note: 'load' is declared here",
+        ])
+    }
+
+    @Test("S43: run: gives a request exactly when the effect takes one")
+    func runRequestMatchesTheEffect() {
+        let yaml = machine(
+            "  a:\n    entry: [{run: save}, {run: beep, request: \"1\"}]\n",
+            extra: "effects:\n  save: {request: {type: Int}}\n  beep: {}\n")
+        #expect(checked(yaml) == [
+            "test.machine.yml:10:13: error: 'run: save' needs a 'request:' of type 'Int' (fix: write '{run: save, request: expression}')",
+            "test.machine.yml:10:48: error: effect 'beep' takes no request (fix: remove 'request:', or declare 'request: {type: T}' on the effect)",
+        ])
+    }
+
+    @Test("S49: ignore in always: fails at it")
+    func alwaysHasNothingToIgnore() {
+        #expect(checked(machine("  a:\n    always: [{guard: \"true\", target: a}, ignore]\n")) == [
+            "test.machine.yml:7:42: error: 'ignore' has nothing to ignore in 'always:' or 'onDone:' (fix: remove it: when no branch applies, nothing happens)",
+        ])
+    }
+
+    @Test("S50: unguarded always: transitions that loop fail at the first state's always:")
+    func unguardedAlwaysLoopsFail() {
+        #expect(checked(machine("  a:\n    always: b\n  b:\n    always: a\n")) == [
+            "test.machine.yml:7:5: error: 'always:' transitions without a guard loop forever: a -> b -> a (fix: add a 'guard:' to one of them)",
+        ])
+    }
+
+    @Test("S50: an unguarded always: without target loops on its own state")
+    func unguardedTargetlessAlwaysFails() {
+        #expect(checked(machine("  a:\n    always: {}\n")) == [
+            "test.machine.yml:7:5: error: 'always:' transitions without a guard loop forever: a -> a (fix: add a 'guard:' to one of them)",
+        ])
+    }
+
+    @Test("S50: a guarded always: is not a loop")
+    func guardedAlwaysIsAccepted() throws {
+        _ = try loadedSpec(machine("  a:\n    always: {guard: \"false\", target: b}\n  b:\n    always: a\n"))
+    }
+}
