@@ -97,6 +97,11 @@ struct StatechartLayout {
     }
 }
 
+/// Which part of a transition to write: all of it, or one phase of a parallel microstep (S70).
+enum TransitionPhase {
+    case all, exits, actions, entries
+}
+
 extension MachineContextBuilder {
     // MARK: - Names and values
 
@@ -166,6 +171,10 @@ extension MachineContextBuilder {
             } else if last {
                 pattern = pattern.replacingOccurrences(of: hole, with: "." + caseName(state) + (bind.map { "(let \($0))" } ?? ""))
                 conditions.append("case \(pattern) = \(subject)")
+            } else if tree[state].spec.kind == .parallel, step == chain.count - 2, bind == nil {
+                // A region is active exactly while its parallel state is.
+                conditions.append("case \(pattern.replacingOccurrences(of: hole, with: "." + caseName(state))) = \(subject)")
+                break
             } else if tree[state].spec.kind == .parallel {
                 let name = "_p\(bound)"
                 bound += 1
@@ -211,7 +220,9 @@ extension MachineContextBuilder {
 
     /// The statements of a transition: exits below its domain, its `set:` and `do:`, the new
     /// configuration, entries below the domain (S25–S31). `source` is `nil` for the machine's `on:`.
-    mutating func transitionLines(_ transition: Transition, source: Int?, payload: EventSpec?, indent: String, into body: inout CaseBody) {
+    mutating func transitionLines(
+        _ transition: Transition, source: Int?, payload: EventSpec?, indent: String, phase: TransitionPhase = .all, into body: inout CaseBody
+    ) {
         let tree = layout.tree
         var dirty = false
         var domain: Int?
@@ -219,7 +230,7 @@ extension MachineContextBuilder {
         if let written = transition.target {
             target = tree.index[written.value]!
             domain = tree.domain(source: source, target: target!)
-            if layout.exitBelow(domain) {
+            if layout.exitBelow(domain), phase == .all || phase == .exits {
                 if let domain {
                     body.generated(indent + "if " + activeConditions(domain, subject: "_next.mode", bind: "_c").joined(separator: ", ") + " {")
                     body.generated(indent + "    State.\(below("exit", domain))(_c, &_next)")
@@ -230,14 +241,17 @@ extension MachineContextBuilder {
                 dirty = layout.setsOnExit(below: domain)
             }
         }
-        if !transition.assignments.isEmpty {
+        if phase == .exits { return }
+        if phase == .entries, target == nil { return }
+        if phase != .entries, !transition.assignments.isEmpty {
             block(.set(transition.assignments, at: transition.location), payload: payload, dirty: dirty, indent: indent, into: &body)
             dirty = true
         }
-        for action in transition.actions {
+        for action in transition.actions where phase != .entries {
             block(action, payload: payload, dirty: dirty, indent: indent, into: &body)
             if case .set = action { dirty = true }
         }
+        if phase == .actions { return }
         guard let target else {
             if transition.assignments.isEmpty && transition.actions.isEmpty { body.generated(indent + "break") }
             return

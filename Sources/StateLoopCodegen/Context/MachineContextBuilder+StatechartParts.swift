@@ -24,7 +24,11 @@ extension MachineContextBuilder {
                 for region in regions {
                     lines.append("            \(access.prefix)var \(caseName(region)): \(contentType(region))")
                 }
-                let parameters = regions.map { "\(Self.label(tree[$0].name)) \(Self.parameterName(tree[$0].name)): \(contentType($0))" }
+                let parameters = regions.map { region -> String in
+                    let name = tree[region].name
+                    let parameter = Self.parameterName(name)
+                    return (parameter == name ? name : "\(Self.label(name)) \(parameter)") + ": \(contentType(region))"
+                }
                 lines.append("")
                 lines.append("            \(access.prefix)init(\(parameters.joined(separator: ", "))) {")
                 for region in regions {
@@ -64,6 +68,21 @@ extension MachineContextBuilder {
             lines.append("            case .\(caseName(state)): if \(conditions.joined(separator: ", ")) { true } else { false }")
         }
         lines += ["            }", "        }", ""]
+        let timed = tree.nodes.indices.filter { !tree[$0].spec.after.isEmpty }
+        if !isV1, !timed.isEmpty {
+            lines += [
+                "        /// The event `after:` timer `index` of `name` sends now, or `nil` when that state is not",
+                "        /// active: for tests that fire a timer through `reduce` (S77).",
+                "        \(access.prefix)func armedTimer(_ name: StateName, index: Swift.Int = 0) -> Event? {",
+                "            switch (name, index) {",
+            ]
+            for state in timed {
+                for index in tree[state].spec.after.indices {
+                    lines.append("            case (.\(caseName(state)), \(index)) where isIn(.\(caseName(state))): .\(GeneratedNames.timerCase)(.init(state: .\(caseName(state)), index: \(index), entry: _entered_\(tree[state].name)))")
+                }
+            }
+            lines += ["            default: nil", "            }", "        }", ""]
+        }
         let finals = tree.roots.filter { tree[$0].spec.isFinal }
         lines.append("        /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.")
         if finals.isEmpty {
@@ -123,6 +142,12 @@ extension MachineContextBuilder {
             cases: cases)
     }
 
+    /// The pattern of an outermost parallel state binding its regions to `_p`: `.editor(let _p)`.
+    func parallelPattern(_ position: Int) -> String {
+        let condition = activeConditions(position, subject: "mode", bind: "_p")[0]
+        return String(condition.dropFirst("case ".count).dropLast(" = mode".count))
+    }
+
     /// True when `event` can reach the reducer in `leaf` (S19): anyone's events always; effect
     /// results where an emitting effect runs (in the leaf or above it), or from one-shot runs.
     func canArrive(_ event: EventSpec, in leaf: Int) -> Bool {
@@ -141,7 +166,9 @@ extension MachineContextBuilder {
         var lines: [String] = []
         var finished: [String] = []
         for position in tree.nodes.indices {
-            if tree.isLeaf(position) {
+            if tree[position].spec.kind == .parallel, outermostParallel(position) == position {
+                lines.append("            case \(parallelPattern(position)): \(layout.settles ? "return " : "_ = ")_reduce_\(tree[position].name)(_p, _event, &_next)")
+            } else if tree.isLeaf(position), outermostParallel(position) == nil {
                 lines.append("            case \(leafPattern(position)): \(call)\(GeneratedNames.reducerFunction(ofState: tree[position].name))(_event, &_next)")
             } else if tree[position].parent == nil, tree[position].spec.isFinal {
                 finished.append(leafPattern(position))
@@ -255,7 +282,10 @@ extension MachineContextBuilder {
         if layout.hasAlways {
             var dispatch = ["            switch mode {"]
             var quiet: [String] = []
-            for leaf in tree.nodes.indices where tree.isLeaf(leaf) {
+            for position in tree.nodes.indices where tree[position].spec.kind == .parallel && outermostParallel(position) == position {
+                dispatch.append("            case \(parallelPattern(position)): return _reduce_\(tree[position].name)(_p, nil, &_next)")
+            }
+            for leaf in tree.nodes.indices where tree.isLeaf(leaf) && outermostParallel(leaf) == nil {
                 var chain: [(branch: Branch, source: Int?)] = []
                 for state in tree.lineage(of: leaf) where !tree[state].spec.always.isEmpty {
                     chain += tree[state].spec.always.map { ($0, state) }
@@ -324,5 +354,189 @@ extension MachineContextBuilder {
             doc: "Takes `onDone:` and `always:` microsteps until none applies, at most 1,000 (S51).",
             declaration: "fileprivate mutating func _settle()",
             body: loop)
+    }
+}
+
+// MARK: - Parallel regions
+
+// Below a parallel state several leaves are active, so an event is not one leaf's method: each
+// leaf's `_select_<leaf>` returns the branch it selects (a number) without taking it, evaluating
+// guards on the state before the event (S67); `_selectIn_<state>` walks the configuration of a
+// parallel state's regions collecting them; `_step` drops duplicates and conflicts (S68, S69) and
+// takes the rest as one microstep: all exits (later regions first), then every transition's
+// actions, then all entries (S70), each phase through `_parallel(branch, phase, ...)`.
+
+extension MachineContextBuilder {
+    /// The outermost parallel state above `position` (or `position` itself), if any.
+    func outermostParallel(_ position: Int) -> Int? {
+        layout.tree.lineage(of: position).last { layout.tree[$0].spec.kind == .parallel }
+    }
+
+    /// `_select_<leaf>`: the branch `leaf` selects for an event, or for `always:` when the event is `nil`.
+    mutating func makeSelector(_ leaf: Int) {
+        let tree = layout.tree
+        var body = ["            guard let _event else {"]
+        var alwaysChain: [(branch: Branch, source: Int?)] = []
+        for state in tree.lineage(of: leaf) where !tree[state].spec.always.isEmpty {
+            alwaysChain += tree[state].spec.always.map { ($0, state) }
+            if tree[state].spec.always.last!.isUnconditional { break }
+        }
+        body += selectLines(alwaysChain, payload: nil, indent: "                ")
+        body += ["            }", "            switch _event {"]
+        for (event, spelling) in zip(spec.events, eventCaseSpellings) {
+            let chain = canArrive(event, in: leaf) ? resolvedBranches(leaf: leaf, event: event.name.value) : []
+            let mentions = !event.payload.isEmpty && Self.mentionsPayload(chain.map(\.branch))
+            body.append("            " + (mentions ? spelling.bindingPattern : spelling.pattern))
+            if mentions { body.append(spelling.payloadBinding) }
+            body += selectLines(chain, payload: mentions ? event : nil, indent: Self.caseIndent)
+        }
+        if layout.hasTimers {
+            for state in tree.lineage(of: leaf) {
+                for (index, timer) in tree[state].spec.after.enumerated() {
+                    body.append("            case .\(GeneratedNames.timerCase)(let _fired) where _fired == .init(state: .\(caseName(state)), index: \(index), entry: _entered_\(tree[state].name)):")
+                    body += selectLines(timer.branches.map { ($0, state) }, payload: nil, indent: Self.caseIndent)
+                }
+            }
+            body += ["            case .\(GeneratedNames.timerCase):", Self.caseIndent + "return nil"]
+        }
+        body.append("            }")
+        addMember(
+            doc: "The branch `\(tree[leaf].name)` selects for `_event` (`always:` for `nil`), innermost first, not yet taken (S67).",
+            declaration: "fileprivate func _select_\(tree[leaf].name)(_ _event: Event?) -> Swift.Int?",
+            body: body)
+    }
+
+    /// `if <guard> { return 3 } else if ... `: the branch numbers of a resolved chain.
+    private mutating func selectLines(_ chain: [(branch: Branch, source: Int?)], payload: EventSpec?, indent: String) -> [String] {
+        var body = CaseBody(placement: placement)
+        var open = false
+        var closed = false
+        for (branch, source) in chain {
+            guard case .transition(let transition) = branch else { break }
+            let number = parallelBranch(transition, source: source, payload: payload != nil && Self.mentionsPayload([branch]) ? payload : nil)
+            if let condition = transition.guardExpression {
+                body.spec(condition, after: open ? "} else if " : "if ", indent: indent, then: indent + "{")
+                body.generated(indent + "    return \(number)")
+                open = true
+                continue
+            }
+            if open { body.generated(indent + "}") }
+            body.generated(indent + "return \(number)")
+            closed = true
+            open = false
+            break
+        }
+        if open { body.generated(indent + "}") }
+        if !closed { body.generated(indent + "return nil") }
+        return body.finished()
+    }
+
+    /// The number of a branch taken below a parallel state, its phases written into `_parallel` once.
+    private mutating func parallelBranch(_ transition: Transition, source: Int?, payload: EventSpec?) -> Int {
+        let key = "\(transition.location.line):\(transition.location.column)"
+        if let number = parallelNumbers[key] { return number }
+        let number = parallelPhases.count
+        parallelNumbers[key] = number
+        let tree = layout.tree
+        let domain = transition.target.map { tree.domain(source: source, target: tree.index[$0.value]!) }
+        parallelDomains.append(transition.target == nil ? -2 : (domain.flatMap { $0 } ?? -1))
+        parallelSources.append(source ?? -1)
+        var phases: [[String]] = []
+        for phase in [TransitionPhase.exits, .actions, .entries] {
+            var body = CaseBody(placement: placement)
+            var indent = "                "
+            if phase == .actions, let payload {
+                let spelling = eventCaseSpellings[spec.events.firstIndex { $0.name.value == payload.name.value }!]
+                let pattern = spelling.bindingPattern.dropFirst("case ".count).dropLast()
+                body.generated(indent + "if case \(pattern)? = _event {")
+                body.generated(spelling.payloadBinding.replacingOccurrences(of: Self.caseIndent, with: indent + "    "))
+                indent += "    "
+            }
+            transitionLines(transition, source: source, payload: payload, indent: indent, phase: phase, into: &body)
+            if phase == .actions, payload != nil { body.generated("                }") }
+            phases.append(body.finished())
+        }
+        parallelPhases.append(phases)
+        return number
+    }
+
+    /// `_selectIn_<state>` for every composite and parallel state below a parallel state, and
+    /// `_reduce_<parallel>` for the outermost ones; `_parallel` and `_step`.
+    mutating func makeParallelMembers() {
+        let tree = layout.tree
+        guard tree.nodes.contains(where: { $0.spec.kind == .parallel }) else { return }
+        for leaf in tree.leaves where outermostParallel(leaf) != nil { makeSelector(leaf) }
+        for (position, node) in tree.nodes.enumerated() where node.isComposite && outermostParallel(position) != nil {
+            var body: [String] = []
+            if node.spec.kind == .parallel {
+                for region in tree.regions(of: position) {
+                    body.append("            _selectIn_\(tree[region].name)(_content.\(caseName(region)), _event, &_ids)")
+                }
+            } else {
+                body.append("            switch _content {")
+                for child in node.children where !tree[child].spec.isHistory {
+                    if tree[child].isComposite {
+                        body.append("            case .\(caseName(child))(let _inner): _selectIn_\(tree[child].name)(_inner, _event, &_ids)")
+                    } else if tree.isLeaf(child) {
+                        body.append("            case .\(caseName(child)): if let _id = _select_\(tree[child].name)(_event) { _ids.append(_id) }")
+                    }
+                }
+                body.append("            }")
+            }
+            addMember(
+                doc: "Collects the branches the active leaves below `\(node.name)` select, in document order.",
+                declaration: "fileprivate func _selectIn_\(node.name)(_ _content: \(contentType(position)), _ _event: Event?, _ _ids: inout [Swift.Int])",
+                body: body)
+            if outermostParallel(position) == position {
+                addMember(
+                    doc: "One microstep below parallel state `\(node.name)`: every region's branch, taken together.",
+                    declaration: "fileprivate func _reduce_\(node.name)(_ _content: \(contentType(position)), _ _event: Event?, _ _next: inout State) -> Swift.Bool",
+                    body: ["            var _ids: [Swift.Int] = []", "            _selectIn_\(node.name)(_content, _event, &_ids)", "            return State._step(_ids, _event, &_next)"])
+            }
+        }
+        var phases = ["            switch (_branch, _phase) {"]
+        for (number, branch) in parallelPhases.enumerated() {
+            for (phase, lines) in branch.enumerated() where !lines.isEmpty && !(lines.count == 1 && lines[0].hasSuffix("break")) {
+                phases.append("            case (\(number), \(phase)):")
+                phases += lines
+            }
+        }
+        phases += ["            default: break", "            }"]
+        addMember(
+            doc: "Phase 0 (exits), 1 (actions) or 2 (entries) of a branch taken below a parallel state, on the state as it is then.",
+            declaration: "fileprivate func _parallel(_ _branch: Swift.Int, _ _phase: Swift.Int, _ _event: Event?, _ _next: inout State)",
+            body: phases)
+        let parents = tree.nodes.map { String($0.parent ?? -1) }.joined(separator: ", ")
+        addMember(
+            doc: "Takes the selected branches as one microstep: each once; of two that exit the same states, the inner source's, else the first (S68–S70).",
+            declaration: "fileprivate static func _step(_ _ids: [Swift.Int], _ _event: Event?, _ _next: inout State) -> Swift.Bool",
+            body: [
+                "            let domains = [\(parallelDomains.map(String.init).joined(separator: ", "))]  // -1: the machine, -2: no target",
+                "            let sources = [\(parallelSources.map(String.init).joined(separator: ", "))]  // -1: the machine's own on:",
+                "            let parents = [\(parents)]",
+                "            func within(_ state: Swift.Int, _ ancestor: Swift.Int) -> Swift.Bool {",
+                "                if ancestor == -1 { return true }",
+                "                var current = state",
+                "                while current != -1 { if current == ancestor { return true }; current = parents[current] }",
+                "                return false",
+                "            }",
+                "            var kept: [Swift.Int] = []",
+                "            for id in _ids where !kept.contains(id) {",
+                "                var preempted = false",
+                "                var beaten: [Swift.Int] = []",
+                "                for other in kept where domains[id] != -2 && domains[other] != -2",
+                "                    && (within(domains[id], domains[other]) || within(domains[other], domains[id])) {",
+                "                    if sources[id] != sources[other], within(sources[id], sources[other]) { beaten.append(other) } else { preempted = true; break }",
+                "                }",
+                "                if !preempted {",
+                "                    kept.removeAll { beaten.contains($0) }",
+                "                    kept.append(id)",
+                "                }",
+                "            }",
+                "            for id in kept.reversed() { let _s = _next; _s._parallel(id, 0, _event, &_next) }",
+                "            for id in kept { let _s = _next; _s._parallel(id, 1, _event, &_next) }",
+                "            for id in kept { let _s = _next; _s._parallel(id, 2, _event, &_next) }",
+                "            return !kept.isEmpty",
+            ])
     }
 }

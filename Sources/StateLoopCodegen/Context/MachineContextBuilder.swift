@@ -47,6 +47,12 @@ public struct MachineContextBuilder {
     let isV1: Bool
     /// The member each inherited transition was written into, by its YAML position.
     var sharedTakes: [String: String] = [:]
+    /// Branches taken below parallel states: their numbers by YAML position, and per number the
+    /// lines of each phase, the domain's and the source's position (-1: the machine).
+    var parallelNumbers: [String: Int] = [:]
+    var parallelPhases: [[[String]]] = []
+    var parallelDomains: [Int] = []
+    var parallelSources: [Int] = []
 
     /// Translates `spec` into what the templates print, declaring `access` on the generated API.
     public static func build(_ spec: CheckedMachineSpec, access: AccessLevel = .public) -> MachineContext {
@@ -86,8 +92,9 @@ public struct MachineContextBuilder {
             reducerModes = spec.states.map { makeReducerMode($0) }
             dispatch = reducerModes.map { "            case .\($0.mode): \($0.function)(_event, &_next)" }
         } else {
-            reducerModes = tree.leaves.map { makeLeafReducer($0) }
+            reducerModes = tree.leaves.filter { outermostParallel($0) == nil }.map { makeLeafReducer($0) }
             dispatch = dispatchLines()
+            makeParallelMembers()
             makeExitAndEntryMembers()
             if layout.settles { makeSettleMembers() }
         }

@@ -50,10 +50,6 @@ extension SpecChecker {
                         fixIt: "name one of the states below '\(tree[parentPosition].name)', or remove 'target:' to default to its 'initial:'")
                 }
             case .parallel:
-                // The checks below hold for parallel states; the generator does not take them yet.
-                findings.error(
-                    "parallel regions are not generated yet", at: (state.type ?? state.name).location,
-                    fixIt: "model the regions as separate machines for now, or as one composite state; see Docs/Statecharts.md, section 11")
                 if let initial = state.key("initial") {
                     findings.error(
                         "a parallel state has no 'initial:': all its regions are entered", at: initial.location,

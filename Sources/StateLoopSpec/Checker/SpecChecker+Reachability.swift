@@ -36,9 +36,8 @@ extension SpecChecker {
         while let position = pending.popLast() {
             follow(tree[position].spec.branches)
         }
+        // A history state counts as reached when a transition or an `initial:` names it (S8).
         for (position, node) in tree.nodes.enumerated() where !reached.contains(position) {
-            // A history state is never entered itself: it is reachable when something targets it.
-            if node.spec.isHistory, node.parent.map(reached.contains) == true { continue }
             findings.warning(
                 "state '\(node.name)' is unreachable: no transition from the initial state '\(spec.initial.value)' leads to it",
                 at: node.spec.name.location, fixIt: "add a transition with 'target: \(node.name)', or remove the state")
