@@ -54,6 +54,16 @@ struct PluginBuildTests {
         // The README shows this error, with "/…/" for the package's folder.
         let shown = try ReadmeTour().lines(of: "swift build", containing: ": error: ")
         #expect(errors == shown.map { $0.replacingOccurrences(of: "/…/", with: package.directory.path + "/") }, "\(errors)")
+
+        // S15, S17: a nested leaf that misses an event no ancestor takes fails at the leaf's line.
+        try package.edit(Self.spec, replacing: "    ignore: [unlock]\n", with: "    ignore: [close, unlock]\n")
+        try package.edit(Self.spec, replacing: "    ignore: [open, close, lock]\n", with: "    ignore: [open, close]\n    initial: bolted\n    states:\n      bolted: {}\n")
+        let nested = try package.swift("build")
+        #expect(nested.status != 0, "the build should fail:\n\(nested.output)")
+        let bolted = try Self.location(of: "bolted:", in: package)
+        #expect(
+            nested.output.contains("\(bolted): error: state 'bolted' does not handle event 'lock' (fix: add `ignore: [lock]` to state 'bolted' or to its ancestor 'locked', or handle it under `on:`)"),
+            "no error at \(bolted):\n\(nested.output)")
     }
 
     @Test func typeErrorInASetExpressionFailsTheBuildAtTheYAMLLine() throws {
