@@ -127,8 +127,7 @@ import Testing
     }
 
     @Test func finalStatesAreDoubleCirclesAndEndInTheFinalPseudostate() {
-        var done = StateSpec(name: located("done"))
-        done.isFinal = true
+        let done = StateSpec(name: located("done"), kind: .final)
         var running = StateSpec(name: located("running"))
         running.on = [EventHandler(event: located("finish"), branches: [transition(to: "done")])]
         let spec = handBuiltSpec(states: [running, done])
