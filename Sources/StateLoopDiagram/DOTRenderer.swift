@@ -306,7 +306,13 @@ private struct Drawing {
         case .state(let position) where model.nodes[position].isCluster:
             headID = markerIDs[position]!
             let tailInside = ltail.map { model.isWithin($0, position) } ?? isInside(tail, position)
-            if !tailInside { attributes.append("lhead=\(DOTText.quotedID(clusterIDs[position]!))") }
+            if tailInside {
+                // Back to the initial dot of a state around it: left out of the ranking, so
+                // that the dot stays at the frame's start instead of following the arrow.
+                attributes.append("constraint=false")
+            } else {
+                attributes.append("lhead=\(DOTText.quotedID(clusterIDs[position]!))")
+            }
         case .state(let position): headID = model.nodes[position].name
         case .unknown(let name): headID = name
         case .machine: headID = machine
@@ -403,7 +409,7 @@ private struct Drawing {
             }
             let legs = [
                 arrow(from: tailID, clippedTo: ltail, to: .unknown(loopID), attributes: ["arrowhead=none"] + [colorAttribute].compactMap { $0 }) + ";",
-                arrow(from: loopID, to: source, attributes: [colorAttribute].compactMap { $0 }) + ";",
+                arrow(from: loopID, to: source, attributes: [colorAttribute].compactMap { $0 } + (ltail == nil ? [] : ["constraint=false"])) + ";",
             ]
             if ltail == nil {
                 // A box's loop: the block and its legs stay together, inside the box's frame.

@@ -161,7 +161,7 @@ func handBuiltSpec(
 let fixturesFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
 /// The statechart fixtures, by name.
-let statechartFixtures = ["Player", "Editor"]
+let statechartFixtures = ["Player", "Editor", "Routing"]
 
 /// `Fixtures/<name>.machine.yml`, loaded and checked; fails the test on any error.
 func fixtureSpec(_ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> CheckedMachineSpec {
