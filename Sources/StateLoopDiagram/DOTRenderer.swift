@@ -369,26 +369,23 @@ private struct Drawing {
         var emittedLoops = Set<String>()
         for edge in model.edges {
             let source = edge.source.map(vertex(named:)) ?? .machine
-            let attributes = renderer.edgeAttributes(edge)
             if !edge.isLoop, case .state(let position) = source, model.nodes[position].isCluster,
                case .state(let target) = vertex(named: edge.target!), target != position, model.isWithin(target, position) {
                 // Into the composite's own frame: Graphviz cannot clip an arrow at a frame that
                 // holds both ends, so the arrow leaves the frame through its label, a text block
                 // beside the frame, and comes back in.
                 let labelID = uniqueID("\(model.nodes[position].name) to \(edge.target!)")
-                let color = renderer.color(of: edge)
-                let colorAttribute = color.map { "color=\"\($0)\"" }
-                let lines = [
-                    "\(DOTText.quotedID(labelID)) [shape=plaintext, style=\"\", margin=0, fontsize=10, label=<\(renderer.loopLabel([edge]))>];"
-                ]
-                add(lines, to: model.nodes[position].parent)
-                edgeLines.append(arrow(from: markerIDs[position]!, clippedTo: position, to: .unknown(labelID), attributes: ["arrowhead=none"] + [colorAttribute].compactMap { $0 } + (renderer.style(of: edge).map { ["style=\($0)"] } ?? [])) + ";")
-                edgeLines.append(arrow(from: labelID, to: .state(target), attributes: [colorAttribute].compactMap { $0 } + (renderer.style(of: edge).map { ["style=\($0)"] } ?? [])) + ";")
+                add(["\(DOTText.quotedID(labelID)) [shape=plaintext, style=\"\", margin=0, fontsize=10, label=<\(renderer.loopLabel([edge]))>];"],
+                    to: model.nodes[position].parent)
+                let legAttributes = [renderer.color(of: edge).map { "color=\"\($0)\"" }, renderer.style(of: edge).map { "style=\($0)" }].compactMap { $0 }
+                edgeLines.append(arrow(from: markerIDs[position]!, clippedTo: position, to: .unknown(labelID), attributes: ["arrowhead=none"] + legAttributes) + ";")
+                edgeLines.append(arrow(from: labelID, to: .state(target), attributes: legAttributes) + ";")
                 continue
             }
             guard edge.isLoop else {
-                let (tailID, ltail) = tail(source, toward: vertex(named: edge.target!))
-                edgeLines.append(arrow(from: tailID, clippedTo: ltail, to: vertex(named: edge.target!), attributes: attributes) + ";")
+                let target = vertex(named: edge.target!)
+                let (tailID, ltail) = tail(source, toward: target)
+                edgeLines.append(arrow(from: tailID, clippedTo: ltail, to: target, attributes: renderer.edgeAttributes(edge)) + ";")
                 continue
             }
             // A state's self-transitions are drawn as one loop through a text block beside the
@@ -412,7 +409,8 @@ private struct Drawing {
                 arrow(from: loopID, to: source, attributes: [colorAttribute].compactMap { $0 } + (ltail == nil ? [] : ["constraint=false"])) + ";",
             ]
             if ltail == nil {
-                // A box's loop: the block and its legs stay together, inside the box's frame.
+                // A box's loop: the block and its legs stay together, in the frame around the
+                // box (at the top level, among the arrows, as in v1).
                 add(block + legs, to: scope(of: source))
             } else {
                 // A frame's loop: the text block beside the frame, the legs clipped at its border.
