@@ -1,5 +1,5 @@
 import Foundation
-import StateLoopSpec
+@testable import StateLoopSpec
 import Testing
 @testable import StateLoopDiagram
 
@@ -186,6 +186,33 @@ import Testing
             #expect(!dot.contains("compound"))
             #expect(!dot.contains("subgraph"))
             #expect(!dot.contains("any state"))
+        }
+    }
+
+    /// Specs the checks reject still give valid pictures: the renderers are also run on specs
+    /// with errors, and do not rely on the checks for their own syntax.
+    @Test(.enabled(if: dotIsInstalled, "Graphviz `dot` is not installed"))
+    func specsTheChecksRejectStillRender() throws {
+        let leaf = { (name: String) in StateSpec(name: located(name)) }
+        var noInitial = StateSpec(name: located("noInitial"), states: [leaf("a"), leaf("b")])
+        noInitial.on = [EventHandler(event: located("go"), branches: [transition(to: "nowhere"), transition(to: "a")])]
+        let leafRegions = StateSpec(name: located("leafRegions"), kind: .parallel, states: [leaf("r1"), leaf("r2")])
+        let finalWithChildren = StateSpec(name: located("finalWithChildren"), kind: .final, initial: located("c"), states: [leaf("c")])
+        var duplicate = StateSpec(name: located("a"), initial: located("d"), states: [leaf("d")])
+        duplicate.always = [transition(to: "a")]
+        let topHistory = StateSpec(name: located("topHistory"), kind: .history(deep: false), historyTarget: located("missing"))
+        let spec = CheckedMachineSpec(MachineSpec(
+            file: "Specs/Broken.machine.yml", name: located("Broken"),
+            on: [EventHandler(event: located("go"), branches: [transition(to: "leafRegions")])],
+            initial: located("noInitial"),
+            states: [noInitial, leafRegions, finalWithChildren, duplicate, topHistory]
+        ))
+        for detail in DiagramDetail.allCases {
+            let result = try dotDiagnostics(DOTRenderer(detail: detail).render(spec))
+            #expect(result.status == 0)
+            #expect(result.standardError == "")
+            let mermaid = MermaidRenderer(detail: detail).render(spec)
+            #expect(mermaid.components(separatedBy: "{\n").count == mermaid.components(separatedBy: "}\n").count)
         }
     }
 }
