@@ -4,8 +4,9 @@
 /// the states where they run. The levels differ in how much of each transition's label they draw
 /// and whether the events a state ignores appear at all.
 public enum DiagramDetail: String, CaseIterable, Sendable {
-    /// Labels carry the trigger and its guard, `event [guard]`, without `set:` assignments:
-    /// the shape of the machine for a README or a large machine.
+    /// Labels carry the trigger and its guard, `event [guard]`, without `set:` assignments
+    /// (on arrows and in `entry:` and `exit:`) and without the request of a `run:`
+    /// (`▶ saveSession`): the shape of the machine for a README or a large machine.
     case compact
     /// Labels carry the whole transition, `event [guard] / field = expression`. Ignored events
     /// are left out, as they change nothing. The default.

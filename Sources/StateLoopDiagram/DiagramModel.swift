@@ -2,20 +2,62 @@ import StateLoopSpec
 
 // The render context of the diagram renderers: what a picture of a machine contains, with every
 // decision about semantics (which branch is an edge, what "else" means, which events a state
-// ignores) made once here. `DOTRenderer` and `MermaidRenderer` only decide syntax, so the two
-// formats always show the same machine.
+// ignores, which state owns an inherited handler) made once here. `DOTRenderer` and
+// `MermaidRenderer` only decide syntax, so the two formats always show the same machine.
 
 /// The boxes and arrows of one machine at one detail level, independent of the output syntax.
 struct DiagramModel {
-    /// A state box.
+    /// What a state is drawn as.
+    enum Kind: Equatable {
+        /// A state without children: a box.
+        case leaf
+        /// A state with children (`states:`): a frame around them, with its own initial marker.
+        case composite
+        /// `type: parallel` with children: a frame whose children, the regions, are framed apart.
+        case parallel
+        /// `type: final`: a double circle.
+        case final
+        /// `type: history`: a small `H` (`H*` for deep history) circle inside its parent.
+        case history(deep: Bool)
+    }
+
+    /// A state.
     struct Node {
         var name: String
+        var kind: Kind
+        /// The parent's position in `nodes`; `nil` at the top level.
+        var parent: Int?
+        /// The children's positions in `nodes`, in document order (history states included).
+        var children: [Int]
+        /// The child that `initial:` names, when the state has children and it names one of them.
+        var initialChild: Int?
+        /// A history state's `target:` (its default when nothing is recorded), as written.
+        var historyDefault: String?
         /// Effects that may run in this state, in `effects:` order (`⟳ loadNextPage`).
         var effects: [String]
+        /// `entry:` and `exit:`, flattened to one action per line.
+        var entry: [Action]
+        var exit: [Action]
         /// Events that do nothing here (`event [else]` when only an else branch ignores it);
         /// filled only at `DiagramDetail.full`.
         var ignoredEvents: [String]
-        var isFinal: Bool
+
+        var isFinal: Bool { kind == .final }
+        /// True for the states drawn as a frame around their children.
+        var isCluster: Bool { kind == .composite || kind == .parallel }
+        var isHistory: Bool {
+            if case .history = kind { return true }
+            return false
+        }
+    }
+
+    /// One action of an `entry:`, `exit:`, or a transition's `set:` and `do:`.
+    enum Action {
+        /// `field = expression`, from `set:`.
+        case assign(field: String, expression: String)
+        /// `▶ effect(request)`: a `run:` of a one-shot effect; the request is `nil` when none is
+        /// written, and at `DiagramDetail.compact`.
+        case run(effect: String, request: String?)
     }
 
     /// What fires a transition.
@@ -25,6 +67,13 @@ struct DiagramModel {
         case event(String, fromEffects: Bool)
         /// An `after:` timer, with the delay as written (`5s`).
         case timer(String)
+        /// An `always:` branch: taken without an event as soon as its guard holds.
+        case always
+        /// An `onDone:` branch: taken when the state's final child (every region's) is entered.
+        case done
+        /// A history state's `target:`: where it leads while nothing is recorded. Not a
+        /// transition, but drawn as one so the default can be followed.
+        case historyDefault
     }
 
     /// The condition shown in brackets on an edge.
@@ -36,95 +85,186 @@ struct DiagramModel {
         case otherwise
     }
 
-    /// A transition arrow. `source == target` for internal transitions and self-transitions.
+    /// A transition arrow. A handler inherited by the children of a composite state is one edge
+    /// from the composite: it is drawn once, from the composite's frame.
     struct Edge {
-        var source: String
-        var target: String
+        /// The state whose `on:`, `after:`, `always:` or `onDone:` holds the transition; `nil` for
+        /// the machine's own `on:`.
+        var source: String?
+        /// The target as written; `nil` for a transition without `target:` (internal).
+        var target: String?
         var trigger: Trigger
         var condition: Condition?
-        /// `set:` as `(field, expression)`; empty at `DiagramDetail.compact`.
-        var assignments: [(field: String, expression: String)]
+        /// `set:`, then `do:`, one action per line; no assignments at `DiagramDetail.compact`.
+        var actions: [Action]
+
+        /// True when the arrow comes back to its source: internal transitions and self-transitions.
+        var isLoop: Bool { target == nil || target == source }
     }
 
     var machineName: String
     /// The spec's file name without folders, so output does not depend on where it was built.
     var sourceFileName: String
     var initialState: String
+    /// Every state in document order, a parent before its children.
     var nodes: [Node]
+    /// The top-level states' positions in `nodes`.
+    var roots: [Int]
+    /// A state's position by name.
+    var index: [String: Int]
     var edges: [Edge]
+    /// True when the machine's own handlers are drawn from a node of their own ("any state"):
+    /// when it has an `on:`, and, at `DiagramDetail.full`, when a hierarchical machine has an
+    /// `ignore:` (a flat machine lists those events on every state, as v1 did).
+    var hasMachineNode: Bool
+    /// The machine's own `ignore:`, listed on the machine node; filled only at `DiagramDetail.full`.
+    var machineIgnoredEvents: [String]
+
+    /// True when some state has children, so the picture has frames.
+    var hasClusters: Bool { nodes.contains(where: \.isCluster) }
 
     init(spec: MachineSpec, detail: DiagramDetail) {
         machineName = spec.name.value
         sourceFileName = String(spec.file.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
         initialState = spec.initial.value
 
+        let tree = StateTree(spec.states)
         let effectsOnlyEvents = Set(spec.events.filter { $0.source == .effects }.map(\.name.value))
-        var nodes: [Node] = []
-        var edges: [Edge] = []
-        // Nested states are not part of spec v1 (the checks reject them); when they arrive, this
-        // loop recurses and `Node` gains children that the renderers draw as clusters.
-        for state in spec.states {
-            let name = state.name.value
-            var ignored: [String] = []
+        let hasClusters = tree.nodes.contains { !$0.children.isEmpty }
+        hasMachineNode = !spec.on.isEmpty || (hasClusters && detail == .full && !spec.ignore.isEmpty)
+        roots = tree.roots
+        index = tree.index
 
-            func addBranches(_ branches: [Branch], trigger: Trigger, event: String?) {
-                for (index, branch) in branches.enumerated() {
-                    switch branch {
-                    case .transition(let transition):
-                        let condition: Condition? =
-                            if let guardExpression = transition.guardExpression {
-                                .expression(guardExpression.value)
-                            } else if index > 0 {
-                                .otherwise
-                            } else {
-                                nil
-                            }
-                        edges.append(Edge(
-                            source: name,
-                            target: transition.target?.value ?? name,
-                            trigger: trigger,
-                            condition: condition,
-                            assignments: detail == .compact
-                                ? [] : transition.assignments.map { ($0.field.value, $0.expression.value) }
-                        ))
-                    case .ignore:
-                        // An else-ignore only drops the event when the guards before it fail.
-                        if let event { ignored.append(index > 0 ? "\(event) [else]" : event) }
-                    }
-                    // The first branch that always applies wins; branches after it never run,
-                    // so drawing them would show arrows the machine cannot take.
-                    if branch.isUnconditional { return }
+        func actions(_ list: [Action]) -> [Action] {
+            list.compactMap { action in
+                switch action {
+                case .assign: detail == .compact ? nil : action
+                case .run(let effect, let request): .run(effect: effect, request: detail == .compact ? nil : request)
                 }
             }
+        }
+        func actions(_ list: [StateLoopSpec.Action]) -> [Action] {
+            actions(list.flatMap { action -> [Action] in
+                switch action {
+                case .set(let assignments, _): assignments.map { .assign(field: $0.field.value, expression: $0.expression.value) }
+                case .run(let effect, let request, _): [.run(effect: effect.value, request: request?.value)]
+                }
+            })
+        }
 
+        var edges: [Edge] = []
+        /// Adds an edge per branch that can be taken; returns the events the branches ignore.
+        func addBranches(_ branches: [Branch], source: String?, trigger: Trigger, event: String?) -> [String] {
+            var ignored: [String] = []
+            for (index, branch) in branches.enumerated() {
+                switch branch {
+                case .transition(let transition):
+                    let condition: Condition? =
+                        if let guardExpression = transition.guardExpression {
+                            .expression(guardExpression.value)
+                        } else if index > 0 {
+                            .otherwise
+                        } else {
+                            nil
+                        }
+                    let assignments = transition.assignments.map { Action.assign(field: $0.field.value, expression: $0.expression.value) }
+                    edges.append(Edge(
+                        source: source,
+                        target: transition.target?.value,
+                        trigger: trigger,
+                        condition: condition,
+                        actions: actions(assignments) + actions(transition.actions)
+                    ))
+                case .ignore:
+                    // An else-ignore only drops the event when the guards before it fail.
+                    if let event { ignored.append(index > 0 ? "\(event) [else]" : event) }
+                }
+                // The first branch that always applies wins; branches after it never run,
+                // so drawing them would show arrows the machine cannot take.
+                if branch.isUnconditional { break }
+            }
+            return ignored
+        }
+        func addHandlers(_ handlers: [EventHandler], source: String?) -> [String] {
+            handlers.flatMap { handler in
+                let event = handler.event.value
+                return addBranches(
+                    handler.branches, source: source,
+                    trigger: .event(event, fromEffects: effectsOnlyEvents.contains(event)), event: event)
+            }
+        }
+
+        var nodes: [Node] = []
+        for (position, treeNode) in tree.nodes.enumerated() {
+            let state = treeNode.spec
+            let name = state.name.value
             // Timers first: they are the state's own way forward, and listing them first gives
             // Graphviz the main flow (red -> green -> yellow) as its ranking backbone.
+            var ignored: [String] = []
             for timer in state.after {
-                addBranches(timer.branches, trigger: .timer(timer.delay.value), event: nil)
+                ignored += addBranches(timer.branches, source: name, trigger: .timer(timer.delay.value), event: nil)
             }
-            for handler in state.on {
-                let event = handler.event.value
-                addBranches(
-                    handler.branches,
-                    trigger: .event(event, fromEffects: effectsOnlyEvents.contains(event)),
-                    event: event
-                )
+            ignored += addHandlers(state.on, source: name)
+            ignored += addBranches(state.always, source: name, trigger: .always, event: nil)
+            ignored += addBranches(state.onDone, source: name, trigger: .done, event: nil)
+            if let historyDefault = state.historyTarget?.value, state.isHistory {
+                edges.append(Edge(source: name, target: historyDefault, trigger: .historyDefault, condition: nil, actions: []))
             }
 
             if detail == .full {
                 let handled = Set(state.on.map(\.event.value))
                 ignored += state.ignore.map(\.value)
-                ignored += spec.ignore.map(\.value).filter { !handled.contains($0) }
+                // Without a machine node, the machine's `ignore:` is listed on every state that
+                // does not handle the event, as in v1.
+                if !hasMachineNode { ignored += spec.ignore.map(\.value).filter { !handled.contains($0) } }
             }
             var seen = Set<String>()
+
+            let kind: Kind =
+                if !treeNode.children.isEmpty {
+                    state.kind == .parallel ? .parallel : .composite
+                } else {
+                    switch state.kind {
+                    case .final: .final
+                    case .history(let deep): .history(deep: deep)
+                    case .normal, .parallel: .leaf
+                    }
+                }
             nodes.append(Node(
                 name: name,
+                kind: kind,
+                parent: treeNode.parent,
+                children: treeNode.children,
+                initialChild: kind == .composite ? tree.initialChild(of: position) : nil,
+                historyDefault: state.isHistory ? state.historyTarget?.value : nil,
                 effects: spec.effects(runningIn: name).map(\.name.value),
-                ignoredEvents: detail == .full ? ignored.filter { seen.insert($0).inserted } : [],
-                isFinal: state.isFinal
+                entry: actions(state.entry),
+                exit: actions(state.exit),
+                ignoredEvents: detail == .full ? ignored.filter { seen.insert($0).inserted } : []
             ))
         }
+        // The machine's own handlers last: they are drawn once, from the machine node.
+        let machineIgnored = addHandlers(spec.on, source: nil)
+        var seen = Set<String>()
+        machineIgnoredEvents = detail == .full && hasMachineNode
+            ? (machineIgnored + spec.ignore.map(\.value)).filter { seen.insert($0).inserted } : []
         self.nodes = nodes
         self.edges = edges
+    }
+
+    /// The positions of the states that contain `position`, innermost first.
+    func ancestors(of position: Int) -> [Int] {
+        var result: [Int] = []
+        var current = nodes[position].parent
+        while let parent = current {
+            result.append(parent)
+            current = nodes[parent].parent
+        }
+        return result
+    }
+
+    /// True when `position` is `ancestor` or below it.
+    func isWithin(_ position: Int, _ ancestor: Int) -> Bool {
+        position == ancestor || ancestors(of: position).contains(ancestor)
     }
 }

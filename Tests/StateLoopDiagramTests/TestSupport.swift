@@ -153,3 +153,43 @@ func handBuiltSpec(
         initial: states[0].name, states: states, effects: effects
     ))
 }
+
+// MARK: - Statechart fixtures
+
+/// The statechart specs of the diagram tests (`Fixtures/`), kept out of `Specs/` so that the
+/// example machines stay the generator's and the runtime's.
+let fixturesFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+/// The statechart fixtures, by name.
+let statechartFixtures = ["Player", "Editor", "Routing"]
+
+/// `Fixtures/<name>.machine.yml`, loaded and checked; fails the test on any error.
+func fixtureSpec(_ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> CheckedMachineSpec {
+    try loadSpec(at: fixturesFolder.appendingPathComponent("\(name).machine.yml"), sourceLocation: sourceLocation)
+}
+
+/// What `dot -T<format>` prints on standard error for `dot` (warnings such as "tail not inside
+/// tail cluster", which `Graphviz.render` does not report when `dot` succeeds), with its exit
+/// status and output size.
+func dotDiagnostics(_ dot: String, format: String = "svg") throws -> (status: Int32, standardError: String, outputBytes: Int) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try #require(Graphviz.findDot(searchPath: ProcessInfo.processInfo.environment["PATH"] ?? "")))
+    process.arguments = ["-T\(format)"]
+    let input = FileManager.default.temporaryDirectory.appendingPathComponent("stateloop-dot-\(UUID().uuidString).dot")
+    try Data(dot.utf8).write(to: input)
+    defer { try? FileManager.default.removeItem(at: input) }
+    process.arguments = ["-T\(format)", input.path]
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    // Small graphs: both pipes fit their buffers, but read them concurrently all the same.
+    nonisolated(unsafe) var errorData = Data()
+    let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) { errorData = error.fileHandleForReading.readDataToEndOfFile() }
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: errorData, as: UTF8.self), outputData.count)
+}
