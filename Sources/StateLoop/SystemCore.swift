@@ -59,6 +59,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     @usableFromInline let eventHook: (@Sendable (Event, State) -> Void)?
     @usableFromInline let observer: @Sendable (State) -> Void
     @usableFromInline let onStop: (@Sendable () -> Void)?
+    /// Its own lock; safe from any thread.
+    @usableFromInline let oneShots = OneShotRuns()
 
     @inlinable
     init(
@@ -85,10 +87,11 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     /// (or by the observer) wait until every loop has seen the initial state.
     @inlinable
     func start(feedbacks: [Feedback<State, Event>]) {
-        let launcher = EffectLauncher<Event>(deliver: { [weak self] event, run in
-            // A run that outlives its system has nobody to talk to.
-            self?.enqueue(event, from: run)
-        })
+        // A run that outlives its system has nobody to talk to.
+        let launcher = EffectLauncher<Event>(
+            deliver: { [weak self] event, run in self?.enqueue(event, from: run) },
+            send: { [weak self] event in self?.enqueue(event, from: nil) },
+            oneShots: oneShots)
         observer(state)
         loops.reserveCapacity(feedbacks.count)
         for feedback in feedbacks {
@@ -183,10 +186,12 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         }
     }
 
+    /// Stops every loop and cancels every one-shot run. Called once, by the drainer.
     @inlinable
     func tearDown() {
         for loop in loops { loop.stop() }
         loops = []
+        oneShots.cancelAll()
         onStop?()
     }
 }
