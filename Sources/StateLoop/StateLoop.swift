@@ -1,7 +1,8 @@
 // The StateLoop runtime: a feedback-loop system in the style of RxFeedback.
 //
 // Public surface (see Docs/Runtime.md for the semantics, one sentence per test):
-//   System        - initial state, reducer, feedback loops; `start` makes a fresh instance.
+//   System        - initial state, reducer, feedback loops, optionally `isFinished`; `start`
+//                   makes a fresh instance.
 //   SystemRun     - the handle of one instance: `send(_:)`, `stop()`; released -> stopped.
 //   Feedback      - `react(request:effect:)`, `react(requests:effect:)`, `timer(...)`,
 //                   `runs(pending:effect:)`.

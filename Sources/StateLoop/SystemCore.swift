@@ -29,8 +29,25 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         @usableFromInline var isDraining = true
         /// Once set, the gate never opens again and new events are dropped.
         @usableFromInline var isStopped = false
+        /// How the instance ends once `isStopped` is set.
+        @usableFromInline var ending = Ending.stop
 
         @inlinable init() {}
+    }
+
+    /// How a stopped instance ends: at once, or after its one-shot runs have returned.
+    @usableFromInline
+    enum Ending {
+        /// Stopped: the drainer cancels every effect and ends at once.
+        case stop
+        /// A finished state was delivered: the drainer cancels every effect but the one-shot
+        /// runs, and waits for those. A `stop()` before that turns this back into `.stop`.
+        case finish
+        /// Waiting for the one-shot runs; whichever comes first of a `stop()` (which cancels
+        /// them) and the last run's return ends the instance.
+        case waitingForRuns
+        /// `onStop` has been called, or is being called.
+        case ended
     }
 
     /// A queued event and the run it came from (`nil` for events sent from outside).
@@ -85,17 +102,28 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     ///
     /// The starter holds the drain role throughout, so events sent by effects that answer at once
     /// (or by the observer) wait until every loop has seen the initial state.
+    ///
+    /// With `isFinished`, one more loop after the feedbacks finishes the instance when it sees a
+    /// finished state; without it there is no such loop, so the check costs nothing.
     @inlinable
-    func start(feedbacks: [Feedback<State, Event>]) {
+    func start(feedbacks: [Feedback<State, Event>], isFinished: (@Sendable (State) -> Bool)?) {
         // A run that outlives its system has nobody to talk to.
         let launcher = EffectLauncher<Event>(
             deliver: { [weak self] event, run in self?.enqueue(event, from: run) },
             send: { [weak self] event in self?.enqueue(event, from: nil) },
             oneShots: oneShots)
         observer(state)
-        loops.reserveCapacity(feedbacks.count)
+        loops.reserveCapacity(feedbacks.count + 1)
         for feedback in feedbacks {
             let loop = feedback.makeLoop(launcher)
+            loops.append(loop)
+            loop.observe(state)
+        }
+        if let isFinished {
+            // Unowned: the loops belong to `self` and go when it goes.
+            let loop = FeedbackLoop<State>(
+                observe: { [unowned self] state in if isFinished(state) { finish() } },
+                stop: {})
             loops.append(loop)
             loop.observe(state)
         }
@@ -126,11 +154,25 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     ///
     /// If another thread (or the caller, reentrantly) is draining, that drainer tears down after
     /// the event it is reducing; otherwise the caller takes the role for good and tears down now.
+    ///
+    /// While a finished instance waits for its one-shot runs, this cancels them and ends it now.
     @inlinable
     func stop() {
         lock.lock()
         if gate.isStopped {
-            lock.unlock()
+            switch gate.ending {
+            case .finish:
+                // The drainer has not torn down yet: it will cancel the runs too.
+                gate.ending = .stop
+                lock.unlock()
+            case .waitingForRuns:
+                gate.ending = .ended
+                lock.unlock()
+                oneShots.cancelAll()
+                onStop?()
+            case .stop, .ended:
+                lock.unlock()
+            }
             return
         }
         gate.isStopped = true
@@ -186,12 +228,54 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Stops every loop and cancels every one-shot run. Called once, by the drainer.
+    /// Finishes the instance: called by the finish loop (on the draining thread) after every
+    /// feedback has seen the finished state. Drops queued and later events like `stop()`; the
+    /// drainer then tears down, keeping the one-shot runs, and the instance ends when they return.
+    @inlinable
+    func finish() {
+        lock.lock()
+        if gate.isStopped {
+            lock.unlock()
+            return
+        }
+        gate.isStopped = true
+        gate.ending = .finish
+        let dropped = gate.queue
+        gate.queue = []
+        gate.head = 0
+        lock.unlock()
+        // Released outside the lock: an event's deinit may do anything.
+        _ = consume dropped
+    }
+
+    /// Stops every loop, then ends at once (stopped: the one-shot runs are cancelled too) or
+    /// once the one-shot runs have returned (finished). Called once, by the drainer.
     @inlinable
     func tearDown() {
         for loop in loops { loop.stop() }
         loops = []
-        oneShots.cancelAll()
+        lock.lock()
+        let waits = gate.ending == .finish
+        gate.ending = waits ? .waitingForRuns : .ended
+        lock.unlock()
+        if waits {
+            oneShots.whenIdle { [weak self] in self?.endAfterRuns() }
+        } else {
+            oneShots.cancelAll()
+            onStop?()
+        }
+    }
+
+    /// Ends a finished instance whose last one-shot run has returned, unless `stop()` ended it.
+    @inlinable
+    func endAfterRuns() {
+        lock.lock()
+        guard gate.ending == .waitingForRuns else {
+            lock.unlock()
+            return
+        }
+        gate.ending = .ended
+        lock.unlock()
         onStop?()
     }
 }
