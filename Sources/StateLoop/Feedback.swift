@@ -6,7 +6,7 @@
 /// A `Feedback` is only a description. Each ``System/start(onState:)`` creates its own running
 /// loop from it, so one `Feedback` value can serve any number of independent instances.
 /// Make one with ``react(request:effect:)``, ``react(requests:effect:)``,
-/// ``timer(request:clock:delay:event:)`` or their variants.
+/// ``timer(request:clock:delay:event:)``, ``runs(pending:effect:)`` or their variants.
 public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
     /// Creates the running loop of one instance.
     @usableFromInline let makeLoop: @Sendable (EffectLauncher<Event>) -> FeedbackLoop<State>

@@ -29,10 +29,20 @@ struct FeedbackLoop<State> {
 struct EffectLauncher<Event: Sendable>: Sendable {
     /// Queues an effect's event together with the run that produced it.
     @usableFromInline let deliver: @Sendable (Event, EffectRun) -> Void
+    /// Queues an event of a one-shot run: it carries no run, so it is never stale.
+    @usableFromInline let send: @Sendable (Event) -> Void
+    /// The instance's one-shot runs, which outlive every state change.
+    @usableFromInline let oneShots: OneShotRuns
 
     @inlinable
-    init(deliver: @escaping @Sendable (Event, EffectRun) -> Void) {
+    init(
+        deliver: @escaping @Sendable (Event, EffectRun) -> Void,
+        send: @escaping @Sendable (Event) -> Void,
+        oneShots: OneShotRuns
+    ) {
         self.deliver = deliver
+        self.send = send
+        self.oneShots = oneShots
     }
 
     /// Starts `operation` as a new run; its events are tagged with that run.
@@ -41,5 +51,15 @@ struct EffectLauncher<Event: Sendable>: Sendable {
         _ operation: @escaping @Sendable (_ send: @escaping @Sendable (Event) -> Void) async -> Void
     ) -> EffectRun {
         EffectRun(deliver: deliver, operation: operation)
+    }
+
+    /// Starts `operation` as a one-shot run: cancelled only when the system stops, waited for
+    /// when it finishes.
+    @inlinable
+    func launchOneShot(
+        _ operation: @escaping @Sendable (_ send: @escaping @Sendable (Event) -> Void) async -> Void
+    ) {
+        let send = self.send
+        oneShots.start { await operation(send) }
     }
 }

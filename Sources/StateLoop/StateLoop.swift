@@ -1,12 +1,15 @@
 // The StateLoop runtime: a feedback-loop system in the style of RxFeedback.
 //
 // Public surface (see Docs/Runtime.md for the semantics, one sentence per test):
-//   System        - initial state, reducer, feedback loops; `start` makes a fresh instance.
+//   System        - initial state, reducer, feedback loops, optionally `isFinished`; `start`
+//                   makes a fresh instance.
 //   SystemRun     - the handle of one instance: `send(_:)`, `stop()`; released -> stopped.
-//   Feedback      - `react(request:effect:)`, `react(requests:effect:)`, `timer(...)`.
+//   Feedback      - `react(request:effect:)`, `react(requests:effect:)`, `timer(...)`,
+//                   `runs(pending:effect:)`.
 //   Store         - a main-actor, observable view of one instance for UI.
 //
 // Internals: `SystemCore` (the floodgate: a queue drained by one thread at a time, under a
-// `PlatformLock`), the running loops (`RequestLoop`, `RequestSetLoop`, reached through
-// `FeedbackLoop`) and `EffectRun` (the token that makes late events of a cancelled effect
-// recognisable). The per-event path is `@inlinable` so that clients get it specialised.
+// `PlatformLock`), the running loops (`RequestLoop`, `RequestSetLoop`, `RunsLoop`, reached
+// through `FeedbackLoop`), `EffectRun` (the token that makes late events of a cancelled effect
+// recognisable) and `OneShotRuns` (the runs no state change cancels, waited for on finishing).
+// The per-event path is `@inlinable` so that clients get it specialised.

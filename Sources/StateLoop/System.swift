@@ -6,7 +6,8 @@
 /// A `System` is an immutable description. Every ``start(onState:)`` (or
 /// ``start(bufferingPolicy:)``) makes a fresh, independent instance with its own state, queue
 /// and effects, and returns its ``SystemRun`` handle. The instance runs until the handle is
-/// stopped or released, or until the observer of its states goes away.
+/// stopped or released, until the observer of its states goes away, or until it finishes (see
+/// ``init(initial:reduce:feedbacks:isFinished:)``).
 ///
 /// ```swift
 /// let system = System<Int, Counter.Event>(initial: 0, reduce: Counter.reduce, feedbacks: [])
@@ -19,6 +20,7 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
     @usableFromInline let reduce: @Sendable (inout State, Event) -> Void
     @usableFromInline let feedbacks: [Feedback<State, Event>]
     @usableFromInline let eventHook: (@Sendable (Event, State) -> Void)?
+    @usableFromInline let isFinished: (@Sendable (State) -> Bool)?
 
     /// Describes a system: its initial state, its reducer and its feedback loops (started in
     /// this order).
@@ -33,7 +35,32 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
         reduce: @escaping @Sendable (inout State, Event) -> Void,
         feedbacks: [Feedback<State, Event>]
     ) {
-        self.init(initial: initial, reduce: reduce, feedbacks: feedbacks, eventHook: nil)
+        self.init(initial: initial, reduce: reduce, feedbacks: feedbacks, isFinished: nil, eventHook: nil)
+    }
+
+    /// Describes a system that ends by itself: once it delivers a state for which `isFinished`
+    /// is true (the initial state included), it finishes.
+    ///
+    /// Finishing: every feedback still sees the finished state, so the one-shot runs it queued
+    /// (``Feedback/runs(pending:effect:)``) start; then every other effect is cancelled and
+    /// every later event dropped; the instance waits for the one-shot runs it has started
+    /// (their events are dropped), and then ends: the state sequence finishes, as on
+    /// ``SystemRun/stop()``. A `stop()` during that wait cancels the runs at once.
+    ///
+    /// - Parameters:
+    ///   - initial: The state every instance starts in.
+    ///   - reduce: Applies one event to the state. It must be pure: effects belong in feedbacks.
+    ///   - feedbacks: The loops that run effects requested by the state.
+    ///   - isFinished: Whether a state is final; `nil` for a system that never finishes by
+    ///     itself (then the check costs nothing).
+    @inlinable
+    public convenience init(
+        initial: State,
+        reduce: @escaping @Sendable (inout State, Event) -> Void,
+        feedbacks: [Feedback<State, Event>],
+        isFinished: (@Sendable (State) -> Bool)?
+    ) {
+        self.init(initial: initial, reduce: reduce, feedbacks: feedbacks, isFinished: isFinished, eventHook: nil)
     }
 
     @usableFromInline
@@ -41,11 +68,13 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
         initial: State,
         reduce: @escaping @Sendable (inout State, Event) -> Void,
         feedbacks: [Feedback<State, Event>],
+        isFinished: (@Sendable (State) -> Bool)?,
         eventHook: (@Sendable (Event, State) -> Void)?
     ) {
         self.initial = initial
         self.reduce = reduce
         self.feedbacks = feedbacks
+        self.isFinished = isFinished
         self.eventHook = eventHook
     }
 
@@ -65,7 +94,8 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
         } else {
             hook = observe
         }
-        return System(initial: initial, reduce: reduce, feedbacks: feedbacks, eventHook: hook)
+        return System(
+            initial: initial, reduce: reduce, feedbacks: feedbacks, isFinished: isFinished, eventHook: hook)
     }
 
     /// Starts a fresh instance and calls `onState` with every state, in order, starting with the
@@ -109,7 +139,7 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
         let core = SystemCore(
             initial: initial, reduce: reduce, eventHook: eventHook,
             observer: observer, onStop: onStop)
-        core.start(feedbacks: feedbacks)
+        core.start(feedbacks: feedbacks, isFinished: isFinished)
         return SystemRun(core: core)
     }
 }

@@ -41,8 +41,25 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         /// Where `stop()` callers on other threads wait for the drainer to tear down; made by
         /// the first caller that has to wait.
         @usableFromInline var tornDown: OneShotLatch?
+        /// How the instance ends once `isStopped` is set.
+        @usableFromInline var ending = Ending.stop
 
         @inlinable init() {}
+    }
+
+    /// How a stopped instance ends: at once, or after its one-shot runs have returned.
+    @usableFromInline
+    enum Ending {
+        /// Stopped: the drainer cancels every effect and ends at once.
+        case stop
+        /// A finished state was delivered: the drainer cancels every effect but the one-shot
+        /// runs, and waits for those. A `stop()` before that turns this back into `.stop`.
+        case finish
+        /// Waiting for the one-shot runs; whichever comes first of a `stop()` (which cancels
+        /// them) and the last run's return ends the instance.
+        case waitingForRuns
+        /// `onStop` has been called, or is being called.
+        case ended
     }
 
     /// A queued event and the run it came from (`nil` for events sent from outside).
@@ -74,6 +91,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     @usableFromInline let eventHook: (@Sendable (Event, State) -> Void)?
     @usableFromInline let observer: @Sendable (State) -> Void
     @usableFromInline let onStop: (@Sendable () -> Void)?
+    /// Its own lock; safe from any thread.
+    @usableFromInline let oneShots = OneShotRuns()
 
     @inlinable
     init(
@@ -100,16 +119,28 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     ///
     /// The starter holds the drain role throughout, so events sent by effects that answer at once
     /// (or by the observer) wait until every loop has seen the initial state.
+    ///
+    /// With `isFinished`, one more loop after the feedbacks finishes the instance when it sees a
+    /// finished state; without it there is no such loop, so the check costs nothing.
     @inlinable
-    func start(feedbacks: [Feedback<State, Event>]) {
-        let launcher = EffectLauncher<Event>(deliver: { [weak self] event, run in
-            // A run that outlives its system has nobody to talk to.
-            self?.enqueue(event, from: run)
-        })
+    func start(feedbacks: [Feedback<State, Event>], isFinished: (@Sendable (State) -> Bool)?) {
+        // A run that outlives its system has nobody to talk to.
+        let launcher = EffectLauncher<Event>(
+            deliver: { [weak self] event, run in self?.enqueue(event, from: run) },
+            send: { [weak self] event in self?.enqueue(event, from: nil) },
+            oneShots: oneShots)
         observer(state)
-        loops.reserveCapacity(feedbacks.count)
+        loops.reserveCapacity(feedbacks.count + 1)
         for feedback in feedbacks {
             let loop = feedback.makeLoop(launcher)
+            loops.append(loop)
+            if !isStopping { loop.observe(state) }
+        }
+        if let isFinished {
+            // Unowned: the loops belong to `self` and go when it goes.
+            let loop = FeedbackLoop<State>(
+                observe: { [unowned self] state in if isFinished(state) { finish() } },
+                stop: {})
             loops.append(loop)
             if !isStopping { loop.observe(state) }
         }
@@ -146,13 +177,24 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     /// - if the caller is the drainer itself (a stop from the reducer, the hook, the observer or
     ///   a loop), the loops not yet shown the current state are skipped, and the drainer tears
     ///   down after it; it cannot wait for itself.
+    ///
+    /// While a finished instance waits for its one-shot runs, this cancels them and ends it now.
     @inlinable
     func stop() {
         lock.lock()
+        if gate.ending == .waitingForRuns {
+            gate.ending = .ended
+            lock.unlock()
+            oneShots.cancelAll()
+            onStop?()
+            return
+        }
         if gate.isTornDown {
             lock.unlock()
             return
         }
+        // Finished but not torn down yet: the drainer will cancel the runs too.
+        if gate.ending == .finish { gate.ending = .stop }
         var dropped = Deque<Pending>()
         if !gate.isStopped {
             gate.isStopped = true
@@ -224,18 +266,60 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Stops every loop (cancelling every effect), finishes the observer, then lets `stop()`
+    /// Finishes the instance: called by the finish loop (on the draining thread) after every
+    /// feedback has seen the finished state. Drops queued and later events like `stop()`; the
+    /// drainer then tears down, keeping the one-shot runs, and the instance ends when they return.
+    @inlinable
+    func finish() {
+        lock.lock()
+        if gate.isStopped {
+            lock.unlock()
+            return
+        }
+        gate.isStopped = true
+        gate.ending = .finish
+        var dropped = Deque<Pending>()
+        swap(&dropped, &gate.queue)
+        lock.unlock()
+        // Released outside the lock: an event's deinit may do anything.
+        _ = consume dropped
+    }
+
+    /// Stops every loop (cancelling every effect), then ends at once (stopped: the one-shot runs
+    /// are cancelled too) or once the one-shot runs have returned (finished), then lets `stop()`
     /// callers on other threads return. Called once, by the thread that holds the drain role.
     @inlinable
     func tearDown() {
         isStopping = true
         for loop in loops { loop.stop() }
         loops = []
-        onStop?()
+        lock.lock()
+        let waits = gate.ending == .finish
+        gate.ending = waits ? .waitingForRuns : .ended
+        lock.unlock()
+        if waits {
+            oneShots.whenIdle { [weak self] in self?.endAfterRuns() }
+        } else {
+            oneShots.cancelAll()
+            onStop?()
+        }
         lock.lock()
         gate.isTornDown = true
         let latch = gate.tornDown
         lock.unlock()
         latch?.open()
+    }
+
+    /// Ends a finished instance whose last one-shot run has returned, unless `stop()` ended it.
+    @inlinable
+    func endAfterRuns() {
+        lock.lock()
+        guard gate.ending == .waitingForRuns else {
+            lock.unlock()
+            return
+        }
+        gate.ending = .ended
+        lock.unlock()
+        onStop?()
     }
 }

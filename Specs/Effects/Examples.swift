@@ -12,6 +12,9 @@ public enum Examples {
         ("GitHubSearch", { await gitHubSearch() }),
         ("Movies", movies),
         ("SignIn", signIn),
+        ("Player", { await player() }),
+        ("Microwave", microwave),
+        ("Upload", upload),
     ]
 
     /// Timers run 100 times faster than the wall clock in the demo.

@@ -89,4 +89,47 @@ import Testing
             "signedOut -> editing",
         ])
     }
+
+    @Test func playerResumesFromHistoryAndSavesEachSessionBeforeFinishing() async {
+        #expect(await Examples.player(clock: Self.clock) == [
+            "start -> stopped sessions=0",
+            "play -> active playing sessions=1",
+            "pause -> active paused sessions=1",
+            "stop -> stopped sessions=1 runs=[StateLoopExamples.Player.Run.saveSession(1)]",
+            "play -> active paused sessions=2",
+            "play -> active playing sessions=2",
+            "powerOff -> off sessions=2 runs=[StateLoopExamples.Player.Run.saveSession(2)]",
+            "saved [1, 2]",
+        ])
+    }
+
+    @Test func microwaveCooksUntilAlwaysFinishesItThenBeepsAndLogsOnUnplug() async {
+        #expect(await Examples.microwave() == [
+            "start -> closed idle seconds=0 log=[]",
+            "addTime(seconds: 2) -> closed ready seconds=2 log=[]",
+            "start -> closed cooking heating seconds=2 log=[\"on\"]",
+            "addTime(seconds: 0) -> closed cooking heating seconds=2 log=[\"on\"]",
+            "open -> opened seconds=2 log=[\"on\", \"off\", \"open\"]",
+            "close -> closed cooking heating seconds=2 log=[\"on\", \"off\", \"open\", \"on\"]",
+            "tick -> closed cooking heating seconds=1 log=[\"on\", \"off\", \"open\", \"on\"]",
+            "tick -> closed idle seconds=0 log=[\"on\", \"off\", \"open\", \"on\", \"off\"] runs=[StateLoopExamples.Microwave.Run.beep(3)]",
+            "beeped -> closed idle seconds=0 log=[\"on\", \"off\", \"open\", \"on\", \"off\", \"beeped\"]",
+            "unplug -> unplugged seconds=0 log=[\"on\", \"off\", \"open\", \"on\", \"off\", \"beeped\"] runs=[StateLoopExamples.Microwave.Run.log(\"bye after 6 entries\")]",
+            "logged [\"bye after 6 entries\"]",
+        ])
+    }
+
+    @Test func uploadRunsTransferAndChecksumInParallelUntilBothAreDone() async {
+        #expect(await Examples.upload() == [
+            "start -> working transfer sending checksum hashing sent=0 log=[\"start\"]",
+            "chunk -> working transfer sending checksum hashing sent=1 log=[\"start\"]",
+            "pause -> working transfer paused checksum hashing sent=1 log=[\"start\", \"working saw pause\"]",
+            "chunk -> working transfer paused checksum hashing sent=1 log=[\"start\", \"working saw pause\"]",
+            "resume -> working transfer sending checksum hashing sent=1 log=[\"start\", \"working saw pause\"]",
+            "fail -> working transfer sending checksum hashing sent=1 log=[\"start\", \"working saw pause\", \"rehash\"]",
+            "hashed -> working transfer sending checksum verified sent=1 log=[\"start\", \"working saw pause\", \"rehash\"]",
+            "chunk -> working transfer sending checksum verified sent=2 log=[\"start\", \"working saw pause\", \"rehash\"]",
+            "chunk -> finished sent=2 log=[\"start\", \"working saw pause\", \"rehash\", \"sent\", \"checksum exit\", \"transfer exit\", \"stop\"]",
+        ])
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StateLoopDiagram
+import StateLoopSpec
 
 /// The `Graphviz` runner: real `dot` on every example machine, and the errors a user sees when
 /// Graphviz is missing or fails.
@@ -11,11 +12,13 @@ import Testing
         let spec = try loadSpec(at: file)
         let svg = svgText(try Graphviz().render(DOTRenderer(detail: detail).render(spec), format: .svg))
         #expect(svg.hasPrefix("<?xml"))
-        for state in spec.states {
-            #expect(svg.contains(">\(state.name.value)</text>"), "state \(state.name.value) is not drawn")
+        for node in StateTree(spec.states).nodes where !node.spec.isHistory {
+            #expect(svg.contains(">\(node.name)</text>"), "state \(node.name) is not drawn")
         }
         for effect in spec.effects {
-            #expect(svg.contains("⟳ \(effect.name.value)</text>"), "effect \(effect.name.value) is not drawn")
+            // A query-triggered effect is drawn in its states, a one-shot one where `run:` starts it.
+            let mark = effect.isOneShot ? "▶ \(effect.name.value)" : "⟳ \(effect.name.value)</text>"
+            #expect(svg.contains(mark), "effect \(effect.name.value) is not drawn")
         }
     }
 

@@ -64,11 +64,12 @@ import Testing
         #expect(checked(yaml).first == "test.machine.yml:10:34: error: the default 'target:' of history state 'h' must be a state inside 'a' (fix: name one of the states below 'a', or remove 'target:' to default to its 'initial:')")
     }
 
-    @Test("S5: parallel states are reported as not generated yet, at their type:")
-    func parallelIsNotGeneratedYet() {
-        let yaml = machine("  a:\n    type: parallel\n    states:\n      r: {initial: x, states: {x: {}}}\n")
+    @Test("S5: a parallel state has no initial:, and each of its children is a region with states:")
+    func parallelChildrenAreRegions() {
+        let yaml = machine("  a:\n    type: parallel\n    initial: r\n    states:\n      r: {initial: x, states: {x: {}}}\n      leaf: {}\n")
         #expect(checked(yaml) == [
-            "test.machine.yml:7:11: error: parallel regions are not generated yet (fix: model the regions as separate machines for now, or as one composite state; see Docs/Statecharts.md, section 11)",
+            "test.machine.yml:8:5: error: a parallel state has no 'initial:': all its regions are entered (fix: remove 'initial:'; to start a region elsewhere, set that region's own 'initial:')",
+            "test.machine.yml:11:7: error: region 'leaf' of parallel state 'a' has no 'states:' (fix: give 'leaf' its own 'states:' and 'initial:': each child of a parallel state is a region)",
         ])
     }
 

@@ -4,7 +4,6 @@ import Dispatch
 import Foundation
 import StateLoop
 import StateLoopTestSupport
-import Synchronization
 
 /// The state of the test machine: a counter, one optional request, a set of requests, and what
 /// effects reported back.
@@ -39,25 +38,31 @@ enum Action: Equatable, Sendable {
     }
 }
 
-/// A thread-safe, append-only list that tests read after the fact.
-final class Recorder<Element: Sendable>: Sendable {
-    private let storage = Mutex<[Element]>([])
+// Recorder and Box guard their value with an `NSLock` rather than `Synchronization.Mutex`:
+// ThreadSanitizer on Linux does not see Mutex's futex and reports appends from concurrent
+// effects as races (see `PlatformLock.swift` in the runtime). `@unchecked Sendable` rests on it.
 
-    func append(_ element: Element) { storage.withLock { $0.append(element) } }
-    var all: [Element] { storage.withLock { $0 } }
+/// A thread-safe, append-only list that tests read after the fact.
+final class Recorder<Element: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var elements: [Element] = []
+
+    func append(_ element: Element) { lock.withLock { elements.append(element) } }
+    var all: [Element] { lock.withLock { elements } }
 }
 
 /// A thread-safe holder for a value set after creation (e.g. a run handle a feedback needs).
-final class Box<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
+final class Box<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
 
-    init(_ value: Value) { storage = Mutex(value) }
+    init(_ value: Value) { stored = value }
     var value: Value {
-        get { storage.withLock { $0 } }
-        set { storage.withLock { $0 = newValue } }
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
     /// Applies `change` atomically and returns its result.
-    func update<R: Sendable>(_ change: @Sendable (inout Value) -> R) -> R { storage.withLock { change(&$0) } }
+    func update<R: Sendable>(_ change: @Sendable (inout Value) -> R) -> R { lock.withLock { change(&stored) } }
 }
 
 /// What an effect reports about its own life, so tests can wait for it instead of sleeping.
