@@ -182,3 +182,39 @@ import Testing
         #expect(state.log == ["start", "working saw pause", "checksum exit", "transfer exit", "stop", "start"])
     }
 }
+
+/// `Loop`: guards that keep `always:` enabled, and a transition to its own state.
+@Suite struct SettleTests {
+    @Test("S51: always: loops that guards keep enabled stop after 1,000 microsteps, unsettled")
+    func guardedLoopsStopUnsettled() {
+        var state = Loop.State.initial
+        Loop.reduce(&state, .spin)
+        #expect(!state.isSettled)
+        #expect(state.laps == 1 + 500)  // every second microstep enters `a`
+        #expect(state.mode == .a)
+    }
+
+    @Test("S52: the next step that takes a branch goes on settling; isSettled is true once nothing is enabled")
+    func settlingResumes() {
+        var state = Loop.State.initial
+        Loop.reduce(&state, .spin)
+        Loop.reduce(&state, .halt)
+        #expect(state.isSettled)
+        #expect(state.laps == 501)
+    }
+
+    @Test("S23: a transition to its own state exits and re-enters it, running its entry")
+    func selfTransitionReenters() {
+        var state = Loop.State.initial
+        Loop.reduce(&state, .again)
+        #expect(state.laps == 2 && state.mode == .a)
+    }
+
+    @Test("S48: an event that takes no branch tries no always:")
+    func ignoredEventDoesNotSettle() {
+        // `b` ignores `again`; had `always:` been tried, `spinning` would take it to `a`.
+        var state = Loop.State(mode: .b, spinning: true, laps: 0)
+        Loop.reduce(&state, .again)
+        #expect(state.mode == .b && state.isSettled && state.laps == 0)
+    }
+}

@@ -159,4 +159,12 @@ import Testing
     func guardedAlwaysIsAccepted() throws {
         _ = try loadedSpec(machine("  a:\n    always: {guard: \"false\", target: b}\n  b:\n    always: a\n"))
     }
+
+    @Test("Names: two composites whose Mode types would be spelt alike fail at the second")
+    func modeTypeNamesMustNotCollide() {
+        let yaml = machine("  a:\n    initial: x\n    states:\n      x: {}\n  A: {}\n")
+        #expect(checked(yaml).contains {
+            $0.hasPrefix("test.machine.yml:6:3: error: state 'a' generates the Swift name 'A', which state 'A' already uses")
+        }, "\(checked(yaml))")
+    }
 }
