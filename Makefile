@@ -11,7 +11,7 @@ fuzz:
 	bash Scripts/fuzz.sh $(or $(FUZZ_SECONDS),60)
 
 bench:
-	bash Scripts/bench.sh
+	bash Scripts/bench.sh $(FILTER)
 
 deps:
 	bash Scripts/deps.sh

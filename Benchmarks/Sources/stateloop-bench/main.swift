@@ -3,15 +3,19 @@
 
 import Foundation
 
-// The memory figures run this executable again as a child; such a run stops here.
+// The memory figures run this executable again as a child, and `--write-compile-sources DIR`
+// writes the compile figures' sources; such a run stops here.
 ChildMode.runIfRequested(CommandLine.arguments)
 RuntimeChildMode.runIfRequested(CommandLine.arguments)
+CompileSourcesMode.runIfRequested(CommandLine.arguments)
 
-let benchmarks: [Benchmark] = runtimeBenchmarks + generatorBenchmarks + compileBenchmarks
+let benchmarks: [Benchmark] = runtimeBenchmarks + reduceBenchmarks + generatorBenchmarks + compileBenchmarks
 
 let filter = CommandLine.arguments.dropFirst().first
 for benchmark in benchmarks where filter.map(benchmark.name.contains) ?? true {
     let value = benchmark.measure()
+    // One decimal, two below 10 (ratios, nanoseconds per event).
+    let scale = abs(value) < 10 ? 100.0 : 10.0
     // Written at once, unbuffered: a long run shows each figure as soon as it is measured.
-    FileHandle.standardOutput.write(Data("BENCH \(benchmark.name) \((value * 10).rounded() / 10)\n".utf8))
+    FileHandle.standardOutput.write(Data("BENCH \(benchmark.name) \((value * scale).rounded() / scale)\n".utf8))
 }
