@@ -90,6 +90,19 @@ import Testing
         #expect(reduced(state, [.open, .addTime(seconds: 5)], by: Microwave.reduce) == state)
     }
 
+    @Test("S73, S74: a composite's timer runs while any child is active and fires from any of them")
+    func compositeTimerOutlivesMovesInside() throws {
+        let heating = reduced(.initial, [.addTime(seconds: 30), .start], by: Microwave.reduce)
+        let armed = try #require(heating.armedTimer(.cooking))
+        let defrosting = reduced(heating, [.addTime(seconds: 90)], by: Microwave.reduce)
+        #expect(defrosting.mode == .closed(.cooking(.defrosting)))
+        #expect(defrosting.armedTimer(.cooking) == armed)
+        let stopped = reduced(defrosting, [armed], by: Microwave.reduce)
+        #expect(stopped.mode == .closed(.idle) && stopped.log == ["on", "off"])
+        #expect(stopped.armedTimer(.cooking) == nil)
+        #expect(reduced(stopped, [armed], by: Microwave.reduce) == stopped)
+    }
+
     @Test("S22, S36, S61: Player: shallow history restores the last child; the exit's run reads the state then")
     func playerResumesWhereItStopped() {
         var state = Player.State.initial

@@ -24,15 +24,15 @@ public enum Microwave {
     >.Checked
 #sourceLocation()
 
-    /// The request type of `beep` (Microwave.machine.yml:71): `Int`.
-#sourceLocation(file: "Microwave.machine.yml", line: 70)
+    /// The request type of `beep` (Microwave.machine.yml:73): `Int`.
+#sourceLocation(file: "Microwave.machine.yml", line: 72)
     public typealias _T3 = StateLoop._SpecType<
                     Int
     >.Checked
 #sourceLocation()
 
-    /// The request type of `log` (Microwave.machine.yml:74): `String`.
-#sourceLocation(file: "Microwave.machine.yml", line: 73)
+    /// The request type of `log` (Microwave.machine.yml:76): `String`.
+#sourceLocation(file: "Microwave.machine.yml", line: 75)
     public typealias _T4 = StateLoop._SpecType<
                     String
     >.Checked
@@ -89,6 +89,11 @@ public enum Microwave {
         public var seconds: _T0
         /// `log` from `context:` (Microwave.machine.yml:7).
         public var log: _T1
+        /// How many times the machine has entered a state. Timer requests carry it, so that
+        /// entering a state again (even by a transition to itself) restarts its `after:` timers.
+        public internal(set) var _entries: Swift.Int
+        /// `_entries` when `cooking` was last entered: its timers' request.
+        public internal(set) var _entered_cooking: Swift.Int = 0
         /// What history state `resume` restores, recorded when its parent is exited (S32).
         public internal(set) var _history_resume: Mode.Closed? = nil
         /// The states whose `onDone:` is due, in order (S55).
@@ -104,11 +109,13 @@ public enum Microwave {
         public init(
             mode: Mode,
             seconds: _T0,
-            log: _T1
+            log: _T1,
+            _entries: Swift.Int = 0
         ) {
             self.mode = mode
             self.seconds = seconds
             self.log = log
+            self._entries = _entries
         }
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
@@ -135,6 +142,15 @@ public enum Microwave {
             case .done: if case .closed(.cooking(.done)) = mode { true } else { false }
             case .opened: if case .opened = mode { true } else { false }
             case .unplugged: if case .unplugged = mode { true } else { false }
+            }
+        }
+
+        /// The event `after:` timer `index` of `name` sends now, or `nil` when that state is not
+        /// active: for tests that fire a timer through `reduce` (S77).
+        public func armedTimer(_ name: StateName, index: Swift.Int = 0) -> Event? {
+            switch (name, index) {
+            case (.cooking, 0) where isIn(.cooking): ._timer(.init(state: .cooking, index: 0, entry: _entered_cooking))
+            default: nil
             }
         }
 
@@ -178,6 +194,7 @@ public enum Microwave {
         fileprivate func _take0(_ _next: inout State) {
             State._exitBelow(_next.mode, &_next)
             do { let _s = _next; _s._action1(&_next) }
+            _next._entries &+= 1
             let _c: Mode = .opened
             _next.mode = _c
             State._enterBelow(_c, &_next)
@@ -186,6 +203,7 @@ public enum Microwave {
         /// The transition of Microwave.machine.yml:19, shared by the states that inherit it.
         fileprivate func _take1(_ _next: inout State) {
             State._exitBelow(_next.mode, &_next)
+            _next._entries &+= 1
             let _c: Mode = .unplugged
             _next.mode = _c
             State._enterBelow(_c, &_next)
@@ -210,6 +228,18 @@ public enum Microwave {
             if case .closed(let _c) = _next.mode {
                 State._exitBelow_closed(_c, &_next)
             }
+            _next._entries &+= 1
+            let _c: Mode.Closed = .idle
+            _next.mode = .closed(_c)
+            State._enterBelow_closed(_c, &_next)
+        }
+
+        /// The transition of Microwave.machine.yml:49, shared by the states that inherit it.
+        fileprivate func _take5(_ _next: inout State) {
+            if case .closed(let _c) = _next.mode {
+                State._exitBelow_closed(_c, &_next)
+            }
+            _next._entries &+= 1
             let _c: Mode.Closed = .idle
             _next.mode = .closed(_c)
             State._enterBelow_closed(_c, &_next)
@@ -228,9 +258,9 @@ public enum Microwave {
             }
         }
 
-        /// An action of Microwave.machine.yml:68, run on the state as it is then.
+        /// An action of Microwave.machine.yml:70, run on the state as it is then.
         fileprivate func _action2(_ _next: inout State) {
-#sourceLocation(file: "Microwave.machine.yml", line: 68)
+#sourceLocation(file: "Microwave.machine.yml", line: 70)
                _next._queue(.log( "bye after \( log.count) entries"
             ))
 #sourceLocation()
@@ -289,6 +319,7 @@ public enum Microwave {
             case .ready:
                 break
             case .cooking(let _inner):
+                _next._entered_cooking = _next._entries
                 do { let _s = _next; _s._action5(&_next) }
                 State._enterBelow_cooking(_inner, &_next)
             }
@@ -308,10 +339,11 @@ public enum Microwave {
 
         /// The `always:` branches that apply in `heating`, innermost first (S46).
         fileprivate func _always_heating(_ _next: inout State) -> Swift.Bool {
-#sourceLocation(file: "Microwave.machine.yml", line: 50)
+#sourceLocation(file: "Microwave.machine.yml", line: 52)
                           if seconds <= 0
             {
 #sourceLocation()
+                _next._entries &+= 1
                 let _c: Mode.Cooking = .done
                 _next.mode = .closed(.cooking(_c))
                 State._enterBelow_cooking(_c, &_next)
@@ -337,11 +369,12 @@ public enum Microwave {
         }
 
         /// The transition of Microwave.machine.yml:47, shared by the states that inherit it.
-        fileprivate func _take5(_ _next: inout State) {
+        fileprivate func _take6(_ _next: inout State) {
             if case .closed(let _c) = _next.mode {
                 State._exitBelow_closed(_c, &_next)
             }
             do { let _s = _next; _s._action6(&_next) }
+            _next._entries &+= 1
             let _c: Mode.Closed = .idle
             _next.mode = .closed(_c)
             State._enterBelow_closed(_c, &_next)
@@ -352,7 +385,7 @@ public enum Microwave {
             switch _state {
             case .cooking:
                 guard isIn(.done) else { return false }
-                _take5(&_next)
+                _take6(&_next)
                 return true
             default: return false
             }
@@ -383,6 +416,11 @@ public enum Microwave {
             _runsQueued &+= 1
         }
 
+        /// The request of `after: 10m` of `cooking` (Microwave.machine.yml:49): armed while the machine is there, armed anew by every entry.
+        fileprivate var _timerRequest0: Swift.Int? {
+            isIn(.cooking) ? _entered_cooking : nil
+        }
+
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state.
         // One method per state: swiftc's mandatory passes take more than linear time in the size
@@ -408,6 +446,7 @@ public enum Microwave {
                     State._exitBelow_closed(_c, &_next)
                 }
                 do { let _s = _next; _s._action0(event, &_next) }
+                _next._entries &+= 1
                 let _c: Mode.Closed = .ready
                 _next.mode = .closed(_c)
                 State._enterBelow_closed(_c, &_next)
@@ -429,6 +468,8 @@ public enum Microwave {
             case .beeped:
                 _take2(&_next)
                 return true
+            case ._timer:
+                return false // a timer of a state not active, or of an earlier entry
             }
         }
 
@@ -445,6 +486,7 @@ public enum Microwave {
                 if case .closed(let _c) = _next.mode {
                     State._exitBelow_closed(_c, &_next)
                 }
+                _next._entries &+= 1
                 let _c: Mode.Closed = .cooking(.heating)
                 _next.mode = .closed(_c)
                 State._enterBelow_closed(_c, &_next)
@@ -460,6 +502,7 @@ public enum Microwave {
                 if case .closed(let _c) = _next.mode {
                     State._exitBelow_closed(_c, &_next)
                 }
+                _next._entries &+= 1
                 let _c: Mode.Closed = .idle
                 _next.mode = .closed(_c)
                 State._enterBelow_closed(_c, &_next)
@@ -470,6 +513,8 @@ public enum Microwave {
             case .beeped:
                 _take2(&_next)
                 return true
+            case ._timer:
+                return false // a timer of a state not active, or of an earlier entry
             }
         }
 
@@ -478,10 +523,11 @@ public enum Microwave {
             switch _event {
             case .addTime(let _0):
                 let event: Event.AddTimePayload = .init(seconds: _0)
-#sourceLocation(file: "Microwave.machine.yml", line: 53)
+#sourceLocation(file: "Microwave.machine.yml", line: 55)
                               if event.seconds > 60
                 {
 #sourceLocation()
+                    _next._entries &+= 1
                     let _c: Mode.Cooking = .defrosting
                     _next.mode = .closed(.cooking(_c))
                     State._enterBelow_cooking(_c, &_next)
@@ -497,7 +543,7 @@ public enum Microwave {
             case .start:
                 return false // ignored
             case .tick:
-#sourceLocation(file: "Microwave.machine.yml", line: 52)
+#sourceLocation(file: "Microwave.machine.yml", line: 54)
                     _next.seconds = seconds - 1
 #sourceLocation()
                 return true
@@ -515,6 +561,11 @@ public enum Microwave {
             case .beeped:
                 _take2(&_next)
                 return true
+            case ._timer(let _fired) where _fired == .init(state: .cooking, index: 0, entry: _entered_cooking):
+                _take5(&_next)
+                return true
+            case ._timer:
+                return false // a timer of a state not active, or of an earlier entry
             }
         }
 
@@ -534,9 +585,10 @@ public enum Microwave {
             case .start:
                 return false // ignored
             case .tick:
-#sourceLocation(file: "Microwave.machine.yml", line: 56)
+#sourceLocation(file: "Microwave.machine.yml", line: 58)
                     _next.seconds = seconds - 2
 #sourceLocation()
+                _next._entries &+= 1
                 let _c: Mode.Cooking = .heating
                 _next.mode = .closed(.cooking(_c))
                 State._enterBelow_cooking(_c, &_next)
@@ -555,6 +607,11 @@ public enum Microwave {
             case .beeped:
                 _take2(&_next)
                 return true
+            case ._timer(let _fired) where _fired == .init(state: .cooking, index: 0, entry: _entered_cooking):
+                _take5(&_next)
+                return true
+            case ._timer:
+                return false // a timer of a state not active, or of an earlier entry
             }
         }
 
@@ -589,6 +646,11 @@ public enum Microwave {
             case .beeped:
                 _take2(&_next)
                 return true
+            case ._timer(let _fired) where _fired == .init(state: .cooking, index: 0, entry: _entered_cooking):
+                _take5(&_next)
+                return true
+            case ._timer:
+                return false // a timer of a state not active, or of an earlier entry
             }
         }
 
@@ -605,6 +667,7 @@ public enum Microwave {
                 return false // ignored
             case .close:
                 State._exitBelow(_next.mode, &_next)
+                _next._entries &+= 1
                 let _c: Mode = .closed((_next._history_resume ?? .idle))
                 _next.mode = _c
                 State._enterBelow(_c, &_next)
@@ -617,6 +680,8 @@ public enum Microwave {
             case .beeped:
                 _take2(&_next)
                 return true
+            case ._timer:
+                return false // a timer of a state not active, or of an earlier entry
             }
         }
     }
@@ -639,6 +704,28 @@ public enum Microwave {
         case unplug
         /// `beeped` (Microwave.machine.yml:16): sent only by effects (`from: effects`).
         case beeped
+        /// An `after:` timer fired. Sent by the machine's own timer feedbacks, not by you.
+        case _timer(Timer)
+
+        /// Which `after:` timer fired, and during which entry into its state (an earlier one is ignored).
+        public struct Timer: Swift.Equatable, Swift.Sendable, Swift.CustomStringConvertible {
+            /// The state whose `after:` armed the timer.
+            public var state: StateName
+            /// The timer's position in that state's `after:`.
+            public var index: Swift.Int
+            /// `State._entries` when the timer was armed.
+            public var entry: Swift.Int
+
+            /// A timer event, for tests that drive `reduce` directly; the feedbacks make their own.
+            public init(state: StateName, index: Swift.Int, entry: Swift.Int) {
+                self.state = state
+                self.index = index
+                self.entry = entry
+            }
+
+            /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
+            public var description: Swift.String { "after #\(index) in \(state)" }
+        }
 
         /// The payload of `addTime` by name: what `event` means in the spec's expressions.
         fileprivate struct AddTimePayload {
@@ -657,9 +744,9 @@ public enum Microwave {
 
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
     public protocol Effects: Swift.Sendable {
-        /// `beep` (Microwave.machine.yml:70): a one-shot effect, run once per `run:` action; stopping the system cancels it.
+        /// `beep` (Microwave.machine.yml:72): a one-shot effect, run once per `run:` action; stopping the system cancels it.
         func beep(_ request: _T3) async -> BeepResult
-        /// `log` (Microwave.machine.yml:73): a one-shot effect, run once per `run:` action; stopping the system cancels it.
+        /// `log` (Microwave.machine.yml:75): a one-shot effect, run once per `run:` action; stopping the system cancels it.
         func log(_ request: _T4) async
     }
 
@@ -677,7 +764,7 @@ public enum Microwave {
     }
 
     /// The feedback loops: one `react` per effect, one `timer` per `after:`.
-    public static func feedbacks(_ effects: some Effects) -> [StateLoop.Feedback<State, Event>] {
+    public static func feedbacks(_ effects: some Effects, clock: some Swift.Clock<Swift.Duration>) -> [StateLoop.Feedback<State, Event>] {
         [
             .runs(
                 pending: { state in (state._runsQueued, state.runs) },
@@ -688,11 +775,17 @@ public enum Microwave {
                     }
                 }
             ),
+            .timer(
+                request: { state in state._timerRequest0 },
+                clock: clock,
+                delay: { _ in .milliseconds(600000) },
+                event: { entry in ._timer(.init(state: .cooking, index: 0, entry: entry)) }
+            ),
         ]
     }
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
-    public static func system(initial: State = .initial, effects: some Effects) -> StateLoop.System<State, Event> {
-        StateLoop.System(initial: initial, reduce: { reduce(&$0, $1) }, feedbacks: feedbacks(effects), isFinished: { $0.isDone })
+    public static func system(initial: State = .initial, effects: some Effects, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock()) -> StateLoop.System<State, Event> {
+        StateLoop.System(initial: initial, reduce: { reduce(&$0, $1) }, feedbacks: feedbacks(effects, clock: clock), isFinished: { $0.isDone })
     }
 }
