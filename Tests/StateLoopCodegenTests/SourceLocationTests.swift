@@ -52,6 +52,57 @@ struct SourceLocationTests {
         #expect(reported == expected, "swiftc said:\n\(result.output)")
     }
 
+    /// The statechart keys' expressions: entry, exit and `do:` actions, a `run:` request, `always:`
+    /// and `onDone:` guards, each with one type error; and `event` named in an `entry:` (S37).
+    static let nested = """
+        machine: Nested
+        context:
+          count: {type: Int, default: "0"}
+          name:  {type: String, default: '""'}
+        events:
+          go: {by: Int}
+        initial: outer
+        states:
+          outer:
+            initial: inner
+            entry: [{set: {count: name}}]
+            exit: [{set: {name: count}}]
+            always: {guard: count, target: done}
+            onDone: {guard: name, target: done}
+            on:
+              go: {target: inner, do: [{run: save, request: name}, {set: {count: event.by}}]}
+            states:
+              inner:
+                entry: [{set: {count: event.by}}]
+              end: {type: final}
+          done: {type: final}
+        effects:
+          save:
+            request: {type: Int}
+
+        """
+
+    @Test("S37: statechart expressions are reported at their YAML line and column; event is unknown in entry:")
+    func statechartExpressionsAreReportedAtTheirYAMLLineAndColumn() throws {
+        let path = "Specs/Nested.machine.yml"
+        let generated = GeneratorPipeline().generate(contents: Array(Self.nested.utf8), path: path)
+        let source = try #require(generated.source, "\(generated.diagnostics)")
+        let result = try Swiftc.typecheck(["Nested.swift": source])
+        let errors = result.output.split(separator: "\n").filter { $0.hasPrefix("\(path):") && $0.contains(": error: ") }
+        let reported = Set(errors.map { line in line.split(separator: ":").dropFirst().prefix(2).joined(separator: ":") })
+        let expected: Set<String> = [
+            "11:\(try column(of: "name}}]", onLine: 11, in: Self.nested))",       // entry: String is not Int
+            "12:\(try column(of: "count}}]", onLine: 12, in: Self.nested))",      // exit: Int is not String
+            "13:\(try column(of: "count, target", onLine: 13, in: Self.nested))", // always: Int is not Bool
+            "14:\(try column(of: "name, target", onLine: 14, in: Self.nested))",  // onDone: String is not Bool
+            "16:\(try column(of: "name}, {set", onLine: 16, in: Self.nested))",   // run: request String is not Int
+            "19:\(try column(of: "event.by", onLine: 19, in: Self.nested))",      // no event in entry: (S37)
+        ]
+        #expect(result.status != 0)
+        #expect(reported == expected, "swiftc said:\n\(result.output)")
+        #expect(errors.contains { $0.contains("cannot find 'event' in scope") }, "\(errors)")
+    }
+
     /// A spec whose expressions are not written verbatim: escapes, a `\n` escape between tokens,
     /// plain and double-quoted scalars folded over lines, non-ASCII text before an expression on
     /// its line, a literal block. Each expression has one type error, at the token `errors` names.

@@ -85,8 +85,7 @@ extension MachineContextBuilder {
     static func mentionsPayload(_ branches: [Branch]) -> Bool {
         branches.contains { branch in
             guard case .transition(let transition) = branch else { return false }
-            let texts = [transition.guardExpression].compactMap { $0 } + transition.assignments.map(\.expression)
-            return texts.contains { mentions("event", in: $0.value) }
+            return transition.expressions.contains { mentions("event", in: $0.value) }
         }
     }
 
