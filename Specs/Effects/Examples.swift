@@ -59,16 +59,18 @@ public enum Examples {
             failOnce: [GitHub.pageURL(query: "swift", page: 2)!]
         )
         let describe: @Sendable (GitHubSearch.State) -> String = { state in
-            "\(state.mode) results=\(state.results.count)\(state.nextPageURL == nil ? "" : " more")\(state.lastError.map { " error=\($0)" } ?? "")"
+            "\(configuration(state.isIn)) results=\(state.results.count)\(state.nextPageURL == nil ? "" : " more")\(state.lastError.map { " error=\($0)" } ?? "")"
         }
         return await Demo.trace(GitHubSearch.system(effects: github, clock: clock), describe: describe) { machine in
             machine.send(.searchChanged(search: ""))       // empty: the guard's else branch ignores it
             machine.send(.searchChanged(search: "swift"))
-            await machine.waitUntil { $0.mode == .ready }
+            await machine.waitUntil { $0.isIn(.ready) }
             machine.send(.scrolledNearBottom)              // page 2 fails once...
-            await machine.waitUntil { $0.mode == .failed }
-            await machine.waitUntil { $0.mode == .ready }  // ...and is retried by the 5s timer
+            await machine.waitUntil { $0.isIn(.failed) }
+            await machine.waitUntil { $0.isIn(.ready) }    // ...and is retried by the 5s timer
             machine.send(.scrolledNearBottom)              // no next page: ignored
+            machine.send(.searchChanged(search: "vapor"))  // searching's own handler: starts over
+            await machine.waitUntil { $0.search == "vapor" && $0.isIn(.ready) }
         }
     }
 

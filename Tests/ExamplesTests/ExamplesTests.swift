@@ -44,17 +44,19 @@ import Testing
         ])
     }
 
-    @Test func gitHubSearchPaginatesAndRetriesAFailedPageOnItsTimer() async {
+    @Test func gitHubSearchPaginatesRetriesOnItsTimerAndStartsOverOnANewSearch() async {
         #expect(await Examples.gitHubSearch(clock: Self.clock) == [
             "start -> idle results=0",
             "searchChanged(search: \"\") -> idle results=0",
-            "searchChanged(search: \"swift\") -> loading results=0 more",
-            "loaded(repositories: [swift-nio, swift-log, swift-collections], nextURL: Optional(https://api.github.com/search/repositories?q=swift&page=2)) -> ready results=3 more",
-            "scrolledNearBottom -> loading results=3 more",
-            "failed(error: StateLoopExamples.GitHubError.offline) -> failed results=3 more error=offline",
-            "_timer(after #0 in failed) -> loading results=3 more",
-            "loaded(repositories: [swift-syntax, swift-argument-parser], nextURL: nil) -> ready results=5",
-            "scrolledNearBottom -> ready results=5",
+            "searchChanged(search: \"swift\") -> searching loading results=0 more",
+            "loaded(repositories: [swift-nio, swift-log, swift-collections], nextURL: Optional(https://api.github.com/search/repositories?q=swift&page=2)) -> searching ready results=3 more",
+            "scrolledNearBottom -> searching loading results=3 more",
+            "failed(error: StateLoopExamples.GitHubError.offline) -> searching failed results=3 more error=offline",
+            "_timer(after #0 in failed) -> searching loading results=3 more",
+            "loaded(repositories: [swift-syntax, swift-argument-parser], nextURL: nil) -> searching ready results=5",
+            "scrolledNearBottom -> searching ready results=5",
+            "searchChanged(search: \"vapor\") -> searching loading results=0 more",
+            "loaded(repositories: [vapor], nextURL: nil) -> searching ready results=1",
         ])
     }
 

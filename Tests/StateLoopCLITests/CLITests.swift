@@ -121,7 +121,7 @@ import Testing
         let result = try StateLoopTool.run(["diagram", "Specs/GitHubSearch.machine.yml", "--format", "svg", "--output", svg.path])
         #expect(result.status == 0, "\(result.stderr)")
         let text = try String(contentsOf: svg, encoding: .utf8)
-        for state in ["idle", "loading", "ready", "failed"] {
+        for state in ["idle", "searching", "loading", "ready", "failed"] {
             #expect(text.contains(">\(state)<"), "the SVG does not show \(state)")
         }
         // Without --output a picture goes to <name>.<format> in the current folder.

@@ -93,7 +93,7 @@ import Testing
         let arrows = dot.split(separator: "\n").filter { $0.contains(" -> ") }
         #expect(arrows.filter { $0.contains("color=\"#0969da\"") }.count == 2)
         #expect(arrows.contains { $0.hasPrefix(#"    "loading" -> "ready" [label=<<b>loaded</b>"#) && $0.contains("#0969da") })
-        #expect(MermaidRenderer().render(spec).contains("\n    loading : ⟳ loadNextPage\n"))
+        #expect(MermaidRenderer().render(spec).contains("\n        loading : ⟳ loadNextPage\n"))  // inside searching
     }
 
     @Test func timersAreArrowsLabelledAfterTheirDelay() throws {
@@ -120,11 +120,37 @@ import Testing
     }
 
     @Test func fullDetailListsAStatesOwnIgnoresBeforeMachineWideOnes() throws {
-        let spec = try exampleSpec("TrafficLight")
+        let spec = try loadSpec(yaml: """
+            machine: Light
+            events:
+              pedestrianWaiting: {}
+              powerFailed: {}
+              powerRestored: {}
+            ignore: [powerRestored]
+            initial: red
+            states:
+              red:
+                on:
+                  powerFailed: {target: flashing}
+                ignore: [pedestrianWaiting]
+              flashing:
+                on:
+                  powerRestored: {target: red}
+                ignore: [pedestrianWaiting, powerFailed]
+            """)
         let mermaid = MermaidRenderer(detail: .full).render(spec)
         #expect(mermaid.contains("\n    red : ignores pedestrianWaiting, powerRestored\n"))
         // `flashing` handles powerRestored, so the machine-wide ignore does not apply there.
         #expect(mermaid.contains("\n    flashing : ignores pedestrianWaiting, powerFailed\n"))
+    }
+
+    @Test func withAMachineWideOnTheAnyStateNoteListsTheMachineWideIgnores() throws {
+        let spec = try exampleSpec("TrafficLight")
+        let mermaid = MermaidRenderer(detail: .full).render(spec)
+        #expect(mermaid.contains("\n    any_state : ignores powerRestored\n"))
+        #expect(mermaid.contains("\n    red : ignores pedestrianWaiting\n"))
+        #expect(mermaid.contains("\n    flashing : ignores pedestrianWaiting, powerFailed\n"))
+        #expect(mermaid.contains("\n    any_state --> flashing : powerFailed\n"))
     }
 
     @Test func finalStatesAreDoubleCirclesAndEndInTheFinalPseudostate() {
