@@ -126,9 +126,4 @@ public struct StateTree: Sendable {
     public func regions(of position: Int) -> [Int] {
         nodes[position].children.filter { !nodes[$0].spec.isHistory }
     }
-
-    /// The nearest parallel state above `position`, if any.
-    public func parallelAncestor(of position: Int) -> Int? {
-        ancestors(of: position).first { nodes[$0].spec.kind == .parallel }
-    }
 }
