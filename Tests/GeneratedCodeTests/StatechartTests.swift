@@ -43,6 +43,21 @@ import Testing
         #expect(leafTook.mode == .closed(.cooking(.defrosting)) && leafTook.seconds == 30)
     }
 
+    @Test("S25: a target is entered with its ancestors below the domain and its initial chain, outermost first")
+    func targetsAreEnteredThroughTheirInitialChain() {
+        let state = reduced(.initial, [.addTime(seconds: 30), .start], by: Microwave.reduce)
+        #expect(state.isIn(.closed) && state.isIn(.cooking) && state.isIn(.heating))
+        #expect(state.log == ["on"])  // cooking's entry ran; closed was not entered again (the domain)
+    }
+
+    @Test("S62, S64: history is recorded only when its parent is exited, and is never a StateName")
+    func historyIsRecordedOnExitOnly() {
+        let moved = reduced(.initial, [.addTime(seconds: 90), .start, .addTime(seconds: 90)], by: Microwave.reduce)
+        #expect(moved._history_resume == nil)
+        #expect(reduced(moved, [.open], by: Microwave.reduce)._history_resume == .cooking(.defrosting))
+        #expect(!Microwave.StateName.allCases.map { "\($0)" }.contains("resume"))
+    }
+
     @Test("S29, S30, S32: exits run innermost first, then the transition's actions; history is recorded")
     func exitsThenActions() {
         let state = reduced(.initial, [.addTime(seconds: 30), .start, .open], by: Microwave.reduce)
@@ -186,6 +201,14 @@ import Testing
         let state = reduced([.chunk], from: halfway)
         #expect(state.mode == .finished && state.isDone)
         #expect(state.log == ["start", "sent", "checksum exit", "transfer exit", "stop"])
+    }
+
+    @Test("S54, S59: a region rests in its final state while another runs; the machine is not done")
+    func aFinishedRegionRests() {
+        let state = reduced([.chunk, .chunk, .chunk])
+        #expect(state.mode == .working(.init(transfer: .sent, checksum: .hashing)))
+        #expect(state.isIn(.sent) && !state.isDone)
+        #expect(reduced([.chunk], from: state) == state)
     }
 
     @Test("S24, S26: the machine's on: re-enters the parallel state, every region from its initial:")

@@ -167,4 +167,31 @@ import Testing
             $0.hasPrefix("test.machine.yml:6:3: error: state 'a' generates the Swift name 'A', which state 'A' already uses")
         }, "\(checked(yaml))")
     }
+
+    @Test("S8: a history state that nothing targets gets the unreachable-state warning")
+    func untargetedHistoryIsUnreachable() {
+        #expect(checked(machine("  a:\n    initial: b\n    states:\n      b: {}\n      h: {type: history}\n")) == [
+            "test.machine.yml:10:7: warning: state 'h' is unreachable: no transition from the initial state 'a' leads to it (fix: add a transition with 'target: h', or remove the state)",
+        ])
+    }
+
+    @Test("S18: every leaf of a region is checked; a region may ignore what is not its business")
+    func regionLeavesAreCheckedOneByOne() {
+        let regions = "  a:\n    type: parallel\n    states:\n      r1:\n        initial: x\n        ignore: [go]\n        states:\n          x: {on: {stop: x}}\n      r2:\n        initial: y\n        states:\n          y: {on: {go: y}}\n"
+        #expect(checked(machine(regions, ignore: "[]")) == [
+            "test.machine.yml:17:11: error: state 'y' does not handle event 'stop' (fix: add `ignore: [stop]` to state 'y' or to one of its ancestors 'r2', 'a', or handle it under `on:`)",
+        ])
+    }
+
+    @Test("S19: results of a one-shot effect must be answered in every leaf; an in: composite covers its leaves")
+    func effectResultsAreAnsweredWhereTheyCanArrive() {
+        let yaml = "machine: M\nevents: {go: {}, done: {from: effects}, loaded: {from: effects}}\nignore: [go]\ninitial: a\n"
+            + "states:\n  a:\n    initial: b\n    entry: [{run: ping}]\n    states:\n      b: {on: {done: b}}\n  c: {}\n"
+            + "effects:\n  ping: {emits: [done]}\n  load: {in: [a], request: {type: Int, value: \"1\"}, emits: [loaded]}\n"
+        #expect(checked(yaml) == [
+            "test.machine.yml:10:7: error: state 'b' does not handle event 'loaded' (fix: add `ignore: [loaded]` to state 'b' or to its ancestor 'a', or handle it under `on:`)\ntest.machine.yml:14:15: note: 'loaded' is a result of effect 'load', which can run in state 'b'",
+            "test.machine.yml:11:3: error: state 'c' does not handle event 'done' (fix: add `ignore: [done]` to state 'c' or handle it under `on:`)",
+            "test.machine.yml:11:3: warning: state 'c' is unreachable: no transition from the initial state 'a' leads to it (fix: add a transition with 'target: c', or remove the state)",
+        ])
+    }
 }

@@ -78,13 +78,7 @@ struct SyntheticHierarchy {
     private(set) var levels: [[Int]] = []
 
     /// Payloads cycle through `{by: Int}`, `{text: String}` and none, as in `SyntheticMachine`.
-    func payload(_ event: Int) -> SyntheticMachine.Payload {
-        switch event % 3 {
-        case 0: .number
-        case 1: .text
-        default: .none
-        }
-    }
+    func payload(_ event: Int) -> SyntheticMachine.Payload { SyntheticMachine.payload(event) }
 
     /// The level of the composites (1-4) that handle event `event`, 0 for the machine, 5 for leaves.
     func ownerLevel(_ event: Int) -> Int {
@@ -258,13 +252,7 @@ struct SyntheticHierarchy {
             "",
             "events:",
         ]
-        for event in 0..<events {
-            switch payload(event) {
-            case .number: lines.append("  e\(event): {by: Int}")
-            case .text: lines.append("  e\(event): {text: String}")
-            case .none: lines.append("  e\(event): {}")
-            }
-        }
+        lines += SyntheticMachine.specEvents(events)
         lines += ["", "initial: \(nodes[nodes[0].children[0]].name)"]
         appendHandlers(of: 0, indent: "", to: &lines)
         lines.append("states:")
@@ -392,13 +380,7 @@ struct SyntheticHierarchy {
             "",
             "    public enum Event: Equatable, Sendable {",
         ]
-        for event in 0..<events {
-            switch payload(event) {
-            case .number: lines.append("        case e\(event)(by: Int)")
-            case .text: lines.append("        case e\(event)(text: String)")
-            case .none: lines.append("        case e\(event)")
-            }
-        }
+        lines += SyntheticMachine.swiftEventCases(events)
         lines += [
             "    }",
             "",

@@ -24,11 +24,35 @@ struct SyntheticMachine {
     /// Payloads cycle through `{by: Int}`, `{text: String}` and none.
     enum Payload { case number, text, none }
 
-    func payload(_ event: Int) -> Payload {
+    func payload(_ event: Int) -> Payload { Self.payload(event) }
+
+    static func payload(_ event: Int) -> Payload {
         switch event % 3 {
         case 0: .number
         case 1: .text
         default: .none
+        }
+    }
+
+    /// The `events:` entries of a spec with `count` events (shared with `SyntheticHierarchy`).
+    static func specEvents(_ count: Int) -> [String] {
+        (0..<count).map { event in
+            switch payload(event) {
+            case .number: "  e\(event): {by: Int}"
+            case .text: "  e\(event): {text: String}"
+            case .none: "  e\(event): {}"
+            }
+        }
+    }
+
+    /// The hand-written `Event` cases of the same events.
+    static func swiftEventCases(_ count: Int) -> [String] {
+        (0..<count).map { event in
+            switch payload(event) {
+            case .number: "        case e\(event)(by: Int)"
+            case .text: "        case e\(event)(text: String)"
+            case .none: "        case e\(event)"
+            }
         }
     }
 
@@ -62,13 +86,7 @@ struct SyntheticMachine {
             "",
             "events:",
         ]
-        for event in 0..<events {
-            switch payload(event) {
-            case .number: lines.append("  e\(event): {by: Int}")
-            case .text: lines.append("  e\(event): {text: String}")
-            case .none: lines.append("  e\(event): {}")
-            }
-        }
+        lines += Self.specEvents(events)
         lines += ["", "initial: s0", "states:"]
         for state in 0..<states {
             lines.append("  s\(state):")
@@ -124,13 +142,7 @@ struct SyntheticMachine {
             "",
             "    public enum Event: Equatable, Sendable {",
         ]
-        for event in 0..<events {
-            switch payload(event) {
-            case .number: lines.append("        case e\(event)(by: Int)")
-            case .text: lines.append("        case e\(event)(text: String)")
-            case .none: lines.append("        case e\(event)")
-            }
-        }
+        lines += Self.swiftEventCases(events)
         lines += [
             "    }",
             "",
