@@ -106,39 +106,63 @@ extension MachineContextBuilder {
 
     // MARK: - Reducer
 
-    /// The reducer's method for one leaf of a hierarchical machine.
-    mutating func makeLeafReducer(_ leaf: Int) -> MachineContext.ReducerMode {
+    /// What a leaf decides for one case of `Event`: the branches resolved for it (none: ignored),
+    /// the payload to bind when some branch names `event`, and why it may be empty.
+    struct LeafDecision {
+        var pattern: String
+        var payloadBinding: String?
+        var chain: [(branch: Branch, source: Int?)]
+        var payload: EventSpec?
+        /// Why the chain is empty, as a comment: ignored, not sent here, a stale timer.
+        var whyNothing: String
+    }
+
+    /// Every case of `Event` in `leaf`, in `Event` order, then its timers and the stale-timer case:
+    /// the one place that resolves a leaf's branches (S10–S13, S19, S75), for the reducer's
+    /// methods and for the selectors below parallel states alike.
+    func leafDecisions(_ leaf: Int) -> [LeafDecision] {
         let tree = layout.tree
-        var cases: [MachineContext.ReducerCase] = []
-        let ignored = [Self.caseIndent + (layout.settles ? "return false // ignored" : "break // ignored")]
-        let notSent = [Self.caseIndent + (layout.settles ? "return false" : "break") + " // no effect that sends it runs here"]
+        var decisions: [LeafDecision] = []
         for (event, spelling) in zip(spec.events, eventCaseSpellings) {
             guard canArrive(event, in: leaf) else {
-                cases.append(.init(pattern: spelling.pattern, body: notSent))
+                decisions.append(.init(pattern: spelling.pattern, chain: [], whyNothing: "no effect that sends it runs here"))
                 continue
             }
             let chain = resolvedBranches(leaf: leaf, event: event.name.value)
             guard chain.contains(where: { $0.branch.transition != nil }) else {
-                cases.append(.init(pattern: spelling.pattern, body: ignored))
+                decisions.append(.init(pattern: spelling.pattern, chain: [], whyNothing: "ignored"))
                 continue
             }
-            let mentions = !event.payload.isEmpty && Self.mentionsPayload(chain.map(\.branch))
-            let body = chainLines(chain, leaf: leaf, payload: mentions ? event : nil, indent: Self.caseIndent)
-            cases.append(mentions ? .init(pattern: spelling.bindingPattern, body: [spelling.payloadBinding] + body) : .init(pattern: spelling.pattern, body: body))
-        }
-        if layout.hasTimers {
-            for state in tree.lineage(of: leaf) {
-                for (index, timer) in tree[state].spec.after.enumerated() {
-                    cases.append(.init(
-                        pattern: "case .\(GeneratedNames.timerCase)(let _fired) where _fired == .init(state: .\(caseName(state)), index: \(index), entry: _entered_\(tree[state].name)):",
-                        body: chainLines(timer.branches.map { ($0, state) }, leaf: leaf, payload: nil, indent: Self.caseIndent)))
-                }
+            if !event.payload.isEmpty && Self.mentionsPayload(chain.map(\.branch)) {
+                decisions.append(.init(pattern: spelling.bindingPattern, payloadBinding: spelling.payloadBinding, chain: chain, payload: event, whyNothing: ""))
+            } else {
+                decisions.append(.init(pattern: spelling.pattern, chain: chain, whyNothing: ""))
             }
-            cases.append(.init(pattern: "case .\(GeneratedNames.timerCase):", body: [Self.caseIndent + (layout.settles ? "return false" : "break") + " // a timer of a state not active, or of an earlier entry"]))
+        }
+        guard layout.hasTimers else { return decisions }
+        for state in tree.lineage(of: leaf) {
+            for (index, timer) in tree[state].spec.after.enumerated() {
+                decisions.append(.init(
+                    pattern: "case .\(GeneratedNames.timerCase)(let _fired) where _fired == .init(state: .\(caseName(state)), index: \(index), entry: _entered_\(tree[state].name)):",
+                    chain: timer.branches.map { ($0, state) }, whyNothing: ""))
+            }
+        }
+        decisions.append(.init(pattern: "case .\(GeneratedNames.timerCase):", chain: [], whyNothing: "a timer of a state not active, or of an earlier entry"))
+        return decisions
+    }
+
+    /// The reducer's method for one leaf of a hierarchical machine.
+    mutating func makeLeafReducer(_ leaf: Int) -> MachineContext.ReducerMode {
+        let cases = leafDecisions(leaf).map { decision -> MachineContext.ReducerCase in
+            guard !decision.chain.isEmpty else {
+                return .init(pattern: decision.pattern, body: [Self.caseIndent + (layout.settles ? "return false" : "break") + " // " + decision.whyNothing])
+            }
+            let body = chainLines(decision.chain, leaf: leaf, payload: decision.payload, indent: Self.caseIndent)
+            return .init(pattern: decision.pattern, body: (decision.payloadBinding.map { [$0] } ?? []) + body)
         }
         return .init(
-            mode: tree[leaf].name,
-            function: GeneratedNames.reducerFunction(ofState: tree[leaf].name),
+            mode: layout.tree[leaf].name,
+            function: GeneratedNames.reducerFunction(ofState: layout.tree[leaf].name),
             cases: cases)
     }
 
@@ -276,6 +300,17 @@ extension MachineContextBuilder {
 
     // MARK: - Settling
 
+    /// The `always:` branches that decide in `leaf`: the innermost state with `always:`, then, while
+    /// every branch so far is guarded, the next one up (S46).
+    func alwaysBranches(_ leaf: Int) -> [(branch: Branch, source: Int?)] {
+        var chain: [(branch: Branch, source: Int?)] = []
+        for state in layout.tree.lineage(of: leaf) where !layout.tree[state].spec.always.isEmpty {
+            chain += layout.tree[state].spec.always.map { ($0, state) }
+            if layout.tree[state].spec.always.last!.isUnconditional { break }
+        }
+        return chain
+    }
+
     /// `_always`, `_onDone` and `_settle`: the microsteps after a step (S45–S55).
     mutating func makeSettleMembers() {
         let tree = layout.tree
@@ -286,11 +321,7 @@ extension MachineContextBuilder {
                 dispatch.append("            case \(parallelPattern(position)): return _reduce_\(tree[position].name)(_p, nil, &_next)")
             }
             for leaf in tree.nodes.indices where tree.isLeaf(leaf) && outermostParallel(leaf) == nil {
-                var chain: [(branch: Branch, source: Int?)] = []
-                for state in tree.lineage(of: leaf) where !tree[state].spec.always.isEmpty {
-                    chain += tree[state].spec.always.map { ($0, state) }
-                    if tree[state].spec.always.last!.isUnconditional { break }
-                }
+                let chain = alwaysBranches(leaf)
                 guard !chain.isEmpty else {
                     quiet.append(leafPattern(leaf))
                     continue
@@ -376,28 +407,12 @@ extension MachineContextBuilder {
     mutating func makeSelector(_ leaf: Int) {
         let tree = layout.tree
         var body = ["            guard let _event else {"]
-        var alwaysChain: [(branch: Branch, source: Int?)] = []
-        for state in tree.lineage(of: leaf) where !tree[state].spec.always.isEmpty {
-            alwaysChain += tree[state].spec.always.map { ($0, state) }
-            if tree[state].spec.always.last!.isUnconditional { break }
-        }
-        body += selectLines(alwaysChain, payload: nil, indent: "                ")
+        body += selectLines(alwaysBranches(leaf), payload: nil, indent: "                ")
         body += ["            }", "            switch _event {"]
-        for (event, spelling) in zip(spec.events, eventCaseSpellings) {
-            let chain = canArrive(event, in: leaf) ? resolvedBranches(leaf: leaf, event: event.name.value) : []
-            let mentions = !event.payload.isEmpty && Self.mentionsPayload(chain.map(\.branch))
-            body.append("            " + (mentions ? spelling.bindingPattern : spelling.pattern))
-            if mentions { body.append(spelling.payloadBinding) }
-            body += selectLines(chain, payload: mentions ? event : nil, indent: Self.caseIndent)
-        }
-        if layout.hasTimers {
-            for state in tree.lineage(of: leaf) {
-                for (index, timer) in tree[state].spec.after.enumerated() {
-                    body.append("            case .\(GeneratedNames.timerCase)(let _fired) where _fired == .init(state: .\(caseName(state)), index: \(index), entry: _entered_\(tree[state].name)):")
-                    body += selectLines(timer.branches.map { ($0, state) }, payload: nil, indent: Self.caseIndent)
-                }
-            }
-            body += ["            case .\(GeneratedNames.timerCase):", Self.caseIndent + "return nil"]
+        for decision in leafDecisions(leaf) {
+            body.append("            " + decision.pattern)
+            if let binding = decision.payloadBinding { body.append(binding) }
+            body += selectLines(decision.chain, payload: decision.payload, indent: Self.caseIndent)
         }
         body.append("            }")
         addMember(
