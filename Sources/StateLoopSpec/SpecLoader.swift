@@ -9,7 +9,9 @@ public enum SpecLoader {
     /// Each stage runs only when the one before found no error: a tree with YAML errors is not
     /// what the author meant, and checking a partly decoded spec would report echoes of the
     /// decoding errors (every use of a misdeclared event as "unknown event").
-    public static func load(contents: [UInt8], path: String) -> SpecLoadResult {
+    ///
+    /// `library` holds the specs this one may run as child machines (`machine:` effects, E23).
+    public static func load(contents: [UInt8], path: String, library: MachineLibrary = MachineLibrary()) -> SpecLoadResult {
         let read = YAMLReader().read(contents, path: path)
         if read.diagnostics.containsErrors {
             return SpecLoadResult(spec: nil, diagnostics: read.diagnostics.sortedByLocation())
@@ -18,8 +20,40 @@ public enum SpecLoader {
         guard let spec = decoded.spec, !decoded.diagnostics.containsErrors else {
             return SpecLoadResult(spec: nil, diagnostics: (read.diagnostics + decoded.diagnostics).sortedByLocation())
         }
-        let diagnostics = (read.diagnostics + decoded.diagnostics + SpecChecker().check(spec)).sortedByLocation()
-        return SpecLoadResult(spec: diagnostics.containsErrors ? nil : CheckedMachineSpec(spec), diagnostics: diagnostics)
+        let diagnostics = (read.diagnostics + decoded.diagnostics + SpecChecker(library: library).check(spec)).sortedByLocation()
+        return SpecLoadResult(
+            spec: diagnostics.containsErrors ? nil : CheckedMachineSpec(spec, children: library.children(of: spec)),
+            diagnostics: diagnostics)
+    }
+
+    /// Reads and decodes a spec without checking it: what a `MachineLibrary` holds. `nil` when
+    /// the file has errors (they are reported when the spec itself is loaded).
+    public static func decode(contents: [UInt8], path: String) -> MachineSpec? {
+        let read = YAMLReader().read(contents, path: path)
+        guard !read.diagnostics.containsErrors else { return nil }
+        let decoded = SpecDecoder().decode(read.root, path: path)
+        return decoded.diagnostics.containsErrors ? nil : decoded.spec
+    }
+}
+
+/// The specs a spec may run as child machines, by their `machine:` name (E23): the other specs
+/// of the same target (the plugin) or command line and folder (`stateloop`). Decoded, not
+/// checked: each is checked when it is generated itself.
+public struct MachineLibrary: Sendable {
+    /// The specs, by `machine:` name; the first of two with one name wins.
+    public let specs: [String: MachineSpec]
+
+    public init(_ specs: [MachineSpec] = []) {
+        self.specs = Dictionary(specs.map { ($0.name.value, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The child machines `spec`'s effects name that the library holds.
+    func children(of spec: MachineSpec) -> [String: MachineSpec] {
+        var children: [String: MachineSpec] = [:]
+        for effect in spec.effects {
+            if let name = effect.child?.machine.value { children[name] = specs[name] }
+        }
+        return children
     }
 }
 

@@ -58,7 +58,7 @@ extension MachineContextBuilder {
                 doc: "`after: \(SwiftLiteral.comment(timer.delay.value))` of `\(state.name.value)` (\(position(timer.delay.location))): "
                     + "armed while the machine is there, armed anew by every entry.",
                 mode: mode,
-                milliseconds: timer.milliseconds,
+                milliseconds: timer.milliseconds ?? 0,  // named delays: next commit
                 requestMember: GeneratedNames.member("timerRequest", number),
                 fireEvent: isV1
                     ? ".\(GeneratedNames.timerCase)(\(Self.timer(mode: mode, index: index, entry: "entry")))"

@@ -21,9 +21,15 @@ public struct SpecChecker: Sendable {
     /// The most events a machine may have: each becomes an enum case (with its payload) and a
     /// case in every state's part of the reducer.
     public var maximumEvents: Int
+    /// The machines a `machine:` effect may name (E23).
+    public var library: MachineLibrary
 
     /// A checker with the given bounds on states × events, states and events.
-    public init(maximumStateEventPairs: Int = 1_000_000, maximumStates: Int = 10_000, maximumEvents: Int = 10_000) {
+    public init(
+        library: MachineLibrary = MachineLibrary(),
+        maximumStateEventPairs: Int = 1_000_000, maximumStates: Int = 10_000, maximumEvents: Int = 10_000
+    ) {
+        self.library = library
         self.maximumStateEventPairs = maximumStateEventPairs
         self.maximumStates = maximumStates
         self.maximumEvents = maximumEvents

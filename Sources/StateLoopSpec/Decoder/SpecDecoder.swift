@@ -26,11 +26,11 @@ struct SpecDecoder: Sendable {
     /// The keys of each part of a spec, in the order they are usually written (for suggestions).
     enum Keys {
         /// Top-level keys.
-        static let machine = ["machine", "imports", "context", "events", "on", "ignore", "initial", "states", "effects"]
+        static let machine = ["machine", "imports", "input", "context", "events", "on", "ignore", "delays", "initial", "states", "effects"]
         /// Keys of a context field.
         static let contextField = ["type", "default"]
         /// Keys of a state.
-        static let state = ["type", "history", "target", "initial", "states", "entry", "exit", "on", "ignore", "after", "always", "onDone"]
+        static let state = ["type", "history", "target", "initial", "states", "entry", "exit", "on", "ignore", "after", "always", "onDone", "output"]
         /// Values of a state's `type:`.
         static let stateTypes = ["parallel", "final", "history"]
         /// Keys of a transition.
@@ -43,9 +43,14 @@ struct SpecDecoder: Sendable {
             "parallel": "did you mean 'type: parallel'?",
             "actions": "did you mean 'do:'? a transition's actions are a list under 'do:'",
             "cond": "did you mean 'guard:'?",
+            "invoke": "did you mean an effect? write it under 'effects:' with 'in: [this state]'",
+            "src": "did you mean 'machine:'? a child machine is an effect with 'machine: Name'",
+            "onSnapshot": "a parent does not see its child's state; map the child's final states to events with 'onDone:'",
         ]
         /// Keys of an effect.
-        static let effect = ["in", "request", "emits"]
+        static let effect = ["in", "request", "requests", "stream", "emits", "onError", "machine", "input", "forward", "onDone"]
+        /// Keys of a final state's output field.
+        static let outputField = ["type", "value"]
         /// Keys of an effect's request.
         static let request = ["type", "value"]
         /// The key of an event that says who may send it (`from: effects`); never a payload field.
@@ -89,6 +94,8 @@ private struct DecodingSession {
         var initial: Located<String>?
         var states: [StateSpec]?
         var effects: [EffectSpec] = []
+        var input: [PayloadField] = []
+        var delays: [Assignment] = []
         for entry in known(entries, keys: SpecDecoder.Keys.machine, in: "at the top level of a spec") {
             switch entry.key.value {
             case "machine": name = text(entry.value, expected: "the machine's name", fixIt: "write 'machine: MyMachine'")
@@ -99,6 +106,12 @@ private struct DecodingSession {
             case "ignore": ignore = names(entry.value, expected: "a list of events", fixIt: "write 'ignore: [event, ...]'")
             case "initial": initial = text(entry.value, expected: "the name of the initial state", fixIt: "write 'initial: idle'")
             case "states": states = stateSpecs(entry.value)
+            case "input": input = inputFields(entry.value)
+            case "delays":
+                guard let entries = mapping(entry.value, expected: "a mapping from delay names to Duration expressions", fixIt: "write 'delays: {backoff: \".seconds(1 << attempt)\"}'") else { continue }
+                delays = entries.compactMap { delay in
+                    expression(delay.value, of: "delay '\(delay.key.value)'").map { Assignment(field: delay.key.located, expression: $0) }
+                }
             default: effects = effectSpecs(entry.value)
             }
         }
@@ -118,7 +131,13 @@ private struct DecodingSession {
         guard let name, let initial, let states else { return nil }
         return MachineSpec(
             file: path, name: name, imports: imports, context: context, events: events, on: on, ignore: ignore,
-            initial: initial, states: states, effects: effects)
+            initial: initial, states: states, effects: effects, input: input, delays: delays)
+    }
+
+    /// `input: {field: Type}` (E21).
+    mutating func inputFields(_ node: YAMLNode) -> [PayloadField] {
+        guard let entries = mapping(node, expected: "a mapping from input fields to types", fixIt: "write 'input: {amount: Int}'") else { return [] }
+        return entries.compactMap { entry in swiftType(entry.value).map { PayloadField(name: entry.key.located, type: $0) } }
     }
 
     // MARK: Context and events
@@ -234,6 +253,7 @@ private struct DecodingSession {
                 case "ignore": state.ignore = names(item.value, expected: "a list of events", fixIt: "write 'ignore: [event, ...]'")
                 case "after": state.after = timers(item.value)
                 case "always": state.always = branches(item.value, of: "'always:'") ?? []
+                case "output": state.output = outputFields(item.value)
                 default: state.onDone = branches(item.value, of: "'onDone:'") ?? []
                 }
             }
@@ -313,11 +333,13 @@ private struct DecodingSession {
         var timers: [TimerSpec] = []
         for entry in entries {
             let delay = entry.key.located
-            let milliseconds = DurationParser.milliseconds(delay.value)
-            if milliseconds == nil {
-                error("'\(delay.value)' is not a duration", at: delay.location, fixIt: "write \(DurationParser.acceptedForms)")
+            // A name (E36) starts with a letter, a literal with a digit.
+            let isName = delay.value.first.map { $0.isLetter || $0 == "_" } ?? false
+            let milliseconds = isName ? nil : DurationParser.milliseconds(delay.value)
+            if !isName, milliseconds == nil {
+                error("'\(delay.value)' is not a duration", at: delay.location, fixIt: "write \(DurationParser.acceptedForms), or the name of a delay under 'delays:'")
             }
-            guard let branches = branches(entry.value, of: "the timer '\(delay.value)'"), let milliseconds else { continue }
+            guard let branches = branches(entry.value, of: "the timer '\(delay.value)'"), isName || milliseconds != nil else { continue }
             timers.append(TimerSpec(delay: delay, milliseconds: milliseconds, branches: branches))
         }
         return timers
@@ -381,42 +403,133 @@ private struct DecodingSession {
             node, expected: "a mapping of effects",
             fixIt: "write each effect as 'name: {in: [states], request: {type: T, value: expression}, emits: [events]}'", allowEmpty: true)
         else { return [] }
-        var effects: [EffectSpec] = []
-        for entry in entries {
-            let effectName = entry.key.located
-            guard let body = mapping(
-                entry.value, expected: "the body of effect '\(effectName.value)' as a mapping",
-                fixIt: "write 'in:', 'request:' and 'emits:' under '\(effectName.value):'")
-            else { continue }
-            var states: [Located<String>]?
-            var request: RequestSpec?
-            var requestWritten = false
-            var emits: [Located<String>] = []
-            for item in known(body, keys: SpecDecoder.Keys.effect, in: "in an effect") {
-                switch item.key.value {
-                case "in": states = names(item.value, expected: "a list of states", fixIt: "write 'in: [state, ...]': the states in which the effect may run")
-                case "request":
-                    requestWritten = true
-                    request = requestSpec(item.value)
-                default: emits = names(item.value, expected: "a list of events", fixIt: "write 'emits: [event, ...]': the events the effect answers with")
+        return entries.compactMap { effectSpec($0) }
+    }
+
+    /// One effect; its keys fix its shape (E1), and combinations that mean nothing are errors at
+    /// the second key (E2).
+    mutating func effectSpec(_ entry: YAMLMappingEntry) -> EffectSpec? {
+        let effectName = entry.key.located
+        guard let body = mapping(
+            entry.value, expected: "the body of effect '\(effectName.value)' as a mapping",
+            fixIt: "write 'in:', 'request:' and 'emits:' under '\(effectName.value):'")
+        else { return nil }
+        let valid = known(body, keys: SpecDecoder.Keys.effect, in: "in an effect")
+        func key(_ name: String) -> YAMLMappingEntry? { valid.first { $0.key.value == name } }
+        let errorsBefore = diagnostics.errorCount
+        var effect = EffectSpec(name: effectName, states: nil, request: nil, emits: [])
+        if let item = key("in") {
+            effect.states = names(item.value, expected: "a list of states", fixIt: "write 'in: [state, ...]': the states in which the effect may run")
+        }
+        let single = key("request"), set = key("requests")
+        if let single, let set {
+            let second = single.key.location < set.key.location ? set : single
+            error("an effect has either 'request:' or 'requests:', not both", at: second.key.location,
+                  fixIt: "keep 'request:' for one run at a time, or 'requests:' for one run per element of a set")
+        } else if let item = single ?? set {
+            effect.isSet = set != nil
+            effect.request = requestSpec(item.value)
+        }
+        if let item = key("emits") {
+            effect.emits = names(item.value, expected: "a list of events", fixIt: "write 'emits: [event, ...]': the events the effect answers with")
+        }
+        if let item = key("stream") {
+            switch item.value.scalar?.value {
+            case "true": effect.isStream = true
+            case "false": break
+            default: error("'stream:' takes 'true' or 'false', found \(Self.found(item.value))", at: item.value.location, fixIt: "write 'stream: true' for an effect that answers with any number of events")
+            }
+        }
+        if let item = key("onError") {
+            effect.onError = text(item.value, expected: "the event a failure becomes", fixIt: "write 'onError: failed', an event with optional fields 'error: String' and 'request: T'")
+        }
+        let childKeys = valid.filter { ["input", "forward", "onDone"].contains($0.key.value) }
+        if let item = key("machine") {
+            if let machine = text(item.value, expected: "the name of a machine", fixIt: "write 'machine: Payment', the 'machine:' name of another spec") {
+                effect.child = childMachine(machine, body: valid)
+            }
+            for other in ["request", "requests", "stream", "emits", "onError"] {
+                if let clash = key(other) {
+                    error("'\(other):' does not belong to a child machine", at: clash.key.location,
+                          fixIt: "remove it: a child machine's request is its 'input:', and its results are the events of 'onDone:'")
                 }
             }
-            let inWritten = body.contains { $0.key.value == "in" }
-            if inWritten, states == nil { continue }  // reported: 'in:' was not a list
-            if states != nil, let request, request.value == nil {
+        } else if let extra = childKeys.first {
+            error("'\(extra.key.value):' belongs to a child machine", at: extra.key.location, fixIt: "add 'machine: Name', or remove '\(extra.key.value):'")
+        }
+        let inWritten = key("in") != nil
+        if !inWritten {
+            for (name, reason) in [("requests", "a set"), ("stream", "a stream"), ("machine", "a child machine")] {
+                if let item = key(name), name != "stream" || effect.isStream {
+                    error("\(reason) needs 'in:', the states it runs in", at: item.key.location,
+                          fixIt: "add 'in: [state, ...]'; a one-shot effect started by 'run:' has no lifetime that could end \(reason)")
+                }
+            }
+        }
+        if effect.isStream, key("emits") == nil || effect.emits.isEmpty, let item = key("stream") {
+            error("a stream without results has nothing to send", at: item.key.location,
+                  fixIt: "add 'emits: [event, ...]', or remove 'stream: true': a fire-and-forget effect already runs until its request changes")
+        }
+        if effect.child == nil, key("machine") == nil, inWritten {
+            if let request = effect.request, request.value == nil {
                 error(
                     "effect '\(effectName.value)' runs in states, so its request needs a 'value:'", at: effectName.location,
                     fixIt: "add 'value: expression' to 'request:' (the effect runs while it is not nil), or remove 'in:' to start the effect with 'run:' actions")
-                continue
-            }
-            if inWritten, !requestWritten {
+            } else if single == nil, set == nil {
                 error("effect '\(effectName.value)' has no 'request:'", at: effectName.location, fixIt: "add 'request: {type: T, value: expression}'; the effect runs while the value is not nil")
-                continue
             }
-            if requestWritten, request == nil { continue }  // reported
-            effects.append(EffectSpec(name: effectName, states: states, request: request, emits: emits))
         }
-        return effects
+        return diagnostics.errorCount == errorsBefore ? effect : nil
+    }
+
+    /// `machine:` with `input:`, `forward:` and `onDone:` (E23–E31).
+    mutating func childMachine(_ machine: Located<String>, body: [YAMLMappingEntry]) -> ChildMachine {
+        var child = ChildMachine(machine: machine)
+        for item in body {
+            switch item.key.value {
+            case "input":
+                child.inputKey = item.key.located
+                guard let entries = mapping(item.value, expected: "a mapping from the child's input fields to expressions", fixIt: "write 'input: {amount: cart.total}'") else { continue }
+                child.input = entries.compactMap { entry in
+                    expression(entry.value, of: "input '\(entry.key.value)'").map { Assignment(field: entry.key.located, expression: $0) }
+                }
+            case "forward":
+                if let list = item.value.sequence {
+                    child.forward = list.compactMap { text($0, expected: "an event", fixIt: "write 'forward: [cancel]' or 'forward: {cancel: abort}'") }.map { NameMapping(from: $0, to: $0) }
+                } else {
+                    child.forward = nameMappings(item.value, expected: "a mapping from parent events to child events", fixIt: "write 'forward: {cancel: abort}', or 'forward: [cancel]' to keep the name")
+                }
+            case "onDone":
+                child.onDoneKey = item.key.located
+                child.onDone = nameMappings(item.value, expected: "a mapping from the child's final states to events", fixIt: "write 'onDone: {paid: paid, declined: declined}'")
+            default: continue
+            }
+        }
+        return child
+    }
+
+    mutating func nameMappings(_ node: YAMLNode, expected: String, fixIt: String) -> [NameMapping] {
+        guard let entries = mapping(node, expected: expected, fixIt: fixIt) else { return [] }
+        return entries.compactMap { entry in text(entry.value, expected: "a name", fixIt: fixIt).map { NameMapping(from: entry.key.located, to: $0) } }
+    }
+
+    /// `output: {field: {type: T, value: expression}}` of a final state (E22).
+    mutating func outputFields(_ node: YAMLNode) -> [OutputField] {
+        guard let entries = mapping(node, expected: "a mapping of output fields", fixIt: "write 'output: {receipt: {type: String, value: receipt}}'") else { return [] }
+        return entries.compactMap { entry in
+            guard let body = mapping(entry.value, expected: "'{type: T, value: expression}' for output field '\(entry.key.value)'", fixIt: "write '\(entry.key.value): {type: T, value: expression}'") else { return nil }
+            var type: Located<String>?, value: Located<String>?
+            for item in known(body, keys: SpecDecoder.Keys.outputField, in: "in an output field") {
+                if item.key.value == "type" { type = swiftType(item.value) } else { value = expression(item.value, of: "'value:'") }
+            }
+            guard let type, let value else {
+                if !body.contains(where: { $0.key.value == "type" }) || !body.contains(where: { $0.key.value == "value" }) {
+                    error("output field '\(entry.key.value)' needs 'type:' and 'value:'", at: entry.key.location, fixIt: "write '\(entry.key.value): {type: T, value: expression}'")
+                }
+                return nil
+            }
+            return OutputField(name: entry.key.located, type: type, value: value)
+        }
     }
 
     mutating func requestSpec(_ node: YAMLNode) -> RequestSpec? {

@@ -24,6 +24,7 @@ struct DiagnosticList {
         _ severity: Diagnostic.Severity, _ message: @autoclosure () -> String, at location: SourceLocation,
         notes: @autoclosure () -> [Diagnostic.Note] = [], fixIt: @autoclosure () -> String? = nil
     ) {
+        if severity == .error { errorCount += 1 }
         guard items.count < limit else {
             omitted += 1
             omittedError = omittedError || severity == .error
@@ -32,6 +33,9 @@ struct DiagnosticList {
         }
         items.append(Diagnostic(severity, message(), at: location, notes: notes(), fixIt: fixIt()))
     }
+
+    /// How many errors were reported, shown or not: a part decoded without a new one is whole.
+    private(set) var errorCount = 0
 
     /// True when at least one error was reported, shown or not.
     var containsErrors: Bool { omittedError || items.containsErrors }

@@ -8,10 +8,14 @@
 public struct CheckedMachineSpec: Sendable {
     /// The spec as decoded.
     public let spec: MachineSpec
+    /// The specs of the child machines its effects run, by `machine:` name (E23): every one
+    /// named is here, checked against the parent's `input:`, `forward:` and `onDone:`.
+    public let children: [String: MachineSpec]
 
     /// Made by `SpecLoader` once the checks found no error (and by tests of this module).
-    init(_ spec: MachineSpec) {
+    init(_ spec: MachineSpec, children: [String: MachineSpec] = [:]) {
         self.spec = spec
+        self.children = children
     }
 
     /// The spec's properties, read through: `checked.states`, `checked.name`.

@@ -11,7 +11,7 @@ extension MachineSpec {
     /// them may run. Where this is false the generated reducer ignores the event implicitly.
     public func event(_ event: EventSpec, canArriveIn state: String) -> Bool {
         guard event.source == .effects else { return true }
-        return effects(runningIn: state).contains { effect in effect.emits.contains { $0.value == event.name.value } }
+        return effects(runningIn: state).contains { effect in effect.results.contains { $0.value == event.name.value } }
     }
 }
 

@@ -22,12 +22,19 @@ public struct MachineSpec: Sendable {
     public var states: [StateSpec]
     /// `effects:` — query-triggered and one-shot effects; each becomes a protocol method.
     public var effects: [EffectSpec]
+    /// `input:` — what the machine is started with (E21); only `default:` expressions read it.
+    public var input: [PayloadField]
+    /// `delays:` — named timer delays, Swift `Duration` expressions of the state (E35).
+    public var delays: [Assignment]
 
     public init(
         file: String, name: Located<String>, imports: [Located<String>] = [],
         context: [ContextField] = [], events: [EventSpec] = [], on: [EventHandler] = [], ignore: [Located<String>] = [],
-        initial: Located<String>, states: [StateSpec] = [], effects: [EffectSpec] = []
+        initial: Located<String>, states: [StateSpec] = [], effects: [EffectSpec] = [],
+        input: [PayloadField] = [], delays: [Assignment] = []
     ) {
+        self.input = input
+        self.delays = delays
         self.file = file
         self.name = name
         self.imports = imports
@@ -130,13 +137,16 @@ public struct StateSpec: Sendable {
     public var onDone: [Branch]
     /// `target:` of a history state: the default when nothing is recorded yet.
     public var historyTarget: Located<String>?
+    /// `output:` of a top-level final state: what the machine ends with (E22).
+    public var output: [OutputField]
 
     public init(
         name: Located<String>, kind: Kind = .normal, type: Located<String>? = nil, keys: [Located<String>] = [],
         on: [EventHandler] = [], ignore: [Located<String>] = [], after: [TimerSpec] = [],
         initial: Located<String>? = nil, states: [StateSpec] = [], entry: [Action] = [], exit: [Action] = [],
-        always: [Branch] = [], onDone: [Branch] = [], historyTarget: Located<String>? = nil
+        always: [Branch] = [], onDone: [Branch] = [], historyTarget: Located<String>? = nil, output: [OutputField] = []
     ) {
+        self.output = output
         self.name = name
         self.kind = kind
         self.type = type
@@ -259,14 +269,15 @@ public struct Assignment: Sendable {
 
 /// `after: {5s: transition}` — a timer that fires once the state has been active that long.
 public struct TimerSpec: Sendable {
-    /// The delay as written (`5s`, `250ms`, `1.5s`, `2m`), at the key's location.
+    /// The delay as written (`5s`, `250ms`, `1.5s`, `2m`), or the name of one of `delays:`
+    /// (`backoff`), at the key's location.
     public var delay: Located<String>
-    /// The delay in milliseconds, parsed by the decoder.
-    public var milliseconds: Int64
+    /// The delay in milliseconds, parsed by the decoder; `nil` for a named delay (E36).
+    public var milliseconds: Int64?
     /// Tried in order when the timer fires, like an event handler's branches.
     public var branches: [Branch]
 
-    public init(delay: Located<String>, milliseconds: Int64, branches: [Branch]) {
+    public init(delay: Located<String>, milliseconds: Int64?, branches: [Branch]) {
         self.delay = delay
         self.milliseconds = milliseconds
         self.branches = branches
@@ -284,18 +295,92 @@ public struct EffectSpec: Sendable {
     public var request: RequestSpec?
     /// `emits:` — the events the effect may answer with; none: fire-and-forget.
     public var emits: [Located<String>]
+    /// True for `requests:` (one run per element of a set, E8) instead of `request:`.
+    public var isSet: Bool
+    /// `stream: true`: any number of results per run (E4).
+    public var isStream: Bool
+    /// `onError:` — the event a failure becomes (E15).
+    public var onError: Located<String>?
+    /// `machine:` and its keys: the effect is a child machine (E23).
+    public var child: ChildMachine?
 
-    public init(name: Located<String>, states: [Located<String>]?, request: RequestSpec?, emits: [Located<String>]) {
+    public init(
+        name: Located<String>, states: [Located<String>]?, request: RequestSpec?, emits: [Located<String>],
+        isSet: Bool = false, isStream: Bool = false, onError: Located<String>? = nil, child: ChildMachine? = nil
+    ) {
         self.name = name
         self.states = states
         self.request = request
         self.emits = emits
+        self.isSet = isSet
+        self.isStream = isStream
+        self.onError = onError
+        self.child = child
     }
 
     /// True for an effect without `in:`, started only by `run:` actions.
     public var isOneShot: Bool { states == nil }
     /// The states of `in:` (none for a one-shot effect).
     public var runningStates: [Located<String>] { states ?? [] }
+    /// Every event the effect may feed back: `emits:`, `onError:` and the events of `onDone:`
+    /// (E20, E31), each once, in that order.
+    public var results: [Located<String>] {
+        var seen: Set<String> = []
+        return (emits + (onError.map { [$0] } ?? []) + (child?.onDone.map(\.to) ?? [])).filter { seen.insert($0.value).inserted }
+    }
+}
+
+/// `machine: Payment` with its `input:`, `forward:` and `onDone:` (E23–E31).
+public struct ChildMachine: Sendable {
+    /// The child machine's name (its `machine:`), at the value.
+    public var machine: Located<String>
+    /// `input:` — one expression of the parent's state per input field of the child.
+    public var input: [Assignment]
+    /// Where `input:` is written, if it is.
+    public var inputKey: Located<String>?
+    /// `forward:` — parent event -> child event.
+    public var forward: [NameMapping]
+    /// `onDone:` — the child's top-level final state -> parent event.
+    public var onDone: [NameMapping]
+    /// Where `onDone:` is written, if it is.
+    public var onDoneKey: Located<String>?
+
+    public init(
+        machine: Located<String>, input: [Assignment] = [], inputKey: Located<String>? = nil,
+        forward: [NameMapping] = [], onDone: [NameMapping] = [], onDoneKey: Located<String>? = nil
+    ) {
+        self.machine = machine
+        self.input = input
+        self.inputKey = inputKey
+        self.forward = forward
+        self.onDone = onDone
+        self.onDoneKey = onDoneKey
+    }
+}
+
+/// One entry of `forward:` or `onDone:`: `cancel: abort`.
+public struct NameMapping: Sendable {
+    public var from: Located<String>
+    public var to: Located<String>
+
+    public init(from: Located<String>, to: Located<String>) {
+        self.from = from
+        self.to = to
+    }
+}
+
+/// A field of a final state's `output:`: `receipt: {type: String, value: receipt}` (E22).
+public struct OutputField: Sendable {
+    public var name: Located<String>
+    public var type: Located<String>
+    /// A Swift expression over the finished state's fields.
+    public var value: Located<String>
+
+    public init(name: Located<String>, type: Located<String>, value: Located<String>) {
+        self.name = name
+        self.type = type
+        self.value = value
+    }
 }
 
 /// `request: {type: URL, value: nextPageURL}`.
