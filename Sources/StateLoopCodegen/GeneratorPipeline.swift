@@ -30,9 +30,10 @@ public struct GeneratorPipeline: Sendable {
     /// - Parameters:
     ///   - contents: the file's bytes.
     ///   - path: the file's path as the user gave it; diagnostics and `#sourceLocation` print it.
+    ///   - library: the specs it may run as child machines (`machine:` effects).
     /// - Returns: the source, or `nil` and the errors; warnings in either case.
-    public func generate(contents: [UInt8], path: String) -> GeneratorOutput {
-        let loaded = SpecLoader.load(contents: contents, path: path)
+    public func generate(contents: [UInt8], path: String, library: MachineLibrary = MachineLibrary()) -> GeneratorOutput {
+        let loaded = SpecLoader.load(contents: contents, path: path, library: library)
         guard let spec = loaded.spec else {
             return GeneratorOutput(source: nil, diagnostics: loaded.diagnostics)
         }
