@@ -48,8 +48,14 @@ public struct MachineContext: Sendable {
     public var runCases: [String]
     /// The `runs` feedback's lines, for one-shot effects.
     public var runFeedback: [String]
-    /// Protocol methods of one-shot effects, laid out.
-    public var oneShotMethods: [String]
+    /// Types the machine declares for its input, output, forwarded events and named delays, laid out.
+    public var typeLines: [String]
+    /// The declaration of `State.initial`: `static var initial: Self`, or with `input:` a function of it.
+    public var initialDeclaration: String
+    /// The `RecordingEffects` test double, laid out (none without effects).
+    public var recordingLines: [String]
+    /// Functions after `system(...)`: `system(input:...)` for a machine with `input:`.
+    public var systemLines: [String]
     /// `, isFinished: { $0.isDone }` when the machine can finish.
     public var systemFinish: String
     /// Context fields, in YAML order.
@@ -150,43 +156,39 @@ public struct MachineContext: Sendable {
         public var body: [String]
     }
 
-    /// An effect: a protocol method, a result enum, a request member and a `react` feedback.
+    /// An effect: a protocol method, a result enum, a request member and a feedback.
     public struct Effect: Sendable {
-        /// Doc comment text of the protocol method.
-        public var doc: String
         /// The escaped method name.
         public var name: String
-        /// The request type (its alias).
-        public var requestType: String
         /// The result enum's name (`LoadNextPageResult`).
         public var resultType: String
         /// Cases of the result enum.
         public var results: [EventCase]
         /// Lines of the result's `switch self` that turn it into an `Event`.
         public var conversions: [String]
-        /// The `State` member that computes the request (`nil`: not running).
-        public var requestMember: String
-        /// Body lines of that member.
-        public var requestBody: [String]
-        /// False for a one-shot effect: it has no request member and no `react` feedback.
-        public var isQuery: Bool
-        /// True when its result enum is declared (a query effect, or a one-shot one that emits).
+        /// True when its result enum is declared (it has `emits:`).
         public var hasResults: Bool
+        /// The doc comment and declaration of its method in `Effects`, laid out.
+        public var method: [String]
+        /// The `State` member that computes its request, laid out (none for a one-shot effect).
+        public var requestMember: [String]
+        /// Its entry in `feedbacks(...)`, laid out (none for a one-shot effect: `runFeedback` runs those).
+        public var feedback: [String]
     }
 
     /// An `after:` timer: a request member on `State` and a `timer` feedback.
     public struct Timer: Sendable {
         /// Doc comment text.
         public var doc: String
-        /// The escaped name of the state whose timer it is.
-        public var mode: String
-        /// The delay in milliseconds.
-        public var milliseconds: Int64
         /// The `State` member that computes the request.
         public var requestMember: String
-        /// The event the timer sends, an expression of the request `entry`.
-        public var fireEvent: String
+        /// The request's type: the entry count, or with a named delay the entry and its delay.
+        public var requestType: String
         /// The request's expression: `mode == .red ? _entries : nil`.
         public var request: String
+        /// The `delay:` closure's body: `_ in .milliseconds(500)`.
+        public var delay: String
+        /// The `event:` closure's body, which makes the event the timer sends from its request.
+        public var fireEvent: String
     }
 }

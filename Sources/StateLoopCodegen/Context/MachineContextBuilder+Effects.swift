@@ -1,40 +1,66 @@
 import StateLoopSpec
 
 // Effects and `after:` timers, both query-triggered: a member of `State` computes the request
-// (`nil`: not running), a feedback loop runs the effect for it. An effect's request is its
-// `request.value` in the states of its `in:`; a timer's is the entry count while its state is
-// active, so every entry arms it anew.
+// (`nil` or empty: not running), a feedback loop runs the effect for it (Docs/Effects.md). An
+// effect's keys fix its shape, and the shape fixes three things decided here once: the protocol
+// method's signature, the feedback that calls it, and the test double's closure. A timer's
+// request is the entry count while its state is active, so every entry arms it anew; a named
+// delay's timer carries the delay evaluated on that entry as well (E38).
+
+/// What an effect's method looks like, derived from its keys (Docs/Effects.md, "The generated Swift").
+struct EffectShape {
+    let effect: EffectSpec
+    /// The request's alias (`_T3`), the child's `Input`, or `nil` when the method takes no request.
+    let requestType: String?
+    /// `LoadImageResult`, or `nil` for a fire-and-forget effect.
+    let resultType: String?
+
+    /// `async throws -> LoadImageResult`, `-> Swift.AsyncStream<R>`, `async`: what follows the parameters.
+    var methodEffects: String {
+        let throwing = effect.onError != nil
+        if let child = effect.child { return " -> any \(SwiftName.escaped(child.machine.value)).Effects" }
+        if effect.isStream, let resultType {
+            return throwing
+                ? " -> Swift.AsyncThrowingStream<\(resultType), any Swift.Error>"
+                : " -> Swift.AsyncStream<\(resultType)>"
+        }
+        return " async" + (throwing ? " throws" : "") + (resultType.map { " -> \($0)" } ?? "")
+    }
+
+    /// The method's parameter list: `_ request: _T3`, `_ input: Payment.Input`, or nothing.
+    var parameters: String {
+        guard let requestType else { return "" }
+        return effect.child == nil ? "_ request: \(requestType)" : "_ input: \(requestType)"
+    }
+
+    /// The closure type the test double stores for it.
+    var closureType: String {
+        "@Sendable (\(requestType ?? ""))\(methodEffects)" + (resultType == nil && effect.child == nil ? " -> Swift.Void" : "")
+    }
+}
 
 extension MachineContextBuilder {
-    mutating func makeEffect(_ effect: EffectSpec, requestType: String?) -> MachineContext.Effect {
-        let emitted = effect.emits.compactMap { name in spec.events.first { $0.name.value == name.value } }
-        var requestBody: [String] = []
-        if let value = effect.request?.value, let requestType {
-            let valueName = nextMember("value")
-            addMember(
-                doc: "`request.value` of `\(effect.name.value)` (\(position(value.location))).",
-                declaration: "fileprivate func \(valueName)() -> \(requestType)?",
-                body: placement.lines(value, indent: "") + [SourcePlacement.end]
-            )
-            let active = Set(effect.runningStates.map(\.value))
-            if isV1 {
-                let activeCases = spec.states.filter { active.contains($0.name.value) }.map { ".\(SwiftName.escaped($0.name.value))" }
-                let otherCases = spec.states.filter { !active.contains($0.name.value) }.map { ".\(SwiftName.escaped($0.name.value))" }
-                requestBody = ["switch mode {"]
-                if !activeCases.isEmpty { requestBody.append("case \(activeCases.joined(separator: ", ")): \(valueName)()") }
-                if !otherCases.isEmpty { requestBody.append("case \(otherCases.joined(separator: ", ")): nil") }
-                requestBody.append("}")
-            } else {
-                let test = effect.runningStates.map { "isIn(.\(SwiftName.escaped($0.value)))" }.joined(separator: " || ")
-                requestBody = ["\(test) ? \(valueName)() : nil"]
-            }
+    /// The alias of the request type, or for a child the `Input` it is started with.
+    func requestParameterType(_ effect: EffectSpec) -> String? {
+        if let child = effect.child {
+            let name = SwiftName.escaped(child.machine.value)
+            return children[child.machine.value].map { $0.input.isEmpty } == false ? "\(name).Input" : nil
         }
-        let states = effect.runningStates.map { "`\($0.value)`" }.joined(separator: ", ")
+        return requestTypes[effect.name.value]
+    }
+
+    func shape(_ effect: EffectSpec) -> EffectShape {
+        EffectShape(
+            effect: effect, requestType: requestParameterType(effect),
+            resultType: effect.emits.isEmpty ? nil : GeneratedNames.resultType(ofEffect: effect.name.value))
+    }
+
+    mutating func makeEffect(_ effect: EffectSpec) -> MachineContext.Effect {
+        let emitted = effect.emits.compactMap { name in spec.events.first { $0.name.value == name.value } }
+        let shape = shape(effect)
+        let name = SwiftName.escaped(effect.name.value)
         return MachineContext.Effect(
-            doc: "`\(effect.name.value)` (\(position(effect.name.location))): runs in \(states) while its request is not `nil`; "
-                + "a new request cancels the run before it.",
-            name: SwiftName.escaped(effect.name.value),
-            requestType: requestType ?? "",
+            name: name,
             resultType: GeneratedNames.resultType(ofEffect: effect.name.value),
             results: emitted.map { .init(doc: "Fed back as `Event.\($0.name.value)`.", declaration: caseDeclaration($0)) },
             conversions: emitted.map { event in
@@ -42,11 +68,183 @@ extension MachineContextBuilder {
                 if event.payload.isEmpty { return "case .\(name): .\(name)" }
                 return "case \(bindingPattern(event)): .\(name)(\(labeledArguments(event)))"
             },
-            requestMember: GeneratedNames.requestMember(ofEffect: effect.name.value),
-            requestBody: requestBody,
-            isQuery: !effect.isOneShot,
-            hasResults: !effect.isOneShot || !effect.emits.isEmpty
+            hasResults: shape.resultType != nil,
+            method: methodLines(shape),
+            requestMember: effect.isOneShot ? [] : requestMemberLines(effect),
+            feedback: effect.isOneShot ? [] : feedbackLines(shape)
         )
+    }
+
+    /// The doc comment and declaration of the effect's method in `Effects`.
+    private func methodLines(_ shape: EffectShape) -> [String] {
+        let effect = shape.effect
+        let place = "`\(effect.name.value)` (\(position(effect.name.location)))"
+        let states = effect.runningStates.map { "`\($0.value)`" }.joined(separator: ", ")
+        var doc: String
+        if let child = effect.child {
+            doc = "\(place): the effects of the `\(child.machine.value)` child machine, started while in \(states) (E34)."
+        } else if effect.isOneShot {
+            doc = "\(place): a one-shot effect, run once per `run:` action; stopping the system cancels it."
+        } else {
+            doc = effect.isSet
+                ? "\(place): one run per element of its set, in \(states); an element that leaves the set cancels its run (E9)."
+                : "\(place): runs in \(states) while its request is not `nil`; a new request cancels the run before it."
+            if effect.isStream { doc += " Every element the stream yields is fed back (E4)." }
+            if shape.resultType == nil { doc += " Sends nothing (E14)." }
+        }
+        if let onError = effect.onError { doc += " A failure becomes `\(onError.value)` (E15)." }
+        return [
+            "        /// \(doc)",
+            "        func \(SwiftName.escaped(effect.name.value))(\(shape.parameters))\(shape.methodEffects)",
+        ]
+    }
+
+    /// `fileprivate var _request_x: T? { ... }`: the request in the states of `in:`.
+    private mutating func requestMemberLines(_ effect: EffectSpec) -> [String] {
+        let type: String, call: String, empty: String
+        if let child = effect.child {
+            let childName = SwiftName.escaped(child.machine.value)
+            if let childSpec = children[child.machine.value], !childSpec.input.isEmpty {
+                let inputName = nextMember("input")
+                var lines = ["            \(childName).Input("]
+                for (index, field) in childSpec.input.enumerated() {
+                    guard let value = child.input.first(where: { $0.field.value == field.name.value }) else { continue }
+                    lines += placement.lines(value.expression, after: "\(Self.argumentLabel(field.name.value)): ", indent: "                ")
+                    lines.append(SourcePlacement.end)
+                    if index < childSpec.input.count - 1 { lines.append("            ,") }
+                }
+                lines.append("            )")
+                addMember(
+                    doc: "`input:` of `\(effect.name.value)` (\(position(child.inputKey?.location ?? child.machine.location))): what the `\(child.machine.value)` child starts with.",
+                    declaration: "fileprivate func \(inputName)() -> \(childName).Input",
+                    body: lines)
+                (type, call, empty) = ("\(childName).Input?", "\(inputName)()", "nil")
+            } else {
+                (type, call, empty) = ("Swift.Bool?", "true", "nil")
+            }
+        } else {
+            let requestType = requestTypes[effect.name.value]!
+            let valueName = nextMember("value")
+            type = effect.isSet ? "Swift.Set<\(requestType)>" : "\(requestType)?"
+            addMember(
+                doc: "`\(effect.isSet ? "requests" : "request").value` of `\(effect.name.value)` (\(position(effect.request!.value!.location))).",
+                declaration: "fileprivate func \(valueName)() -> \(type)",
+                body: placement.lines(effect.request!.value!, indent: "") + [SourcePlacement.end]
+            )
+            (call, empty) = ("\(valueName)()", effect.isSet ? "[]" : "nil")
+        }
+        let body: [String]
+        if isV1 {
+            // v1's spelling, kept so that v1 goldens do not change (E45).
+            let active = Set(effect.runningStates.map(\.value))
+            let activeCases = spec.states.filter { active.contains($0.name.value) }.map { ".\(SwiftName.escaped($0.name.value))" }
+            let otherCases = spec.states.filter { !active.contains($0.name.value) }.map { ".\(SwiftName.escaped($0.name.value))" }
+            body = ["switch mode {"]
+                + (activeCases.isEmpty ? [] : ["case \(activeCases.joined(separator: ", ")): \(call)"])
+                + (otherCases.isEmpty ? [] : ["case \(otherCases.joined(separator: ", ")): \(empty)"])
+                + ["}"]
+        } else {
+            body = [effect.runningStates.map { "isIn(.\(SwiftName.escaped($0.value)))" }.joined(separator: " || ") + " ? \(call) : \(empty)"]
+        }
+        return [
+            "",
+            "        /// The request of `\(effect.name.value)`: \(effect.isSet ? "its `requests.value` where it runs, empty (not running)" : effect.child != nil ? "the child's input where it runs, `nil` (not running)" : "its `request.value` where it runs, `nil` (not running)") elsewhere.",
+            "        fileprivate var \(GeneratedNames.requestMember(ofEffect: effect.name.value)): \(type) {",
+        ] + body.map { "            " + $0 } + ["        }"]
+    }
+
+    /// The feedback that runs a query, set, stream or child effect (E46–E52).
+    private func feedbackLines(_ shape: EffectShape) -> [String] {
+        let effect = shape.effect
+        let name = SwiftName.escaped(effect.name.value)
+        let member = GeneratedNames.requestMember(ofEffect: effect.name.value)
+        let requestKey = effect.isSet ? "requests" : "request"
+        if let child = effect.child { return childFeedbackLines(effect, child: child, shape: shape) }
+        let call = "effects.\(name)(request)"
+        let simple = shape.resultType != nil && !effect.isStream && effect.onError == nil
+        if simple {
+            return [
+                "            .react(",
+                "                \(requestKey): { state in state.\(member) },",
+                "                effect: { request in await \(call)._event }",
+                "            ),",
+            ]
+        }
+        let tryWord = effect.onError == nil ? "" : "try "
+        let run: String
+        if effect.isStream {
+            run = "for \(tryWord)await result in \(call) { send(result._event) }"
+        } else if shape.resultType != nil {
+            run = "send(\(tryWord)await \(call)._event)"
+        } else {
+            run = "\(tryWord)await \(call)"
+        }
+        var lines = [
+            "            .react(",
+            "                \(requestKey): { state in state.\(member) },",
+            "                run: { request, send in \(run) }\(effect.onError == nil ? "" : ",")",
+        ]
+        if let onError = effect.onError { lines.append("                onError: { request, error in \(errorEvent(onError)) }") }
+        return lines + ["            ),"]
+    }
+
+    /// The event `onError:` makes of a failure: `error` gets its description, `request` the
+    /// request of the run that failed (E16).
+    func errorEvent(_ onError: Located<String>) -> String {
+        let event = spec.events.first { $0.name.value == onError.value }!
+        let name = SwiftName.escaped(event.name.value)
+        guard !event.payload.isEmpty else { return ".\(name)" }
+        let arguments = event.payload.map { field in
+            "\(Self.argumentLabel(field.name.value)): " + (field.name.value == "error" ? "Swift.String(describing: error)" : "request")
+        }
+        return ".\(name)(\(arguments.joined(separator: ", ")))"
+    }
+
+    /// `.child(...)`: the child system per input, its forwarded events, its output as an event.
+    private func childFeedbackLines(_ effect: EffectSpec, child: ChildMachine, shape: EffectShape) -> [String] {
+        let childName = SwiftName.escaped(child.machine.value)
+        let childSpec = children[child.machine.value]!
+        var arguments = ["initial: " + (childSpec.input.isEmpty ? ".initial" : ".initial(request)")]
+        if !childSpec.effects.isEmpty {
+            arguments.append("effects: effects.\(SwiftName.escaped(effect.name.value))(\(childSpec.input.isEmpty ? "" : "request"))")
+        }
+        if Self.needsClock(childSpec) { arguments.append("clock: clock") }
+        var lines = [
+            "            .child(",
+            "                request: { state in state.\(GeneratedNames.requestMember(ofEffect: effect.name.value)) },",
+            "                start: { request in \(childName).system(\(arguments.joined(separator: ", "))) },",
+            child.forward.isEmpty
+                ? "                forwarded: { _ in [] },"
+                : "                forwarded: { state in state.forwarded.compactMap(\\.\(forwardedAccessor(effect))) },",
+        ]
+        guard !child.onDone.isEmpty else { return lines + ["                output: { _ in nil }", "            ),"] }
+        lines += ["                output: { child in", "                    switch child.output {"]
+        let finals = childSpec.states.filter(\.isFinal)
+        for final in finals {
+            guard let mapping = child.onDone.first(where: { $0.from.value == final.name.value }),
+                  let event = spec.events.first(where: { $0.name.value == mapping.to.value }) else { continue }
+            let caseName = SwiftName.escaped(final.name.value)
+            let pattern = final.output.isEmpty
+                ? ".\(caseName)?"
+                : ".\(caseName)(\(final.output.indices.map { "let _\($0)" }.joined(separator: ", ")))?"
+            let arguments = event.payload.map { field in
+                "\(Self.argumentLabel(field.name.value)): _\(final.output.firstIndex { $0.name.value == field.name.value }!)"
+            }
+            let value = event.payload.isEmpty ? ".\(SwiftName.escaped(event.name.value))" : ".\(SwiftName.escaped(event.name.value))(\(arguments.joined(separator: ", ")))"
+            lines.append("                    case \(pattern): \(value)")
+        }
+        if finals.count > child.onDone.count { lines.append("                    default: nil") } else { lines.append("                    case nil: nil") }
+        return lines + ["                    }", "                }", "            ),"]
+    }
+
+    /// `_pay`: the member of `Forwarded` that unwraps the events meant for `effect`'s child.
+    func forwardedAccessor(_ effect: EffectSpec) -> String {
+        "_" + effect.name.value
+    }
+
+    /// True when a machine's `system(...)` takes a clock: it has timers, or children that it passes its clock to.
+    static func needsClock(_ spec: MachineSpec) -> Bool {
+        StateTree(spec.states).nodes.contains { !$0.spec.after.isEmpty } || spec.effects.contains { $0.child != nil }
     }
 
     func makeTimers() -> [MachineContext.Timer] {
@@ -54,17 +252,29 @@ extension MachineContextBuilder {
         return timers.enumerated().map { number, entry in
             let (state, index, timer) = entry
             let mode = SwiftName.escaped(state.name.value)
+            let named = timer.milliseconds == nil
+            let entered = isV1 ? "_entries" : "_entered_\(state.name.value)"
+            let test = isV1 ? "mode == .\(mode)" : "isIn(.\(mode))"
             return MachineContext.Timer(
                 doc: "`after: \(SwiftLiteral.comment(timer.delay.value))` of `\(state.name.value)` (\(position(timer.delay.location))): "
                     + "armed while the machine is there, armed anew by every entry.",
-                mode: mode,
-                milliseconds: timer.milliseconds ?? 0,  // named delays: next commit
                 requestMember: GeneratedNames.member("timerRequest", number),
-                fireEvent: isV1
-                    ? ".\(GeneratedNames.timerCase)(\(Self.timer(mode: mode, index: index, entry: "entry")))"
-                    : ".\(GeneratedNames.timerCase)(.init(state: .\(mode), index: \(index), entry: entry))",
-                request: isV1 ? "mode == .\(mode) ? _entries : nil" : "isIn(.\(mode)) ? _entered_\(state.name.value) : nil"
+                requestType: named ? GeneratedNames.delayedEntry : "Swift.Int",
+                request: named
+                    ? "\(test) ? .init(entry: \(entered), delay: \(delayField(state.name.value, index))) : nil"
+                    : "\(test) ? \(entered) : nil",
+                delay: named ? "request in request.delay" : "_ in .milliseconds(\(timer.milliseconds!))",
+                fireEvent: "\(named ? "request" : "entry") in ." + GeneratedNames.timerCase + "("
+                    + (isV1
+                        ? Self.timer(mode: mode, index: index, entry: "entry")
+                        : ".init(state: .\(mode), index: \(index), entry: \(named ? "request.entry" : "entry"))")
+                    + ")"
             )
         }
+    }
+
+    /// `_delay_reconnecting_0`: where the delay of `after:` timer `index` of `state` is kept (E38).
+    func delayField(_ state: String, _ index: Int) -> String {
+        "_delay_\(state)_\(index)"
     }
 }

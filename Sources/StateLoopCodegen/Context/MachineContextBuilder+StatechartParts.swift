@@ -178,7 +178,7 @@ extension MachineContextBuilder {
         guard event.source == .effects else { return true }
         let lineage = Set(layout.tree.lineage(of: leaf).map { layout.tree[$0].name })
         return spec.effects.contains { effect in
-            effect.emits.contains { $0.value == event.name.value }
+            effect.results.contains { $0.value == event.name.value }
                 && (effect.isOneShot || effect.runningStates.contains { lineage.contains($0.value) })
         }
     }
@@ -291,6 +291,10 @@ extension MachineContextBuilder {
         if !tree[state].spec.after.isEmpty { lines.append(indent + "_next._entered_\(tree[state].name) = _next._entries") }
         for action in tree[state].spec.entry {
             lines.append(indent + "do { let _s = _next; _s.\(actionMember(action, payload: nil))(&_next) }")
+        }
+        // Named delays: evaluated after the state's own `entry:`, on the state as it is then (E38).
+        for (index, timer) in tree[state].spec.after.enumerated() where timer.milliseconds == nil {
+            lines.append(indent + "_next.\(delayField(tree[state].name, index)) = _next.\(delayMembers[timer.delay.value]!)()")
         }
         for target in layout.doneTargets[state] {
             lines.append(indent + "_next._done.append(.\(caseName(target)))")

@@ -20,6 +20,12 @@ extension MachineContextBuilder {
         for effect in spec.effects {
             requestTypes[effect.name.value] = effect.request.map { alias($0.type, doc: "The request type of `\(effect.name.value)`") }
         }
+        inputTypes = spec.input.map { field in alias(field.type, doc: "The type of `\(field.name.value)` in `input:`") }
+        for final in spec.states where final.isFinal && !final.output.isEmpty {
+            outputTypes[final.name.value] = final.output.map { field in
+                alias(field.type, doc: "The type of `\(field.name.value)` in the `output:` of `\(final.name.value)`")
+            }
+        }
     }
 
     /// Declares the alias of one type; returns its name.

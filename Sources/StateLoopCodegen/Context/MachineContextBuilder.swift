@@ -31,6 +31,14 @@ public struct MachineContextBuilder {
     var payloadTypes: [String: [String]] = [:]
     /// The alias of each effect's request type, by effect name (none: a one-shot effect without request).
     var requestTypes: [String: String] = [:]
+    /// The alias of each `input:` field's type, in order.
+    var inputTypes: [String] = []
+    /// The aliases of each top-level final state's `output:` types, by state name.
+    var outputTypes: [String: [String]] = [:]
+    /// The member that evaluates each of `delays:`, by delay name.
+    var delayMembers: [String: String] = [:]
+    /// The specs of the child machines the effects run, by `machine:` name.
+    let children: [String: MachineSpec]
     /// True when some state has `after:` timers.
     let hasTimers: Bool
     /// The position of each context field in `context:`, by name.
@@ -62,11 +70,12 @@ public struct MachineContextBuilder {
 
     private init(spec: CheckedMachineSpec, access: AccessLevel) {
         self.spec = spec.spec
+        self.children = spec.children
         self.access = access
         let tree = StateTree(spec.states)
         self.layout = StatechartLayout(spec: spec.spec, tree: tree)
         self.hasTimers = layout.hasTimers
-        self.isV1 = tree.isFlat && spec.on.isEmpty && !layout.hasRuns && !layout.settles
+        self.isV1 = tree.isFlat && spec.on.isEmpty && !layout.hasRuns && !layout.settles && spec.delays.isEmpty
             && tree.nodes.allSatisfy { $0.spec.entry.isEmpty && $0.spec.exit.isEmpty }
             && !tree.nodes.contains { $0.spec.branches.contains { $0.transition.map { !$0.actions.isEmpty } ?? false } }
         self.fieldIndex = Dictionary(spec.context.enumerated().map { ($1.name.value, $0) }, uniquingKeysWith: { first, _ in first })
@@ -84,6 +93,7 @@ public struct MachineContextBuilder {
         makeTypeAliases()
         eventCaseSpellings = makeEventCaseSpellings()
         let initialArguments = makeDefaults()
+        makeDelayMembers()
         let tree = layout.tree
         let reducerModes: [MachineContext.ReducerMode]
         let dispatch: [String]
@@ -98,7 +108,7 @@ public struct MachineContextBuilder {
             makeExitAndEntryMembers()
             if layout.settles { makeSettleMembers() }
         }
-        let effects = spec.effects.map { makeEffect($0, requestType: requestTypes[$0.name.value]) }
+        let effects = spec.effects.map { makeEffect($0) }
         let timers = makeTimers()
         let oneShots = spec.effects.filter(\.isOneShot)
         if layout.hasRuns {
@@ -107,7 +117,7 @@ public struct MachineContextBuilder {
                 declaration: "fileprivate mutating func _queue(_ run: Run)",
                 body: ["            runs.append(run)", "            _runsQueued &+= 1"])
         }
-        var internalFields: [String] = []
+        var internalFields = effectFields()
         if !isV1 {
             for node in tree.nodes where !node.spec.after.isEmpty {
                 internalFields.append("        /// `_entries` when `\(node.name)` was last entered: its timers' request.")
@@ -146,8 +156,10 @@ public struct MachineContextBuilder {
         var reduceBody: [String] = []
         if layout.hasTopLevelFinal { reduceBody.append("guard !state.isDone else { return }") }
         if layout.hasRuns { reduceBody.append("state.runs = []") }
+        if hasForwarding { reduceBody.append("state.forwarded = []") }
         reduceBody.append("let old = state")
         reduceBody.append(layout.settles ? "if old._reduce(event, &state) { state._settle() }" : "old._reduce(event, &state)")
+        reduceBody += forwardingLines()
         var runFeedback: [String] = []
         if !oneShots.isEmpty {
             runFeedback = [
@@ -159,24 +171,31 @@ public struct MachineContextBuilder {
             for effect in oneShots {
                 let name = SwiftName.escaped(effect.name.value)
                 let pattern = effect.request == nil ? "case .\(name):" : "case .\(name)(let request):"
-                let call = "effects.\(name)(\(effect.request == nil ? "" : "request"))"
-                runFeedback.append("                    \(pattern) " + (effect.emits.isEmpty ? "await \(call); return nil" : "return await \(call)._event"))
+                let call = "effects.\(name)(\(effect.request == nil ? "" : "request"))" + (effect.emits.isEmpty ? "" : "._event")
+                if let onError = effect.onError {
+                    runFeedback.append("                    \(pattern)")
+                    runFeedback.append("                        do { \(effect.emits.isEmpty ? "try await \(call); return nil" : "return try await \(call)") }")
+                    runFeedback.append("                        catch { return Swift.Task.isCancelled ? nil : \(errorEvent(onError)) }")
+                } else {
+                    runFeedback.append("                    \(pattern) " + (effect.emits.isEmpty ? "await \(call); return nil" : "return await \(call)"))
+                }
             }
             runFeedback += ["                    }", "                }", "            ),"]
         }
         var feedbacksParameters: [String] = []
-        var systemParameters = ["initial: State = .initial"]
+        var systemParameters = [spec.input.isEmpty ? "initial: State = .initial" : "initial: State"]
         var feedbacksArguments: [String] = []
         if !spec.effects.isEmpty {
             feedbacksParameters.append("_ effects: some Effects")
             systemParameters.append("effects: some Effects")
             feedbacksArguments.append("effects")
         }
-        if hasTimers {
+        if Self.needsClock(spec) {
             feedbacksParameters.append("clock: some Swift.Clock<Swift.Duration>")
             systemParameters.append("clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock()")
             feedbacksArguments.append("clock: clock")
         }
+        let effectQueries = effectQueryLines()
         return MachineContext(
             header: "// Generated by stateloop from \(fileComment). Do not edit.",
             imports: makeImports(),
@@ -189,7 +208,7 @@ public struct MachineContextBuilder {
             modeLines: isV1 ? spec.states.map { "        case \(SwiftName.escaped($0.name.value))" } : modeLines(),
             modeConformances: "Swift.Hashable, Swift.Sendable" + (tree.nodes.contains { $0.spec.kind == .parallel } ? "" : ", Swift.CaseIterable"),
             stateNames: stateNameCases(),
-            queryLines: queryLines(),
+            queryLines: queryLines() + effectQueries,
             internalFields: internalFields,
             initialBody: initialBody,
             reduceBody: reduceBody,
@@ -202,15 +221,12 @@ public struct MachineContextBuilder {
                 return requestTypes[effect.name.value].map { "\(name)(\($0))" } ?? name
             },
             runFeedback: runFeedback,
-            oneShotMethods: oneShots.flatMap { effect in
-                let name = SwiftName.escaped(effect.name.value)
-                let parameter = requestTypes[effect.name.value].map { "_ request: \($0)" } ?? ""
-                let result = effect.emits.isEmpty ? "" : " -> \(GeneratedNames.resultType(ofEffect: effect.name.value))"
-                return [
-                    "        /// `\(effect.name.value)` (\(position(effect.name.location))): a one-shot effect, run once per `run:` action; stopping the system cancels it.",
-                    "        func \(name)(\(parameter)) async\(result)",
-                ]
-            },
+            typeLines: typeLines(),
+            initialDeclaration: spec.input.isEmpty
+                ? "\(access.prefix)static var initial: Self"
+                : "\(access.prefix)static func initial(_ input: Input) -> Self",
+            recordingLines: recordingLines(),
+            systemLines: systemLines(systemParameters: systemParameters, feedbacksArguments: feedbacksArguments),
             systemFinish: layout.hasTopLevelFinal ? ", isFinished: { $0.isDone }" : "",
             fields: zip(spec.context, fieldTypes).map { field, type in
                 MachineContext.Field(
@@ -255,13 +271,29 @@ public struct MachineContextBuilder {
             let label = Self.argumentLabel(field.name.value)
             guard let value = field.defaultValue else { return "\(label): nil" }
             let name = nextMember("default")
+            // Only `default:` sees the input (E21): anywhere else `input` is not in scope.
+            let input = spec.input.isEmpty ? "" : "_ input: Input"
             addMember(
                 doc: "`default:` of `\(field.name.value)` (\(position(value.location))).",
-                declaration: "fileprivate static func \(name)() -> \(type)",
+                declaration: "fileprivate static func \(name)(\(input)) -> \(type)",
                 body: placement.lines(value, indent: "") + [SourcePlacement.end]
             )
-            return "\(label): \(name)()"
+            return "\(label): \(name)(\(input.isEmpty ? "" : "input"))"
         }
+    }
+
+    /// `system(input:effects:clock:)` for a machine with `input:` (E21).
+    private func systemLines(systemParameters: [String], feedbacksArguments: [String]) -> [String] {
+        guard !spec.input.isEmpty else { return [] }
+        let parameters = ["input: Input"] + systemParameters.dropFirst()
+        let arguments = ["initial: .initial(input)"] + feedbacksArguments.map { $0 == "effects" ? "effects: effects" : $0 }
+        return [
+            "",
+            "    /// The machine, ready to run from its input: `system(initial: .initial(input), ...)`.",
+            "    \(access.prefix)static func system(\(parameters.joined(separator: ", "))) -> StateLoop.System<State, Event> {",
+            "        system(\(arguments.joined(separator: ", ")))",
+            "    }",
+        ]
     }
 
     // MARK: - Shared helpers

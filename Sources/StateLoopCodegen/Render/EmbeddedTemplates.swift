@@ -45,6 +45,9 @@ enum EmbeddedTemplates {
 {{/runCases}}
     }
 {{/hasRuns}}
+{{#typeLines}}
+{{{.}}}
+{{/typeLines}}
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
     {{{access}}}struct State: Swift.Equatable, Swift.Sendable {
@@ -79,7 +82,7 @@ enum EmbeddedTemplates {
         }
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
-        {{{access}}}static var initial: Self {
+        {{{initialDeclaration}}} {
 {{#initialBody}}
 {{{.}}}
 {{/initialBody}}
@@ -89,20 +92,14 @@ enum EmbeddedTemplates {
 {{/queryLines}}
 {{>StateMembers}}
 {{#effects}}
-{{#isQuery}}
-
-        /// The request of `{{{name}}}`: its `request.value` where it runs, `nil` (not running) elsewhere.
-        fileprivate var {{{requestMember}}}: {{{requestType}}}? {
-{{#requestBody}}
-            {{{.}}}
-{{/requestBody}}
-        }
-{{/isQuery}}
+{{#requestMember}}
+{{{.}}}
+{{/requestMember}}
 {{/effects}}
 {{#timers}}
 
         /// The request of {{{doc}}}
-        fileprivate var {{{requestMember}}}: Swift.Int? {
+        fileprivate var {{{requestMember}}}: {{{requestType}}}? {
             {{{request}}}
         }
 {{/timers}}
@@ -162,14 +159,10 @@ enum EmbeddedTemplates {
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
     {{{access}}}protocol Effects: Swift.Sendable {
 {{#effects}}
-{{#isQuery}}
-        /// {{{doc}}}
-        func {{{name}}}(_ request: {{{requestType}}}) async -> {{{resultType}}}
-{{/isQuery}}
-{{/effects}}
-{{#oneShotMethods}}
+{{#method}}
 {{{.}}}
-{{/oneShotMethods}}
+{{/method}}
+{{/effects}}
     }
 {{/hasEffects}}
 {{#effects}}
@@ -193,6 +186,9 @@ enum EmbeddedTemplates {
     }
 {{/hasResults}}
 {{/effects}}
+{{#recordingLines}}
+{{{.}}}
+{{/recordingLines}}
 
     /// The feedback loops: one `react` per effect, one `timer` per `after:`.
     {{{access}}}static func feedbacks({{{feedbacksParameters}}}) -> [StateLoop.Feedback<State, Event>] {
@@ -202,12 +198,9 @@ enum EmbeddedTemplates {
 {{#hasFeedbacks}}
         [
 {{#effects}}
-{{#isQuery}}
-            .react(
-                request: { state in state.{{{requestMember}}} },
-                effect: { request in await effects.{{{name}}}(request)._event }
-            ),
-{{/isQuery}}
+{{#feedback}}
+{{{.}}}
+{{/feedback}}
 {{/effects}}
 {{#runFeedback}}
 {{{.}}}
@@ -216,8 +209,8 @@ enum EmbeddedTemplates {
             .timer(
                 request: { state in state.{{{requestMember}}} },
                 clock: clock,
-                delay: { _ in .milliseconds({{{milliseconds}}}) },
-                event: { entry in {{{fireEvent}}} }
+                delay: { {{{delay}}} },
+                event: { {{{fireEvent}}} }
             ),
 {{/timers}}
         ]
@@ -228,6 +221,9 @@ enum EmbeddedTemplates {
     {{{access}}}static func system({{{systemParameters}}}) -> StateLoop.System<State, Event> {
         StateLoop.System(initial: initial, reduce: { reduce(&$0, $1) }, feedbacks: feedbacks({{{feedbacksArguments}}}){{{systemFinish}}})
     }
+{{#systemLines}}
+{{{.}}}
+{{/systemLines}}
 }
 
 """#,

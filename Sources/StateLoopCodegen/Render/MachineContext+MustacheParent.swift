@@ -30,7 +30,10 @@ extension MachineContext: MustacheParent {
         case "runCases": self.runCases
         case "hasRuns": !self.runCases.isEmpty
         case "runFeedback": self.runFeedback
-        case "oneShotMethods": self.oneShotMethods
+        case "typeLines": self.typeLines
+        case "initialDeclaration": self.initialDeclaration
+        case "recordingLines": self.recordingLines
+        case "systemLines": self.systemLines
         case "systemFinish": self.systemFinish
         case "fields": self.fields
         case "hasTimers": self.hasTimers
@@ -129,16 +132,14 @@ extension MachineContext.ReducerCase: MustacheParent {
 extension MachineContext.Effect: MustacheParent {
     public func child(named name: String) -> Any? {
         switch name {
-        case "doc": self.doc
         case "name": self.name
-        case "requestType": self.requestType
         case "resultType": self.resultType
         case "results": self.results
         case "conversions": self.conversions
-        case "requestMember": self.requestMember
-        case "requestBody": self.requestBody
-        case "isQuery": self.isQuery
         case "hasResults": self.hasResults
+        case "method": self.method
+        case "requestMember": self.requestMember
+        case "feedback": self.feedback
         default: nil
         }
     }
@@ -148,11 +149,11 @@ extension MachineContext.Timer: MustacheParent {
     public func child(named name: String) -> Any? {
         switch name {
         case "doc": self.doc
-        case "mode": self.mode
-        case "milliseconds": self.milliseconds
         case "requestMember": self.requestMember
-        case "fireEvent": self.fireEvent
+        case "requestType": self.requestType
         case "request": self.request
+        case "delay": self.delay
+        case "fireEvent": self.fireEvent
         default: nil
         }
     }

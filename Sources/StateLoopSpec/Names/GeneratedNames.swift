@@ -28,6 +28,8 @@ public enum GeneratedNames {
     public static let timer = "Timer"
     /// `Event._timer(...)`: the case timer feedbacks send.
     public static let timerCase = "_timer"
+    /// The request of a timer with a named delay (E38).
+    public static let delayedEntry = "_DelayedEntry"
 
     /// Modules the generated file refers to by name (`StateLoop.System`, `Swift.Int`): a machine of
     /// the same name would shadow them.

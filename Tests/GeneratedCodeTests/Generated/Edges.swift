@@ -95,6 +95,16 @@ public enum Edges {
         /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
         public var isDone: Swift.Bool { false }
 
+        /// What each effect would run for in this state (E42): for tests, nothing runs.
+        public var requests: Requests { Requests(_state: self) }
+
+        /// The requests of the effects that run in states, read-only (E42).
+        public struct Requests: Swift.Sendable {
+            fileprivate let _state: State
+            /// `search` (Edges.machine.yml:36).
+            public var search: _T4? { _state._request_search }
+        }
+
         /// `default:` of `query` (Edges.machine.yml:7).
         fileprivate static func _default0() -> _T0 {
 #sourceLocation(file: "Edges.machine.yml", line: 7)
@@ -276,6 +286,31 @@ public enum Edges {
             case .hit(let _0): .hit(count: _0)
             case .noHit: .noHit
             }
+        }
+    }
+
+    /// A test double of `Effects`: records every call in `calls` and answers with the closures
+    /// given to `init` (E44). Effects that send nothing do nothing unless given a closure.
+    public final class RecordingEffects: Effects {
+        /// One call of an effect, with its request.
+        public enum Call: Swift.Equatable, Swift.Sendable {
+            case search(_T4)
+        }
+
+        /// Every call so far, in the order the runs started.
+        public var calls: [Call] { _callLog.values }
+        private let _callLog = StateLoop.CallLog<Call>()
+        private let _effect_search: @Sendable (_T4) async -> SearchResult
+
+        public init(
+            search: @escaping @Sendable (_T4) async -> SearchResult
+        ) {
+            self._effect_search = search
+        }
+
+        public func search(_ request: _T4) async -> SearchResult {
+            _callLog.append(.search(request))
+            return await _effect_search(request)
         }
     }
 

@@ -141,6 +141,16 @@ public enum GitHubSearch {
         /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
         public var isDone: Swift.Bool { false }
 
+        /// What each effect would run for in this state (E42): for tests, nothing runs.
+        public var requests: Requests { Requests(_state: self) }
+
+        /// The requests of the effects that run in states, read-only (E42).
+        public struct Requests: Swift.Sendable {
+            fileprivate let _state: State
+            /// `loadNextPage` (GitHubSearch.machine.yml:49).
+            public var loadNextPage: _T8? { _state._request_loadNextPage }
+        }
+
         /// `default:` of `search` (GitHubSearch.machine.yml:7).
         fileprivate static func _default0() -> _T0 {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 7)
@@ -413,6 +423,31 @@ public enum GitHubSearch {
             case .loaded(let _0, let _1): .loaded(repositories: _0, nextURL: _1)
             case .failed(let _0): .failed(error: _0)
             }
+        }
+    }
+
+    /// A test double of `Effects`: records every call in `calls` and answers with the closures
+    /// given to `init` (E44). Effects that send nothing do nothing unless given a closure.
+    public final class RecordingEffects: Effects {
+        /// One call of an effect, with its request.
+        public enum Call: Swift.Equatable, Swift.Sendable {
+            case loadNextPage(_T8)
+        }
+
+        /// Every call so far, in the order the runs started.
+        public var calls: [Call] { _callLog.values }
+        private let _callLog = StateLoop.CallLog<Call>()
+        private let _effect_loadNextPage: @Sendable (_T8) async -> LoadNextPageResult
+
+        public init(
+            loadNextPage: @escaping @Sendable (_T8) async -> LoadNextPageResult
+        ) {
+            self._effect_loadNextPage = loadNextPage
+        }
+
+        public func loadNextPage(_ request: _T8) async -> LoadNextPageResult {
+            _callLog.append(.loadNextPage(request))
+            return await _effect_loadNextPage(request)
         }
     }
 

@@ -133,6 +133,16 @@ public enum Keywords {
         /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
         public var isDone: Swift.Bool { false }
 
+        /// What each effect would run for in this state (E42): for tests, nothing runs.
+        public var requests: Requests { Requests(_state: self) }
+
+        /// The requests of the effects that run in states, read-only (E42).
+        public struct Requests: Swift.Sendable {
+            fileprivate let _state: State
+            /// `defer` (Keywords.machine.yml:33).
+            public var `defer`: _T8? { _state._request_defer }
+        }
+
         /// `default:` of `default` (Keywords.machine.yml:5).
         fileprivate static func _default0() -> _T0 {
 #sourceLocation(file: "Keywords.machine.yml", line: 5)
@@ -168,7 +178,7 @@ public enum Keywords {
 #sourceLocation()
         }
 
-        /// The request of ``defer``: its `request.value` where it runs, `nil` (not running) elsewhere.
+        /// The request of `defer`: its `request.value` where it runs, `nil` (not running) elsewhere.
         fileprivate var _request_defer: _T8? {
             switch mode {
             case .`repeat`: _value0()
@@ -323,6 +333,31 @@ public enum Keywords {
             switch self {
             case .`throw`(let _0): .`throw`(where: _0)
             }
+        }
+    }
+
+    /// A test double of `Effects`: records every call in `calls` and answers with the closures
+    /// given to `init` (E44). Effects that send nothing do nothing unless given a closure.
+    public final class RecordingEffects: Effects {
+        /// One call of an effect, with its request.
+        public enum Call: Swift.Equatable, Swift.Sendable {
+            case `defer`(_T8)
+        }
+
+        /// Every call so far, in the order the runs started.
+        public var calls: [Call] { _callLog.values }
+        private let _callLog = StateLoop.CallLog<Call>()
+        private let _effect_defer: @Sendable (_T8) async -> DeferResult
+
+        public init(
+            defer: @escaping @Sendable (_T8) async -> DeferResult
+        ) {
+            self._effect_defer = `defer`
+        }
+
+        public func `defer`(_ request: _T8) async -> DeferResult {
+            _callLog.append(.`defer`(request))
+            return await _effect_defer(request)
         }
     }
 

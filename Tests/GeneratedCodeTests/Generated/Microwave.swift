@@ -81,6 +81,12 @@ public enum Microwave {
         case log(_T4)
     }
 
+    /// How the machine ended: a case per top-level final state, with its `output:` (E22).
+    public enum Output: Swift.Equatable, Swift.Sendable {
+        /// The machine finished in `unplugged` (Microwave.machine.yml:68).
+        case unplugged
+    }
+
     /// The whole state of the machine: the current mode and the fields of `context:`.
     public struct State: Swift.Equatable, Swift.Sendable {
         /// The current state of the machine; only `reduce` changes it.
@@ -159,6 +165,20 @@ public enum Microwave {
             switch mode {
             case .unplugged: true
             case .closed, .opened: false
+            }
+        }
+
+        /// How the machine ended, once `isDone`; `nil` before (E22).
+        public var output: Output? {
+            if isIn(.unplugged) { return .unplugged }
+            return nil
+        }
+
+        /// The delay of `after:` timer `index` of `name` while that timer is armed, `nil` otherwise (E41).
+        public func timerDelay(_ name: StateName, index: Swift.Int = 0) -> Swift.Duration? {
+            switch (name, index) {
+            case (.cooking, 0) where isIn(.cooking): .milliseconds(600000)
+            default: nil
             }
         }
 
@@ -760,6 +780,40 @@ public enum Microwave {
             switch self {
             case .beeped: .beeped
             }
+        }
+    }
+
+    /// A test double of `Effects`: records every call in `calls` and answers with the closures
+    /// given to `init` (E44). Effects that send nothing do nothing unless given a closure.
+    public final class RecordingEffects: Effects {
+        /// One call of an effect, with its request.
+        public enum Call: Swift.Equatable, Swift.Sendable {
+            case beep(_T3)
+            case log(_T4)
+        }
+
+        /// Every call so far, in the order the runs started.
+        public var calls: [Call] { _callLog.values }
+        private let _callLog = StateLoop.CallLog<Call>()
+        private let _effect_beep: @Sendable (_T3) async -> BeepResult
+        private let _effect_log: @Sendable (_T4) async -> Swift.Void
+
+        public init(
+            beep: @escaping @Sendable (_T3) async -> BeepResult,
+            log: @escaping @Sendable (_T4) async -> Swift.Void = { _ in }
+        ) {
+            self._effect_beep = beep
+            self._effect_log = log
+        }
+
+        public func beep(_ request: _T3) async -> BeepResult {
+            _callLog.append(.beep(request))
+            return await _effect_beep(request)
+        }
+
+        public func log(_ request: _T4) async {
+            _callLog.append(.log(request))
+            return await _effect_log(request)
         }
     }
 

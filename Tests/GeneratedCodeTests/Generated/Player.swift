@@ -56,6 +56,14 @@ public enum Player {
         case saveSession(_T2)
     }
 
+    /// How the machine ended: a case per top-level final state, with its `output:` (E22).
+    public enum Output: Swift.Equatable, Swift.Sendable {
+        /// The machine finished in `done` (Player.machine.yml:41).
+        case done
+        /// The machine finished in `off` (Player.machine.yml:43).
+        case off
+    }
+
     /// The whole state of the machine: the current mode and the fields of `context:`.
     public struct State: Swift.Equatable, Swift.Sendable {
         /// The current state of the machine; only `reduce` changes it.
@@ -126,6 +134,21 @@ public enum Player {
             switch mode {
             case .done, .off: true
             case .stopped, .active: false
+            }
+        }
+
+        /// How the machine ended, once `isDone`; `nil` before (E22).
+        public var output: Output? {
+            if isIn(.done) { return .done }
+            if isIn(.off) { return .off }
+            return nil
+        }
+
+        /// The delay of `after:` timer `index` of `name` while that timer is armed, `nil` otherwise (E41).
+        public func timerDelay(_ name: StateName, index: Swift.Int = 0) -> Swift.Duration? {
+            switch (name, index) {
+            case (.playing, 0) where isIn(.playing): .milliseconds(1800000)
+            default: nil
             }
         }
 
@@ -371,6 +394,31 @@ public enum Player {
     public protocol Effects: Swift.Sendable {
         /// `saveSession` (Player.machine.yml:46): a one-shot effect, run once per `run:` action; stopping the system cancels it.
         func saveSession(_ request: _T2) async
+    }
+
+    /// A test double of `Effects`: records every call in `calls` and answers with the closures
+    /// given to `init` (E44). Effects that send nothing do nothing unless given a closure.
+    public final class RecordingEffects: Effects {
+        /// One call of an effect, with its request.
+        public enum Call: Swift.Equatable, Swift.Sendable {
+            case saveSession(_T2)
+        }
+
+        /// Every call so far, in the order the runs started.
+        public var calls: [Call] { _callLog.values }
+        private let _callLog = StateLoop.CallLog<Call>()
+        private let _effect_saveSession: @Sendable (_T2) async -> Swift.Void
+
+        public init(
+            saveSession: @escaping @Sendable (_T2) async -> Swift.Void = { _ in }
+        ) {
+            self._effect_saveSession = saveSession
+        }
+
+        public func saveSession(_ request: _T2) async {
+            _callLog.append(.saveSession(request))
+            return await _effect_saveSession(request)
+        }
     }
 
     /// The feedback loops: one `react` per effect, one `timer` per `after:`.

@@ -110,6 +110,16 @@ public enum Turnstile {
         /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
         public var isDone: Swift.Bool { false }
 
+        /// What each effect would run for in this state (E42): for tests, nothing runs.
+        public var requests: Requests { Requests(_state: self) }
+
+        /// The requests of the effects that run in states, read-only (E42).
+        public struct Requests: Swift.Sendable {
+            fileprivate let _state: State
+            /// `logAlarm` (Turnstile.machine.yml:38).
+            public var logAlarm: _T5? { _state._request_logAlarm }
+        }
+
         /// `default:` of `coins` (Turnstile.machine.yml:5).
         fileprivate static func _default0() -> _T0 {
 #sourceLocation(file: "Turnstile.machine.yml", line: 5)
@@ -299,6 +309,31 @@ public enum Turnstile {
             switch self {
             case .logged(let _0): .logged(ok: _0)
             }
+        }
+    }
+
+    /// A test double of `Effects`: records every call in `calls` and answers with the closures
+    /// given to `init` (E44). Effects that send nothing do nothing unless given a closure.
+    public final class RecordingEffects: Effects {
+        /// One call of an effect, with its request.
+        public enum Call: Swift.Equatable, Swift.Sendable {
+            case logAlarm(_T5)
+        }
+
+        /// Every call so far, in the order the runs started.
+        public var calls: [Call] { _callLog.values }
+        private let _callLog = StateLoop.CallLog<Call>()
+        private let _effect_logAlarm: @Sendable (_T5) async -> LogAlarmResult
+
+        public init(
+            logAlarm: @escaping @Sendable (_T5) async -> LogAlarmResult
+        ) {
+            self._effect_logAlarm = logAlarm
+        }
+
+        public func logAlarm(_ request: _T5) async -> LogAlarmResult {
+            _callLog.append(.logAlarm(request))
+            return await _effect_logAlarm(request)
         }
     }
 

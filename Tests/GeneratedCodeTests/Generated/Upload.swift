@@ -62,6 +62,12 @@ public enum Upload {
         case finished
     }
 
+    /// How the machine ended: a case per top-level final state, with its `output:` (E22).
+    public enum Output: Swift.Equatable, Swift.Sendable {
+        /// The machine finished in `finished` (Upload.machine.yml:58).
+        case finished
+    }
+
     /// The whole state of the machine: the current mode and the fields of `context:`.
     public struct State: Swift.Equatable, Swift.Sendable {
         /// The current state of the machine; only `reduce` changes it.
@@ -120,6 +126,12 @@ public enum Upload {
             case .finished: true
             case .working, .failed: false
             }
+        }
+
+        /// How the machine ended, once `isDone`; `nil` before (E22).
+        public var output: Output? {
+            if isIn(.finished) { return .finished }
+            return nil
         }
 
         /// `default:` of `sent` (Upload.machine.yml:5).
