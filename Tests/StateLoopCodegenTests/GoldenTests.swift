@@ -8,14 +8,11 @@ import Testing
 /// builds every test target first, so if a golden file no longer compiles, delete it before
 /// rewriting.)
 @Suite struct GoldenTests {
-    static let fixtures = ["Counter", "Edges", "GitHubSearch", "Keywords", "Loop", "Microwave", "Pair", "Player", "TrafficLight", "Turnstile", "Upload"]
+    static let fixtures = ["Checkout", "Counter", "Edges", "GitHubSearch", "Keywords", "Loop", "Microwave", "Pair", "Payment", "Player", "TrafficLight", "Turnstile", "Upload"]
 
     @Test(arguments: fixtures)
     func generatedSwiftMatchesGoldenFile(_ name: String) throws {
-        let spec = TestPaths.fixtures.appendingPathComponent("\(name).machine.yml")
-        let contents = try [UInt8](Data(contentsOf: spec))
-        // The path as a build would pass it relative to the fixtures: keeps the output machine-independent.
-        let output = GeneratorPipeline().generate(contents: contents, path: "\(name).machine.yml")
+        let output = try TestPaths.generateFixture(name)
         let source = try #require(output.source, "\(output.diagnostics.map(\.description).joined(separator: "\n"))")
         let golden = TestPaths.golden.appendingPathComponent("\(name).swift")
         if ProcessInfo.processInfo.environment["STATELOOP_UPDATE_GOLDEN"] == "1" {
@@ -28,9 +25,8 @@ import Testing
 
     @Test(arguments: fixtures)
     func generationIsByteStable(_ name: String) throws {
-        let contents = try [UInt8](Data(contentsOf: TestPaths.fixtures.appendingPathComponent("\(name).machine.yml")))
-        let first = GeneratorPipeline().generate(contents: contents, path: "\(name).machine.yml").source
-        let second = GeneratorPipeline().generate(contents: contents, path: "\(name).machine.yml").source
+        let first = try TestPaths.generateFixture(name).source
+        let second = try TestPaths.generateFixture(name).source
         #expect(first != nil)
         #expect(first == second)
     }

@@ -24,10 +24,10 @@ import Testing
         return missing
     }
 
-    @Test(arguments: ["GitHubSearch", "Edges", "Keywords", "Turnstile"])
+    @Test(arguments: ["GitHubSearch", "Edges", "Keywords", "Turnstile", "Checkout"])
     func everyStoredPropertyOfTheRenderContextIsAnswered(_ fixture: String) throws {
         let contents = try [UInt8](Data(contentsOf: TestPaths.fixtures.appendingPathComponent("\(fixture).machine.yml")))
-        let spec = try #require(SpecLoader.load(contents: contents, path: "\(fixture).machine.yml").spec)
+        let spec = try #require(SpecLoader.load(contents: contents, path: "\(fixture).machine.yml", library: TestPaths.fixtureLibrary).spec)
         let context = MachineContextBuilder.build(spec)
         #expect(unanswered(in: context) == [])
     }

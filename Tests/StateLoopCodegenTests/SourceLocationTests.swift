@@ -217,8 +217,7 @@ struct SourceLocationTests {
     func fixturesCompileWarningFreeWithEveryAccessLevelInEveryLanguageMode(_ access: AccessLevel, swiftVersion: Int) throws {
         var files = ["GitHubTypes.swift": try String(contentsOf: TestPaths.golden.appendingPathComponent("../Support/GitHubTypes.swift"), encoding: .utf8)]
         for name in GoldenTests.fixtures {
-            let contents = try [UInt8](Data(contentsOf: TestPaths.fixtures.appendingPathComponent("\(name).machine.yml")))
-            let source = try #require(GeneratorPipeline(accessLevel: access).generate(contents: contents, path: "\(name).machine.yml").source)
+            let source = try #require(TestPaths.generateFixture(name, pipeline: GeneratorPipeline(accessLevel: access)).source)
             files["\(name).swift"] = source
         }
         let result = try Swiftc.typecheck(files, swiftVersion: swiftVersion)

@@ -34,16 +34,14 @@ import Testing
     /// The Swift twins of the built-in templates (`PrecompiledTemplates`) print what the templates
     /// print: every golden spec rendered through Mustache (the templates given as overrides) and
     /// through the twins gives the same bytes.
-    @Test(arguments: ["GitHubSearch", "Edges", "Keywords", "Turnstile", "TrafficLight", "Counter", "Pair"])
+    @Test(arguments: ["GitHubSearch", "Edges", "Keywords", "Turnstile", "TrafficLight", "Counter", "Pair", "Checkout"])
     func theSwiftTwinsOfTemplatesPrintWhatTheTemplatesPrint(_ fixture: String) throws {
-        let contents = try [UInt8](Data(contentsOf: TestPaths.fixtures.appendingPathComponent("\(fixture).machine.yml")))
         var overrides: [String: (text: String, path: String)] = [:]
         for name in TemplateSet.builtInNames {
             overrides[name] = (try #require(TemplateSet.builtInText(named: name)), "Templates/\(name).mustache")
         }
-        let throughMustache = GeneratorPipeline(templates: try TemplateSet(overrides: overrides))
-            .generate(contents: contents, path: "\(fixture).machine.yml").source
-        let throughTwins = GeneratorPipeline().generate(contents: contents, path: "\(fixture).machine.yml").source
+        let throughMustache = try TestPaths.generateFixture(fixture, pipeline: GeneratorPipeline(templates: try TemplateSet(overrides: overrides))).source
+        let throughTwins = try TestPaths.generateFixture(fixture).source
         #expect(throughMustache != nil)
         #expect(throughTwins == throughMustache, "\(lineDiff(expected: throughMustache ?? "", actual: throughTwins ?? ""))")
     }

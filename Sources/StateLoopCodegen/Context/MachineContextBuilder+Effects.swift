@@ -106,14 +106,17 @@ extension MachineContextBuilder {
             let childName = SwiftName.escaped(child.machine.value)
             if let childSpec = children[child.machine.value], !childSpec.input.isEmpty {
                 let inputName = nextMember("input")
-                var lines = ["            \(childName).Input("]
+                // Each value as a statement typed with the child's alias of its field, which is
+                // `_Tn` for input field `n`: swiftc checks it at its YAML line (E24).
+                var lines: [String] = []
+                var arguments: [String] = []
                 for (index, field) in childSpec.input.enumerated() {
                     guard let value = child.input.first(where: { $0.field.value == field.name.value }) else { continue }
-                    lines += placement.lines(value.expression, after: "\(Self.argumentLabel(field.name.value)): ", indent: "                ")
+                    lines += placement.lines(value.expression, after: "let _\(index): \(childName).\(GeneratedNames.typeAlias(index)) = ", indent: "            ")
                     lines.append(SourcePlacement.end)
-                    if index < childSpec.input.count - 1 { lines.append("            ,") }
+                    arguments.append("\(Self.argumentLabel(field.name.value)): _\(index)")
                 }
-                lines.append("            )")
+                lines.append("            return \(childName).Input(\(arguments.joined(separator: ", ")))")
                 addMember(
                     doc: "`input:` of `\(effect.name.value)` (\(position(child.inputKey?.location ?? child.machine.location))): what the `\(child.machine.value)` child starts with.",
                     declaration: "fileprivate func \(inputName)() -> \(childName).Input",

@@ -9,6 +9,8 @@ import StateLoopSpec
 extension MachineContextBuilder {
     /// Declares the aliases of the context fields', payload fields' and requests' types.
     mutating func makeTypeAliases() {
+        // First, so that input field `n` is `_Tn`: a parent names it to check its `input:` (E24).
+        inputTypes = spec.input.map { field in alias(field.type, doc: "The type of `\(field.name.value)` in `input:`") }
         fieldTypes = spec.context.map { field in
             alias(field.type, doc: "The type of `\(field.name.value)` in `context:`")
         }
@@ -20,7 +22,6 @@ extension MachineContextBuilder {
         for effect in spec.effects {
             requestTypes[effect.name.value] = effect.request.map { alias($0.type, doc: "The request type of `\(effect.name.value)`") }
         }
-        inputTypes = spec.input.map { field in alias(field.type, doc: "The type of `\(field.name.value)` in `input:`") }
         for final in spec.states where final.isFinal && !final.output.isEmpty {
             outputTypes[final.name.value] = final.output.map { field in
                 alias(field.type, doc: "The type of `\(field.name.value)` in the `output:` of `\(final.name.value)`")

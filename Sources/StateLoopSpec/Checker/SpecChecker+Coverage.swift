@@ -12,14 +12,14 @@ extension SpecChecker {
         }
         var handledSomewhere: Set<String> = []
         var emitted: Set<String> = []
-        for effect in spec.effects { emitted.formUnion(effect.emits.map(\.value)) }
+        for effect in spec.effects { emitted.formUnion(effect.results.map(\.value)) }
         // Results of one-shot effects can arrive in any state (S19).
-        let anywhere = Set(spec.effects.filter(\.isOneShot).flatMap(\.emits).compactMap { eventIndex[$0.value] })
+        let anywhere = Set(spec.effects.filter(\.isOneShot).flatMap(\.results).compactMap { eventIndex[$0.value] })
         // For each state, the effect results that can arrive there, with the `in:` entry that
         // lets them (the first effect in file order wins, for a stable note).
         var arrivingByState: [String: [Int: (effect: String, entry: SourceLocation)]] = [:]
         for effect in spec.effects {
-            let emits = effect.emits.compactMap { eventIndex[$0.value] }
+            let emits = effect.results.compactMap { eventIndex[$0.value] }
             for entry in effect.runningStates {
                 for event in emits where arrivingByState[entry.value, default: [:]][event] == nil {
                     arrivingByState[entry.value, default: [:]][event] = (effect.name.value, entry.location)

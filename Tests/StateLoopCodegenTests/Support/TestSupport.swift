@@ -13,6 +13,20 @@ enum TestPaths {
     static let golden = testsDirectory.deletingLastPathComponent().appendingPathComponent("GeneratedCodeTests/Generated")
     /// The package root.
     static let package = testsDirectory.deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Every fixture, decoded: each may run the others as child machines, as in one target.
+    static let fixtureLibrary = MachineLibrary(GoldenTests.fixtures.compactMap { name in
+        (try? Data(contentsOf: fixtures.appendingPathComponent("\(name).machine.yml"))).flatMap {
+            SpecLoader.decode(contents: [UInt8]($0), path: "\(name).machine.yml")
+        }
+    })
+
+    /// Generates fixture `name` as a build would: at the path relative to the fixtures (the
+    /// output is then machine-independent), with the other fixtures as its possible children.
+    static func generateFixture(_ name: String, pipeline: GeneratorPipeline = GeneratorPipeline()) throws -> GeneratorOutput {
+        let contents = try [UInt8](Data(contentsOf: fixtures.appendingPathComponent("\(name).machine.yml")))
+        return pipeline.generate(contents: contents, path: "\(name).machine.yml", library: fixtureLibrary)
+    }
 }
 
 /// Generates Swift from YAML text; records the diagnostics as an issue when generation fails.

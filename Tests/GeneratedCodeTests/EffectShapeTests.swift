@@ -1,0 +1,162 @@
+import Foundation
+import StateLoop
+import StateLoopTestSupport
+import Testing
+
+/// The generated Checkout and Payment machines (Tests/StateLoopCodegenTests/Fixtures), which use
+/// every effect shape of Docs/Effects.md, through `reduce` and on the runtime.
+@Suite(.timeLimit(.minutes(1)))
+struct EffectShapeTests {
+    static let a = URL(fileURLWithPath: "/a.png")
+    static let b = URL(fileURLWithPath: "/b.png")
+    static let input = Checkout.Input(total: 42, images: [a, b])
+
+    struct Lost: Error, CustomStringConvertible {
+        var description: String { "the courier lost the parcel" }
+    }
+
+    // MARK: - Through reduce
+
+    @Test("E21: the machine starts from its input, which only default: reads")
+    func initialStateComesFromTheInput() {
+        let state = Checkout.State.initial(Self.input)
+        #expect(state.total == 42)
+        #expect(state.images == [Self.a, Self.b])
+        #expect(state.isIn(.browsing))
+    }
+
+    @Test("E42: the requests of every effect are readable in each state, without running anything")
+    func requestsAreVisibleInTheState() {
+        var state = Checkout.State.initial(Self.input)
+        #expect(state.requests.loadImage == [Self.a, Self.b])
+        #expect(state.requests.holdStock == nil)
+        #expect(state.requests.pay == nil)
+        Checkout.reduce(&state, .imageLoaded(url: Self.a, data: Data([1])))
+        #expect(state.requests.loadImage == [Self.b])
+        Checkout.reduce(&state, .pay)
+        #expect(state.requests.loadImage == [])
+        #expect(state.requests.holdStock == 42)
+        #expect(state.requests.pay == Payment.Input(amount: 42))
+        #expect(state.requests.trackDelivery == nil)
+    }
+
+    @Test("E26, E28, E43: a forwarded event is listed for the child and the leaf's own handler is taken too")
+    func forwardedEventsAreListedInTheState() {
+        var state = Checkout.State.initial(Self.input)
+        Checkout.reduce(&state, .pay)
+        #expect(state.forwarded == [])
+        Checkout.reduce(&state, .cancel)
+        #expect(state.forwarded == [.pay(.abort)])
+        #expect(state.problem == "cancelled by the customer")
+        Checkout.reduce(&state, .pay)  // ignored in `paying`: the next step replaces the list
+        #expect(state.forwarded == [])
+    }
+
+    @Test("E26: nothing is forwarded where the child does not run")
+    func nothingIsForwardedWithoutAChild() {
+        var state = Checkout.State.initial(Self.input)
+        Checkout.reduce(&state, .cancel)
+        #expect(state.forwarded == [])
+    }
+
+    @Test("E22: the output is nil until a top-level final state is entered, then that state's output")
+    func outputOfAFinishedMachine() {
+        var state = Payment.State.initial(.init(amount: 5))
+        #expect(state.amount == 5)
+        #expect(state.output == nil)
+        Payment.reduce(&state, .authorized(receipt: "R1"))
+        #expect(state.isDone)
+        #expect(state.output == .paid(receipt: "R1"))
+        var declined = Payment.State.initial(.init(amount: 5))
+        Payment.reduce(&declined, .abort)
+        #expect(declined.output == .declined(reason: "cancelled"))
+    }
+
+    @Test("E38, E39, E41: a named delay is evaluated on entry after entry:, kept while armed, evaluated again on the next entry")
+    func namedDelayIsEvaluatedOnEntry() throws {
+        var state = Checkout.State.initial(Self.input)
+        Checkout.reduce(&state, .pay)
+        Checkout.reduce(&state, .paid(receipt: "R1"))
+        #expect(state.timerDelay(.reconnecting) == nil)
+        Checkout.reduce(&state, .trackingLost(error: "lost"))
+        #expect(state.attempt == 1)
+        #expect(state.timerDelay(.reconnecting) == .seconds(2))
+        Checkout.reduce(&state, try #require(state.armedTimer(.reconnecting)))
+        #expect(state.isIn(.shipped))
+        Checkout.reduce(&state, .trackingLost(error: "lost again"))
+        #expect(state.attempt == 2)
+        #expect(state.timerDelay(.reconnecting) == .seconds(4))
+    }
+
+    // MARK: - On the runtime
+
+    /// Effects for the whole checkout: images load at once, payment is authorized with `answer`,
+    /// the delivery feed yields two updates, then fails.
+    static func shop(authorize: @escaping @Sendable (Int) async -> Payment.AuthorizeResult) -> Checkout.RecordingEffects {
+        Checkout.RecordingEffects(
+            loadImage: { url in
+                guard url == a else { throw Lost() }
+                return .imageLoaded(url: url, data: Data([7]))
+            },
+            pay: { _ in Payment.RecordingEffects(authorize: authorize) },
+            trackDelivery: { _ in
+                AsyncThrowingStream { continuation in
+                    continuation.yield(.delivery(status: "packed"))
+                    continuation.yield(.delivery(status: "on its way"))
+                    continuation.finish(throwing: Lost())
+                }
+            })
+    }
+
+    @Test("E9, E16: a set runs once per element; a failure becomes the onError: event with the error's description and the element")
+    func setEffectRunsPerElementAndFailuresBecomeEvents() async throws {
+        let shop = Self.shop { _ in .authorized(receipt: "R1") }
+        let (run, states) = Checkout.system(input: Self.input, effects: shop, clock: ManualClock()).start()
+        let settled = try #require(await firstState(in: states) { $0.images.isEmpty })
+        #expect(settled.loaded == [Self.a: Data([7])])
+        #expect(settled.problem == "the courier lost the parcel")
+        #expect(Set(shop.calls) == [.loadImage(Self.a), .loadImage(Self.b)])
+        run.stop()
+    }
+
+    @Test("E14, E25, E30, E4, E17, E38: fire-and-forget, a child machine's output, a stream and its failure, a computed back-off")
+    func checkoutRunsEveryShape() async throws {
+        let clock = ManualClock()
+        let shop = Self.shop { _ in .authorized(receipt: "R1") }
+        let (run, states) = Checkout.system(input: Self.input, effects: shop, clock: clock).start()
+        run.send(.pay)
+        let shipped = try #require(await firstState(in: states) { $0.isIn(.shipped) })
+        #expect(shipped.receipt == "R1")
+        let lost = try #require(await firstState(in: states) { $0.isIn(.reconnecting) })
+        #expect(lost.status == "on its way")
+        #expect(lost.problem == "the courier lost the parcel")
+        #expect(lost.timerDelay(.reconnecting) == .seconds(2))
+        #expect(shop.calls.contains(.holdStock(42)))
+        #expect(shop.calls.contains(.pay(Payment.Input(amount: 42))))
+        #expect(shop.calls.filter { $0 == .trackDelivery("R1") }.count == 1)
+        await clock.waitForOneSleeper(wakingIn: .seconds(2))
+        clock.advance(by: .seconds(2))
+        _ = try #require(await firstState(in: states) { $0.isIn(.shipped) })
+        _ = try #require(await firstState(in: states) { $0.isIn(.reconnecting) })
+        #expect(shop.calls.filter { $0 == .trackDelivery("R1") }.count == 2)
+        run.stop()
+    }
+
+    @Test("E26, E30, E32: a forwarded cancel ends the child, whose output comes back once; the next pay starts a new child")
+    func forwardedEventEndsTheChild() async throws {
+        let shop = Self.shop { _ in
+            try? await Task.sleep(for: .seconds(3600))
+            return .refused(reason: "late")
+        }
+        let (run, states) = Checkout.system(input: Self.input, effects: shop, clock: ManualClock()).start()
+        run.send(.pay)
+        _ = try #require(await firstState(in: states) { $0.isIn(.paying) })
+        run.send(.cancel)
+        let back = try #require(await firstState(in: states) { $0.isIn(.browsing) })
+        #expect(back.problem == "cancelled")
+        run.send(.pay)
+        _ = try #require(await firstState(in: states) { $0.isIn(.paying) })
+        run.stop()
+        #expect(shop.calls.filter { $0 == .pay(Payment.Input(amount: 42)) }.count == 2)
+    }
+}
