@@ -123,7 +123,7 @@ import Testing
 
     @Test func unknownKeyWithoutCloseMatchListsTheKeys() {
         #expect(printedDiagnostics("colour: red\n" + header + "    on: {go: a}\n") == [
-            "test.machine.yml:1:1: error: unknown key 'colour' at the top level of a spec (fix: use one of machine, imports, context, events, on, ignore, initial, states, effects)",
+            "test.machine.yml:1:1: error: unknown key 'colour' at the top level of a spec (fix: use one of machine, imports, input, context, events, on, ignore, delays, initial, states, effects)",
         ])
     }
 
@@ -145,7 +145,7 @@ import Testing
 
     @Test func badDurationFailsWithTheAcceptedForms() {
         #expect(printedDiagnostics(header + "    on: {go: a}\n    after: {5 sec: a}\n") == [
-            "test.machine.yml:7:13: error: '5 sec' is not a duration (fix: write a number followed by ms, s, m or h, such as 250ms, 5s, 1.5s or 2m)",
+            "test.machine.yml:7:13: error: '5 sec' is not a duration (fix: write a number followed by ms, s, m or h, such as 250ms, 5s, 1.5s or 2m, or the name of a delay under 'delays:')",
         ])
     }
 
@@ -202,7 +202,7 @@ import Testing
               a:
                 on: {go: {gaurd: x}}
                 ignroe: [go]
-                after: {soon: a}
+                after: {5 sec: a}
             effects: [load]
             """
         #expect(printedDiagnostics(yaml).count == 4)
