@@ -187,8 +187,7 @@ extension SpecChecker {
                 continue
             }
             guard let parentEvent = events[entry.from.value] else { continue }
-            let parentFields = Set(parentEvent.payload.map(\.name.value))
-            let lacking = childEvent.payload.map(\.name.value).filter { !parentFields.contains($0) }
+            let lacking = Self.names(childEvent.payload.map(\.name), missingFrom: parentEvent.payload.map(\.name))
             guard !lacking.isEmpty else { continue }
             findings.error(
                 "forwarding '\(entry.from.value)' as '\(entry.to.value)' needs \(Self.fields(lacking)), which event '\(entry.from.value)' does not have",
@@ -225,8 +224,7 @@ extension SpecChecker {
             }
             mapped.insert(entry.from.value)
             guard let final = finals.first(where: { $0.name.value == entry.from.value }), let event = events[entry.to.value] else { continue }
-            let output = Set(final.output.map(\.name.value))
-            let lacking = event.payload.map(\.name.value).filter { !output.contains($0) }
+            let lacking = Self.names(event.payload.map(\.name), missingFrom: final.output.map(\.name))
             guard !lacking.isEmpty else { continue }
             findings.error(
                 "event '\(entry.to.value)' has \(Self.fields(lacking)), which the output of final state '\(entry.from.value)' of machine '\(machine)' lacks",
@@ -239,6 +237,12 @@ extension SpecChecker {
             "'onDone:' of effect '\(effectName)' does not map \(missing.count == 1 ? "final state" : "final states") \(Self.listed(missing.map { "'\($0)'" })) of machine '\(machine)'",
             at: onDoneKey.location,
             fixIt: "add \(missing.map { "'\($0): event'" }.joined(separator: ", ")) to 'onDone:': with 'onDone:', every way the child ends is reported")
+    }
+
+    /// The names of `fields` that `available` lacks: what copying a payload by field name misses.
+    static func names(_ fields: [Located<String>], missingFrom available: [Located<String>]) -> [String] {
+        let present = Set(available.map(\.value))
+        return fields.map(\.value).filter { !present.contains($0) }
     }
 
     /// "field 'a'" or "fields 'a', 'b'".
