@@ -57,7 +57,8 @@ struct Generate: ParsableCommand {
         Console.report((refusals + collisions).map { .error($0.1, at: SourceLocation(file: $0.0, line: 1, column: 1)) })
         let named = Set((refusals + collisions).map(\.0))
         var failed = !named.isEmpty
-        let read = try ChildSpecs(specs: specs, children: children)
+        // Refused specs are neither read nor known as children: the plugin cannot build them.
+        let read = try ChildSpecs(specs: specs.filter { !named.contains($0) }, children: children)
         for spec in specs where !named.contains(spec) {
             let name = SpecFileNaming.outputFileName(forSpecAt: spec)
             let result = pipeline.generate(contents: read.contents(of: spec), path: spec, library: read.library)
