@@ -109,4 +109,16 @@ enum SpecFileNaming {
         }
         return collisions
     }
+
+    /// The specs of a target that `spec` may run as child machines (Docs/Effects.md E23): every
+    /// other one, in order. The build plugin passes each with `--child` and lists it among the
+    /// command's inputs, so that editing a child regenerates its parents.
+    static func childSpecs(of spec: String, in paths: [String]) -> [String] {
+        paths.filter { $0 != spec }
+    }
+
+    /// `--child PATH` for each of `childSpecs(of:in:)`: the arguments of `stateloop generate`.
+    static func childArguments(of spec: String, in paths: [String]) -> [String] {
+        childSpecs(of: spec, in: paths).flatMap { ["--child", $0] }
+    }
 }

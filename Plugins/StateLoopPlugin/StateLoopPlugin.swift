@@ -1,7 +1,8 @@
 // The build-tool plugin: for every `*.machine.yml` (or `.machine.yaml`) of the target it is
 // applied to, one build command runs `stateloop generate` into the plugin's work directory.
 //
-// Each command declares the spec, the target's stateloop-config.json and the templates as inputs
+// Each command declares the spec, the target's other specs (each may be run by it as a child
+// machine, passed with --child), the target's stateloop-config.json and the templates as inputs
 // and the one Swift file as output, so SwiftPM runs it only when one of them changed. Output names
 // are known before any spec is read (`<stem>.machine.swift`), which is why two specs with the same
 // stem in one target are an error. SwiftPM asks for the commands again only when it re-plans the
@@ -77,12 +78,16 @@ struct StateLoopBuildCommands {
         }
 
         return specs.map { spec in
-            let output = workDirectory.appending(path: SpecFileNaming.outputFileName(forSpecAt: spec.path(percentEncoded: false)))
+            let path = spec.path(percentEncoded: false)
+            let output = workDirectory.appending(path: SpecFileNaming.outputFileName(forSpecAt: path))
+            // Every other spec may be run as a child machine: an edit of one reruns this command.
+            let children = SpecFileNaming.childSpecs(of: path, in: paths).map { URL(fileURLWithPath: $0) }
             return .buildCommand(
                 displayName: "Generating \(output.lastPathComponent) from \(spec.lastPathComponent)",
                 executable: tool,
-                arguments: ["generate", spec.path(percentEncoded: false), "--output", workDirectory.path(percentEncoded: false)] + arguments,
-                inputFiles: [spec] + inputs,
+                arguments: ["generate", path, "--output", workDirectory.path(percentEncoded: false)]
+                    + SpecFileNaming.childArguments(of: path, in: paths) + arguments,
+                inputFiles: [spec] + children + inputs,
                 outputFiles: [output]
             )
         }

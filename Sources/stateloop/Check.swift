@@ -9,7 +9,8 @@ struct Check: ParsableCommand {
         discussion: """
             Reads each spec and runs every check the generator runs (unknown names, events neither \
             handled nor ignored in a state, unreachable branches and states, effect results not \
-            handled, ...). Prints the diagnostics as file:line:column: error: message and exits \
+            handled, ...). A spec may run as a child machine any spec named here or lying in the same \
+            folder. Prints the diagnostics as file:line:column: error: message and exits \
             with status 1 when any spec has an error. Writes nothing.
             """
     )
@@ -23,8 +24,9 @@ struct Check: ParsableCommand {
     func run() throws {
         var errors = 0
         var warnings = 0
+        let read = try ChildSpecs(specs: specs)
         for spec in specs {
-            let result = SpecLoader.load(contents: try Console.readSpec(spec), path: spec)
+            let result = SpecLoader.load(contents: read.contents(of: spec), path: spec, library: read.library)
             Console.report(result.diagnostics)
             errors += result.diagnostics.filter { $0.severity == .error }.count
             warnings += result.diagnostics.filter { $0.severity == .warning }.count

@@ -33,7 +33,8 @@ struct Diagram: ParsableCommand {
     var detail: DiagramDetail = .standard
 
     func run() throws {
-        let result = SpecLoader.load(contents: try Console.readSpec(spec), path: spec)
+        let read = try ChildSpecs(specs: [spec])
+        let result = SpecLoader.load(contents: read.contents(of: spec), path: spec, library: read.library)
         Console.report(result.diagnostics)
         guard let machine = result.spec else { throw ExitCode.specErrors }
 

@@ -13,6 +13,9 @@ struct Generate: ParsableCommand {
             runtime. Nothing is written when any spec has an error, and a file whose content did \
             not change is left untouched (so incremental builds stay incremental).
 
+            A spec may run as a child machine ('machine: Name') any spec named here, passed with \
+            --child, or lying in the same folder.
+
             With --config, the accessLevel and templates of a target's stateloop-config.json \
             apply (the build plugin passes it, so an edit applies at the next build); --templates \
             and --access-level win over it. Its templates must lie inside --package-directory, \
@@ -25,6 +28,9 @@ struct Generate: ParsableCommand {
 
     @Option(name: .shortAndLong, help: "The folder to write the generated Swift files into (created when missing).")
     var output: String
+
+    @Option(name: .customLong("child"), help: ArgumentHelp("A spec the specs may run as a child machine ('machine: Name'), not generated itself; repeatable.", valueName: "child"))
+    var children: [String] = []
 
     @Option(help: "A folder of *.mustache templates overriding the built-in ones (see `stateloop templates`).")
     var templates: String?
@@ -51,9 +57,11 @@ struct Generate: ParsableCommand {
         Console.report((refusals + collisions).map { .error($0.1, at: SourceLocation(file: $0.0, line: 1, column: 1)) })
         let named = Set((refusals + collisions).map(\.0))
         var failed = !named.isEmpty
+        // Refused specs are neither read nor known as children: the plugin cannot build them.
+        let read = try ChildSpecs(specs: specs.filter { !named.contains($0) }, children: children)
         for spec in specs where !named.contains(spec) {
             let name = SpecFileNaming.outputFileName(forSpecAt: spec)
-            let result = pipeline.generate(contents: try Console.readSpec(spec), path: spec)
+            let result = pipeline.generate(contents: read.contents(of: spec), path: spec, library: read.library)
             Console.report(result.diagnostics)
             if let source = result.source {
                 files.append(((output as NSString).appendingPathComponent(name), source))

@@ -35,6 +35,14 @@ import Testing
         #expect(SpecFileNaming.refusal(ofSpecAt: "x.machine.yml") == nil)
     }
 
+    @Test("E23: each spec of a target gets every other one as a --child, in order")
+    func everyOtherSpecIsAChild() {
+        let specs = ["S/A.machine.yml", "S/B.machine.yml", "T/C.machine.yaml"]
+        #expect(SpecFileNaming.childSpecs(of: "S/B.machine.yml", in: specs) == ["S/A.machine.yml", "T/C.machine.yaml"])
+        #expect(SpecFileNaming.childArguments(of: "S/A.machine.yml", in: specs) == ["--child", "S/B.machine.yml", "--child", "T/C.machine.yaml"])
+        #expect(SpecFileNaming.childArguments(of: "S/A.machine.yml", in: ["S/A.machine.yml"]) == [])
+    }
+
     @Test func refusedSpecsDoNotCollide() {
         #expect(SpecFileNaming.collisions(["a/.machine.yml", "b/.machine.yml"]).isEmpty)
     }

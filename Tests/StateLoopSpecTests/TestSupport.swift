@@ -2,9 +2,15 @@ import Foundation
 import Testing
 @testable import StateLoopSpec
 
-/// The printed diagnostics of `yaml` loaded as `test.machine.yml`, one string per diagnostic.
-func printedDiagnostics(_ yaml: String, path: String = "test.machine.yml") -> [String] {
-    SpecLoader.load(contents: Array(yaml.utf8), path: path).diagnostics.map(\.description)
+/// The printed diagnostics of `yaml` loaded as `test.machine.yml`, one string per diagnostic;
+/// `library` holds the specs it may run as child machines.
+func printedDiagnostics(_ yaml: String, path: String = "test.machine.yml", library: [String] = []) -> [String] {
+    SpecLoader.load(contents: Array(yaml.utf8), path: path, library: machineLibrary(library)).diagnostics.map(\.description)
+}
+
+/// A library of the specs in `yamls` (each must decode), named `child<n>.machine.yml`.
+func machineLibrary(_ yamls: [String]) -> MachineLibrary {
+    MachineLibrary(yamls.enumerated().compactMap { SpecLoader.decode(contents: Array($0.element.utf8), path: "child\($0.offset).machine.yml") })
 }
 
 /// The spec of `yaml`, which must load without errors.

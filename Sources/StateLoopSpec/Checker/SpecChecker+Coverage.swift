@@ -1,6 +1,8 @@
 /// The central promise: in every state, every event that can arrive there is handled or ignored
-/// out loud. An event `from: effects` can arrive only where an effect that emits it can run, so it
-/// needs an answer only there; elsewhere the generated reducer ignores it.
+/// out loud. An event `from: effects` can arrive only where an effect that has it among its
+/// results (`emits:`, `onError:`, `onDone:`; Docs/Effects.md E20, E31) can run, so it needs an
+/// answer only there; elsewhere the generated reducer ignores it. Where a child machine runs, the
+/// events its `forward:` sends on count as answered (E28).
 extension SpecChecker {
     func checkCoverage(_ spec: MachineSpec, into findings: inout Findings) {
         let tree = findings.tree
@@ -15,17 +17,36 @@ extension SpecChecker {
         for effect in spec.effects { emitted.formUnion(effect.results.map(\.value)) }
         // Results of one-shot effects can arrive in any state (S19).
         let anywhere = Set(spec.effects.filter(\.isOneShot).flatMap(\.results).compactMap { eventIndex[$0.value] })
-        // For each state, the effect results that can arrive there, with the `in:` entry that
-        // lets them (the first effect in file order wins, for a stable note).
+        // For each state, the effect results that can arrive there, with the place that lets them:
+        // the `in:` entry, or the `onDone:` entry for a child's outcome (the first effect in file
+        // order wins, for a stable note). And the events forwarded to a child that runs there.
         var arrivingByState: [String: [Int: (effect: String, entry: SourceLocation)]] = [:]
-        for effect in spec.effects {
-            let emits = effect.results.compactMap { eventIndex[$0.value] }
+        var forwardedByState: [String: Set<Int>] = [:]
+        // E31: the `onDone:` entries (effect, entry) whose event can arrive in each state.
+        var outcomesByState: [String: [(outcome: Outcome, event: Int)]] = [:]
+        for (effectPosition, effect) in spec.effects.enumerated() {
+            var outcomes: [Int: SourceLocation] = [:]
+            var outcomeEntries: [(outcome: Outcome, event: Int)] = []
+            for (position, entry) in (effect.child?.onDone ?? []).enumerated() {
+                guard let event = eventIndex[entry.to.value] else { continue }
+                if outcomes[event] == nil { outcomes[event] = entry.from.location }
+                outcomeEntries.append((Outcome(effect: effectPosition, entry: position), event))
+            }
+            let results = effect.results.compactMap { eventIndex[$0.value] }
+            let forwarded = (effect.child?.forward ?? []).compactMap { eventIndex[$0.from.value] }
+            // A forwarded event changes the child, so it is not one that "never changes anything".
+            if !effect.runningStates.isEmpty { handledSomewhere.formUnion(effect.child?.forward.map(\.from.value) ?? []) }
             for entry in effect.runningStates {
-                for event in emits where arrivingByState[entry.value, default: [:]][event] == nil {
-                    arrivingByState[entry.value, default: [:]][event] = (effect.name.value, entry.location)
+                for event in results where arrivingByState[entry.value, default: [:]][event] == nil {
+                    arrivingByState[entry.value, default: [:]][event] = (effect.name.value, outcomes[event] ?? entry.location)
                 }
+                forwardedByState[entry.value, default: []].formUnion(forwarded)
+                outcomesByState[entry.value, default: []].append(contentsOf: outcomeEntries)
             }
         }
+        var outcomesSeen: Set<Outcome> = []
+        var outcomesHandled: Set<Outcome> = []
+        var outcomesUnanswered: Set<Outcome> = []
 
         // What each state (and, last, the machine) mentions: handled events with the handler's
         // location, and ignored events.
@@ -63,8 +84,27 @@ extension SpecChecker {
             let node = tree[leaf]
             let lineage = tree.lineage(of: leaf)
             var arriving: [Int: (effect: String, entry: SourceLocation)] = [:]
+            var forwarded: Set<Int> = []
             for state in lineage.reversed() {
                 arriving.merge(arrivingByState[tree[state].name] ?? [:]) { outer, _ in outer }
+                forwarded.formUnion(forwardedByState[tree[state].name] ?? [])
+            }
+            func answered(_ index: Int) -> Bool {
+                lineage.contains { byState[$0].handled[index] != nil || byState[$0].ignored.contains(index) }
+                    || machine.handled[index] != nil || machine.ignored.contains(index) || forwarded.contains(index)
+            }
+            // E31: an outcome of a child running here is handled when the deciding mention (S10)
+            // is a handler, not an `ignore:`.
+            for state in lineage {
+                for (outcome, index) in outcomesByState[tree[state].name] ?? [] {
+                    outcomesSeen.insert(outcome)
+                    let decider = lineage.first { byState[$0].handled[index] != nil || byState[$0].ignored.contains(index) }
+                    if decider.map({ byState[$0].handled[index] != nil }) ?? (machine.handled[index] != nil) {
+                        outcomesHandled.insert(outcome)
+                    } else if !answered(index) {
+                        outcomesUnanswered.insert(outcome)
+                    }
+                }
             }
             var missing: [String] = []
             var arrivingMissing: [(event: String, effect: String, entry: SourceLocation)] = []
@@ -78,9 +118,7 @@ extension SpecChecker {
                     }
                     continue
                 }
-                let answered = lineage.contains { byState[$0].handled[index] != nil || byState[$0].ignored.contains(index) }
-                    || machine.handled[index] != nil || machine.ignored.contains(index)
-                guard !answered else { continue }
+                guard !answered(index) else { continue }
                 missing.append(event.name.value)
                 if let source = arriving[index] {
                     arrivingMissing.append((event.name.value, source.effect, source.entry))
@@ -105,6 +143,17 @@ extension SpecChecker {
                 fixIt: "add `ignore: [\(Self.listed(missing))]` to \(place)\(separator) or handle \(pronoun) under `on:`")
         }
 
+        for (position, effect) in spec.effects.enumerated() {
+            for (entryPosition, entry) in (effect.child?.onDone ?? []).enumerated() {
+                let outcome = Outcome(effect: position, entry: entryPosition)
+                guard outcomesSeen.contains(outcome), !outcomesHandled.contains(outcome), !outcomesUnanswered.contains(outcome) else { continue }
+                findings.warning(
+                    "effect '\(effect.name.value)' reports final state '\(entry.from.value)' as '\(entry.to.value)', but every state where it runs ignores '\(entry.to.value)'",
+                    at: entry.from.location,
+                    fixIt: "handle '\(entry.to.value)' under 'on:' in a state where '\(effect.name.value)' runs; as it is, the machine never reacts to this way of ending")
+            }
+        }
+
         for event in spec.events {
             let name = event.name.value
             if event.source == .effects, !emitted.contains(name) {
@@ -121,6 +170,12 @@ extension SpecChecker {
 }
 
 extension SpecChecker {
+    /// One entry of a child machine's `onDone:`: the effect's and the entry's positions.
+    struct Outcome: Hashable {
+        var effect: Int
+        var entry: Int
+    }
+
     /// The most names one diagnostic lists (and notes it carries) about unhandled events.
     static let maximumListedNames = 20
 

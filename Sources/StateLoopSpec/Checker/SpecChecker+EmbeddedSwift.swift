@@ -1,4 +1,5 @@
-/// The Swift text of a spec (types, `default:`, `guard:`, `set:`, `request.value`) lands in
+/// The Swift text of a spec (types, `default:`, `guard:`, `set:`, `request.value`, a child's
+/// `input:`, `output:` values, `delays:`) lands in
 /// generated code as it is. Text that could leave its place (close the member, open a string or
 /// comment that swallows what follows, reset `#sourceLocation`) is an error at its YAML line;
 /// everything else is left to swiftc, which reports it at the YAML line too.
@@ -20,10 +21,19 @@ extension SpecChecker {
             for expression in action.expressions { checkExpression(expression, into: &findings) }
         }
         for effect in spec.effects {
+            for assignment in effect.child?.input ?? [] { checkExpression(assignment.expression, into: &findings) }
             guard let request = effect.request else { continue }
             checkType(request.type, into: &findings)
             if let value = request.value { checkExpression(value, into: &findings) }
         }
+        // Docs/Effects.md E21, E22, E35: input types, output fields and delays land in the
+        // generated code too.
+        for field in spec.input { checkType(field.type, into: &findings) }
+        for field in states.flatMap(\.output) {
+            checkType(field.type, into: &findings)
+            checkExpression(field.value, into: &findings)
+        }
+        for delay in spec.delays { checkExpression(delay.expression, into: &findings) }
     }
 
     private func checkType(_ type: Located<String>, into findings: inout Findings) {

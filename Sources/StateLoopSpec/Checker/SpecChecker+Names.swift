@@ -47,6 +47,19 @@ extension SpecChecker {
         for effect in spec.effects {
             checkName(effect.name, kind: "effect", into: &findings)
         }
+        // E21, E22, E35: input fields become `Input`'s properties, output fields the labels of an
+        // `Output` case, delays generated members.
+        for field in spec.input {
+            checkName(field.name, kind: "input field", into: &findings)
+        }
+        for node in findings.tree.nodes {
+            for field in node.spec.output {
+                checkName(field.name, kind: "output field", into: &findings)
+            }
+        }
+        for delay in spec.delays {
+            checkName(delay.field, kind: "delay", into: &findings)
+        }
         checkDerivedNames(spec, into: &findings)
     }
 

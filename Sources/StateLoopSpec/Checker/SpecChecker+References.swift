@@ -64,7 +64,7 @@ extension SpecChecker {
         }
     }
 
-    private func checkKnownEvents(_ names: [Located<String>], _ subject: @autoclosure () -> String, into findings: inout Findings) {
+    func checkKnownEvents(_ names: [Located<String>], _ subject: @autoclosure () -> String, into findings: inout Findings) {
         for name in names {
             checkKnown(name, among: findings.eventNames, known: findings.eventSet, "\(subject()) '\(name.value)', which is not an event", declare: "'events:'", into: &findings)
         }
@@ -73,7 +73,7 @@ extension SpecChecker {
     /// Reports `name` when it is not one of `candidates`, suggesting the closest one.
     /// `message` is built only when reported: it often quotes the name of the state the entry is
     /// in, and a state can have any number of entries.
-    private func checkKnown(
+    func checkKnown(
         _ name: Located<String>, among candidates: [String], known: Set<String>, _ message: @autoclosure () -> String,
         declare place: String, into findings: inout Findings
     ) {
@@ -92,7 +92,7 @@ extension SpecChecker {
         return "use one of \(shown), or declare '\(name)' under \(place)"
     }
 
-    private func checkListedOnce(_ names: [Located<String>], what: String, list: @autoclosure () -> String, into findings: inout Findings) {
+    func checkListedOnce(_ names: [Located<String>], what: String, list: @autoclosure () -> String, into findings: inout Findings) {
         var seen: [String: SourceLocation] = [:]
         for name in names {
             if let first = seen[name.value] {

@@ -4,6 +4,8 @@
 /// - embedded Swift cannot leave the place it is generated into (`SpecChecker+EmbeddedSwift`);
 /// - every name refers to something: targets, the initial state, events, fields, effect states
 ///   (`SpecChecker+References`);
+/// - effects fit their shape: failure events, child machines with their input, forwarding and
+///   outcomes, input and output, named delays (`SpecChecker+Effects`);
 /// - every event is handled or ignored in every state, effect results wherever their effect can
 ///   run (`SpecChecker+Coverage`);
 /// - every branch can be taken (`SpecChecker+Branches`), every state can be reached
@@ -42,6 +44,7 @@ public struct SpecChecker: Sendable {
         checkReferences(spec, into: &findings)
         checkEmbeddedSwift(spec, into: &findings)
         checkHierarchy(spec, into: &findings)
+        checkEffects(spec, into: &findings)
         let stateCount = findings.tree.nodes.count
         let leafCount = findings.tree.leaves.count
         let pairs = leafCount.multipliedReportingOverflow(by: spec.events.count)
@@ -55,11 +58,12 @@ public struct SpecChecker: Sendable {
                 "the machine has \(spec.events.count) events, more than the \(maximumEvents) a machine may have",
                 at: spec.name.location, fixIt: "split the machine into smaller machines, or carry the difference in an event's payload")
         }
-        // Coverage also visits, per effect, every `in:` state with every `emits:` event; many
-        // effects over many states could cost far more than states × events, so bound that too.
+        // Coverage also visits, per effect, every `in:` state with every result (`emits:`,
+        // `onError:`, `onDone:`) and forwarded event; many effects over many states could cost far
+        // more than states × events, so bound that too.
         var effectPairs = 0
         for effect in spec.effects {
-            let product = effect.runningStates.count.multipliedReportingOverflow(by: effect.emits.count)
+            let product = effect.runningStates.count.multipliedReportingOverflow(by: effect.results.count + (effect.child?.forward.count ?? 0))
             let sum = effectPairs.addingReportingOverflow(product.partialValue)
             effectPairs = product.overflow || sum.overflow ? Int.max : sum.partialValue
         }
@@ -113,16 +117,26 @@ struct Findings {
         fieldSet = Set(fieldNames)
     }
 
-    /// Earlier answers of `closest`, so each unknown name is searched once.
-    private var suggestions: [String: String?] = [:]
+    /// Earlier answers of `closest`, so each unknown name is searched once per list of names.
+    private var suggestions: [SuggestionKey: String?] = [:]
+
+    /// A name searched for among a list: lists of different lengths or ends are different lists
+    /// (states, events, a child machine's events), so one name can have an answer in each.
+    private struct SuggestionKey: Hashable {
+        var name: String
+        var count: Int
+        var first: String?
+        var last: String?
+    }
 
     /// The declared name closest to the unknown `name` ("did you mean"), within the search budget.
     mutating func closest(to name: String, among candidates: [String]) -> String? {
-        if let known = suggestions[name] { return known }
+        let key = SuggestionKey(name: name, count: candidates.count, first: candidates.first, last: candidates.last)
+        if let known = suggestions[key] { return known }
         guard suggestionBudget >= candidates.count else { return nil }
         suggestionBudget -= max(1, candidates.count)
         let suggestion = SpellingSuggestion.closest(to: name, among: candidates)
-        suggestions[name] = suggestion
+        suggestions[key] = suggestion
         return suggestion
     }
 

@@ -10,7 +10,9 @@ public enum GeneratedNames {
 
     /// The types nested in the machine's namespace. A machine of the same name would be shadowed
     /// by its own nested type.
-    public static let nestedTypes: Set<String> = [mode, state, event, effects, stateName, run]
+    public static let nestedTypes: Set<String> = [
+        mode, state, event, effects, stateName, run, requests, input, output, forwarded, recordingEffects, call,
+    ]
 
     /// `enum Mode`: the states of the machine.
     public static let mode = "Mode"
@@ -24,6 +26,18 @@ public enum GeneratedNames {
     public static let run = "Run"
     /// `protocol Effects`: the effects the user implements.
     public static let effects = "Effects"
+    /// `State.Requests`: what each effect would run for in a state (Docs/Effects.md E42).
+    public static let requests = "Requests"
+    /// `struct Input`: what a machine with `input:` is started with (E21).
+    public static let input = "Input"
+    /// `enum Output`: how a machine with top-level final states ended (E22).
+    public static let output = "Output"
+    /// `enum Forwarded`: an event forwarded to a child machine (E43).
+    public static let forwarded = "Forwarded"
+    /// `class RecordingEffects`: the generated test double of `Effects` (E44).
+    public static let recordingEffects = "RecordingEffects"
+    /// `RecordingEffects.Call`: one recorded call of an effect (E44).
+    public static let call = "Call"
     /// `Event.Timer`: which `after:` timer fired (declared only when a state has `after:`).
     public static let timer = "Timer"
     /// `Event._timer(...)`: the case timer feedbacks send.
@@ -43,6 +57,9 @@ public enum GeneratedNames {
         "isDone": "the generated 'State.isDone', true once a top-level final state is entered",
         "isSettled": "the generated 'State.isSettled', false when 'always:' transitions did not settle",
         "isIn": "the generated 'State.isIn(_:)', which tells whether a state is active",
+        "requests": "the generated 'State.requests', what each effect would run for in the state",
+        "forwarded": "the generated 'State.forwarded', the events the last step forwarded to child machines",
+        "output": "the generated 'State.output', how the machine ended once it is done",
     ]
 
     // MARK: - Derived names
