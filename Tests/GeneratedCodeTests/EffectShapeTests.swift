@@ -40,14 +40,14 @@ struct EffectShapeTests {
         #expect(state.requests.trackDelivery == nil)
     }
 
-    @Test("E26, E28, E43: a forwarded event is listed for the child and the leaf's own handler is taken too")
+    @Test("E26, E28, E43: a forwarded event is answered in the leaf and listed for the child")
     func forwardedEventsAreListedInTheState() {
         var state = Checkout.State.initial(Self.input)
         Checkout.reduce(&state, .pay)
         #expect(state.forwarded == [])
         Checkout.reduce(&state, .cancel)
         #expect(state.forwarded == [.pay(.abort)])
-        #expect(state.problem == "cancelled by the customer")
+        #expect(state.isIn(.paying))
         Checkout.reduce(&state, .pay)  // ignored in `paying`: the next step replaces the list
         #expect(state.forwarded == [])
     }
@@ -115,7 +115,8 @@ struct EffectShapeTests {
         let settled = try #require(await firstState(in: states) { $0.images.isEmpty })
         #expect(settled.loaded == [Self.a: Data([7])])
         #expect(settled.problem == "the courier lost the parcel")
-        #expect(Set(shop.calls) == [.loadImage(Self.a), .loadImage(Self.b)])
+        #expect(shop.calls.count == 2)
+        #expect(shop.calls.contains(.loadImage(Self.a)) && shop.calls.contains(.loadImage(Self.b)))
         run.stop()
     }
 

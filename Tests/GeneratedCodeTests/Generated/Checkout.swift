@@ -123,22 +123,22 @@ public enum Checkout {
     >.Checked
 #sourceLocation()
 
-    /// The request type of `loadImage` (Checkout.machine.yml:54): `URL`.
-#sourceLocation(file: "Checkout.machine.yml", line: 53)
+    /// The request type of `loadImage` (Checkout.machine.yml:53): `URL`.
+#sourceLocation(file: "Checkout.machine.yml", line: 52)
     public typealias _T17 = StateLoop._SpecType<
                      URL
     >.Checked
 #sourceLocation()
 
-    /// The request type of `holdStock` (Checkout.machine.yml:59): `Int`.
-#sourceLocation(file: "Checkout.machine.yml", line: 58)
+    /// The request type of `holdStock` (Checkout.machine.yml:58): `Int`.
+#sourceLocation(file: "Checkout.machine.yml", line: 57)
     public typealias _T18 = StateLoop._SpecType<
                     Int
     >.Checked
 #sourceLocation()
 
-    /// The request type of `trackDelivery` (Checkout.machine.yml:68): `String`.
-#sourceLocation(file: "Checkout.machine.yml", line: 67)
+    /// The request type of `trackDelivery` (Checkout.machine.yml:67): `String`.
+#sourceLocation(file: "Checkout.machine.yml", line: 66)
     public typealias _T19 = StateLoop._SpecType<
                     String
     >.Checked
@@ -285,13 +285,13 @@ public enum Checkout {
         /// The requests of the effects that run in states, read-only (E42).
         public struct Requests: Swift.Sendable {
             fileprivate let _state: State
-            /// `loadImage` (Checkout.machine.yml:52).
+            /// `loadImage` (Checkout.machine.yml:51).
             public var loadImage: Swift.Set<_T17> { _state._request_loadImage }
-            /// `holdStock` (Checkout.machine.yml:57).
+            /// `holdStock` (Checkout.machine.yml:56).
             public var holdStock: _T18? { _state._request_holdStock }
-            /// `pay` (Checkout.machine.yml:60).
+            /// `pay` (Checkout.machine.yml:59).
             public var pay: Payment.Input? { _state._request_pay }
-            /// `trackDelivery` (Checkout.machine.yml:66).
+            /// `trackDelivery` (Checkout.machine.yml:65).
             public var trackDelivery: _T19? { _state._request_trackDelivery }
         }
 
@@ -345,9 +345,9 @@ public enum Checkout {
 #sourceLocation()
         }
 
-        /// An action of Checkout.machine.yml:47, run on the state as it is then.
+        /// An action of Checkout.machine.yml:46, run on the state as it is then.
         fileprivate func _action0(_ _next: inout State) {
-#sourceLocation(file: "Checkout.machine.yml", line: 47)
+#sourceLocation(file: "Checkout.machine.yml", line: 46)
             _next.attempt = attempt + 1
 #sourceLocation()
         }
@@ -368,32 +368,32 @@ public enum Checkout {
             }
         }
 
-        /// `requests.value` of `loadImage` (Checkout.machine.yml:54).
+        /// `requests.value` of `loadImage` (Checkout.machine.yml:53).
         fileprivate func _value0() -> Swift.Set<_T17> {
-#sourceLocation(file: "Checkout.machine.yml", line: 54)
+#sourceLocation(file: "Checkout.machine.yml", line: 53)
                                  images
 #sourceLocation()
         }
 
-        /// `request.value` of `holdStock` (Checkout.machine.yml:59).
+        /// `request.value` of `holdStock` (Checkout.machine.yml:58).
         fileprivate func _value1() -> _T18? {
-#sourceLocation(file: "Checkout.machine.yml", line: 59)
+#sourceLocation(file: "Checkout.machine.yml", line: 58)
                                 total
 #sourceLocation()
         }
 
-        /// `input:` of `pay` (Checkout.machine.yml:63): what the `Payment` child starts with.
+        /// `input:` of `pay` (Checkout.machine.yml:62): what the `Payment` child starts with.
         fileprivate func _input0() -> Payment.Input {
-#sourceLocation(file: "Checkout.machine.yml", line: 62)
+#sourceLocation(file: "Checkout.machine.yml", line: 61)
             let _0: Payment._T0 =
                     total
 #sourceLocation()
             return Payment.Input(amount: _0)
         }
 
-        /// `request.value` of `trackDelivery` (Checkout.machine.yml:68).
+        /// `request.value` of `trackDelivery` (Checkout.machine.yml:67).
         fileprivate func _value2() -> _T19? {
-#sourceLocation(file: "Checkout.machine.yml", line: 68)
+#sourceLocation(file: "Checkout.machine.yml", line: 67)
                                    receipt
 #sourceLocation()
         }
@@ -418,7 +418,7 @@ public enum Checkout {
             isIn(.shipped) ? _value2() : nil
         }
 
-        /// The request of `after: backoff` of `reconnecting` (Checkout.machine.yml:49): armed while the machine is there, armed anew by every entry.
+        /// The request of `after: backoff` of `reconnecting` (Checkout.machine.yml:48): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest0: _DelayedEntry? {
             isIn(.reconnecting) ? .init(entry: _entered_reconnecting, delay: _delay_reconnecting_0) : nil
         }
@@ -479,9 +479,7 @@ public enum Checkout {
             case .pay:
                 break // ignored
             case .cancel:
-#sourceLocation(file: "Checkout.machine.yml", line: 39)
-               _next.problem = "cancelled by the customer"
-#sourceLocation()
+                break // ignored
             case .imageLoaded:
                 break // no effect that sends it runs here
             case .imageFailed:
@@ -530,14 +528,14 @@ public enum Checkout {
                 break // no effect that sends it runs here
             case .delivery(let _0):
                 let event: Event.DeliveryPayload = .init(status: _0)
-#sourceLocation(file: "Checkout.machine.yml", line: 43)
+#sourceLocation(file: "Checkout.machine.yml", line: 42)
                 _next.status = event.status
-#sourceLocation(file: "Checkout.machine.yml", line: 43)
+#sourceLocation(file: "Checkout.machine.yml", line: 42)
                                        _next.attempt = 0
 #sourceLocation()
             case .trackingLost(let _0):
                 let event: Event.TrackingLostPayload = .init(error: _0)
-#sourceLocation(file: "Checkout.machine.yml", line: 44)
+#sourceLocation(file: "Checkout.machine.yml", line: 43)
                                           _next.problem = event.error
 #sourceLocation()
                 _next._entries &+= 1
@@ -666,13 +664,13 @@ public enum Checkout {
 
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
     public protocol Effects: Swift.Sendable {
-        /// `loadImage` (Checkout.machine.yml:52): one run per element of its set, in `browsing`; an element that leaves the set cancels its run (E9). A failure becomes `imageFailed` (E15).
+        /// `loadImage` (Checkout.machine.yml:51): one run per element of its set, in `browsing`; an element that leaves the set cancels its run (E9). A failure becomes `imageFailed` (E15).
         func loadImage(_ request: _T17) async throws -> LoadImageResult
-        /// `holdStock` (Checkout.machine.yml:57): runs in `paying` while its request is not `nil`; a new request cancels the run before it. Sends nothing (E14).
+        /// `holdStock` (Checkout.machine.yml:56): runs in `paying` while its request is not `nil`; a new request cancels the run before it. Sends nothing (E14).
         func holdStock(_ request: _T18) async
-        /// `pay` (Checkout.machine.yml:60): the effects of the `Payment` child machine, started while in `paying` (E34).
+        /// `pay` (Checkout.machine.yml:59): the effects of the `Payment` child machine, started while in `paying` (E34).
         func pay(_ input: Payment.Input) -> any Payment.Effects
-        /// `trackDelivery` (Checkout.machine.yml:66): runs in `shipped` while its request is not `nil`; a new request cancels the run before it. Every element the stream yields is fed back (E4). A failure becomes `trackingLost` (E15).
+        /// `trackDelivery` (Checkout.machine.yml:65): runs in `shipped` while its request is not `nil`; a new request cancels the run before it. Every element the stream yields is fed back (E4). A failure becomes `trackingLost` (E15).
         func trackDelivery(_ request: _T19) -> Swift.AsyncThrowingStream<TrackDeliveryResult, any Swift.Error>
     }
 
