@@ -15,6 +15,9 @@ public enum Examples {
         ("Player", { await player() }),
         ("Microwave", microwave),
         ("Upload", upload),
+        ("Transfer", { await transfer() }),
+        ("Downloader", downloader),
+        ("Checkout", { await checkout() }),
     ]
 
     /// Timers run 100 times faster than the wall clock in the demo.
