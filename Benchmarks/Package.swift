@@ -10,6 +10,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "StateLoop", path: ".."),
+        // The same Deque the runtime queues its events in, for `baseline.queue`.
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         // Prints one `BENCH <name> <value>` line per figure whose name contains FILTER.
@@ -19,6 +21,7 @@ let package = Package(
                 .product(name: "StateLoop", package: "StateLoop"),
                 .product(name: "_StateLoopSpec", package: "StateLoop"),
                 .product(name: "_StateLoopCodegen", package: "StateLoop"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
     ],

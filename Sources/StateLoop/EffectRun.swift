@@ -11,23 +11,34 @@
 /// drains the system; the hand-over of that role happens under the system's lock, which orders
 /// every access (see `SystemCore`).
 @usableFromInline
-final class EffectRun: @unchecked Sendable {
+final class EffectRun: CancellableRun, @unchecked Sendable {
     /// Cleared when the run is cancelled; read when one of its events is dequeued.
     /// (Touched only by the draining thread; see SystemCore for why the checks are off.)
     @usableFromInline @exclusivity(unchecked) var isCurrent = true
     @usableFromInline @exclusivity(unchecked) var task: Task<Void, Never>?
 
+    /// A run without a task: only the token for events that come from elsewhere (the output of a
+    /// child system, E51).
+    @inlinable
+    init() {}
+
     /// Starts `operation` in a new task; its events reach `deliver` tagged with this run.
+    ///
+    /// `immediately`: the task starts on the calling (draining) thread and runs there until its
+    /// first suspension (E54), where the platform has `Task.immediate`; its events sent meanwhile
+    /// are only queued, since the caller holds the drain role. Otherwise it starts on the
+    /// global executor.
     @inlinable
     init<Event: Sendable>(
         deliver: @escaping @Sendable (Event, EffectRun) -> Void,
+        immediately: Bool,
         operation: @escaping @Sendable (_ send: @escaping @Sendable (Event) -> Void) async -> Void
     ) {
         // The task holds the run only as the token to send back; it never reads its fields.
         // The reference cycle run -> task -> closure -> run ends when the task finishes.
-        task = Task { [self] in
+        task = startTask(immediately: immediately) { [self] in
             // Cancelled before the task began (its request changed, or the system stopped):
-            // the effect does not start at all.
+            // the effect does not start at all. (Never the case for a task started immediately.)
             if Task.isCancelled { return }
             await operation { event in deliver(event, self) }
         }

@@ -1,8 +1,49 @@
 // Feedback+React: the query-triggered effects, `react(request:...)` and `react(requests:...)`.
+//
+// One primitive underlies them all: a run gets a `send` function and may call it any number of
+// times until it returns (E46-E48). The `effect:` forms send the one event the effect returns,
+// the `effects:` forms every element of a sequence, and the `onError:` forms wrap the run in
+// `catching`, so cancellation and failure are handled in one place for every shape.
 
 extension Feedback {
+    // MARK: One request
+
+    /// Runs `run` for the request that `request` derives from the current state, and feeds back
+    /// every event it sends, in order, while the request stays equal (E46).
+    ///
+    /// - `nil`: nothing runs (a running run is cancelled);
+    /// - a value different (`!=`) from the running one: the old run is cancelled and its later
+    ///   events dropped, even those already queued; a new run starts;
+    /// - an equal value: the run is kept, and once it has returned it is not started again.
+    ///
+    /// ```swift
+    /// .react(request: { $0.receipt }, run: { receipt, send in
+    ///     for await status in courier.track(receipt) { send(.delivery(status)) }
+    /// })
+    /// ```
+    @inlinable
+    public static func react<Request: Equatable & Sendable>(
+        request: @escaping @Sendable (State) -> Request?,
+        run: @escaping @Sendable (Request, _ send: @escaping @Sendable (Event) -> Void) async -> Void
+    ) -> Feedback {
+        single(request: request, operation: run)
+    }
+
+    /// Like ``react(request:run:)``, for a run that can fail (E47): the events it sent before the
+    /// failure are fed back, then the event `onError` makes of the run's request and the error,
+    /// or none for `nil`. A failure never stops the system. A cancelled run sends nothing,
+    /// whatever it threw.
+    @inlinable
+    public static func react<Request: Equatable & Sendable>(
+        request: @escaping @Sendable (State) -> Request?,
+        run: @escaping @Sendable (Request, _ send: @escaping @Sendable (Event) -> Void) async throws -> Void,
+        onError: @escaping @Sendable (Request, any Error) -> Event?
+    ) -> Feedback {
+        react(request: request, run: catching(run, onError: onError))
+    }
+
     /// Runs `effect` for the request that `request` derives from the current state, and feeds
-    /// its event back into the system.
+    /// its event back into the system: ``react(request:run:)`` for an effect with one event.
     ///
     /// - `nil`: no effect runs (a running one is cancelled);
     /// - a value different (`!=`) from the running one: the old run is cancelled and its late
@@ -13,11 +54,7 @@ extension Feedback {
         request: @escaping @Sendable (State) -> Request?,
         effect: @escaping @Sendable (Request) async -> Event
     ) -> Feedback {
-        single(request: request) { request, send in
-            let event = await effect(request)
-            // A cancelled run's event would be dropped anyway; save the trip through the queue.
-            if !Task.isCancelled { send(event) }
-        }
+        react(request: request, run: answering(effect))
     }
 
     /// Like ``react(request:effect:)``, for an effect that can fail: `onError` turns the error
@@ -31,9 +68,7 @@ extension Feedback {
         effect: @escaping @Sendable (Request) async throws -> Event,
         onError: @escaping @Sendable (any Error) -> Event?
     ) -> Feedback {
-        single(request: request) { request, send in
-            await sendOutcome(of: { try await effect(request) }, onError: onError, to: send)
-        }
+        react(request: request, run: answering(effect), onError: { _, error in onError(error) })
     }
 
     /// Like ``react(request:effect:)``, for an effect that sends several events over time
@@ -45,12 +80,7 @@ extension Feedback {
         request: @escaping @Sendable (State) -> Request?,
         effects: @escaping @Sendable (Request) -> Events
     ) -> Feedback where Events.Element == Event, Events.Failure == Never {
-        single(request: request) { request, send in
-            for await event in effects(request) {
-                if Task.isCancelled { return }
-                send(event)
-            }
-        }
+        react(request: request, run: iterating(effects))
     }
 
     /// Like ``react(request:effects:)``, for a sequence that can fail: the events before the
@@ -61,17 +91,33 @@ extension Feedback {
         effects: @escaping @Sendable (Request) -> Events,
         onError: @escaping @Sendable (any Error) -> Event?
     ) -> Feedback where Events.Element == Event {
-        single(request: request) { request, send in
-            await sendOutcome(
-                of: {
-                    for try await event in effects(request) {
-                        if Task.isCancelled { return nil }
-                        send(event)
-                    }
-                    return nil
-                },
-                onError: onError, to: send)
-        }
+        react(request: request, run: iterating(effects), onError: { _, error in onError(error) })
+    }
+
+    // MARK: A set of requests
+
+    /// Runs one `run` per element of the requested set, and feeds back every event each sends
+    /// (E48): elements that appear start a run, elements that disappear cancel theirs (their
+    /// later events dropped, even those already queued), elements that stay keep their run, and
+    /// an element whose run has returned is not run again while it stays in the set.
+    @inlinable
+    public static func react<Request: Hashable & Sendable>(
+        requests: @escaping @Sendable (State) -> Set<Request>,
+        run: @escaping @Sendable (Request, _ send: @escaping @Sendable (Event) -> Void) async -> Void
+    ) -> Feedback {
+        many(requests: requests, operation: run)
+    }
+
+    /// Like ``react(requests:run:)``, for a run that can fail (E48): per element, the events sent
+    /// before the failure, then the event `onError` makes of that element and the error, or none
+    /// for `nil`. A cancelled run sends nothing, whatever it threw.
+    @inlinable
+    public static func react<Request: Hashable & Sendable>(
+        requests: @escaping @Sendable (State) -> Set<Request>,
+        run: @escaping @Sendable (Request, _ send: @escaping @Sendable (Event) -> Void) async throws -> Void,
+        onError: @escaping @Sendable (Request, any Error) -> Event?
+    ) -> Feedback {
+        react(requests: requests, run: catching(run, onError: onError))
     }
 
     /// Runs one `effect` per element of the requested set: elements that appear start a run,
@@ -82,10 +128,7 @@ extension Feedback {
         requests: @escaping @Sendable (State) -> Set<Request>,
         effect: @escaping @Sendable (Request) async -> Event
     ) -> Feedback {
-        many(requests: requests) { request, send in
-            let event = await effect(request)
-            if !Task.isCancelled { send(event) }
-        }
+        react(requests: requests, run: answering(effect))
     }
 
     /// Like ``react(requests:effect:)``, for an effect that can fail: `onError` turns the error
@@ -96,25 +139,100 @@ extension Feedback {
         effect: @escaping @Sendable (Request) async throws -> Event,
         onError: @escaping @Sendable (any Error) -> Event?
     ) -> Feedback {
-        many(requests: requests) { request, send in
-            await sendOutcome(of: { try await effect(request) }, onError: onError, to: send)
+        react(requests: requests, run: answering(effect), onError: { _, error in onError(error) })
+    }
+
+    /// Like ``react(requests:effect:)``, with a sequence of events per element, each fed back as
+    /// it comes, as ``react(request:effects:)`` does for one request (E48).
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+    @inlinable
+    public static func react<Request: Hashable & Sendable, Events: AsyncSequence & Sendable>(
+        requests: @escaping @Sendable (State) -> Set<Request>,
+        effects: @escaping @Sendable (Request) -> Events
+    ) -> Feedback where Events.Element == Event, Events.Failure == Never {
+        react(requests: requests, run: iterating(effects))
+    }
+
+    /// Like ``react(requests:effects:)``, for sequences that can fail: per element, the events
+    /// before the failure, then `onError` turns the error into a last event, or `nil` for none.
+    @inlinable
+    public static func react<Request: Hashable & Sendable, Events: AsyncSequence & Sendable>(
+        requests: @escaping @Sendable (State) -> Set<Request>,
+        effects: @escaping @Sendable (Request) -> Events,
+        onError: @escaping @Sendable (any Error) -> Event?
+    ) -> Feedback where Events.Element == Event {
+        react(requests: requests, run: iterating(effects), onError: { _, error in onError(error) })
+    }
+
+    // MARK: The shapes, as runs
+
+    /// A run that sends the one event `effect` returns, unless it was cancelled meanwhile (its
+    /// event would be dropped as stale anyway; this saves the trip through the queue).
+    @inlinable
+    static func answering<Request>(
+        _ effect: @escaping @Sendable (Request) async -> Event
+    ) -> @Sendable (Request, _ send: @escaping @Sendable (Event) -> Void) async -> Void {
+        { request, send in
+            let event = await effect(request)
+            if !Task.isCancelled { send(event) }
         }
     }
 
-    /// Runs a failable operation and sends its event, or the event `onError` makes of its error,
-    /// unless the run has been cancelled meanwhile.
+    /// ``answering(_:)`` for an effect that can fail; the error goes to the caller.
     @inlinable
-    static func sendOutcome(
-        of operation: @Sendable () async throws -> Event?,
-        onError: @Sendable (any Error) -> Event?,
-        to send: @Sendable (Event) -> Void
-    ) async {
-        let event: Event?
-        do {
-            event = try await operation()
-        } catch {
-            event = Task.isCancelled ? nil : onError(error)
+    static func answering<Request>(
+        _ effect: @escaping @Sendable (Request) async throws -> Event
+    ) -> @Sendable (Request, _ send: @escaping @Sendable (Event) -> Void) async throws -> Void {
+        { request, send in
+            let event = try await effect(request)
+            if !Task.isCancelled { send(event) }
         }
-        if let event, !Task.isCancelled { send(event) }
+    }
+
+    /// A run that sends every element of the sequence `effects` makes, in order, until it ends
+    /// or the run is cancelled.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+    @inlinable
+    static func iterating<Request, Events: AsyncSequence & Sendable>(
+        _ effects: @escaping @Sendable (Request) -> Events
+    ) -> @Sendable (Request, _ send: @escaping @Sendable (Event) -> Void) async -> Void
+    where Events.Element == Event, Events.Failure == Never {
+        { request, send in
+            for await event in effects(request) {
+                if Task.isCancelled { return }
+                send(event)
+            }
+        }
+    }
+
+    /// ``iterating(_:)`` for a sequence that can fail; the error goes to the caller.
+    @inlinable
+    static func iterating<Request, Events: AsyncSequence & Sendable>(
+        _ effects: @escaping @Sendable (Request) -> Events
+    ) -> @Sendable (Request, _ send: @escaping @Sendable (Event) -> Void) async throws -> Void
+    where Events.Element == Event {
+        { request, send in
+            for try await event in effects(request) {
+                if Task.isCancelled { return }
+                send(event)
+            }
+        }
+    }
+
+    /// A run that never fails: after a failure of `run`, it sends the event `onError` makes of
+    /// the request and the error, unless the run was cancelled (then it sends nothing, E18).
+    @inlinable
+    static func catching<Request>(
+        _ run: @escaping @Sendable (Request, _ send: @escaping @Sendable (Event) -> Void) async throws -> Void,
+        onError: @escaping @Sendable (Request, any Error) -> Event?
+    ) -> @Sendable (Request, _ send: @escaping @Sendable (Event) -> Void) async -> Void {
+        { request, send in
+            do {
+                try await run(request, send)
+            } catch {
+                if Task.isCancelled { return }
+                if let event = onError(request, error) { send(event) }
+            }
+        }
     }
 }

@@ -5,7 +5,8 @@
 ///
 /// A `Feedback` is only a description. Each ``System/start(onState:)`` creates its own running
 /// loop from it, so one `Feedback` value can serve any number of independent instances.
-/// Make one with ``react(request:effect:)``, ``react(requests:effect:)``,
+/// Make one with ``react(request:effect:)``, ``react(request:run:)``, ``react(requests:effect:)``,
+/// ``react(requests:run:)``, ``child(request:start:forwarded:output:)``,
 /// ``timer(request:clock:delay:event:)``, ``runs(pending:effect:)`` or their variants.
 public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
     /// Creates the running loop of one instance.
@@ -33,7 +34,8 @@ public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
         starting: @escaping @Sendable (Request) -> @Sendable (_ send: @escaping @Sendable (Event) -> Void) async -> Void
     ) -> Feedback {
         Feedback { launcher in
-            let loop = RequestLoop(request: request, start: starting, launcher: launcher)
+            let loop = RequestLoop<State, Request, EffectRun>(
+                request: request, start: { request in launcher.launch(starting(request)) })
             return FeedbackLoop(observe: loop.observe, stop: loop.stop)
         }
     }

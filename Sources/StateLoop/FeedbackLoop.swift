@@ -33,16 +33,21 @@ struct EffectLauncher<Event: Sendable>: Sendable {
     @usableFromInline let send: @Sendable (Event) -> Void
     /// The instance's one-shot runs, which outlive every state change.
     @usableFromInline let oneShots: OneShotRuns
+    /// Runs start on the draining thread until their first suspension (E54); `false` when
+    /// `Task.immediate` is forced off (the instance's mode, read when it started).
+    @usableFromInline let immediately: Bool
 
     @inlinable
     init(
         deliver: @escaping @Sendable (Event, EffectRun) -> Void,
         send: @escaping @Sendable (Event) -> Void,
-        oneShots: OneShotRuns
+        oneShots: OneShotRuns,
+        immediately: Bool
     ) {
         self.deliver = deliver
         self.send = send
         self.oneShots = oneShots
+        self.immediately = immediately
     }
 
     /// Starts `operation` as a new run; its events are tagged with that run.
@@ -50,7 +55,7 @@ struct EffectLauncher<Event: Sendable>: Sendable {
     func launch(
         _ operation: @escaping @Sendable (_ send: @escaping @Sendable (Event) -> Void) async -> Void
     ) -> EffectRun {
-        EffectRun(deliver: deliver, operation: operation)
+        EffectRun(deliver: deliver, immediately: immediately, operation: operation)
     }
 
     /// Starts `operation` as a one-shot run: cancelled only when the system stops, waited for
@@ -60,6 +65,6 @@ struct EffectLauncher<Event: Sendable>: Sendable {
         _ operation: @escaping @Sendable (_ send: @escaping @Sendable (Event) -> Void) async -> Void
     ) {
         let send = self.send
-        oneShots.start { await operation(send) }
+        oneShots.start(immediately: immediately) { await operation(send) }
     }
 }

@@ -30,9 +30,10 @@ final class OneShotRuns: @unchecked Sendable {
         lock.deallocate()
     }
 
-    /// Starts `operation` in a task of its own, unless the runs were cancelled.
+    /// Starts `operation` in a task of its own, unless the runs were cancelled; `immediately`:
+    /// on the calling thread until its first suspension (see `startTask`).
     @usableFromInline
-    func start(_ operation: @escaping @Sendable () async -> Void) {
+    func start(immediately: Bool, _ operation: @escaping @Sendable () async -> Void) {
         lock.lock()
         if isCancelled {
             lock.unlock()
@@ -43,7 +44,7 @@ final class OneShotRuns: @unchecked Sendable {
         // Registered before its task exists, so that a `whenIdle` cannot miss it.
         running[id] = Entry()
         lock.unlock()
-        let task = Task { [self] in
+        let task = startTask(immediately: immediately) { [self] in
             // Cancelled before it began (the system stopped): the effect is not called at all.
             if !Task.isCancelled { await operation() }
             finished(id)

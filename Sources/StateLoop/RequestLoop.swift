@@ -1,29 +1,32 @@
-// RequestLoop: one optional request -> at most one running effect.
+// RequestLoop: one optional request -> at most one running effect (or child system).
 
-/// Runs the effect of the current request: a changed request cancels the old run and starts a
-/// new one, an equal request keeps the running one, `nil` stops it.
+/// What a ``RequestLoop`` keeps running for its current request: an effect run (`EffectRun`)
+/// or a child system (`ChildRun`).
+@usableFromInline
+protocol CancellableRun: AnyObject {
+    /// Stops it for good; whatever it sends afterwards is stale. Called by the draining thread.
+    func cancel()
+}
+
+/// Keeps one run for the current request: a changed request cancels the old run and starts a
+/// new one, an equal request keeps the running one (also once it has returned: it is not
+/// started again), `nil` stops it.
 ///
 /// `start` is called synchronously, on the draining thread, as the state that carries a new
-/// request is delivered; the operation it returns runs in the effect's task. So whatever `start`
-/// takes (a timer's deadline) is taken when the request is observed, not when the task runs.
+/// request is delivered. So whatever it takes (a timer's deadline) is taken when the request is
+/// observed, not when a task runs, and a child system starts before the next event (E49).
 @usableFromInline
-final class RequestLoop<State, Event: Sendable, Request: Equatable & Sendable> {
+final class RequestLoop<State, Request: Equatable, Run: CancellableRun> {
     @usableFromInline let request: (State) -> Request?
-    @usableFromInline let start: (Request) -> @Sendable (_ send: @escaping @Sendable (Event) -> Void) async -> Void
-    @usableFromInline let launcher: EffectLauncher<Event>
+    @usableFromInline let start: (Request) -> Run
     // Touched only by the draining thread; see SystemCore for why the checks are off.
     @usableFromInline @exclusivity(unchecked) var currentRequest: Request?
-    @usableFromInline @exclusivity(unchecked) var currentRun: EffectRun?
+    @usableFromInline @exclusivity(unchecked) var currentRun: Run?
 
     @inlinable
-    init(
-        request: @escaping (State) -> Request?,
-        start: @escaping (Request) -> @Sendable (_ send: @escaping @Sendable (Event) -> Void) async -> Void,
-        launcher: EffectLauncher<Event>
-    ) {
+    init(request: @escaping (State) -> Request?, start: @escaping (Request) -> Run) {
         self.request = request
         self.start = start
-        self.launcher = launcher
     }
 
     @inlinable
@@ -37,7 +40,7 @@ final class RequestLoop<State, Event: Sendable, Request: Equatable & Sendable> {
         }
         guard let next else { return }
         currentRequest = next
-        currentRun = launcher.launch(start(next))
+        currentRun = start(next)
     }
 
     @inlinable

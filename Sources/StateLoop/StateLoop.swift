@@ -4,12 +4,15 @@
 //   System        - initial state, reducer, feedback loops, optionally `isFinished`; `start`
 //                   makes a fresh instance.
 //   SystemRun     - the handle of one instance: `send(_:)`, `stop()`; released -> stopped.
-//   Feedback      - `react(request:effect:)`, `react(requests:effect:)`, `timer(...)`,
-//                   `runs(pending:effect:)`.
+//   Feedback      - `react(request:run:)`, `react(requests:run:)` (effects that send any number
+//                   of events) and their `effect:`/`effects:` forms, `child(...)` (a child
+//                   system per request), `timer(...)`, `runs(pending:effect:)`.
 //   Store         - a main-actor, observable view of one instance for UI.
+//   CallLog       - the thread-safe call list of generated test doubles.
 //
 // Internals: `SystemCore` (the floodgate: a queue drained by one thread at a time, under a
 // `PlatformLock`), the running loops (`RequestLoop`, `RequestSetLoop`, `RunsLoop`, reached
-// through `FeedbackLoop`), `EffectRun` (the token that makes late events of a cancelled effect
-// recognisable) and `OneShotRuns` (the runs no state change cancels, waited for on finishing).
+// through `FeedbackLoop`; `ChildRun` for child systems), `EffectRun` (the token that makes late
+// events of a cancelled effect recognisable), `EffectStart` (how a run's task starts) and
+// `OneShotRuns` (the runs no state change cancels, waited for on finishing).
 // The per-event path is `@inlinable` so that clients get it specialised.

@@ -108,7 +108,26 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
     /// - Returns: The instance's handle. Keep it: releasing it stops the instance.
     @inlinable
     public func start(onState: @escaping @Sendable (State) -> Void) -> SystemRun<State, Event> {
-        start(observer: onState, onStop: nil)
+        start(observer: onState, onStop: nil, onFinished: nil, immediately: EffectStart.immediately())
+    }
+
+    /// Starts a fresh instance like ``start(onState:)``, and calls `onFinished` with the last
+    /// state once the instance ends because it finished (E53).
+    ///
+    /// `onFinished` is called once, after the instance has finished (see
+    /// ``init(initial:reduce:feedbacks:isFinished:)``) and its one-shot runs have returned, on
+    /// the thread that ended it. It is never called for an instance that was stopped (by
+    /// ``SystemRun/stop()`` or by releasing the handle) before it ended; a system without
+    /// `isFinished` never calls it. ``Feedback/child(request:start:forwarded:output:)`` uses it
+    /// to feed a child's output back to its parent.
+    ///
+    /// - Returns: The instance's handle. Keep it: releasing it stops the instance.
+    @inlinable
+    public func start(
+        onState: @escaping @Sendable (State) -> Void,
+        onFinished: @escaping @Sendable (State) -> Void
+    ) -> SystemRun<State, Event> {
+        start(observer: onState, onStop: nil, onFinished: onFinished, immediately: EffectStart.immediately())
     }
 
     /// Starts a fresh instance and returns its handle with the sequence of its states, starting
@@ -126,20 +145,27 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
             of: State.self, bufferingPolicy: bufferingPolicy)
         let run = start(
             observer: { state in continuation.yield(state) },
-            onStop: { continuation.finish() })
+            onStop: { continuation.finish() },
+            onFinished: nil,
+            immediately: EffectStart.immediately())
         // Weak: the handle's owner decides the instance's lifetime, not the stream.
         continuation.onTermination = { [weak core = run.core] _ in core?.stop() }
         return (run, states)
     }
 
+    /// Starts an instance. `immediately`: its effect runs start on the draining thread (E54);
+    /// the public `start` methods read it from `EffectStart`, a child takes its parent's.
     @inlinable
     func start(
-        observer: @escaping @Sendable (State) -> Void, onStop: (@Sendable () -> Void)?
+        observer: @escaping @Sendable (State) -> Void,
+        onStop: (@Sendable () -> Void)?,
+        onFinished: (@Sendable (State) -> Void)?,
+        immediately: Bool
     ) -> SystemRun<State, Event> {
         let core = SystemCore(
             initial: initial, reduce: reduce, eventHook: eventHook,
-            observer: observer, onStop: onStop)
-        core.start(feedbacks: feedbacks, isFinished: isFinished)
+            observer: observer, onStop: onStop, onFinished: onFinished)
+        core.start(feedbacks: feedbacks, isFinished: isFinished, immediately: immediately)
         return SystemRun(core: core)
     }
 }

@@ -43,6 +43,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         @usableFromInline var tornDown: OneShotLatch?
         /// How the instance ends once `isStopped` is set.
         @usableFromInline var ending = Ending.stop
+        /// The finished state, kept from `finish` for `onFinished` until the instance ends.
+        @usableFromInline var finishedState: State?
 
         @inlinable init() {}
     }
@@ -58,7 +60,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         /// Waiting for the one-shot runs; whichever comes first of a `stop()` (which cancels
         /// them) and the last run's return ends the instance.
         case waitingForRuns
-        /// `onStop` has been called, or is being called.
+        /// `onStop` (and, for a finish, `onFinished`) has been called, or is being called.
         case ended
     }
 
@@ -91,6 +93,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     @usableFromInline let eventHook: (@Sendable (Event, State) -> Void)?
     @usableFromInline let observer: @Sendable (State) -> Void
     @usableFromInline let onStop: (@Sendable () -> Void)?
+    /// Called with the finished state when the instance ends because it finished (E53).
+    @usableFromInline let onFinished: (@Sendable (State) -> Void)?
     /// Its own lock; safe from any thread.
     @usableFromInline let oneShots = OneShotRuns()
 
@@ -100,13 +104,15 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         reduce: @escaping @Sendable (inout State, Event) -> Void,
         eventHook: (@Sendable (Event, State) -> Void)?,
         observer: @escaping @Sendable (State) -> Void,
-        onStop: (@Sendable () -> Void)?
+        onStop: (@Sendable () -> Void)?,
+        onFinished: (@Sendable (State) -> Void)?
     ) {
         self.state = initial
         self.reduce = reduce
         self.eventHook = eventHook
         self.observer = observer
         self.onStop = onStop
+        self.onFinished = onFinished
         // The gate starts closed: the thread that creates the instance starts it.
         gate.drainer = currentThread()
     }
@@ -122,13 +128,16 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     ///
     /// With `isFinished`, one more loop after the feedbacks finishes the instance when it sees a
     /// finished state; without it there is no such loop, so the check costs nothing.
+    ///
+    /// `immediately`: effect runs start on the draining thread until their first suspension (E54).
     @inlinable
-    func start(feedbacks: [Feedback<State, Event>], isFinished: (@Sendable (State) -> Bool)?) {
+    func start(feedbacks: [Feedback<State, Event>], isFinished: (@Sendable (State) -> Bool)?, immediately: Bool) {
         // A run that outlives its system has nobody to talk to.
         let launcher = EffectLauncher<Event>(
             deliver: { [weak self] event, run in self?.enqueue(event, from: run) },
             send: { [weak self] event in self?.enqueue(event, from: nil) },
-            oneShots: oneShots)
+            oneShots: oneShots,
+            immediately: immediately)
         observer(state)
         loops.reserveCapacity(feedbacks.count + 1)
         for feedback in feedbacks {
@@ -139,7 +148,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         if let isFinished {
             // Unowned: the loops belong to `self` and go when it goes.
             let loop = FeedbackLoop<State>(
-                observe: { [unowned self] state in if isFinished(state) { finish() } },
+                observe: { [unowned self] state in if isFinished(state) { finish(state) } },
                 stop: {})
             loops.append(loop)
             if !isStopping { loop.observe(state) }
@@ -184,7 +193,9 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         lock.lock()
         if gate.ending == .waitingForRuns {
             gate.ending = .ended
+            let finished = gate.finishedState.take()
             lock.unlock()
+            _ = consume finished  // released outside the lock; never reported: stopped first
             oneShots.cancelAll()
             onStop?()
             return
@@ -193,7 +204,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
             lock.unlock()
             return
         }
-        // Finished but not torn down yet: the drainer will cancel the runs too.
+        // Finished but not torn down yet: the drainer will cancel the runs too, and the instance
+        // counts as stopped (no `onFinished`).
         if gate.ending == .finish { gate.ending = .stop }
         var dropped = Deque<Pending>()
         if !gate.isStopped {
@@ -270,7 +282,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     /// feedback has seen the finished state. Drops queued and later events like `stop()`; the
     /// drainer then tears down, keeping the one-shot runs, and the instance ends when they return.
     @inlinable
-    func finish() {
+    func finish(_ finished: State) {
         lock.lock()
         if gate.isStopped {
             lock.unlock()
@@ -278,6 +290,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         }
         gate.isStopped = true
         gate.ending = .finish
+        if onFinished != nil { gate.finishedState = finished }
         var dropped = Deque<Pending>()
         swap(&dropped, &gate.queue)
         lock.unlock()
@@ -296,7 +309,10 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         lock.lock()
         let waits = gate.ending == .finish
         gate.ending = waits ? .waitingForRuns : .ended
+        // Stopped before it could end as finished: `onFinished` is never called.
+        let unreported = waits ? nil : gate.finishedState.take()
         lock.unlock()
+        _ = consume unreported
         if waits {
             oneShots.whenIdle { [weak self] in self?.endAfterRuns() }
         } else {
@@ -310,7 +326,12 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         latch?.open()
     }
 
-    /// Ends a finished instance whose last one-shot run has returned, unless `stop()` ended it.
+    /// Ends a finished instance whose last one-shot run has returned, unless `stop()` ended it:
+    /// finishes the observer, then reports the finished state (E53).
+    ///
+    /// Runs on the draining thread (no run was running) or on the last run's task. `onFinished`
+    /// may deliver into another system (a parent) that stops this one from this very thread;
+    /// `stop()` then finds the instance ended and returns at once.
     @inlinable
     func endAfterRuns() {
         lock.lock()
@@ -319,7 +340,9 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
             return
         }
         gate.ending = .ended
+        let finished = gate.finishedState.take()
         lock.unlock()
         onStop?()
+        if let finished { onFinished?(finished) }
     }
 }

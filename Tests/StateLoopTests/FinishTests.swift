@@ -151,4 +151,47 @@ import Testing
         #expect(events.all == [.finish([])])
         withExtendedLifetime(run) {}
     }
+
+    @Test("E53: onFinished is called once, when the system finishes, and never after a stop")
+    func onFinishedIsCalledOnlyWhenTheSystemFinishes() async {
+        let clock = ManualClock()
+        let log = JobLog()
+        let finished = Recorder<Jobs>()
+        let system = System<Jobs, JobStep>(
+            initial: Jobs(), reduce: reduceJobs, feedbacks: [log.feedback(clock)],
+            isFinished: { $0.isDone })
+
+        // Finishes, after its run has returned.
+        let run = system.start(onState: { _ in }, onFinished: { finished.append($0) })
+        run.send(.tick)
+        run.send(.finish([Job(id: 1, delay: 1)]))
+        await clock.waitForSleepers(count: 1)
+        #expect(finished.all == [])
+        clock.advance(by: .seconds(1))
+        let ended = await finished.eventually { $0.count == 1 }
+        #expect(ended.map(\.count) == [1])
+        #expect(ended.first?.isDone == true)
+        run.send(.tick)
+        run.stop()
+        #expect(finished.all.count == 1)
+
+        // Stopped before it finished, and stopped while it waited for its runs: never called.
+        let stopped = system.start(onState: { _ in }, onFinished: { finished.append($0) })
+        stopped.send(.tick)
+        stopped.stop()
+        stopped.send(.finish([]))
+        let waiting = system.start(onState: { _ in }, onFinished: { finished.append($0) })
+        waiting.send(.finish([Job(id: 2, delay: 1)]))
+        await clock.waitForSleepers(count: 1)
+        waiting.stop()
+        #expect(await log.cancellations.next(1) == [2])
+        #expect(finished.all.count == 1)
+
+        // A system without isFinished never calls it.
+        let endless = System<Jobs, JobStep>(initial: Jobs(), reduce: reduceJobs, feedbacks: [])
+            .start(onState: { _ in }, onFinished: { finished.append($0) })
+        endless.send(.finish([]))
+        endless.stop()
+        #expect(finished.all.count == 1)
+    }
 }

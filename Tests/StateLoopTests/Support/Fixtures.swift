@@ -49,6 +49,17 @@ final class Recorder<Element: Sendable>: @unchecked Sendable {
 
     func append(_ element: Element) { lock.withLock { elements.append(element) } }
     var all: [Element] { lock.withLock { elements } }
+
+    /// The elements once `condition` holds for them (appended from other threads), polling with
+    /// yields for up to about ten seconds.
+    func eventually(_ condition: ([Element]) -> Bool) async -> [Element] {
+        for _ in 0..<10_000 {
+            let now = all
+            if condition(now) { return now }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return all
+    }
 }
 
 /// A thread-safe holder for a value set after creation (e.g. a run handle a feedback needs).

@@ -1,0 +1,31 @@
+// EffectStart: how an effect's task starts - on the draining thread until its first suspension
+// (`Task.immediate`, E54), or on the global executor - and the switch that tests use to force
+// the second.
+
+/// Starts `operation` in a new unstructured task: with `immediately`, where `Task.immediate`
+/// exists (Swift 6.2 runtimes: Linux, and Apple platforms from the 26 releases), on the calling
+/// thread until its first suspension; otherwise on the global executor, as `Task {}` does.
+@inlinable
+func startTask(
+    immediately: Bool, _ operation: sending @escaping @Sendable () async -> Void
+) -> Task<Void, Never> {
+    // `immediately` is not honoured yet: every run starts on the global executor.
+    return Task(operation: operation)
+}
+
+/// The start mode of the effects of every system instance started in this task (E54).
+///
+/// Read once per instance, when it starts; its child systems inherit the instance's mode.
+/// Internal: the runtime's tests run each test in both modes (`@testable import`).
+@usableFromInline
+enum EffectStart {
+    /// `true` forces every effect run to start in an ordinary task, even where `Task.immediate`
+    /// exists.
+    @TaskLocal static var forcesTasks = false
+
+    /// Whether the instance being started now starts its effects immediately.
+    @usableFromInline
+    static func immediately() -> Bool {
+        !forcesTasks
+    }
+}

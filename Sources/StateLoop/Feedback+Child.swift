@@ -1,0 +1,104 @@
+// Feedback+Child: a child system per request, `child(request:start:forwarded:output:)` (E49-E52).
+//
+// A child is a separate `System` that runs while the parent's state requests it. It is one more
+// query-triggered run (a `RequestLoop`), so a changed request replaces it and `nil` stops it. Its
+// output comes back tagged with an `EffectRun` token, like any effect's event, and is dropped if
+// the child was stopped or replaced meanwhile.
+//
+// Why no deadlock: a child's `onFinished` may run on the child's draining thread, deliver into
+// the parent, drain the parent there, and have the parent stop that same child. `stop()` called
+// on the thread that holds the child's drain role does not wait (it cannot wait for itself); the
+// child tears down when the call returns. A parent that stops a child from another thread waits
+// for the child's drainer, which never waits for the parent: delivering into the parent only
+// queues when the parent is busy, and a stopped parent drops the event. So every wait points
+// from a parent to its child, never back.
+
+extension Feedback {
+    /// Runs a child system while the state requests it (E49-E52).
+    ///
+    /// - A new request starts the child that `start` makes for it, synchronously on the thread
+    ///   that delivers the state, before the next event is reduced (E49). A changed request stops
+    ///   the child and starts another; `nil` stops it; an equal request keeps it, also once it has
+    ///   finished (it is not started again).
+    /// - `forwarded` gives the events that the step which made the state forwarded to the child;
+    ///   they are sent to the running child, in order, as the state is delivered, so before the
+    ///   parent reduces its next event (E50). Generated machines fill it only when the same child
+    ///   runs before and after the step.
+    /// - When the child finishes (see ``System/init(initial:reduce:feedbacks:isFinished:)``),
+    ///   `output` maps its last state to the event fed back to the parent, or `nil` for none.
+    ///   That event is tagged with the child's run: it is dropped if the child was stopped or
+    ///   replaced before it is reduced (E51).
+    /// - Stopping or finishing the parent stops every child; once the parent's
+    ///   ``SystemRun/stop()`` returns, no child starts an effect any more (E52).
+    ///
+    /// ```swift
+    /// .child(request: { $0.paymentInput },
+    ///        start: { input in Payment.system(input: input, effects: effects.pay(input), clock: clock) },
+    ///        forwarded: { $0.forwarded.compactMap(\.pay) },
+    ///        output: { payment in payment.output.map { .paid($0) } })
+    /// ```
+    @inlinable
+    public static func child<Request: Equatable & Sendable, ChildState: Sendable, ChildEvent: Sendable>(
+        request: @escaping @Sendable (State) -> Request?,
+        start: @escaping @Sendable (Request) -> System<ChildState, ChildEvent>,
+        forwarded: @escaping @Sendable (State) -> [ChildEvent],
+        output: @escaping @Sendable (ChildState) -> Event?
+    ) -> Feedback {
+        Feedback { launcher in
+            let deliver = launcher.deliver
+            let immediately = launcher.immediately
+            let loop = RequestLoop<State, Request, ChildRun<ChildState, ChildEvent>>(
+                request: request,
+                start: { request in
+                    let token = EffectRun()
+                    let run = start(request).start(
+                        observer: { _ in },
+                        onStop: nil,
+                        onFinished: { last in
+                            if let event = output(last) { deliver(event, token) }
+                        },
+                        immediately: immediately)
+                    return ChildRun(token: token, run: run)
+                })
+            return FeedbackLoop(
+                observe: { state in
+                    loop.observe(state)
+                    if let child = loop.currentRun { child.send(forwarded(state)) }
+                },
+                stop: loop.stop)
+        }
+    }
+}
+
+/// One child system started for one request: its handle, and the token its output carries.
+@usableFromInline
+final class ChildRun<ChildState: Sendable, ChildEvent: Sendable>: CancellableRun {
+    /// Made stale when the child is stopped, so that an output already on its way is dropped.
+    @usableFromInline let token: EffectRun
+    // Touched only by the parent's draining thread; see SystemCore for why the checks are off.
+    @usableFromInline @exclusivity(unchecked) var run: SystemRun<ChildState, ChildEvent>?
+
+    @inlinable
+    init(token: EffectRun, run: SystemRun<ChildState, ChildEvent>) {
+        self.token = token
+        self.run = run
+    }
+
+    /// Sends `events` to the child, in order (a finished or stopped child ignores them).
+    @inlinable
+    func send(_ events: [ChildEvent]) {
+        guard let run else { return }
+        for event in events { run.send(event) }
+    }
+
+    /// Marks the child's output stale, then stops the child: when this returns, the child starts
+    /// no effect any more (unless this thread is the child's own drainer, which tears it down when
+    /// it returns to it).
+    @inlinable
+    func cancel() {
+        token.cancel()
+        let stopped = run
+        run = nil
+        stopped?.stop()
+    }
+}
