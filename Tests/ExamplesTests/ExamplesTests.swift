@@ -134,4 +134,52 @@ import Testing
             "chunk -> finished sent=2 log=[\"start\", \"working saw pause\", \"rehash\", \"sent\", \"checksum exit\", \"transfer exit\", \"stop\"]",
         ])
     }
+
+    @Test func transferStreamsProgressFailsAndRetriesAfterAComputedDelay() async {
+        #expect(await Examples.transfer() == [
+            "start -> idle sent=0 attempt=0",
+            "start -> uploading sent=0 attempt=0",
+            "progress(sent: 1) -> uploading sent=1 attempt=0",
+            "failed(error: \"connection lost\") -> waiting sent=0 attempt=1 error=\"connection lost\" retry in 2.0 seconds",
+            "_timer(after #0 in waiting) -> uploading sent=0 attempt=1 error=\"connection lost\"",
+            "progress(sent: 1) -> uploading sent=1 attempt=1 error=\"connection lost\"",
+            "progress(sent: 2) -> uploading sent=2 attempt=1 error=\"connection lost\"",
+            "progress(sent: 3) -> uploading sent=3 attempt=1 error=\"connection lost\"",
+            "uploaded -> done sent=3 attempt=1 output=done(sent: 3)",
+        ])
+    }
+
+    @Test func downloaderRunsOneDownloadPerQueuedFileAndCancelsThemWhenPaused() async {
+        #expect(await Examples.downloader() == [
+            "start -> running queued=[] finished=[] broken=[]",
+            "add(file: \"a.txt\") -> running queued=[\"a.txt\"] finished=[] broken=[]",
+            "downloaded(file: \"a.txt\") -> running queued=[] finished=[\"a.txt\"] broken=[]",
+            "add(file: \"big.iso\") -> running queued=[\"big.iso\"] finished=[\"a.txt\"] broken=[]",
+            "add(file: \"b.txt\") -> running queued=[\"b.txt\", \"big.iso\"] finished=[\"a.txt\"] broken=[]",
+            "downloaded(file: \"b.txt\") -> running queued=[\"big.iso\"] finished=[\"a.txt\", \"b.txt\"] broken=[]",
+            "add(file: \"corrupt.zip\") -> running queued=[\"big.iso\", \"corrupt.zip\"] finished=[\"a.txt\", \"b.txt\"] broken=[]",
+            "failed(error: \"checksum mismatch\", request: \"corrupt.zip\") -> running queued=[\"big.iso\"] finished=[\"a.txt\", \"b.txt\"] broken=[\"corrupt.zip\"]",
+            "pause -> paused queued=[\"big.iso\"] finished=[\"a.txt\", \"b.txt\"] broken=[\"corrupt.zip\"]",
+            "resume -> running queued=[\"big.iso\"] finished=[\"a.txt\", \"b.txt\"] broken=[\"corrupt.zip\"]",
+            "downloads started: [\"download(\\\"a.txt\\\")\", \"download(\\\"b.txt\\\")\", \"download(\\\"big.iso\\\")\", \"download(\\\"big.iso\\\")\", \"download(\\\"corrupt.zip\\\")\"]",
+        ])
+    }
+
+    @Test func checkoutRunsAChildMachineAStreamASetAndAFireAndForgetEffect() async {
+        #expect(await Examples.checkout() == [
+            "start -> browsing images=[\"back.png\", \"cover.png\"] loaded=[]",
+            "imageLoaded(url: file:///images/cover.png, data: 9 bytes) -> browsing images=[\"back.png\"] loaded=[\"cover.png\"]",
+            "pay -> paying images=[\"back.png\"] loaded=[\"cover.png\"]",
+            "cancel -> paying images=[\"back.png\"] loaded=[\"cover.png\"] forwarded to pay: abort",
+            "declined(reason: \"cancelled\") -> browsing images=[\"back.png\"] loaded=[\"cover.png\"] problem=\"cancelled\"",
+            "pay -> paying images=[\"back.png\"] loaded=[\"cover.png\"] problem=\"cancelled\"",
+            "paid(receipt: \"R42\") -> shipped images=[\"back.png\"] loaded=[\"cover.png\"] receipt=R42 problem=\"cancelled\"",
+            "delivery(status: \"packed\") -> shipped images=[\"back.png\"] loaded=[\"cover.png\"] receipt=R42 status=\"packed\" problem=\"cancelled\"",
+            "delivery(status: \"on its way\") -> shipped images=[\"back.png\"] loaded=[\"cover.png\"] receipt=R42 status=\"on its way\" problem=\"cancelled\"",
+            "trackingLost(error: \"tracking lost\") -> reconnecting images=[\"back.png\"] loaded=[\"cover.png\"] receipt=R42 status=\"on its way\" problem=\"tracking lost\"",
+            "_timer(after #0 in reconnecting) -> shipped images=[\"back.png\"] loaded=[\"cover.png\"] receipt=R42 status=\"on its way\" problem=\"tracking lost\"",
+            "delivery(status: \"delivered\") -> shipped images=[\"back.png\"] loaded=[\"cover.png\"] receipt=R42 status=\"delivered\" problem=\"tracking lost\"",
+            "called: [\"holdStock(42)\", \"pay(StateLoopExamples.Payment.Input(amount: 42))\", \"trackDelivery(\\\"R42\\\")\"]",
+        ])
+    }
 }
