@@ -106,7 +106,7 @@ public struct DOTRenderer: Sendable {
         for (word, actions) in [("entry", node.entry), ("exit", node.exit)] {
             for action in actions {
                 let color = if case .run = action { " color=\"\(Palette.effect)\"" } else { "" }
-                label += "\(br)<font point-size=\"10\"\(color)>\(word) / \(DOTText.html(Self.text(of: action)))</font>"
+                label += "\(br)<font point-size=\"10\"\(color)>\(word) / \(DOTText.html(action.text))</font>"
             }
         }
         label += ignoredLines(node.ignoredEvents, br: br)
@@ -182,14 +182,6 @@ public struct DOTRenderer: Sendable {
         }
     }
 
-    /// `field = expression` or `▶ effect(request)`.
-    fileprivate static func text(of action: DiagramModel.Action) -> String {
-        switch action {
-        case .assign(let field, let expression): "\(field) = \(expression)"
-        case .run(let effect, let request): "▶ \(effect)" + (request.map { "(\($0))" } ?? "")
-        }
-    }
-
     /// The label as HTML lines: trigger (bold), guard (wrapped), then one action per line,
     /// so a transition that sets three fields stays narrow instead of one very long line.
     private func labelLines(_ edge: DiagramModel.Edge) -> [String] {
@@ -212,7 +204,7 @@ public struct DOTRenderer: Sendable {
             break
         }
         for (index, action) in edge.actions.enumerated() {
-            let text = (index == 0 ? "/ " : "  ") + DOTText.html(Self.text(of: action))
+            let text = (index == 0 ? "/ " : "  ") + DOTText.html(action.text)
             if case .run = action, color(of: edge) == nil {
                 lines.append("<font color=\"\(Palette.effect)\">\(text)</font>")
             } else {

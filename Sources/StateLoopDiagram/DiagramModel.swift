@@ -58,6 +58,14 @@ struct DiagramModel {
         /// `▶ effect(request)`: a `run:` of a one-shot effect; the request is `nil` when none is
         /// written, and at `DiagramDetail.compact`.
         case run(effect: String, request: String?)
+
+        /// `field = expression` or `▶ effect(request)`, unescaped, as both formats write it.
+        var text: String {
+            switch self {
+            case .assign(let field, let expression): "\(field) = \(expression)"
+            case .run(let effect, let request): "▶ \(effect)" + (request.map { "(\($0))" } ?? "")
+            }
+        }
     }
 
     /// What fires a transition.

@@ -242,22 +242,14 @@ private struct MermaidWriter {
     private func descriptions(of position: Int) -> [String] {
         let node = model.nodes[position]
         var lines = node.effects.map { "⟳ \($0)" }
-        lines += node.entry.map { "entry / \(Self.text(of: $0))" }
-        lines += node.exit.map { "exit / \(Self.text(of: $0))" }
+        lines += node.entry.map { "entry / \($0.text)" }
+        lines += node.exit.map { "exit / \($0.text)" }
         if !node.ignoredEvents.isEmpty { lines.append(Self.ignoresText(node.ignoredEvents)) }
         return lines + (transitionLines[position] ?? [])
     }
 
     private static func ignoresText(_ events: [String]) -> String {
         "ignores \(events.joined(separator: ", "))"
-    }
-
-    /// `field = expression` or `▶ effect(request)`.
-    private static func text(of action: DiagramModel.Action) -> String {
-        switch action {
-        case .assign(let field, let expression): "\(field) = \(expression)"
-        case .run(let effect, let request): "▶ \(effect)" + (request.map { "(\($0))" } ?? "")
-        }
     }
 
     /// `event [guard] / a = x, b = y`, unescaped, on one line: Mermaid labels cannot break
@@ -277,7 +269,7 @@ private struct MermaidWriter {
         case nil: break
         }
         if !edge.actions.isEmpty {
-            label += " / " + edge.actions.map(text(of:)).joined(separator: ", ")
+            label += " / " + edge.actions.map(\.text).joined(separator: ", ")
         }
         return label
     }
