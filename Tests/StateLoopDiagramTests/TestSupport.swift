@@ -203,3 +203,14 @@ func dotDiagnostics(_ dot: String, format: String = "svg") throws -> (status: In
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: errorData, as: UTF8.self), outputData.count)
 }
+
+/// Expects `dot -Tsvg` and `dot -Tpng` to render `dot` without a single warning: a warning such
+/// as "tail not inside tail cluster" means an arrow was not clipped at its frame.
+func expectDotRendersWithoutWarnings(_ dot: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+    for format in ["svg", "png"] {
+        let result = try dotDiagnostics(dot, format: format)
+        #expect(result.status == 0, "dot -T\(format) failed", sourceLocation: sourceLocation)
+        #expect(result.standardError == "", "dot -T\(format) warned", sourceLocation: sourceLocation)
+        #expect(result.outputBytes > 0, "dot -T\(format) wrote nothing", sourceLocation: sourceLocation)
+    }
+}
