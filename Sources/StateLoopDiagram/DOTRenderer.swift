@@ -9,6 +9,13 @@ import StateLoopSpec
 /// where they may run, and the events only effects send are drawn in the same blue, so an
 /// effect's results can be traced from the state that starts it.
 ///
+/// Each effect shape has its own line (Docs/Effects.md, "Diagrams"; the text is
+/// `DiagramModel.Effect.lines`, the same in Mermaid): `⇶ effect` for a stream, `⟳ effect ∀ set`
+/// for a set, `❐ effect: Child` for a child machine (at `.full` with its input, and a
+/// `parentEvent → childEvent` line per forwarded event), and a fire-and-forget effect in grey,
+/// as nothing comes back from it. The arrow of an `onError:` event reads `! event`, and a named
+/// delay's timer `after name` (`after name = expression` at `.full`).
+///
 /// Statecharts (Docs/Statecharts.md) add, in UML's conventions:
 /// - a composite state is a frame (a Graphviz cluster) with its name at the top left, around its
 ///   children, with its own initial dot pointing at its `initial:` child;
@@ -87,6 +94,8 @@ public struct DOTRenderer: Sendable {
         static let text = "#24292f"
         static let edge = "#57606a"
         static let effect = "#0969da"
+        /// An effect that sends nothing back (fire-and-forget): grey, yet darker than `ignored`.
+        static let silentEffect = "#6e7781"
         static let timer = "#9a6700"
         static let ignored = "#8c959f"
         static let frame = "#ffffff"
@@ -101,12 +110,15 @@ public struct DOTRenderer: Sendable {
         let br = leftAligned ? Self.leftBreak : "<br/>"
         var label = "<b>\(DOTText.html(node.name))</b>"
         for effect in node.effects {
-            label += "\(br)<font point-size=\"10\" color=\"\(Palette.effect)\">⟳ \(DOTText.html(effect))</font>"
+            let color = effect.sendsEvents ? Palette.effect : Palette.silentEffect
+            for line in effect.lines {
+                label += "\(br)<font point-size=\"10\" color=\"\(color)\">\(DOTText.html(line))</font>"
+            }
         }
         for (word, actions) in [("entry", node.entry), ("exit", node.exit)] {
             for action in actions {
                 let color = if case .run = action { " color=\"\(Palette.effect)\"" } else { "" }
-                label += "\(br)<font point-size=\"10\"\(color)>\(word) / \(DOTText.html(Self.text(of: action)))</font>"
+                label += "\(br)<font point-size=\"10\"\(color)>\(word) / \(DOTText.html(action.text))</font>"
             }
         }
         label += ignoredLines(node.ignoredEvents, br: br)
@@ -168,7 +180,7 @@ public struct DOTRenderer: Sendable {
     /// Effect results blue, timers amber, everything else the default grey.
     fileprivate func color(of edge: DiagramModel.Edge) -> String? {
         switch edge.trigger {
-        case .event(_, let fromEffects): fromEffects ? Palette.effect : nil
+        case .event(_, let fromEffects, _): fromEffects ? Palette.effect : nil
         case .timer: Palette.timer
         case .always, .done, .historyDefault: nil
         }
@@ -182,24 +194,15 @@ public struct DOTRenderer: Sendable {
         }
     }
 
-    /// `field = expression` or `▶ effect(request)`.
-    fileprivate static func text(of action: DiagramModel.Action) -> String {
-        switch action {
-        case .assign(let field, let expression): "\(field) = \(expression)"
-        case .run(let effect, let request): "▶ \(effect)" + (request.map { "(\($0))" } ?? "")
-        }
-    }
-
     /// The label as HTML lines: trigger (bold), guard (wrapped), then one action per line,
     /// so a transition that sets three fields stays narrow instead of one very long line.
     private func labelLines(_ edge: DiagramModel.Edge) -> [String] {
         var lines: [String] = []
+        let trigger = DOTText.html(edge.trigger.text)
         switch edge.trigger {
-        case .event(let name, _): lines.append("<b>\(DOTText.html(name))</b>")
-        case .timer(let delay): lines.append("<b>after \(DOTText.html(delay))</b>")
-        case .always: lines.append("<b><i>always</i></b>")
-        case .done: lines.append("<b><i>done</i></b>")
-        case .historyDefault: lines.append("<i>default</i>")
+        case .event, .timer: lines.append("<b>\(trigger)</b>")
+        case .always, .done: lines.append("<b><i>\(trigger)</i></b>")
+        case .historyDefault: lines.append("<i>\(trigger)</i>")
         }
         switch edge.condition {
         case .expression(let text):
@@ -212,7 +215,7 @@ public struct DOTRenderer: Sendable {
             break
         }
         for (index, action) in edge.actions.enumerated() {
-            let text = (index == 0 ? "/ " : "  ") + DOTText.html(Self.text(of: action))
+            let text = (index == 0 ? "/ " : "  ") + DOTText.html(action.text)
             if case .run = action, color(of: edge) == nil {
                 lines.append("<font color=\"\(Palette.effect)\">\(text)</font>")
             } else {

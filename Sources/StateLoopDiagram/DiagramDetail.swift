@@ -13,6 +13,9 @@ public enum DiagramDetail: String, CaseIterable, Sendable {
     case standard
     /// Everything in `standard`, plus the events each state ignores (from its `ignore:` list, the
     /// machine-wide `ignore:` list and the `ignore` else branches of guarded handlers), listed
-    /// on the state, so every event's fate in every state can be read off the picture.
+    /// on the state, so every event's fate in every state can be read off the picture; and the
+    /// expressions behind the effects and timers (Docs/Effects.md, "Diagrams"): each effect's
+    /// request (`⟳ loadNextPage(nextPageURL)`), a child machine's input and forwarded events,
+    /// and a named delay's expression (`after backoff = .seconds(…)`).
     case full
 }

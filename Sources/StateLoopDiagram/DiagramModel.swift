@@ -34,7 +34,7 @@ struct DiagramModel {
         /// A history state's `target:` (its default when nothing is recorded), as written.
         var historyDefault: String?
         /// Effects that may run in this state, in `effects:` order (`⟳ loadNextPage`).
-        var effects: [String]
+        var effects: [Effect]
         /// `entry:` and `exit:`, flattened to one action per line.
         var entry: [Action]
         var exit: [Action]
@@ -51,6 +51,59 @@ struct DiagramModel {
         }
     }
 
+    /// An effect on the line of a state where it runs (Docs/Effects.md, "Diagrams").
+    struct Effect {
+        /// A child machine's name, its `input:` and its `forward:`.
+        struct Child {
+            var machine: String
+            /// `field: expression` per input field; filled only at `DiagramDetail.full`.
+            var input: [(field: String, expression: String)]
+            /// `parentEvent → childEvent` per `forward:` entry; filled only at `DiagramDetail.full`.
+            var forward: [(from: String, to: String)]
+        }
+
+        var name: String
+        /// `stream: true`: any number of results per run (`⇶`).
+        var isStream: Bool
+        /// The `requests:` expression of a set effect (`∀ images`), at every detail level.
+        var set: String?
+        /// The `request:` expression of a single effect; filled only at `DiagramDetail.full`.
+        var request: String?
+        /// `machine:`: the effect is a child machine (`❐`).
+        var child: Child?
+        /// False for an effect that feeds nothing back (fire-and-forget, or a child without
+        /// `onDone:`): drawn in grey instead of the effects' blue.
+        var sendsEvents: Bool
+
+        /// The text of the effect, unescaped, a line each: `⟳ loadNextPage(nextPageURL)`,
+        /// `⇶ trackDelivery`, `⟳ loadImage ∀ images`, `❐ pay: Payment(amount: total)` and then
+        /// one `cancel → abort` line per forwarded event.
+        var lines: [String] {
+            if let child {
+                let input = child.input.isEmpty ? "" : "(" + child.input.map { "\($0.field): \($0.expression)" }.joined(separator: ", ") + ")"
+                return ["❐ \(name): \(child.machine)\(input)"] + child.forward.map { "\($0.from) → \($0.to)" }
+            }
+            let argument = set.map { " ∀ \($0)" } ?? request.map { "(\($0))" } ?? ""
+            return ["\(isStream ? "⇶" : "⟳") \(name)\(argument)"]
+        }
+
+        init(_ effect: EffectSpec, detail: DiagramDetail) {
+            let full = detail == .full
+            name = effect.name.value
+            isStream = effect.isStream
+            set = effect.isSet ? effect.request?.value?.value : nil
+            request = full && !effect.isSet ? effect.request?.value?.value : nil
+            child = effect.child.map { child in
+                Child(
+                    machine: child.machine.value,
+                    input: full ? child.input.map { ($0.field.value, $0.expression.value) } : [],
+                    forward: full ? child.forward.map { ($0.from.value, $0.to.value) } : []
+                )
+            }
+            sendsEvents = !effect.results.isEmpty
+        }
+    }
+
     /// One action of an `entry:`, `exit:`, or a transition's `set:` and `do:`.
     enum Action {
         /// `field = expression`, from `set:`.
@@ -58,15 +111,25 @@ struct DiagramModel {
         /// `▶ effect(request)`: a `run:` of a one-shot effect; the request is `nil` when none is
         /// written, and at `DiagramDetail.compact`.
         case run(effect: String, request: String?)
+
+        /// `field = expression` or `▶ effect(request)`, unescaped, as both formats write it.
+        var text: String {
+            switch self {
+            case .assign(let field, let expression): "\(field) = \(expression)"
+            case .run(let effect, let request): "▶ \(effect)" + (request.map { "(\($0))" } ?? "")
+            }
+        }
     }
 
     /// What fires a transition.
     enum Trigger {
         /// An event; `fromEffects` marks events only effects may send (`from: effects`), which the
-        /// renderers style apart so results of effects stand out.
-        case event(String, fromEffects: Bool)
-        /// An `after:` timer, with the delay as written (`5s`).
-        case timer(String)
+        /// renderers style apart so results of effects stand out; `isFailure` marks the
+        /// `onError:` event of an effect (`! trackingLost`).
+        case event(String, fromEffects: Bool, isFailure: Bool)
+        /// An `after:` timer, with the delay as written (`5s`, or a name of `delays:`), and for a
+        /// named delay at `DiagramDetail.full`, its expression.
+        case timer(String, expression: String?)
         /// An `always:` branch: taken without an event as soon as its guard holds.
         case always
         /// An `onDone:` branch: taken when the state's final child (every region's) is entered.
@@ -74,6 +137,18 @@ struct DiagramModel {
         /// A history state's `target:`: where it leads while nothing is recorded. Not a
         /// transition, but drawn as one so the default can be followed.
         case historyDefault
+
+        /// The trigger as both formats write it, unescaped: `event`, `! failureEvent`,
+        /// `after 5s`, `after backoff = .seconds(…)`, `always`, `done`, `default`.
+        var text: String {
+            switch self {
+            case .event(let name, _, let isFailure): (isFailure ? "! " : "") + name
+            case .timer(let delay, let expression): "after \(delay)" + (expression.map { " = \($0)" } ?? "")
+            case .always: "always"
+            case .done: "done"
+            case .historyDefault: "default"
+            }
+        }
     }
 
     /// The condition shown in brackets on an edge.
@@ -130,6 +205,9 @@ struct DiagramModel {
 
         let tree = StateTree(spec.states)
         let effectsOnlyEvents = Set(spec.events.filter { $0.source == .effects }.map(\.name.value))
+        let failureEvents = Set(spec.effects.compactMap(\.onError?.value))
+        // A named delay's expression, shown at full detail (a literal has none).
+        let delays = detail == .full ? Dictionary(spec.delays.map { ($0.field.value, $0.expression.value) }, uniquingKeysWith: { first, _ in first }) : [:]
         let hasClusters = tree.nodes.contains { !$0.children.isEmpty }
         hasMachineNode = !spec.on.isEmpty || (hasClusters && detail == .full && !spec.ignore.isEmpty)
         roots = tree.roots
@@ -190,7 +268,8 @@ struct DiagramModel {
                 let event = handler.event.value
                 return addBranches(
                     handler.branches, source: source,
-                    trigger: .event(event, fromEffects: effectsOnlyEvents.contains(event)), event: event)
+                    trigger: .event(event, fromEffects: effectsOnlyEvents.contains(event), isFailure: failureEvents.contains(event)),
+                    event: event)
             }
         }
 
@@ -202,7 +281,8 @@ struct DiagramModel {
             // Graphviz the main flow (red -> green -> yellow) as its ranking backbone.
             var ignored: [String] = []
             for timer in state.after {
-                ignored += addBranches(timer.branches, source: name, trigger: .timer(timer.delay.value), event: nil)
+                let expression = timer.milliseconds == nil ? delays[timer.delay.value] : nil
+                ignored += addBranches(timer.branches, source: name, trigger: .timer(timer.delay.value, expression: expression), event: nil)
             }
             ignored += addHandlers(state.on, source: name)
             ignored += addBranches(state.always, source: name, trigger: .always, event: nil)
@@ -237,7 +317,7 @@ struct DiagramModel {
                 children: treeNode.children,
                 initialChild: kind == .composite ? tree.initialChild(of: position) : nil,
                 historyDefault: state.isHistory ? state.historyTarget?.value : nil,
-                effects: spec.effects(runningIn: name).map(\.name.value),
+                effects: spec.effects(runningIn: name).map { Effect($0, detail: detail) },
                 entry: actions(state.entry),
                 exit: actions(state.exit),
                 ignoredEvents: detail == .full ? ignored.filter { seen.insert($0).inserted } : []

@@ -6,7 +6,10 @@ import StateLoopSpec
 /// `[*] --> initial` marks the initial state, `a --> b : event [guard] / field = expression`
 /// each transition (`a --> a` for internal ones), `after 5s` each timer, and a description line
 /// `⟳ effect` each state where an effect may run. Final states get `state --> [*]`. The layout
-/// is left to right (`direction LR`), like the DOT rendering.
+/// is left to right (`direction LR`), like the DOT rendering. Effect shapes, `onError:` arrows
+/// and named delays read as in the DOT rendering (`⇶ stream`, `⟳ effect ∀ set`,
+/// `❐ effect: Child`, `! event`, `after backoff`), but without its colors: Mermaid cannot color
+/// one description line, so a fire-and-forget effect looks like any other `⟳` effect.
 ///
 /// Statecharts (Docs/Statecharts.md) use Mermaid's own composite syntax:
 /// - a composite state is a block `state active { ... }` holding its children, with
@@ -241,9 +244,9 @@ private struct MermaidWriter {
     /// events, and the transitions Mermaid cannot draw.
     private func descriptions(of position: Int) -> [String] {
         let node = model.nodes[position]
-        var lines = node.effects.map { "⟳ \($0)" }
-        lines += node.entry.map { "entry / \(Self.text(of: $0))" }
-        lines += node.exit.map { "exit / \(Self.text(of: $0))" }
+        var lines = node.effects.flatMap(\.lines)
+        lines += node.entry.map { "entry / \($0.text)" }
+        lines += node.exit.map { "exit / \($0.text)" }
         if !node.ignoredEvents.isEmpty { lines.append(Self.ignoresText(node.ignoredEvents)) }
         return lines + (transitionLines[position] ?? [])
     }
@@ -252,32 +255,17 @@ private struct MermaidWriter {
         "ignores \(events.joined(separator: ", "))"
     }
 
-    /// `field = expression` or `▶ effect(request)`.
-    private static func text(of action: DiagramModel.Action) -> String {
-        switch action {
-        case .assign(let field, let expression): "\(field) = \(expression)"
-        case .run(let effect, let request): "▶ \(effect)" + (request.map { "(\($0))" } ?? "")
-        }
-    }
-
     /// `event [guard] / a = x, b = y`, unescaped, on one line: Mermaid labels cannot break
     /// lines portably.
     private static func labelText(of edge: DiagramModel.Edge) -> String {
-        var label: String
-        switch edge.trigger {
-        case .event(let name, _): label = name
-        case .timer(let delay): label = "after \(delay)"
-        case .always: label = "always"
-        case .done: label = "done"
-        case .historyDefault: label = "default"
-        }
+        var label = edge.trigger.text
         switch edge.condition {
         case .expression(let expression): label += " [\(expression)]"
         case .otherwise: label += " [else]"
         case nil: break
         }
         if !edge.actions.isEmpty {
-            label += " / " + edge.actions.map(text(of:)).joined(separator: ", ")
+            label += " / " + edge.actions.map(\.text).joined(separator: ", ")
         }
         return label
     }

@@ -18,24 +18,50 @@ import Testing
     static let hostileExpression = "\"a; b: c # d %% e --> f\" + \"\\n\" + `raw` + {1}\ndirection TB"
     static let hostileEffect = #"load "page" <1> & {2}"#
     static let hostileEvent = "on:\"tap\"; #1 %%"
+    static let hostileDelay = #"back"off" <1> %%"#
+
+    /// The effects of `say "hi"`: the hostile effect, a set of streams over the hostile guard
+    /// that fails with `tap`, and a child machine whose input is the hostile guard and which
+    /// gets the hostile event forwarded.
+    static let hostileEffects = [
+        EffectSpec(
+            name: located(hostileEffect), states: [located(#"say "hi""#)],
+            request: RequestSpec(type: located("Int"), value: located("1")), emits: []
+        ),
+        EffectSpec(
+            name: located("\(hostileEffect) ∀"), states: [located(#"say "hi""#)],
+            request: RequestSpec(type: located("URL"), value: located(hostileGuard)), emits: [located("tap")],
+            isSet: true, isStream: true, onError: located("tap")
+        ),
+        EffectSpec(
+            name: located("pay: <a>"), states: [located(#"say "hi""#)], request: nil, emits: [],
+            child: ChildMachine(
+                machine: located(#"Child "<x>" %%"#),
+                input: [Assignment(field: located("a:b"), expression: located(hostileGuard))],
+                forward: [NameMapping(from: located(hostileEvent), to: located("c; d"))]
+            )
+        ),
+    ]
 
     /// idle goes to every other state on the hostile event with the hostile guard; `café…` has
-    /// an internal transition; `say "hi"` runs the hostile effect; `note` has a timer.
+    /// an internal transition on `tap`, an effect's failure; `say "hi"` runs the hostile effects;
+    /// `note` has a timer and a timer of the hostile named delay.
     static func hostileSpec() -> CheckedMachineSpec {
         var states = hostileStates.map { StateSpec(name: located($0)) }
         states[0].on = [EventHandler(event: located(hostileEvent), branches: hostileStates.dropFirst().map {
             transition(to: $0, guard: hostileGuard, set: [("label", hostileExpression)])
         })]
         states[8].on = [EventHandler(event: located("tap"), branches: [transition(to: nil, set: [("count", "count + 1")])])]
-        states[10].after = [TimerSpec(delay: located("5s"), milliseconds: 5000, branches: [transition(to: "idle")])]
+        states[10].after = [
+            TimerSpec(delay: located("5s"), milliseconds: 5000, branches: [transition(to: "idle")]),
+            TimerSpec(delay: located(hostileDelay), milliseconds: nil, branches: [transition(to: "idle")]),
+        ]
         return handBuiltSpec(
             name: #"Hostile "Machine" <x> \"#, file: "dir/evil\nname %% \".machine.yml",
             states: states,
             events: [EventSpec(name: located(hostileEvent)), EventSpec(name: located("tap"))],
-            effects: [EffectSpec(
-                name: located(hostileEffect), states: [located(#"say "hi""#)],
-                request: RequestSpec(type: located("Int"), value: located("1")), emits: []
-            )]
+            effects: hostileEffects,
+            delays: [(hostileDelay, hostileGuard)]
         )
     }
 
@@ -51,8 +77,8 @@ import Testing
         // One box per state (plus the start dot and the text block of café's loop): escaping
         // neither merged two names into one node nor split one name into two.
         #expect(svg.components(separatedBy: "class=\"node\"").count - 1 == Self.hostileStates.count + 2)
-        // One arrow per transition, plus the start arrow and the two legs of café's loop.
-        #expect(svg.components(separatedBy: "class=\"edge\"").count - 1 == (Self.hostileStates.count - 1) + 1 + 1 + 2)
+        // One arrow per transition (two timers), plus the start arrow and the two legs of café's loop.
+        #expect(svg.components(separatedBy: "class=\"edge\"").count - 1 == (Self.hostileStates.count - 1) + 2 + 1 + 2)
 
         let texts = svgTextLines(bytes)
         for state in Self.hostileStates {
@@ -61,8 +87,12 @@ import Testing
             }
         }
         #expect(texts.contains(#"Hostile "Machine" <x> \"#))
-        #expect(texts.contains("⟳ \(Self.hostileEffect)"))
+        for line in Self.hostileEffects.flatMap({ DiagramModel.Effect($0, detail: detail).lines }) {
+            #expect(texts.contains(line), "effect line \(line) is not drawn as written")
+        }
         #expect(texts.contains(Self.hostileEvent))
+        #expect(texts.contains("! tap"))
+        #expect(texts.contains("after \(Self.hostileDelay)" + (detail == .full ? " = \(Self.hostileGuard)" : "")))
         let labelText = texts.joined(separator: " ")
         #expect(labelText.contains(Self.hostileGuard.split(separator: " ").prefix(4).joined(separator: " ")))
         if detail != .compact {
@@ -140,6 +170,13 @@ import Testing
         for state in Self.hostileStates where !MermaidText.isPlainID(state) {
             let shown = state.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\t", with: " ")
             #expect(decoded.contains("state \"\(shown)\" as "), "state \(state) lost its name")
+        }
+        for detail in DiagramDetail.allCases {
+            let decoded = decodeMermaidEntities(MermaidRenderer(detail: detail).render(Self.hostileSpec()))
+            for line in Self.hostileEffects.flatMap({ DiagramModel.Effect($0, detail: detail).lines }) {
+                #expect(decoded.contains(" : \(line)\n"), "effect line \(line) is not shown as written")
+            }
+            #expect(decoded.contains(" : after \(Self.hostileDelay)" + (detail == .full ? " = \(Self.hostileGuard)" : "") + "\n"))
         }
         #expect(decoded.contains(" : ⟳ \(Self.hostileEffect)\n"))
         let expression = Self.hostileExpression.replacingOccurrences(of: "\n", with: " ")

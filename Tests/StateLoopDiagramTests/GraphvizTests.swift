@@ -8,17 +8,25 @@ import StateLoopSpec
 @Suite struct GraphvizTests {
     @Test(.enabled(if: dotIsInstalled, "Graphviz `dot` is not installed (apt-get install graphviz / brew install graphviz)"),
           arguments: try exampleSpecFiles(), DiagramDetail.allCases)
-    func everyExampleMachineRendersToSVGShowingEveryState(file: URL, detail: DiagramDetail) throws {
+    func everyExampleMachineRendersWithoutWarningsShowingEveryStateAndEffect(file: URL, detail: DiagramDetail) throws {
         let spec = try loadSpec(at: file)
-        let svg = svgText(try Graphviz().render(DOTRenderer(detail: detail).render(spec), format: .svg))
+        let dot = DOTRenderer(detail: detail).render(spec)
+        try expectDotRendersWithoutWarnings(dot)
+        let svg = svgText(try Graphviz().render(dot, format: .svg))
         #expect(svg.hasPrefix("<?xml"))
         for node in StateTree(spec.states).nodes where !node.spec.isHistory {
             #expect(svg.contains(">\(node.name)</text>"), "state \(node.name) is not drawn")
         }
+        let lines = svgTextLines(try Graphviz().render(dot, format: .svg))
         for effect in spec.effects {
-            // A query-triggered effect is drawn in its states, a one-shot one where `run:` starts it.
-            let mark = effect.isOneShot ? "▶ \(effect.name.value)" : "⟳ \(effect.name.value)</text>"
-            #expect(svg.contains(mark), "effect \(effect.name.value) is not drawn")
+            // A query-triggered effect is drawn in its states (`⟳ name`, `⇶ name`, `❐ name: Child`,
+            // …), a one-shot one where `run:` starts it.
+            if effect.isOneShot {
+                #expect(svg.contains("▶ \(effect.name.value)"), "effect \(effect.name.value) is not drawn")
+            } else {
+                let line = DiagramModel.Effect(effect, detail: detail).lines[0]
+                #expect(lines.contains(line), "effect \(effect.name.value) is not drawn as \(line)")
+            }
         }
     }
 

@@ -13,7 +13,12 @@ let specsFolder = URL(fileURLWithPath: #filePath)
 
 /// Every `*.machine.yml` of `Specs/`, sorted by name.
 func exampleSpecFiles() throws -> [URL] {
-    try FileManager.default.contentsOfDirectory(at: specsFolder, includingPropertiesForKeys: nil)
+    try specFiles(in: specsFolder)
+}
+
+/// Every `*.machine.yml` of `folder`, sorted by name.
+func specFiles(in folder: URL) throws -> [URL] {
+    try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
         .filter { $0.lastPathComponent.hasSuffix(".machine.yml") }
         .sorted { $0.lastPathComponent < $1.lastPathComponent }
 }
@@ -23,9 +28,13 @@ func exampleSpec(_ name: String, sourceLocation: Testing.SourceLocation = #_sour
     try loadSpec(at: specsFolder.appendingPathComponent("\(name).machine.yml"), sourceLocation: sourceLocation)
 }
 
-/// The spec in the file at `url`, loaded and checked; fails the test on any error.
+/// The spec in the file at `url`, loaded and checked with the specs beside it as the machines it
+/// may run as children (Docs/Effects.md E23); fails the test on any error.
 func loadSpec(at url: URL, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> CheckedMachineSpec {
-    let result = SpecLoader.load(contents: Array(try Data(contentsOf: url)), path: "Specs/\(url.lastPathComponent)")
+    let library = MachineLibrary(try specFiles(in: url.deletingLastPathComponent()).compactMap { sibling in
+        SpecLoader.decode(contents: Array(try Data(contentsOf: sibling)), path: "Specs/\(sibling.lastPathComponent)")
+    })
+    let result = SpecLoader.load(contents: Array(try Data(contentsOf: url)), path: "Specs/\(url.lastPathComponent)", library: library)
     #expect(result.diagnostics.filter { $0.severity == .error }.map(\.description) == [], sourceLocation: sourceLocation)
     return try #require(result.spec, sourceLocation: sourceLocation)
 }
@@ -145,12 +154,13 @@ func transition(to target: String?, guard guardExpression: String? = nil, set as
 /// A machine with the given states (the first is initial), events and effects, built by hand.
 func handBuiltSpec(
     name: String = "HandBuilt", file: String = "Specs/HandBuilt.machine.yml", states: [StateSpec], events: [EventSpec] = [], ignore: [String] = [],
-    effects: [EffectSpec] = []
+    effects: [EffectSpec] = [], delays: [(String, String)] = []
 ) -> CheckedMachineSpec {
     // Bypasses the checks on purpose: the renderers must stay valid DOT and Mermaid whatever they get.
     CheckedMachineSpec(MachineSpec(
         file: file, name: located(name), events: events, ignore: ignore.map(located),
-        initial: states[0].name, states: states, effects: effects
+        initial: states[0].name, states: states, effects: effects,
+        delays: delays.map { Assignment(field: located($0.0), expression: located($0.1)) }
     ))
 }
 
@@ -192,4 +202,15 @@ func dotDiagnostics(_ dot: String, format: String = "svg") throws -> (status: In
     group.wait()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: errorData, as: UTF8.self), outputData.count)
+}
+
+/// Expects `dot -Tsvg` and `dot -Tpng` to render `dot` without a single warning: a warning such
+/// as "tail not inside tail cluster" means an arrow was not clipped at its frame.
+func expectDotRendersWithoutWarnings(_ dot: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+    for format in ["svg", "png"] {
+        let result = try dotDiagnostics(dot, format: format)
+        #expect(result.status == 0, "dot -T\(format) failed", sourceLocation: sourceLocation)
+        #expect(result.standardError == "", "dot -T\(format) warned", sourceLocation: sourceLocation)
+        #expect(result.outputBytes > 0, "dot -T\(format) wrote nothing", sourceLocation: sourceLocation)
+    }
 }
