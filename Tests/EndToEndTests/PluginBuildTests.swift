@@ -255,4 +255,57 @@ struct PluginBuildTests {
         // Specs are taken in path order, so the error stands at the later path.
         #expect(build.output.contains("\(package.directory.path)/\(Self.spec):1:1: error: this spec would generate Door.machine.swift, like \(nested.path)/Door.machine.yml"), "\(build.output)")
     }
+
+    /// E23, E31: a parent and its child machine in one target. The plugin passes the child's spec
+    /// to the parent's command (and lists it as an input), so the parent compiles against the
+    /// child's `Input`, `Event` and `Output`, and an edit of the child alone is checked against
+    /// the parent at the parent's YAML line.
+    @Test func childMachineBuildsWithItsParentAndAnEditOfTheChildRegeneratesTheParent() throws {
+        let package = try FixturePackage(copying: "DoorApp")
+        let alarm = "Sources/DoorApp/Alarm.machine.yml"
+        try """
+            machine: Alarm
+            events:
+              tripped: {}
+            initial: armed
+            states:
+              armed:
+                on:
+                  tripped: rang
+              rang:
+                type: final
+
+            """.write(to: package.directory.appending(path: alarm), atomically: true, encoding: .utf8)
+        try package.edit(Self.spec, replacing: "  chimed: {from: effects, message: String}   # only the chime effect sends it\n", with: """
+              chimed: {from: effects, message: String}   # only the chime effect sends it
+              alarmRang: {from: effects}
+
+            """)
+        try package.edit(Self.spec, replacing: "        - ignore                       # wrong code: stay locked\n", with: """
+                    - ignore
+                  alarmRang: {set: {chimes: "chimes + [\\"alarm\\"]"}}
+
+            """)
+        try package.edit(Self.spec, replacing: "    ignore: [open, close, lock]\n", with: "    ignore: [close, lock]   # open is forwarded to the alarm\n")
+        try package.edit(Self.spec, replacing: "    emits: [chimed]\n", with: """
+                emits: [chimed]
+              alarm:
+                in: [locked]
+                machine: Alarm
+                forward: {open: tripped}
+                onDone: {rang: alarmRang}
+
+            """)
+        let build = try package.swift("build")
+        #expect(build.status == 0, "swift build failed:\n\(build.output)")
+        #expect(build.output.contains("Generating Alarm.machine.swift from Alarm.machine.yml"), "\(build.output)")
+
+        try package.edit(alarm, replacing: "    type: final\n", with: "    type: final\n  silenced:\n    type: final\n")
+        let edited = try package.swift("build")
+        #expect(edited.status != 0, "the build should fail:\n\(edited.output)")
+        let onDone = try Self.location(of: "onDone:", in: package)
+        #expect(
+            edited.output.contains("\(onDone): error: 'onDone:' of effect 'alarm' does not map final state 'silenced' of machine 'Alarm'"),
+            "no error at \(onDone):\n\(edited.output)")
+    }
 }

@@ -202,8 +202,8 @@ extension MachineContextBuilder {
     /// `final class RecordingEffects`: a test double that records every call and answers with
     /// the closures it was given (E44).
     func recordingLines() -> [String] {
-        guard !spec.effects.isEmpty else { return [] }
-        let shapes = spec.effects.map(shape)
+        let shapes = spec.effects.filter(hasMethod).map(shape)
+        guard !shapes.isEmpty else { return [] }
         var lines = [
             "",
             "    /// A test double of `Effects`: records every call in `calls` and answers with the closures",

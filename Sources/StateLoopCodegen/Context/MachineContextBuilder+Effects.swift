@@ -49,6 +49,11 @@ extension MachineContextBuilder {
         return requestTypes[effect.name.value]
     }
 
+    /// False for a child machine without effects: there is nothing to give it (E34).
+    func hasMethod(_ effect: EffectSpec) -> Bool {
+        effect.child.map { children[$0.machine.value].map { !$0.effects.isEmpty } ?? false } ?? true
+    }
+
     func shape(_ effect: EffectSpec) -> EffectShape {
         EffectShape(
             effect: effect, requestType: requestParameterType(effect),
@@ -69,7 +74,7 @@ extension MachineContextBuilder {
                 return "case \(bindingPattern(event)): .\(name)(\(labeledArguments(event)))"
             },
             hasResults: shape.resultType != nil,
-            method: methodLines(shape),
+            method: hasMethod(effect) ? methodLines(shape) : [],
             requestMember: effect.isOneShot ? [] : requestMemberLines(effect),
             feedback: effect.isOneShot ? [] : feedbackLines(shape)
         )

@@ -185,7 +185,9 @@ public struct MachineContextBuilder {
         var feedbacksParameters: [String] = []
         var systemParameters = [spec.input.isEmpty ? "initial: State = .initial" : "initial: State"]
         var feedbacksArguments: [String] = []
-        if !spec.effects.isEmpty {
+        // No `Effects` when no effect has a method (only children without effects, E34).
+        let hasEffects = spec.effects.contains(where: hasMethod)
+        if hasEffects {
             feedbacksParameters.append("_ effects: some Effects")
             systemParameters.append("effects: some Effects")
             feedbacksArguments.append("effects")
@@ -237,7 +239,7 @@ public struct MachineContextBuilder {
                 )
             },
             hasTimers: hasTimers,
-            hasEffects: !spec.effects.isEmpty,
+            hasEffects: hasEffects,
             initParameters: Self.commaSeparated(
                 ["mode: Mode"] + zip(spec.context, fieldTypes).map(Self.initParameter)
                     + (hasTimers ? ["_entries: Swift.Int = 0"] : [])
