@@ -130,7 +130,7 @@ extension MachineContextBuilder {
             }
             let chain = resolvedBranches(leaf: leaf, event: event.name.value)
             guard chain.contains(where: { $0.branch.transition != nil }) else {
-                decisions.append(.init(pattern: spelling.pattern, chain: [], whyNothing: "ignored"))
+                decisions.append(.init(pattern: spelling.pattern, chain: [], whyNothing: isForwarded(event, in: leaf) && chain.isEmpty ? "answered by `forward:` (E28)" : "ignored"))
                 continue
             }
             if !event.payload.isEmpty && Self.mentionsPayload(chain.map(\.branch)) {
@@ -176,11 +176,19 @@ extension MachineContextBuilder {
     /// results where an emitting effect runs (in the leaf or above it), or from one-shot runs.
     func canArrive(_ event: EventSpec, in leaf: Int) -> Bool {
         guard event.source == .effects else { return true }
+        return spec.effects.filter(\.isOneShot).contains { $0.results.contains { $0.value == event.name.value } }
+            || effects(runningIn: leaf).contains { $0.results.contains { $0.value == event.name.value } }
+    }
+
+    /// True when a child machine that runs in `leaf` gets `event` by `forward:` (E28).
+    func isForwarded(_ event: EventSpec, in leaf: Int) -> Bool {
+        effects(runningIn: leaf).contains { $0.child?.forward.contains { $0.from.value == event.name.value } ?? false }
+    }
+
+    /// The effects with `in:` that run while `leaf` is active: their `in:` names it or an ancestor.
+    private func effects(runningIn leaf: Int) -> [EffectSpec] {
         let lineage = Set(layout.tree.lineage(of: leaf).map { layout.tree[$0].name })
-        return spec.effects.contains { effect in
-            effect.results.contains { $0.value == event.name.value }
-                && (effect.isOneShot || effect.runningStates.contains { lineage.contains($0.value) })
-        }
+        return spec.effects.filter { $0.runningStates.contains { lineage.contains($0.value) } }
     }
 
     /// The lines of `_reduce`'s switch on the configuration.

@@ -479,7 +479,7 @@ public enum Checkout {
             case .pay:
                 break // ignored
             case .cancel:
-                break // ignored
+                break // answered by `forward:` (E28)
             case .imageLoaded:
                 break // no effect that sends it runs here
             case .imageFailed:
