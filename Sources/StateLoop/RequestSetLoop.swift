@@ -30,9 +30,8 @@ final class RequestSetLoop<State, Event: Sendable, Request: Hashable & Sendable>
             run.cancel()
             running[request] = nil
         }
-        let operation = self.operation
         for request in next where running[request] == nil {
-            running[request] = launcher.launch { send in await operation(request, send) }
+            running[request] = launcher.launch(request, operation)
         }
     }
 
