@@ -6,49 +6,81 @@
 /// at dequeue time if the run is no longer current. That is what makes late events of a
 /// cancelled effect harmless, even when they were already queued before the cancellation.
 ///
+/// The base class is the token alone (a child system's output carries one, E51); a run with a
+/// task is a ``RequestRun``.
+///
 /// `@unchecked Sendable` because the run crosses into its own task (as a token only) and
 /// through the queue, while its mutable fields are touched only by the thread that currently
 /// drains the system; the hand-over of that role happens under the system's lock, which orders
 /// every access (see `SystemCore`).
 @usableFromInline
-final class EffectRun: CancellableRun, @unchecked Sendable {
+class EffectRun: CancellableRun, @unchecked Sendable {
     /// Cleared when the run is cancelled; read when one of its events is dequeued.
     /// (Touched only by the draining thread; see SystemCore for why the checks are off.)
-    @usableFromInline @exclusivity(unchecked) var isCurrent = true
-    @usableFromInline @exclusivity(unchecked) var task: Task<Void, Never>?
+    @usableFromInline @exclusivity(unchecked) final var isCurrent = true
+    @usableFromInline @exclusivity(unchecked) final var task: Task<Void, Never>?
 
-    /// A run without a task: only the token for events that come from elsewhere (the output of a
-    /// child system, E51).
+    /// A run without a task: only the token for events that come from elsewhere.
     @inlinable
     init() {}
 
-    /// Starts `operation` in a new task; its events reach `deliver` tagged with this run.
-    ///
-    /// `immediately`: the task starts on the calling (draining) thread and runs there until its
-    /// first suspension (E54), where the platform has `Task.immediate`; its events sent meanwhile
-    /// are only queued, since the caller holds the drain role. Otherwise it starts on the
-    /// global executor.
-    @inlinable
-    init<Event: Sendable>(
-        deliver: @escaping @Sendable (Event, EffectRun) -> Void,
-        immediately: Bool,
-        operation: @escaping @Sendable (_ send: @escaping @Sendable (Event) -> Void) async -> Void
-    ) {
-        // The task holds the run only as the token to send back; it never reads its fields.
-        // The reference cycle run -> task -> closure -> run ends when the task finishes.
-        task = startTask(immediately: immediately) { [self] in
-            // Cancelled before the task began (its request changed, or the system stopped):
-            // the effect does not start at all. (Never the case for a task started immediately.)
-            if Task.isCancelled { return }
-            await operation { event in deliver(event, self) }
-        }
-    }
-
     /// Marks the run stale and cancels its task. Called by the draining thread only.
     @inlinable
-    func cancel() {
+    final func cancel() {
         isCurrent = false
         task?.cancel()
         task = nil
+    }
+}
+
+/// A run of `run` for one request, in a task of its own; its events reach `deliver` tagged with
+/// this run.
+///
+/// The run object is also what its task's closure and its `send` function capture, and nothing
+/// else: a closure whose only capture is one object uses that object as its context, so a run
+/// costs one allocation besides its task, however many closures refer to it (the restart
+/// benchmark's instruction count, Benchmarks/README.md).
+@usableFromInline
+final class RequestRun<Request: Sendable, Event: Sendable>: EffectRun, @unchecked Sendable {
+    @usableFromInline let request: Request
+    @usableFromInline let run: @Sendable (Request, _ send: @escaping @Sendable (Event) -> Void) async -> Void
+    @usableFromInline let deliver: @Sendable (Event, EffectRun) -> Void
+
+    /// Starts the run. `immediately`: its task starts on the calling (draining) thread and runs
+    /// there until its first suspension (E54), where the platform has `Task.immediate`; the
+    /// events it sends meanwhile are only queued, since the caller holds the drain role.
+    /// Otherwise the task starts on the global executor.
+    @inlinable
+    init(
+        request: Request,
+        run: @escaping @Sendable (Request, _ send: @escaping @Sendable (Event) -> Void) async -> Void,
+        deliver: @escaping @Sendable (Event, EffectRun) -> Void,
+        immediately: Bool
+    ) {
+        self.request = request
+        self.run = run
+        self.deliver = deliver
+        super.init()
+        // The task holds the run as its context, and the run its task: the cycle ends when the
+        // task finishes or the run is cancelled.
+        #if compiler(>=6.2)
+        if immediately, #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+            task = Task.immediate { [self] in await self.run(self.request, self.send) }
+            return
+        }
+        #endif
+        task = Task { [self] in
+            // Cancelled before the task began (its request changed, or the system stopped):
+            // the effect does not start at all.
+            if Task.isCancelled { return }
+            await self.run(self.request, self.send)
+        }
+    }
+
+    /// Queues `event` tagged with this run, from any thread.
+    @inlinable
+    @Sendable
+    func send(_ event: Event) {
+        deliver(event, self)
     }
 }

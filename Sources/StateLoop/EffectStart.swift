@@ -5,11 +5,16 @@
 /// Starts `operation` in a new unstructured task: with `immediately`, where `Task.immediate`
 /// exists (Swift 6.2 runtimes: Linux, and Apple platforms from the 26 releases), on the calling
 /// thread until its first suspension; otherwise on the global executor, as `Task {}` does.
+/// (A `RequestRun` starts its task itself, with a closure literal that needs no wrapping.)
 @inlinable
 func startTask(
     immediately: Bool, _ operation: sending @escaping @Sendable () async -> Void
 ) -> Task<Void, Never> {
-    // `immediately` is not honoured yet: every run starts on the global executor.
+    #if compiler(>=6.2)
+    if immediately, #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+        return Task.immediate(operation: operation)
+    }
+    #endif
     return Task(operation: operation)
 }
 

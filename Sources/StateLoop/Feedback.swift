@@ -23,7 +23,11 @@ public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
         request: @escaping @Sendable (State) -> Request?,
         operation: @escaping @Sendable (Request, @escaping @Sendable (Event) -> Void) async -> Void
     ) -> Feedback {
-        single(request: request, starting: { request in { send in await operation(request, send) } })
+        Feedback { launcher in
+            let loop = RequestLoop<State, Request, EffectRun>(
+                request: request, start: { request in launcher.launch(request, operation) })
+            return FeedbackLoop(observe: loop.observe, stop: loop.stop)
+        }
     }
 
     /// A loop with at most one running effect, for the current non-`nil` request; `starting` is
@@ -35,7 +39,8 @@ public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
     ) -> Feedback {
         Feedback { launcher in
             let loop = RequestLoop<State, Request, EffectRun>(
-                request: request, start: { request in launcher.launch(starting(request)) })
+                request: request,
+                start: { request in launcher.launch(starting(request)) { operation, send in await operation(send) } })
             return FeedbackLoop(observe: loop.observe, stop: loop.stop)
         }
     }

@@ -50,12 +50,13 @@ struct EffectLauncher<Event: Sendable>: Sendable {
         self.immediately = immediately
     }
 
-    /// Starts `operation` as a new run; its events are tagged with that run.
+    /// Starts `run` for `request` as a new run; its events are tagged with that run.
     @inlinable
-    func launch(
-        _ operation: @escaping @Sendable (_ send: @escaping @Sendable (Event) -> Void) async -> Void
+    func launch<Request: Sendable>(
+        _ request: Request,
+        _ run: @escaping @Sendable (Request, _ send: @escaping @Sendable (Event) -> Void) async -> Void
     ) -> EffectRun {
-        EffectRun(deliver: deliver, immediately: immediately, operation: operation)
+        RequestRun(request: request, run: run, deliver: deliver, immediately: immediately)
     }
 
     /// Starts `operation` as a one-shot run: cancelled only when the system stops, waited for

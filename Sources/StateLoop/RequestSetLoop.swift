@@ -26,13 +26,19 @@ final class RequestSetLoop<State, Event: Sendable, Request: Hashable & Sendable>
         let next = requests(state)
         // The common case in a quiet system: nothing requested, nothing running.
         if next.isEmpty && running.isEmpty { return }
-        for (request, run) in running where !next.contains(request) {
-            run.cancel()
-            running[request] = nil
+        // Leavers first, then arrivals. Leavers are collected before they are removed: removing
+        // while iterating `running` would copy the whole dictionary.
+        var staying = 0
+        for request in next where running[request] != nil { staying += 1 }
+        if staying < running.count {
+            var leavers: [Request] = []
+            leavers.reserveCapacity(running.count - staying)
+            for request in running.keys where !next.contains(request) { leavers.append(request) }
+            for request in leavers { running.removeValue(forKey: request)?.cancel() }
         }
-        let operation = self.operation
+        guard staying < next.count else { return }
         for request in next where running[request] == nil {
-            running[request] = launcher.launch { send in await operation(request, send) }
+            running[request] = launcher.launch(request, operation)
         }
     }
 

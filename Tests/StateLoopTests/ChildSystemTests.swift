@@ -111,7 +111,7 @@ private final class LateStarts: @unchecked Sendable {
     var counts: (total: Int, late: Int) { lock.withLock { (total, late) } }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ChildSystemTests {
+@Suite(.bothStartModes, .timeLimit(.minutes(1))) struct ChildSystemTests {
     @Test("E49: a child starts on the draining thread when the state requests it")
     func childStartsWhenTheStateRequestsIt() async {
         let watch = ChildWatch()

@@ -8,7 +8,7 @@ private struct Boom: Error, CustomStringConvertible {
     var description: String { "boom \(request)" }
 }
 
-@Suite struct EffectFailureTests {
+@Suite(.bothStartModes) struct EffectFailureTests {
     @Test func throwingEffectBecomesTheChosenEventAndTheSystemGoesOn() async {
         let system = System<Model, Action>(
             initial: Model(), reduce: reduceModel,

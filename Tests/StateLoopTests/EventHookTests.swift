@@ -3,7 +3,7 @@
 import StateLoop
 import Testing
 
-@Suite struct EventHookTests {
+@Suite(.bothStartModes) struct EventHookTests {
     @Test func eventHookSeesEveryEventWithTheStateAfterIt() {
         let log = Recorder<String>()
         let system = System<Model, Action>(initial: Model(), reduce: reduceModel, feedbacks: [])

@@ -6,7 +6,7 @@ import StateLoop
 import StateLoopTestSupport
 import Testing
 
-@Suite struct FinishTests {
+@Suite(.bothStartModes) struct FinishTests {
     @Test func theFinishedStateStartsTheRunsItQueued() async {
         let clock = ManualClock()
         let log = JobLog()

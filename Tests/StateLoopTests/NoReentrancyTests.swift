@@ -15,7 +15,7 @@ private final class Overlap: Sendable {
     var most: Int { counts.withLock { $0.most } }
 }
 
-@Suite struct NoReentrancyTests {
+@Suite(.bothStartModes) struct NoReentrancyTests {
     @Test func eventSentWhileReducingIsQueuedAndReducedAfterInOrder() {
         let overlap = Overlap()
         let reduced = Recorder<Action>()

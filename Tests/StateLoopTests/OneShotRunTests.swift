@@ -6,7 +6,7 @@ import StateLoop
 import StateLoopTestSupport
 import Testing
 
-@Suite struct OneShotRunTests {
+@Suite(.bothStartModes) struct OneShotRunTests {
     private func system(_ clock: ManualClock, _ log: JobLog) -> System<Jobs, JobStep> {
         System(
             initial: Jobs(), reduce: reduceJobs, feedbacks: [log.feedback(clock)],

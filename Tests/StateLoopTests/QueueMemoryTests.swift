@@ -17,7 +17,7 @@ private final class Payload: Sendable {
     deinit { live.update { $0 -= 1 } }
 }
 
-@Suite struct QueueMemoryTests {
+@Suite(.bothStartModes) struct QueueMemoryTests {
     @Test func reducedEventsAreReleasedWhileTheQueueNeverRunsEmpty() {
         let events = 100_000
         let live = Box(0)

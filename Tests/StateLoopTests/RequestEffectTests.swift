@@ -4,7 +4,7 @@
 import StateLoop
 import Testing
 
-@Suite struct RequestEffectTests {
+@Suite(.bothStartModes) struct RequestEffectTests {
     private func system(_ probe: EffectProbe) -> System<Model, Action> {
         System(
             initial: Model(), reduce: reduceModel,

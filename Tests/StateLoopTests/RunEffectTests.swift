@@ -9,7 +9,7 @@ private struct Boom: Error, CustomStringConvertible {
     var description: String { "boom \(request)" }
 }
 
-@Suite struct RunEffectTests {
+@Suite(.bothStartModes) struct RunEffectTests {
     @Test("E46: a run's events are fed back in order until its request changes")
     func runSendsEveryEventUntilItsRequestChanges() async {
         let probe = EffectProbe()

@@ -10,12 +10,14 @@ private func jitter() async {
     for _ in 0..<Int.random(in: 0..<8) { await Task.yield() }
 }
 
-@Suite struct StaleEventTests {
+@Suite(.bothStartModes) struct StaleEventTests {
     @Test func eventOfAReplacedRunIsDroppedEvenIfAlreadyQueued() async {
         // While count 1 is being shown to loop B, B queues query(2) and then waits until the
         // effect for query 1 has queued loaded(1) behind it. Reducing query(2) replaces the
-        // run for 1, so the already-queued loaded(1) must be dropped.
+        // run for 1, so the already-queued loaded(1) must be dropped. The effect suspends before
+        // it waits for B (a run may start on the draining thread, E54).
         let reduced = Recorder<Action>()
+        let sent = DispatchSemaphore(value: 0)
         let queued = DispatchSemaphore(value: 0)
         let handle = Box<SystemRun<Model, Action>?>(nil)
         let system = System<Model, Action>(
@@ -27,13 +29,20 @@ private func jitter() async {
                 .react(
                     request: { $0.query },
                     effects: { query in
-                        oneEventThen(.loaded(query), afterFirst: { if query == 1 { queued.signal() } })
+                        oneEventThen(
+                            .loaded(query),
+                            before: {
+                                await Task.yield()
+                                if query == 1 { sent.wait() }
+                            },
+                            afterFirst: { if query == 1 { queued.signal() } })
                     },
                     onError: { _ in nil }),
                 .react(
                     request: { (state: Model) -> Int? in
                         if state.query == 1 && state.count == 0 {
                             handle.value?.send(.query(2))
+                            sent.signal()
                             queued.wait()
                         }
                         return nil

@@ -40,7 +40,7 @@ private final class StopWatch: @unchecked Sendable {
     var late: (launches: Int, starts: Int) { lock.withLock { (lateLaunches, lateStarts) } }
 }
 
-@Suite struct StopTests {
+@Suite(.bothStartModes) struct StopTests {
     @Test func stoppingCancelsEveryEffect() async {
         let probe = EffectProbe()
         let clock = ManualClock()

@@ -19,7 +19,7 @@ private func stateChange(of store: Store<Model, Action>) async {
 }
 
 @MainActor
-@Suite struct StoreTests {
+@Suite(.bothStartModes) struct StoreTests {
     @Test func storeFollowsTheStateObservablyAndSendsEvents() async {
         let store = Store(System<Model, Action>(initial: Model(), reduce: reduceModel, feedbacks: []))
         #expect(store.state.count == 0)

@@ -5,7 +5,7 @@ import Dispatch
 import StateLoop
 import Testing
 
-@Suite struct SystemStartTests {
+@Suite(.bothStartModes) struct SystemStartTests {
     @Test func everyStartIsAFreshIndependentSystem() {
         let system = System<Model, Action>(initial: Model(), reduce: reduceModel, feedbacks: [])
         let first = Recorder<Int>()

@@ -5,7 +5,7 @@ import StateLoop
 import StateLoopTestSupport
 import Testing
 
-@Suite struct TimerTests {
+@Suite(.bothStartModes) struct TimerTests {
     private func system(_ clock: ManualClock) -> System<Model, Action> {
         System(
             initial: Model(), reduce: reduceModel,

@@ -126,25 +126,29 @@ extension AsyncSequence where Self: Sendable {
 
 /// Runs `body` on a thread of its own, outside the cooperative pool, so it may block (on a
 /// semaphore) while effects run on the pool.
+/// The thread keeps the test's start mode of effect runs (see StartModes.swift).
 func onOwnThread(_ body: @escaping @Sendable () -> Void) async {
+    let forcesTasks = currentForcesTasks
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
         let thread = Thread {
-            body()
+            withStartMode(forcesTasks: forcesTasks, body)
             continuation.resume()
         }
         thread.start()
     }
 }
 
-/// An async sequence whose first element is `event` and which then calls `afterFirst` (at that
-/// point the runtime has queued the first element) and ends.
+/// An async sequence whose first element is `event`, produced after `before` returns, and which
+/// then calls `afterFirst` (at that point the runtime has queued the first element) and ends.
 func oneEventThen(
-    _ event: Action, afterFirst: @escaping @Sendable () -> Void
+    _ event: Action, before: @escaping @Sendable () async -> Void = {},
+    afterFirst: @escaping @Sendable () -> Void
 ) -> AsyncThrowingStream<Action, any Error> {
     let sent = Box(false)
     return AsyncThrowingStream(unfolding: {
         if !sent.value {
             sent.value = true
+            await before()
             return event
         }
         afterFirst()
