@@ -108,7 +108,7 @@ struct EffectShapeTests {
             })
     }
 
-    @Test("E9, E16: a set runs once per element; a failure becomes the onError: event with the error's description and the element")
+    @Test("E9, E15, E16, E44: a set runs once per element; a failure becomes the onError: event with the error's description and the element; RecordingEffects records the calls")
     func setEffectRunsPerElementAndFailuresBecomeEvents() async throws {
         let shop = Self.shop { _ in .authorized(receipt: "R1") }
         let (run, states) = Checkout.system(input: Self.input, effects: shop, clock: ManualClock()).start()

@@ -1,5 +1,6 @@
 import Foundation
 import StateLoopCodegen
+import StateLoopSpec
 import Testing
 
 /// Type errors in the spec's Swift expressions are reported by swiftc at the YAML file, line and
@@ -101,6 +102,101 @@ struct SourceLocationTests {
         #expect(result.status != 0)
         #expect(reported == expected, "swiftc said:\n\(result.output)")
         #expect(errors.contains { $0.contains("cannot find 'event' in scope") }, "\(errors)")
+    }
+
+    /// A parent and its child machine with one type error in each place the effect shapes add
+    /// Swift: `requests:`, `delays:`, `input` outside `default:`, a child's `input:`, an
+    /// `onError:` event's fields, a `forward:` entry's payload, an `onDone:` entry's fields, a
+    /// final state's `output:`.
+    static let shapes = """
+        machine: Shapes
+        input:
+          seed: Int
+        context:
+          count: {type: Int, default: input.seed}
+          name:  {type: String, default: '""'}
+        events:
+          go: {}
+          stop: {why: String}
+          failed: {from: effects, error: Int}
+          done: {from: effects, total: String}
+        delays:
+          wait: count
+        initial: idle
+        states:
+          idle:
+            on:
+              go: {guard: "input.seed > 0", target: idle}
+              failed: {target: idle}
+              done: {target: idle}
+            after:
+              wait: idle
+        effects:
+          load:
+            in: [idle]
+            requests: {type: Int, value: name}
+            onError: failed
+          kid:
+            in: [idle]
+            machine: Kid
+            input: {amount: name}
+            forward: {stop: halt}
+            onDone: {over: done}
+
+        """
+
+    static let kid = """
+        machine: Kid
+        input:
+          amount: Int
+        context:
+          amount: {type: Int, default: input.amount}
+        events:
+          halt: {why: Int}
+        initial: running
+        states:
+          running:
+            on:
+              halt: over
+          over:
+            type: final
+            output: {total: {type: Int, value: '"x"'}}
+
+        """
+
+    @Test("E8, E16, E21, E22, E24, E29, E31, E35: what the effect shapes add is type-checked at its YAML line")
+    func effectShapeExpressionsAreReportedAtTheirYAMLLines() throws {
+        // swiftc stops at an error in a declaration another file uses, so the child's own error
+        // is checked in a second run.
+        let fixedKid = Self.kid.replacingOccurrences(of: "'\"x\"'", with: "amount")
+        func reported(_ specs: [(name: String, yaml: String)], kid: String) throws -> (status: Int32, lines: Set<String>, output: String) {
+            let library = try MachineLibrary([#require(SpecLoader.decode(contents: Array(kid.utf8), path: "Specs/Kid.machine.yml"))])
+            var files: [String: String] = [:]
+            for (name, yaml) in specs {
+                let generated = GeneratorPipeline().generate(contents: Array(yaml.utf8), path: "Specs/\(name).machine.yml", library: library)
+                files["\(name).swift"] = try #require(generated.source, "\(generated.diagnostics)")
+            }
+            let result = try Swiftc.typecheck(files)
+            let errors = result.output.split(separator: "\n").filter { $0.hasPrefix("Specs/") && $0.contains(": error: ") }
+            return (result.status, Set(errors.map { line in line.split(separator: ":").prefix(2).joined(separator: ":") }), result.output)
+        }
+        func line(of text: String, in yaml: String) -> String {
+            "\(yaml.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(text) }! + 1)"
+        }
+        let expected: Set<String> = [
+            "Specs/Shapes.machine.yml:" + line(of: "wait: count", in: Self.shapes),            // a delay is a Duration
+            "Specs/Shapes.machine.yml:" + line(of: "input.seed > 0", in: Self.shapes),         // input only in default:
+            "Specs/Shapes.machine.yml:" + line(of: "value: name}", in: Self.shapes),           // a set of Int
+            "Specs/Shapes.machine.yml:" + line(of: "onError: failed", in: Self.shapes),        // error: Int
+            "Specs/Shapes.machine.yml:" + line(of: "amount: name", in: Self.shapes),           // the child's Int
+            "Specs/Shapes.machine.yml:" + line(of: "stop: halt", in: Self.shapes),             // why: String to Int
+            "Specs/Shapes.machine.yml:" + line(of: "over: done", in: Self.shapes),             // total: Int to String
+        ]
+        let parent = try reported([("Shapes", Self.shapes), ("Kid", fixedKid)], kid: fixedKid)
+        #expect(parent.status != 0)
+        #expect(parent.lines == expected, "swiftc said:\n\(parent.output)")
+        let child = try reported([("Kid", Self.kid)], kid: Self.kid)
+        #expect(child.lines == ["Specs/Kid.machine.yml:" + line(of: "value: '\"x\"'", in: Self.kid)], "swiftc said:\n\(child.output)")  // output total: Int
     }
 
     /// A spec whose expressions are not written verbatim: escapes, a `\n` escape between tokens,

@@ -109,10 +109,11 @@ extension MachineContextBuilder {
         }
     }
 
-    /// `reduce`'s lines after the step: each `forward:` entry appends to `forwarded` when the same
-    /// child runs before and after the step (E26, E27).
-    func forwardingLines() -> [String] {
-        var lines: [String] = []
+    /// `_forward(_:after:)`, which `reduce` calls after the step: each `forward:` entry appends
+    /// to `forwarded` when the same child runs before and after the step (E26, E27), at the
+    /// entry's line, where swiftc reports a payload field of the wrong type (E29).
+    mutating func makeForwardingMember() {
+        var body: [String] = []
         for effect in spec.effects {
             guard let child = effect.child, let childSpec = children[child.machine.value] else { continue }
             let member = GeneratedNames.requestMember(ofEffect: effect.name.value)
@@ -124,12 +125,15 @@ extension MachineContextBuilder {
                 }
                 let sent = ".\(SwiftName.escaped(childEvent.name.value))" + (arguments.isEmpty ? "" : "(\(arguments.joined(separator: ", ")))")
                 let pattern = childEvent.payload.isEmpty ? ".\(SwiftName.escaped(parentEvent.name.value))" : bindingPattern(parentEvent)
-                lines.append("if case \(pattern) = event, let _request = old.\(member), _request == state.\(member) {")
-                lines.append("    state.forwarded.append(.\(SwiftName.escaped(effect.name.value))(\(sent)))")
-                lines.append("}")
+                body.append("            if case \(pattern) = event, let _request = old.\(member), _request == \(member) {")
+                body += placement.lines(Located("forwarded.append(.\(SwiftName.escaped(effect.name.value))(\(sent)))", at: entry.to.location), indent: "                ")
+                body += [SourcePlacement.end, "            }"]
             }
         }
-        return lines
+        addMember(
+            doc: "Forwards `event` to the children that run both in `old` and now (E26).",
+            declaration: "fileprivate mutating func _forward(_ event: Event, after old: State)",
+            body: body)
     }
 
     /// `state.requests` (E42), `state.output` (E22) and `state.timerDelay(_:index:)` (E41).

@@ -162,7 +162,7 @@ extension MachineContextBuilder {
     }
 
     /// The feedback that runs a query, set, stream or child effect (E46–E52).
-    private func feedbackLines(_ shape: EffectShape) -> [String] {
+    private mutating func feedbackLines(_ shape: EffectShape) -> [String] {
         let effect = shape.effect
         let name = SwiftName.escaped(effect.name.value)
         let member = GeneratedNames.requestMember(ofEffect: effect.name.value)
@@ -192,24 +192,32 @@ extension MachineContextBuilder {
             "                \(requestKey): { state in state.\(member) },",
             "                run: { request, send in \(run) }\(effect.onError == nil ? "" : ",")",
         ]
-        if let onError = effect.onError { lines.append("                onError: { request, error in \(errorEvent(onError)) }") }
+        if effect.onError != nil { lines.append("                onError: { request, error in \(failureCall(effect)) }") }
         return lines + ["            ),"]
     }
 
-    /// The event `onError:` makes of a failure: `error` gets its description, `request` the
-    /// request of the run that failed (E16).
-    func errorEvent(_ onError: Located<String>) -> String {
+    /// `State._failure0(error, request)`: the event `onError:` makes of a failure, `error` its
+    /// description and `request` the request of the run that failed (E16). The member stands at
+    /// the `onError:` line, so swiftc reports a field of the wrong type there.
+    mutating func failureCall(_ effect: EffectSpec) -> String {
+        let onError = effect.onError!
         let event = spec.events.first { $0.name.value == onError.value }!
         let name = SwiftName.escaped(event.name.value)
-        guard !event.payload.isEmpty else { return ".\(name)" }
         let arguments = event.payload.map { field in
             "\(Self.argumentLabel(field.name.value)): " + (field.name.value == "error" ? "Swift.String(describing: error)" : "request")
         }
-        return ".\(name)(\(arguments.joined(separator: ", ")))"
+        let value = event.payload.isEmpty ? ".\(name)" : ".\(name)(\(arguments.joined(separator: ", ")))"
+        let member = nextMember("failure")
+        let request = requestTypes[effect.name.value]
+        addMember(
+            doc: "`onError:` of `\(effect.name.value)` (\(position(onError.location))): the event a failure becomes (E16).",
+            declaration: "fileprivate static func \(member)(_ error: any Swift.Error\(request.map { ", _ request: \($0)" } ?? "")) -> Event",
+            body: placement.lines(Located(value, at: onError.location), indent: "") + [SourcePlacement.end])
+        return "State.\(member)(error\(request == nil ? "" : ", request"))"
     }
 
     /// `.child(...)`: the child system per input, its forwarded events, its output as an event.
-    private func childFeedbackLines(_ effect: EffectSpec, child: ChildMachine, shape: EffectShape) -> [String] {
+    private mutating func childFeedbackLines(_ effect: EffectSpec, child: ChildMachine, shape: EffectShape) -> [String] {
         let childName = SwiftName.escaped(child.machine.value)
         let childSpec = children[child.machine.value]!
         var arguments = ["initial: " + (childSpec.input.isEmpty ? ".initial" : ".initial(request)")]
@@ -226,7 +234,10 @@ extension MachineContextBuilder {
                 : "                forwarded: { state in state.forwarded.compactMap(\\.\(forwardedAccessor(effect))) },",
         ]
         guard !child.onDone.isEmpty else { return lines + ["                output: { _ in nil }", "            ),"] }
-        lines += ["                output: { child in", "                    switch child.output {"]
+        // Each way the child ends, at the line of its `onDone:` entry, where swiftc reports a
+        // field of the wrong type (E31).
+        let member = nextMember("outcome")
+        var body = ["            switch output {"]
         let finals = childSpec.states.filter(\.isFinal)
         for final in finals {
             guard let mapping = child.onDone.first(where: { $0.from.value == final.name.value }),
@@ -239,10 +250,16 @@ extension MachineContextBuilder {
                 "\(Self.argumentLabel(field.name.value)): _\(final.output.firstIndex { $0.name.value == field.name.value }!)"
             }
             let value = event.payload.isEmpty ? ".\(SwiftName.escaped(event.name.value))" : ".\(SwiftName.escaped(event.name.value))(\(arguments.joined(separator: ", ")))"
-            lines.append("                    case \(pattern): \(value)")
+            body.append("            case \(pattern):")
+            body += placement.lines(Located("return " + value, at: mapping.to.location), indent: "                ") + [SourcePlacement.end]
         }
-        if finals.count > child.onDone.count { lines.append("                    default: nil") } else { lines.append("                    case nil: nil") }
-        return lines + ["                    }", "                }", "            ),"]
+        body.append(finals.count > child.onDone.count ? "            default: return nil" : "            case nil: return nil")
+        body.append("            }")
+        addMember(
+            doc: "`onDone:` of `\(effect.name.value)` (\(position(child.onDoneKey?.location ?? child.machine.location))): the event each way the `\(child.machine.value)` child ends becomes (E30).",
+            declaration: "fileprivate static func \(member)(_ output: \(childName).Output?) -> Event?",
+            body: body)
+        return lines + ["                output: { child in State.\(member)(child.output) }", "            ),"]
     }
 
     /// `_pay`: the member of `Forwarded` that unwraps the events meant for `effect`'s child.

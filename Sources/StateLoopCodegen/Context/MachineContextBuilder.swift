@@ -159,7 +159,10 @@ public struct MachineContextBuilder {
         if hasForwarding { reduceBody.append("state.forwarded = []") }
         reduceBody.append("let old = state")
         reduceBody.append(layout.settles ? "if old._reduce(event, &state) { state._settle() }" : "old._reduce(event, &state)")
-        reduceBody += forwardingLines()
+        if hasForwarding {
+            makeForwardingMember()
+            reduceBody.append("state._forward(event, after: old)")
+        }
         var runFeedback: [String] = []
         if !oneShots.isEmpty {
             runFeedback = [
@@ -172,10 +175,10 @@ public struct MachineContextBuilder {
                 let name = SwiftName.escaped(effect.name.value)
                 let pattern = effect.request == nil ? "case .\(name):" : "case .\(name)(let request):"
                 let call = "effects.\(name)(\(effect.request == nil ? "" : "request"))" + (effect.emits.isEmpty ? "" : "._event")
-                if let onError = effect.onError {
+                if effect.onError != nil {
                     runFeedback.append("                    \(pattern)")
                     runFeedback.append("                        do { \(effect.emits.isEmpty ? "try await \(call); return nil" : "return try await \(call)") }")
-                    runFeedback.append("                        catch { return Swift.Task.isCancelled ? nil : \(errorEvent(onError)) }")
+                    runFeedback.append("                        catch { return Swift.Task.isCancelled ? nil : \(failureCall(effect)) }")
                 } else {
                     runFeedback.append("                    \(pattern) " + (effect.emits.isEmpty ? "await \(call); return nil" : "return await \(call)"))
                 }

@@ -375,6 +375,13 @@ public enum Checkout {
 #sourceLocation()
         }
 
+        /// `onError:` of `loadImage` (Checkout.machine.yml:55): the event a failure becomes (E16).
+        fileprivate static func _failure0(_ error: any Swift.Error, _ request: _T17) -> Event {
+#sourceLocation(file: "Checkout.machine.yml", line: 55)
+             .imageFailed(error: Swift.String(describing: error), request: request)
+#sourceLocation()
+        }
+
         /// `request.value` of `holdStock` (Checkout.machine.yml:58).
         fileprivate func _value1() -> _T18? {
 #sourceLocation(file: "Checkout.machine.yml", line: 58)
@@ -391,11 +398,42 @@ public enum Checkout {
             return Payment.Input(amount: _0)
         }
 
+        /// `onDone:` of `pay` (Checkout.machine.yml:64): the event each way the `Payment` child ends becomes (E30).
+        fileprivate static func _outcome0(_ output: Payment.Output?) -> Event? {
+            switch output {
+            case .paid(let _0)?:
+#sourceLocation(file: "Checkout.machine.yml", line: 64)
+                   return .paid(receipt: _0)
+#sourceLocation()
+            case .declined(let _0)?:
+#sourceLocation(file: "Checkout.machine.yml", line: 64)
+                                   return .declined(reason: _0)
+#sourceLocation()
+            case nil: return nil
+            }
+        }
+
         /// `request.value` of `trackDelivery` (Checkout.machine.yml:67).
         fileprivate func _value2() -> _T19? {
 #sourceLocation(file: "Checkout.machine.yml", line: 67)
                                    receipt
 #sourceLocation()
+        }
+
+        /// `onError:` of `trackDelivery` (Checkout.machine.yml:70): the event a failure becomes (E16).
+        fileprivate static func _failure1(_ error: any Swift.Error, _ request: _T19) -> Event {
+#sourceLocation(file: "Checkout.machine.yml", line: 70)
+             .trackingLost(error: Swift.String(describing: error))
+#sourceLocation()
+        }
+
+        /// Forwards `event` to the children that run both in `old` and now (E26).
+        fileprivate mutating func _forward(_ event: Event, after old: State) {
+            if case .cancel = event, let _request = old._request_pay, _request == _request_pay {
+#sourceLocation(file: "Checkout.machine.yml", line: 63)
+                      forwarded.append(.pay(.abort))
+#sourceLocation()
+            }
         }
 
         /// The request of `loadImage`: its `requests.value` where it runs, empty (not running) elsewhere.
@@ -657,9 +695,7 @@ public enum Checkout {
         state.forwarded = []
         let old = state
         old._reduce(event, &state)
-        if case .cancel = event, let _request = old._request_pay, _request == state._request_pay {
-            state.forwarded.append(.pay(.abort))
-        }
+        state._forward(event, after: old)
     }
 
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
@@ -758,7 +794,7 @@ public enum Checkout {
             .react(
                 requests: { state in state._request_loadImage },
                 run: { request, send in send(try await effects.loadImage(request)._event) },
-                onError: { request, error in .imageFailed(error: Swift.String(describing: error), request: request) }
+                onError: { request, error in State._failure0(error, request) }
             ),
             .react(
                 request: { state in state._request_holdStock },
@@ -768,18 +804,12 @@ public enum Checkout {
                 request: { state in state._request_pay },
                 start: { request in Payment.system(initial: .initial(request), effects: effects.pay(request)) },
                 forwarded: { state in state.forwarded.compactMap(\._pay) },
-                output: { child in
-                    switch child.output {
-                    case .paid(let _0)?: .paid(receipt: _0)
-                    case .declined(let _0)?: .declined(reason: _0)
-                    case nil: nil
-                    }
-                }
+                output: { child in State._outcome0(child.output) }
             ),
             .react(
                 request: { state in state._request_trackDelivery },
                 run: { request, send in for try await result in effects.trackDelivery(request) { send(result._event) } },
-                onError: { request, error in .trackingLost(error: Swift.String(describing: error)) }
+                onError: { request, error in State._failure1(error, request) }
             ),
             .timer(
                 request: { state in state._timerRequest0 },
