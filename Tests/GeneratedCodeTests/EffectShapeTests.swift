@@ -160,4 +160,28 @@ struct EffectShapeTests {
         run.stop()
         #expect(shop.calls.filter { $0 == .pay(Payment.Input(amount: 42)) }.count == 2)
     }
+
+    @Test("E12, E14, E16: each element of a set of streams gets its own stream; one that fails becomes its onError: event with its element")
+    func setOfStreamsFeedsEachElement() async throws {
+        let feeds = Feeds.RecordingEffects(
+            subscribe: { topic in
+                AsyncThrowingStream { continuation in
+                    guard topic != "broken" else { return continuation.finish(throwing: Lost()) }
+                    continuation.yield(.post(topic: topic, text: "hello"))
+                    continuation.finish()
+                }
+            },
+            save: { _ in throw Lost() })
+        let (run, states) = Feeds.system(effects: feeds).start()
+        _ = try #require(await firstState(in: states) { $0.seen == ["news: hello"] })
+        run.send(.follow(topic: "broken"))
+        let dropped = try #require(await firstState(in: states) { $0.lastError != nil })
+        #expect(dropped.topics == ["news"])
+        #expect(dropped.lastError == "the courier lost the parcel")
+        run.send(.stop)
+        let last = await firstState(in: states) { _ in false }  // the system finishes once save returns
+        #expect(last == nil)
+        #expect(feeds.calls.contains(.mark("news")) && feeds.calls.contains(.save(1)))
+        #expect(feeds.calls.filter { $0 == .subscribe("news") }.count == 1)  // E7: a finished stream is not run again
+    }
 }
