@@ -225,7 +225,7 @@ extension MachineContextBuilder {
             arguments.append("effects: effects.\(SwiftName.escaped(effect.name.value))(\(childSpec.input.isEmpty ? "" : "request"))")
         }
         if Self.needsClock(childSpec) { arguments.append("clock: clock") }
-        var lines = [
+        let lines = [
             "            .child(",
             "                request: { state in state.\(GeneratedNames.requestMember(ofEffect: effect.name.value)) },",
             "                start: { request in \(childName).system(\(arguments.joined(separator: ", "))) },",
