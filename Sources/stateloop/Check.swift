@@ -10,15 +10,17 @@ struct Check: ParsableCommand {
             Reads each spec and runs every check the generator runs (unknown names, events neither \
             handled nor ignored in a state, unreachable branches and states, effect results not \
             handled, ...). A spec may run as a child machine any spec named here or lying in the same \
-            folder. Prints the diagnostics as file:line:column: error: message and exits \
-            with status 1 when any spec has an error. Writes nothing.
+            folder. Prints the diagnostics as file:line:column: error: message, ends with \
+            a one-line summary (checked 2 specs: 1 error, no warnings), and exits with status 1 when \
+            any spec has an error. Writes nothing.
             """
     )
 
     @Argument(help: "The spec files (*.machine.yml or *.machine.yaml).")
     var specs: [String]
 
-    @Flag(name: .shortAndLong, help: "Say how many specs were checked, also when all is well.")
+    /// Accepted for scripts written when the summary was printed only on request; it always is now.
+    @Flag(name: .shortAndLong, help: .hidden)
     var verbose = false
 
     func run() throws {
@@ -31,9 +33,16 @@ struct Check: ParsableCommand {
             errors += result.diagnostics.filter { $0.severity == .error }.count
             warnings += result.diagnostics.filter { $0.severity == .warning }.count
         }
-        if verbose || errors > 0 {
-            Console.printError("checked \(specs.count) spec\(specs.count == 1 ? "" : "s"): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
-        }
+        Console.printError(Self.summary(specs: specs.count, errors: errors, warnings: warnings))
         if errors > 0 { throw ExitCode.specErrors }
+    }
+
+    /// The last line, printed also when all is well so a user knows the check ran:
+    /// `checked 6 specs: no errors, no warnings`, `checked 1 spec: 1 error, 3 warnings`.
+    static func summary(specs: Int, errors: Int, warnings: Int) -> String {
+        func count(_ number: Int, _ noun: String) -> String {
+            number == 0 ? "no \(noun)s" : "\(number) \(noun)\(number == 1 ? "" : "s")"
+        }
+        return "checked \(count(specs, "spec")): \(count(errors, "error")), \(count(warnings, "warning"))"
     }
 }

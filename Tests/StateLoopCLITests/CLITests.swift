@@ -7,10 +7,36 @@ import Testing
     static let specs = ["Counter", "PlayCatch", "TrafficLight", "GitHubSearch", "Movies", "SignIn"].map { "Specs/\($0).machine.yml" }
     static let invalid = "Tests/StateLoopSpecTests/Fixtures/Invalid"
 
-    @Test func checkAcceptsEveryExampleSpecSilently() throws {
+    @Test func checkAcceptsEveryExampleSpecAndSaysSoInOneLine() throws {
         let result = try StateLoopTool.run(["check"] + Self.specs)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr == "")
+        #expect(result.stderr == "checked 6 specs: no errors, no warnings\n")
+        #expect(result.output == "")
+    }
+
+    /// The summary counts specs, errors and warnings, says "no" for none and "1 error" for one.
+    @Test func checkSummarizesErrorsAndWarningsInItsLastLine() throws {
+        let directory = try StateLoopTool.temporaryDirectory()
+        let warning = """
+            machine: Lamp
+            events: {toggle: {}}
+            initial: dark
+            states:
+              dark: {on: {toggle: lit}}
+              lit: {on: {toggle: dark}}
+              unused: {on: {toggle: dark}}
+
+            """
+        try Data(warning.utf8).write(to: directory.appending(path: "Lamp.machine.yml"))
+        try Data("machine: Broken\nevents: {}\ninitial: idle\nstates: {idle: {tpye: final}}\n".utf8).write(to: directory.appending(path: "Broken.machine.yml"))
+
+        let warned = try StateLoopTool.run(["check", "Lamp.machine.yml", "--verbose"], in: directory)
+        #expect(warned.status == 0, "\(warned.stderr)")
+        #expect(warned.stderr.split(separator: "\n").last == "checked 1 spec: no errors, 1 warning")
+
+        let both = try StateLoopTool.run(["check", "Lamp.machine.yml", "Broken.machine.yml"], in: directory)
+        #expect(both.status == 1)
+        #expect(both.stderr.split(separator: "\n").last == "checked 2 specs: 1 error, 1 warning")
     }
 
     @Test(arguments: ["UnhandledEvents", "YAMLMistakes"])
@@ -21,7 +47,7 @@ import Testing
             .split(separator: "\n").map { "\(Self.invalid)/\($0)" }
         let printed = result.stderr.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("checked ") }
         #expect(printed == expected)
-        #expect(result.stderr.hasSuffix("checked 1 spec: \(expected.filter { $0.contains(": error: ") }.count) errors, 0 warnings\n"))
+        #expect(result.stderr.hasSuffix("checked 1 spec: \(expected.filter { $0.contains(": error: ") }.count) errors, no warnings\n"))
     }
 
     @Test func generateWritesOneFilePerSpecAndLeavesUnchangedFilesAlone() throws {
