@@ -34,26 +34,38 @@ final class RequestSetLoop<State, Event: Sendable, Request: Hashable & Sendable>
         // hashing; they are cancelled first, then the arrivals start.
         observed &+= 1
         let mark = observed
-        var staying = 0
-        var arrivals: [Request] = []
-        for request in next {
-            if let run = running[request] {
-                run.keptAt = mark
-                staying += 1
-            } else {
-                arrivals.append(request)
+        // The arrivals and leavers are kept in stack buffers: no allocation per state.
+        withUnsafeTemporaryAllocation(of: Request.self, capacity: next.count) { arrivals in
+            var arrived = 0
+            var staying = 0
+            for request in next {
+                if let run = running[request] {
+                    run.keptAt = mark
+                    staying += 1
+                } else {
+                    (arrivals.baseAddress! + arrived).initialize(to: request)
+                    arrived += 1
+                }
             }
-        }
-        if staying < running.count {
-            // Collected before they are removed: removing while iterating `running` would copy
-            // the whole dictionary.
-            var leavers: [Request] = []
-            leavers.reserveCapacity(running.count - staying)
-            for (request, run) in running where run.keptAt != mark { leavers.append(request) }
-            for request in leavers { running.removeValue(forKey: request)?.cancel() }
-        }
-        for request in arrivals {
-            running[request] = launcher.launch(request, operation)
+            if staying < running.count {
+                // Collected before they are removed: removing while iterating `running` would
+                // copy the whole dictionary.
+                let leaving = running.count - staying
+                withUnsafeTemporaryAllocation(of: Request.self, capacity: leaving) { leavers in
+                    var left = 0
+                    for (request, run) in running where run.keptAt != mark {
+                        (leavers.baseAddress! + left).initialize(to: request)
+                        left += 1
+                    }
+                    for index in 0..<left {
+                        running.removeValue(forKey: (leavers.baseAddress! + index).move())?.cancel()
+                    }
+                }
+            }
+            for index in 0..<arrived {
+                let request = (arrivals.baseAddress! + index).move()
+                running[request] = launcher.launch(request, operation)
+            }
         }
     }
 
