@@ -19,6 +19,9 @@ class EffectRun: CancellableRun, @unchecked Sendable {
     /// (Touched only by the draining thread; see SystemCore for why the checks are off.)
     @usableFromInline @exclusivity(unchecked) final var isCurrent = true
     @usableFromInline @exclusivity(unchecked) final var task: Task<Void, Never>?
+    /// The last state (by a ``RequestSetLoop``'s count) whose set kept this run: how the loop
+    /// finds its leavers without looking each running element up in the new set.
+    @usableFromInline @exclusivity(unchecked) final var keptAt = 0
 
     /// A run without a task: only the token for events that come from elsewhere.
     @inlinable

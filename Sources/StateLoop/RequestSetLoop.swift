@@ -9,6 +9,9 @@ final class RequestSetLoop<State, Event: Sendable, Request: Hashable & Sendable>
     @usableFromInline let launcher: EffectLauncher<Event>
     // Touched only by the draining thread; see SystemCore for why the checks are off.
     @usableFromInline @exclusivity(unchecked) var running: [Request: EffectRun] = [:]
+    /// How many non-empty states (or states with runs) this loop has diffed: the mark of the
+    /// runs the latest one kept.
+    @usableFromInline @exclusivity(unchecked) var observed = 0
 
     @inlinable
     init(
@@ -26,19 +29,43 @@ final class RequestSetLoop<State, Event: Sendable, Request: Hashable & Sendable>
         let next = requests(state)
         // The common case in a quiet system: nothing requested, nothing running.
         if next.isEmpty && running.isEmpty { return }
-        // Leavers first, then arrivals. Leavers are collected before they are removed: removing
-        // while iterating `running` would copy the whole dictionary.
-        var staying = 0
-        for request in next where running[request] != nil { staying += 1 }
-        if staying < running.count {
-            var leavers: [Request] = []
-            leavers.reserveCapacity(running.count - staying)
-            for request in running.keys where !next.contains(request) { leavers.append(request) }
-            for request in leavers { running.removeValue(forKey: request)?.cancel() }
-        }
-        guard staying < next.count else { return }
-        for request in next where running[request] == nil {
-            running[request] = launcher.launch(request, operation)
+        // One lookup per element of the new set: an element that runs is marked as kept by this
+        // state, the others are arrivals. Then the leavers are the runs not marked, found without
+        // hashing; they are cancelled first, then the arrivals start.
+        observed &+= 1
+        let mark = observed
+        // The arrivals and leavers are kept in stack buffers: no allocation per state.
+        withUnsafeTemporaryAllocation(of: Request.self, capacity: next.count) { arrivals in
+            var arrived = 0
+            var staying = 0
+            for request in next {
+                if let run = running[request] {
+                    run.keptAt = mark
+                    staying += 1
+                } else {
+                    (arrivals.baseAddress! + arrived).initialize(to: request)
+                    arrived += 1
+                }
+            }
+            if staying < running.count {
+                // Collected before they are removed: removing while iterating `running` would
+                // copy the whole dictionary.
+                let leaving = running.count - staying
+                withUnsafeTemporaryAllocation(of: Request.self, capacity: leaving) { leavers in
+                    var left = 0
+                    for (request, run) in running where run.keptAt != mark {
+                        (leavers.baseAddress! + left).initialize(to: request)
+                        left += 1
+                    }
+                    for index in 0..<left {
+                        running.removeValue(forKey: (leavers.baseAddress! + index).move())?.cancel()
+                    }
+                }
+            }
+            for index in 0..<arrived {
+                let request = (arrivals.baseAddress! + index).move()
+                running[request] = launcher.launch(request, operation)
+            }
         }
     }
 

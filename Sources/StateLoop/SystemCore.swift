@@ -86,6 +86,9 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     // Owned by the drainer (see the type's comment).
     @usableFromInline @exclusivity(unchecked) var state: State
     @usableFromInline @exclusivity(unchecked) var loops: [FeedbackLoop<State>] = []
+    /// Every loop's `observe`, in order, as one closure made once the loops have started (see
+    /// `chain`): one call per state from `process`, and no retain per loop.
+    @usableFromInline @exclusivity(unchecked) var observeLoops: ((State) -> Void)?
     /// Set by a `stop()` made from inside the drainer's own call (reducer, hook, observer, a
     /// loop): the loops not yet shown the current state are skipped, so they start no effect.
     @usableFromInline @exclusivity(unchecked) var isStopping = false
@@ -153,7 +156,57 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
             loops.append(loop)
             if !isStopping { loop.observe(state) }
         }
+        observeLoops = chain(loops[...])
         drain()
+    }
+
+    /// The loops' `observe` calls as one closure: each loop, then, unless a `stop()` made from
+    /// inside the call has set `isStopping`, the next. Calling closures kept in an array retains
+    /// and releases each one's context per call; closures captured by a closure are borrowed.
+    /// Up to three loops are called by one closure, which then calls the closure of the rest.
+    @inlinable
+    func chain(_ loops: ArraySlice<FeedbackLoop<State>>) -> ((State) -> Void)? {
+        // Unowned: the closures belong to `self` and go when it goes.
+        var index = loops.startIndex
+        switch loops.count {
+        case 0:
+            return nil
+        case 1:
+            return loops[index].observe
+        case 2:
+            let first = loops[index].observe
+            index += 1
+            let second = loops[index].observe
+            return { [unowned(unsafe) self] state in
+                first(state)
+                if isStopping { return }
+                second(state)
+            }
+        default:
+            let first = loops[index].observe
+            index += 1
+            let second = loops[index].observe
+            index += 1
+            let third = loops[index].observe
+            guard let rest = chain(loops[(index + 1)...]) else {
+                return { [unowned(unsafe) self] state in
+                    first(state)
+                    if isStopping { return }
+                    second(state)
+                    if isStopping { return }
+                    third(state)
+                }
+            }
+            return { [unowned(unsafe) self] state in
+                first(state)
+                if isStopping { return }
+                second(state)
+                if isStopping { return }
+                third(state)
+                if isStopping { return }
+                rest(state)
+            }
+        }
     }
 
     /// Queues `event`; reduces it (and whatever else is queued) at once if the gate is open.
@@ -267,15 +320,9 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         reduce(&state, event)
         eventHook?(event, state)
         observer(state)
-        // Through a buffer pointer: the loops are not retained one by one for every call.
-        let state = self.state
-        loops.withUnsafeBufferPointer { loops in
-            for index in loops.indices {
-                // Stopped from inside this call: start no effect for this state.
-                if isStopping { return }
-                loops[index].observe(state)
-            }
-        }
+        // Stopped from inside this call: start no effect for this state.
+        if isStopping { return }
+        observeLoops?(state)
     }
 
     /// Finishes the instance: called by the finish loop (on the draining thread) after every
@@ -306,6 +353,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         isStopping = true
         for loop in loops { loop.stop() }
         loops = []
+        observeLoops = nil
         lock.lock()
         let waits = gate.ending == .finish
         gate.ending = waits ? .waitingForRuns : .ended

@@ -147,6 +147,36 @@ private final class StopWatch: @unchecked Sendable {
         handle.value = nil
     }
 
+    @Test(arguments: 0..<7)
+    func stopFromAFeedbackSkipsEveryLaterFeedback(stoppingLoop: Int) {
+        // Seven loops (the runtime calls them in groups of up to three): every loop sees every
+        // state in order until loop `stoppingLoop` stops the system from its request; the loops
+        // after it never see that state.
+        let seen = Recorder<String>()
+        let handle = Box<SystemRun<Model, Action>?>(nil)
+        let feedbacks = (0..<7).map { loop in
+            Feedback<Model, Action>.react(
+                request: { (state: Model) -> Int? in
+                    seen.append("\(loop) sees \(state.count)")
+                    if loop == stoppingLoop && state.count == 2 { handle.value?.stop() }
+                    return nil
+                },
+                effect: { _ in .increment })
+        }
+        let system = System<Model, Action>(initial: Model(), reduce: reduceModel, feedbacks: feedbacks)
+        let run = system.start { _ in }
+        handle.value = run
+        run.send(.increment)
+        run.send(.increment)
+        run.send(.increment)  // dropped: stopped
+
+        let expected = (0...2).flatMap { count in
+            (0..<7).filter { count < 2 || $0 <= stoppingLoop }.map { "\($0) sees \(count)" }
+        }
+        #expect(seen.all == expected)
+        handle.value = nil
+    }
+
     @Test func releasingTheHandleStopsTheSystemAndFreesItsState() async {
         let probe = EffectProbe()
         let freed = Recorder<String>()
