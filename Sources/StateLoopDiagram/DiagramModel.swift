@@ -187,6 +187,8 @@ struct DiagramModel {
     var roots: [Int]
     /// A state's position by name.
     var index: [String: Int]
+    /// The states' hierarchy, whose positions are those of `nodes`.
+    let tree: StateTree
     var edges: [Edge]
     /// True when the machine's own handlers are drawn from a node of their own ("any state"):
     /// when it has an `on:`, and, at `DiagramDetail.full`, when a hierarchical machine has an
@@ -204,6 +206,7 @@ struct DiagramModel {
         initialState = spec.initial.value
 
         let tree = StateTree(spec.states)
+        self.tree = tree
         let effectsOnlyEvents = Set(spec.events.filter { $0.source == .effects }.map(\.name.value))
         let failureEvents = Set(spec.effects.compactMap(\.onError?.value))
         // A named delay's expression, shown at full detail (a literal has none).
@@ -332,19 +335,8 @@ struct DiagramModel {
         self.edges = edges
     }
 
-    /// The positions of the states that contain `position`, innermost first.
-    func ancestors(of position: Int) -> [Int] {
-        var result: [Int] = []
-        var current = nodes[position].parent
-        while let parent = current {
-            result.append(parent)
-            current = nodes[parent].parent
-        }
-        return result
-    }
-
     /// True when `position` is `ancestor` or below it.
     func isWithin(_ position: Int, _ ancestor: Int) -> Bool {
-        position == ancestor || ancestors(of: position).contains(ancestor)
+        tree.isWithin(position, ancestor)
     }
 }
