@@ -1,0 +1,128 @@
+// StateMachine: what tests and tools know about a machine beyond running it. Generated machines
+// conform; `StateLoopTesting`'s `MachineTest` drives any conforming type (a hand-written reducer
+// may conform too), and transition coverage reads `transitions`. See Docs/Testing.md.
+
+/// A machine described for tests and tools: its reducer with a trace of the spec's branches it
+/// takes, the effect runs and timers a state asks for, and every branch of its spec.
+///
+/// Nothing here runs effects: a state *asks* for runs (effects are data in the state), and a
+/// test harness decides what each run answers.
+public protocol StateMachine {
+    associatedtype State: Equatable & Sendable
+    associatedtype Event: Equatable & Sendable
+    /// One run of an effect with its request, as `RecordingEffects.Call` spells it: `.load(url)`.
+    associatedtype Call: Equatable & Sendable
+    /// The name of every state, as `State.isIn(_:)` takes it.
+    associatedtype StateName: Hashable & Sendable
+
+    /// The spec's file name and machine name, for messages: `GitHubSearch.machine.yml`.
+    static var specFile: String { get }
+
+    /// `reduce`, telling `trace` the index (into `transitions`) of every branch it takes.
+    static func reduce(_ state: inout State, _ event: Event, trace: inout TransitionTrace)
+
+    /// Every run `state` asks for, in `effects:` order: one per effect that runs with its
+    /// request, one per element of a set, and the one-shot runs the last step started.
+    static func runs(in state: State) -> [EffectRequest<Call>]
+
+    /// What `event` is to `call`'s run: one of its results or not.
+    static func result(_ event: Event, of call: Call) -> EffectResultKind?
+
+    /// Every `after:` timer armed in `state`.
+    static func timers(in state: State) -> [ArmedTimer<StateName, Event>]
+
+    /// Copies what only the reducer writes and no test states (entry counts, history records,
+    /// queues, the one-shot runs, evaluated delays) from `source` into `state`.
+    static func copyBookkeeping(from source: State, to state: inout State)
+
+    /// Every branch of the spec, each with its YAML line: `transitions[id]` for an id of a trace.
+    static var transitions: [TransitionInfo] { get }
+}
+
+/// The ids of the branches a step took, in the order taken: `nil` unless the caller asked.
+///
+/// Off, a branch costs the reducer a test of `taken` against `nil`; on, an append.
+public struct TransitionTrace: Sendable {
+    /// The ids taken so far, or `nil` when tracing is off.
+    public private(set) var taken: [Int]?
+
+    /// A trace that records nothing.
+    @inlinable public static var off: Self { .init(taken: nil) }
+    /// A trace that records every branch taken.
+    @inlinable public static var on: Self { .init(taken: []) }
+
+    @inlinable init(taken: [Int]?) { self.taken = taken }
+
+    /// Called by the reducer as it takes branch `id`.
+    @inlinable public mutating func take(_ id: Int) {
+        taken?.append(id)
+    }
+}
+
+/// One branch of a spec: a guarded or plain transition, an `ignore`, an `always:`, `after:` or
+/// `onDone:` branch, with where it is written.
+public struct TransitionInfo: Hashable, Sendable, CustomStringConvertible {
+    /// Its index in `StateMachine.transitions`.
+    public var id: Int
+    /// Where the branch is written in the spec, 1-based.
+    public var line: Int
+    public var column: Int
+    /// `paused --play--> playing`, `idle --scrolledNearBottom--> (ignored)`, `failed --after 5s--> loading`.
+    public var description: String
+
+    public init(id: Int, line: Int, column: Int, description: String) {
+        self.id = id
+        self.line = line
+        self.column = column
+        self.description = description
+    }
+}
+
+/// A run a state asks for: the call (effect and request) and how its run answers.
+public struct EffectRequest<Call: Equatable & Sendable>: Equatable, Sendable {
+    /// How a run of an effect ends.
+    public enum Shape: Equatable, Sendable {
+        /// One result (or its failure) ends the run: a request, an element of a set, a child machine.
+        case answer
+        /// Results until the stream finishes or fails.
+        case stream
+        /// Sends nothing; the run ends when it returns.
+        case fireAndForget
+    }
+
+    public var call: Call
+    public var shape: Shape
+    /// True for a one-shot run (an effect without `in:`), which no state change stops.
+    public var isOneShot: Bool
+
+    public init(call: Call, shape: Shape, isOneShot: Bool = false) {
+        self.call = call
+        self.shape = shape
+        self.isOneShot = isOneShot
+    }
+}
+
+/// What an event is to the run of an effect.
+public enum EffectResultKind: Equatable, Sendable {
+    /// A result (`emits:`, `onDone:`); the run ends after it unless it is a stream.
+    case result
+    /// Its `onError:` event: the run ends.
+    case failure
+}
+
+/// An `after:` timer armed in a state: where, its delay, and the event it sends when it fires.
+/// Two arming are the same timer when their events are equal (the event carries the entry count).
+public struct ArmedTimer<StateName: Hashable & Sendable, Event: Equatable & Sendable>: Equatable, Sendable {
+    public var state: StateName
+    /// Its position in the state's `after:`.
+    public var index: Int
+    public var delay: Duration
+    public var event: Event
+
+    public init(state: StateName, index: Int, delay: Duration, event: Event) {
+        self.state = state
+        self.index = index
+        self.delay = delay
+        self.event = event
+    }
+}
