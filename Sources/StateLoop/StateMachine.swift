@@ -44,18 +44,19 @@ public protocol StateMachine {
 /// Off, a branch costs the reducer a test of `taken` against `nil`; on, an append.
 public struct TransitionTrace: Sendable {
     /// The ids taken so far, or `nil` when tracing is off.
-    public private(set) var taken: [Int]?
+    public var taken: [Int]? { _taken }
+    @usableFromInline var _taken: [Int]?
 
     /// A trace that records nothing.
     @inlinable public static var off: Self { .init(taken: nil) }
     /// A trace that records every branch taken.
     @inlinable public static var on: Self { .init(taken: []) }
 
-    @inlinable init(taken: [Int]?) { self.taken = taken }
+    @inlinable init(taken: [Int]?) { _taken = taken }
 
     /// Called by the reducer as it takes branch `id`.
     @inlinable public mutating func take(_ id: Int) {
-        taken?.append(id)
+        _taken?.append(id)
     }
 }
 
