@@ -39,25 +39,50 @@ public protocol StateMachine {
     static var transitions: [TransitionInfo] { get }
 }
 
-/// The ids of the branches a step took, in the order taken: `nil` unless the caller asked.
+/// The ids of the branches a step took, in the order taken.
+public struct TransitionTrace: Sendable, Equatable {
+    /// The ids taken so far.
+    public var taken: [Int]
+
+    /// An empty trace.
+    public init() { taken = [] }
+
+    /// Records branch `id` as taken (what a hand-written `reduce(_:_:trace:)` calls).
+    public mutating func take(_ id: Int) { taken.append(id) }
+}
+
+/// Where a generated reducer records the branches it takes: a field of every generated `State`,
+/// empty except inside `reduce(_:_:trace:)`, so that tracing needs no parameter threaded through
+/// the reducer's methods. Off, a branch costs a test of one pointer against `nil`.
 ///
-/// Off, a branch costs the reducer a test of `taken` against `nil`; on, an append.
-public struct TransitionTrace: Sendable {
-    /// The ids taken so far, or `nil` when tracing is off.
-    public var taken: [Int]? { _taken }
-    @usableFromInline var _taken: [Int]?
+/// Every sink equals every other, so `State`'s `==` ignores it; it holds a pointer only for the
+/// duration of one synchronous `reduce` on one thread, which is why it may be `Sendable`.
+public struct _TransitionSink: Equatable, @unchecked Sendable, CustomReflectable {
+    @usableFromInline var trace: UnsafeMutablePointer<TransitionTrace>?
 
-    /// A trace that records nothing.
-    @inlinable public static var off: Self { .init(taken: nil) }
-    /// A trace that records every branch taken.
-    @inlinable public static var on: Self { .init(taken: []) }
+    @inlinable public init() { trace = nil }
 
-    @inlinable init(taken: [Int]?) { _taken = taken }
-
-    /// Called by the reducer as it takes branch `id`.
-    @inlinable public mutating func take(_ id: Int) {
-        _taken?.append(id)
+    /// Called by the reducer as it takes branch `id` of `StateMachine.transitions`.
+    @inlinable public func take(_ id: Int) {
+        if let trace { trace.pointee.take(id) }
     }
+
+    /// Runs `reduce` on `state` with its sink recording into `trace`, then empties the sink.
+    @inlinable public static func recording<State>(
+        into trace: inout TransitionTrace, _ state: inout State, sink: WritableKeyPath<State, _TransitionSink>,
+        _ reduce: (inout State) -> Void
+    ) {
+        withUnsafeMutablePointer(to: &trace) { pointer in
+            state[keyPath: sink].trace = pointer
+            reduce(&state)
+            state[keyPath: sink].trace = nil
+        }
+    }
+
+    public static func == (_: Self, _: Self) -> Bool { true }
+
+    /// Nothing to show in dumps of a state.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 
 /// One branch of a spec: a guarded or plain transition, an `ignore`, an `always:`, `after:` or
