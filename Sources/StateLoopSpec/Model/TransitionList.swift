@@ -1,0 +1,83 @@
+// TransitionList: every branch of a spec, numbered once, so that the generated reducer's trace
+// (`_tracing.take(id)`), the generated `transitions` table, `stateloop coverage` and
+// `stateloop paths` all name a branch the same way: by its id, its YAML line and its text.
+
+/// One branch of a spec: a guarded or plain transition of an `on:` handler, an `ignore` (a bare
+/// branch or an entry of an `ignore:` list), or a branch of `after:`, `always:` or `onDone:`.
+public struct TransitionEntry: Sendable {
+    /// What makes the branch apply.
+    public enum Trigger: Hashable, Sendable {
+        case event(String)
+        /// `after:`: the timer's position in its state's `after:`, and its delay as written.
+        case timer(index: Int, delay: String)
+        case always
+        case done
+    }
+
+    /// Its index in `TransitionList.entries`.
+    public var id: Int
+    /// Where it is written: the branch, or the entry of an `ignore:` list.
+    public var location: SourceLocation
+    /// The state that owns it; `nil` for the machine's own `on:` and `ignore:`.
+    public var state: String?
+    public var trigger: Trigger
+    /// The branch, or `.ignore` for an entry of an `ignore:` list.
+    public var branch: Branch
+
+    /// `paused --play--> playing`, `ready --scrolledNearBottom [nextPageURL != nil]--> loading`,
+    /// `idle --scrolledNearBottom--> (ignored)`, `failed --after 5s--> loading`,
+    /// `counting --tick--> (stays)`, `(any) --reset--> idle`.
+    public var description: String {
+        let trigger = switch self.trigger {
+        case .event(let name): name
+        case .timer(_, let delay): "after \(delay)"
+        case .always: "always"
+        case .done: "onDone"
+        }
+        let condition = branch.transition?.guardExpression.map { " [\($0.value)]" } ?? ""
+        let outcome = switch branch {
+        case .ignore: "(ignored)"
+        case .transition(let transition): transition.target?.value ?? "(stays)"
+        }
+        return "\(state ?? "(any)") --\(trigger)\(condition)--> \(outcome)"
+    }
+}
+
+/// Every branch of a spec in document order: the machine's `on:` and `ignore:`, then each state
+/// depth first with its `on:`, `ignore:`, `after:`, `always:` and `onDone:` in that order.
+public struct TransitionList: Sendable {
+    public let entries: [TransitionEntry]
+    private let idsByLocation: [SourceLocation: Int]
+
+    public init(_ spec: MachineSpec) {
+        var entries: [TransitionEntry] = []
+        func add(_ state: String?, _ trigger: TransitionEntry.Trigger, _ branch: Branch, at location: SourceLocation? = nil) {
+            entries.append(.init(id: entries.count, location: location ?? branch.location, state: state, trigger: trigger, branch: branch))
+        }
+        func addOwn(_ state: String?, on: [EventHandler], ignore: [Located<String>]) {
+            for handler in on {
+                for branch in handler.branches { add(state, .event(handler.event.value), branch) }
+            }
+            for event in ignore { add(state, .event(event.value), .ignore(event.location)) }
+        }
+        func visit(_ state: StateSpec) {
+            let name = state.name.value
+            addOwn(name, on: state.on, ignore: state.ignore)
+            for (index, timer) in state.after.enumerated() {
+                for branch in timer.branches { add(name, .timer(index: index, delay: timer.delay.value), branch) }
+            }
+            for branch in state.always { add(name, .always, branch) }
+            for branch in state.onDone { add(name, .done, branch) }
+            state.states.forEach(visit)
+        }
+        addOwn(nil, on: spec.on, ignore: spec.ignore)
+        spec.states.forEach(visit)
+        self.entries = entries
+        idsByLocation = Dictionary(entries.map { ($0.location, $0.id) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The id of the branch (or `ignore:` entry) written at `location`.
+    public func id(at location: SourceLocation) -> Int? {
+        idsByLocation[location]
+    }
+}
