@@ -10,7 +10,7 @@
 public protocol StateMachine {
     associatedtype State: Equatable & Sendable
     associatedtype Event: Equatable & Sendable
-    /// One run of an effect with its request, as `RecordingEffects.Call` spells it: `.load(url)`.
+    /// One run of an effect with its request, as the generated `Call` spells it: `.load(url)`.
     associatedtype Call: Equatable & Sendable
     /// The name of every state, as `State.isIn(_:)` takes it.
     associatedtype StateName: Hashable & Sendable
@@ -151,4 +151,10 @@ public struct ArmedTimer<StateName: Hashable & Sendable, Event: Equatable & Send
         self.delay = delay
         self.event = event
     }
+}
+
+/// The `Call` of a machine without effects: a type no one can make a value of, so no run exists.
+/// (Not `Never`: a function taking `Never` draws "will never be executed" on its body.)
+public struct NoCall: Equatable, Sendable {
+    private init() {}
 }

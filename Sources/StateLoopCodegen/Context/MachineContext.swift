@@ -54,6 +54,8 @@ public struct MachineContext: Sendable {
     public var initialDeclaration: String
     /// The `RecordingEffects` test double, laid out (none without effects).
     public var recordingLines: [String]
+    /// `extension Machine: StateLoop.StateMachine`: what tests and coverage read (Docs/Testing.md).
+    public var conformanceLines: [String]
     /// Functions after `system(...)`: `system(input:...)` for a machine with `input:`.
     public var systemLines: [String]
     /// `, isFinished: { $0.isDone }` when the machine can finish.

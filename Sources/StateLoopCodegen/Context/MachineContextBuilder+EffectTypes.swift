@@ -79,20 +79,32 @@ extension MachineContextBuilder {
         return lines
     }
 
-    /// The internal fields the shapes need: named delays as evaluated, forwarded events.
-    func effectFields() -> [String] {
-        var lines: [String] = []
-        for node in layout.tree.nodes {
-            for (index, timer) in node.spec.after.enumerated() where timer.milliseconds == nil {
-                lines.append("        /// `\(timer.delay.value)` as evaluated when `\(node.name)` was last entered (E38).")
-                lines.append("        \(access.readOnlyPrefix)var \(delayField(node.name, index)): Swift.Duration = .zero")
+    /// A field of `State` only the reducer writes: entry counts, history, queues, evaluated delays.
+    struct InternalField {
+        var doc: String
+        var name: String
+        /// The type and initial value: `Swift.Int = 0`.
+        var declaration: String
+    }
+
+    /// The internal fields the shapes need: named delays as evaluated.
+    func effectFields() -> [InternalField] {
+        layout.tree.nodes.flatMap { node in
+            node.spec.after.enumerated().filter { $0.element.milliseconds == nil }.map { index, timer in
+                InternalField(
+                    doc: "`\(timer.delay.value)` as evaluated when `\(node.name)` was last entered (E38).",
+                    name: delayField(node.name, index), declaration: "Swift.Duration = .zero")
             }
         }
-        if hasForwarding {
-            lines.append("        /// The events the last step forwarded to child machines, in order (E43); the next `reduce` replaces them.")
-            lines.append("        \(access.readOnlyPrefix)var forwarded: [Forwarded] = []")
-        }
-        return lines
+    }
+
+    /// The events the last step forwarded to child machines (E43): state a test asserts, so settable.
+    func forwardedFieldLines() -> [String] {
+        guard hasForwarding else { return [] }
+        return [
+            "        /// The events the last step forwarded to child machines, in order (E43); the next `reduce` replaces them.",
+            "        \(access.prefix)var forwarded: [Forwarded] = []",
+        ]
     }
 
     var hasForwarding: Bool { spec.effects.contains { !($0.child?.forward.isEmpty ?? true) } }
@@ -213,15 +225,6 @@ extension MachineContextBuilder {
             "    /// A test double of `Effects`: records every call in `calls` and answers with the closures",
             "    /// given to `init` (E44). Effects that send nothing do nothing unless given a closure.",
             "    \(access.prefix)final class RecordingEffects: Effects {",
-            "        /// One call of an effect, with its request.",
-            "        \(access.prefix)enum Call: Swift.Equatable, Swift.Sendable {",
-        ]
-        for shape in shapes {
-            lines.append("            case \(SwiftName.escaped(shape.effect.name.value))" + (shape.requestType.map { "(\($0))" } ?? ""))
-        }
-        lines += [
-            "        }",
-            "",
             "        /// Every call so far, in the order the runs started.",
             "        \(access.prefix)var calls: [Call] { _callLog.values }",
             "        private let _callLog = StateLoop.CallLog<Call>()",

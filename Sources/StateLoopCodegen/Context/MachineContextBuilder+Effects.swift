@@ -289,13 +289,16 @@ extension MachineContextBuilder {
                     ? "\(test) ? .init(entry: \(entered), delay: \(delayField(state.name.value, index))) : nil"
                     : "\(test) ? \(entered) : nil",
                 delay: named ? "request in request.delay" : "_ in .milliseconds(\(timer.milliseconds!))",
-                fireEvent: "\(named ? "request" : "entry") in ." + GeneratedNames.timerCase + "("
-                    + (isV1
-                        ? Self.timer(mode: mode, index: index, entry: "entry")
-                        : ".init(state: .\(mode), index: \(index), entry: \(named ? "request.entry" : "entry"))")
-                    + ")"
+                fireEvent: "\(named ? "request" : "entry") in " + timerEvent(mode: mode, index: index, entry: named ? "request.entry" : "entry")
             )
         }
+    }
+
+    /// `._timer(.init(state: .failed, index: 0, entry: entry))`: the event timer `index` of `mode` sends.
+    func timerEvent(mode: String, index: Int, entry: String) -> String {
+        "." + GeneratedNames.timerCase + "("
+            + (isV1 ? Self.timer(mode: mode, index: index, entry: entry) : ".init(state: .\(mode), index: \(index), entry: \(entry))")
+            + ")"
     }
 
     /// `_delay_reconnecting_0`: where the delay of `after:` timer `index` of `state` is kept (E38).

@@ -42,8 +42,11 @@ extension MachineContextBuilder {
             guard let handler = handlers[event.name.value] else {
                 // Not handled here: ignored out loud, or an effects-only event no emitting effect
                 // sends in this state. Either way the reducer needs the case, as a no-op.
-                let ignoredHere = event.source != .effects || (state.ignore + spec.ignore).contains { $0.value == event.name.value }
-                cases.append(.init(pattern: spelling.pattern, body: ignoredHere ? Self.ignoredBody : Self.notSentBody))
+                if let entry = (state.ignore + spec.ignore).first(where: { $0.value == event.name.value }) {
+                    cases.append(.init(pattern: spelling.pattern, body: [Self.caseIndent + take(at: entry.location) + " // ignored"]))
+                } else {
+                    cases.append(.init(pattern: spelling.pattern, body: event.source != .effects ? Self.ignoredBody : Self.notSentBody))
+                }
                 continue
             }
             let body = branchChain(handler.branches)
@@ -114,7 +117,17 @@ extension MachineContextBuilder {
         var body = CaseBody(placement: placement)
         var open = false
         for branch in branches {
-            guard case .transition(let transition) = branch else { break }
+            guard case .transition(let transition) = branch else {
+                // A bare `ignore` ends the chain: recorded, nothing else.
+                guard open else {
+                    body.generated(Self.caseIndent + take(at: branch.location) + " // ignored")
+                    return body.finished()
+                }
+                body.generated(Self.caseIndent + "} else {")
+                body.generated(Self.caseIndent + "    " + take(at: branch.location) + " // ignored")
+                body.generated(Self.caseIndent + "}")
+                return body.finished()
+            }
             if let condition = transition.guardExpression {
                 // The `{` goes on a line of its own: the condition may end in a `//` comment.
                 body.spec(condition, after: open ? "} else if " : "if ", indent: Self.caseIndent, then: Self.caseIndent + "{")
@@ -136,18 +149,23 @@ extension MachineContextBuilder {
     }
 
     /// A branch's statements: its `set:` assignments (values read from the old state, `self`),
-    /// then the new mode and the entry count.
+    /// then the trace, the new mode and the entry count.
     private func actions(_ transition: Transition, indent: String, into body: inout CaseBody) {
         for assignment in transition.assignments {
             let field = SwiftName.escaped(spec.context[fieldIndex[assignment.field.value]!].name.value)
             body.spec(assignment.expression, after: "_next.\(field) = ", indent: indent)
         }
+        // Recorded after the `set:` values, which keeps them in one `#sourceLocation` block.
+        body.generated(indent + take(at: transition.location))
         if let target = transition.target {
             body.generated(indent + modeAssignments[target.value]!)
             if hasTimers { body.generated(indent + "_next._entries &+= 1") }
-        } else if transition.assignments.isEmpty {
-            body.generated(indent + "break")
         }
+    }
+
+    /// `_next._tracing.take(3)`: records that the branch written at `location` is taken.
+    func take(at location: SourceLocation, on sink: String = "_next._tracing") -> String {
+        "\(sink).take(\(transitions.id(at: location)!))"
     }
 }
 

@@ -224,6 +224,7 @@ extension MachineContextBuilder {
         _ transition: Transition, source: Int?, payload: EventSpec?, indent: String, phase: TransitionPhase = .all, into body: inout CaseBody
     ) {
         let tree = layout.tree
+        if phase == .all || phase == .actions { body.generated(indent + take(at: transition.location)) }
         var dirty = false
         var domain: Int?
         var target: Int?
@@ -252,10 +253,7 @@ extension MachineContextBuilder {
             if case .set = action { dirty = true }
         }
         if phase == .actions { return }
-        guard let target else {
-            if transition.assignments.isEmpty && transition.actions.isEmpty { body.generated(indent + "break") }
-            return
-        }
+        guard let target else { return }
         if layout.hasTimers { body.generated(indent + "_next._entries &+= 1") }
         let value = modeValue(in: domain, path: tree.path(from: domain, to: target)[...])
         if layout.entryBelow(domain) {
@@ -321,7 +319,8 @@ extension MachineContextBuilder {
             if let handler = owner.on.first(where: { $0.event.value == event }) {
                 result += handler.branches.map { ($0, owner.source) }
                 if handler.branches.last!.isUnconditional { break }
-            } else if owner.ignore.contains(where: { $0.value == event }) {
+            } else if let entry = owner.ignore.first(where: { $0.value == event }) {
+                result.append((.ignore(entry.location), owner.source))
                 break
             }
         }
@@ -335,7 +334,15 @@ extension MachineContextBuilder {
         var open = false
         var closed = false
         for (branch, source) in chain {
-            guard case .transition(let transition) = branch else { closed = true; break }
+            guard case .transition(let transition) = branch else {
+                // An `ignore` ends the chain: recorded, nothing else.
+                if open { body.generated(indent + "} else {") }
+                body.generated((open ? indent + "    " : indent) + take(at: branch.location) + " // ignored")
+                if open { body.generated(indent + "}") }
+                open = false
+                closed = true
+                break
+            }
             let inner = indent + "    "
             let payload = payload != nil && Self.mentionsPayload([branch]) ? payload : nil
             if let condition = transition.guardExpression {

@@ -130,7 +130,8 @@ extension MachineContextBuilder {
             }
             let chain = resolvedBranches(leaf: leaf, event: event.name.value)
             guard chain.contains(where: { $0.branch.transition != nil }) else {
-                decisions.append(.init(pattern: spelling.pattern, chain: [], whyNothing: isForwarded(event, in: leaf) && chain.isEmpty ? "answered by `forward:` (E28)" : "ignored"))
+                // Ignored: by an `ignore` the trace records, or by `forward:`, or by nothing.
+                decisions.append(.init(pattern: spelling.pattern, chain: chain, whyNothing: isForwarded(event, in: leaf) && chain.isEmpty ? "answered by `forward:` (E28)" : "ignored"))
                 continue
             }
             if !event.payload.isEmpty && Self.mentionsPayload(chain.map(\.branch)) {
@@ -439,7 +440,13 @@ extension MachineContextBuilder {
         var open = false
         var closed = false
         for (branch, source) in chain {
-            guard case .transition(let transition) = branch else { break }
+            guard case .transition(let transition) = branch else {
+                // An `ignore` selects nothing; the trace records it (the selector runs on the old state).
+                if open { body.generated(indent + "}") }
+                body.generated(indent + take(at: branch.location, on: "_tracing") + " // ignored")
+                open = false
+                break
+            }
             let number = parallelBranch(transition, source: source, payload: payload != nil && Self.mentionsPayload([branch]) ? payload : nil)
             if let condition = transition.guardExpression {
                 body.spec(condition, after: open ? "} else if " : "if ", indent: indent, then: indent + "{")

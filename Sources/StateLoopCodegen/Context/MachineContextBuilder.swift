@@ -9,6 +9,7 @@ import StateLoopSpec
 //   MachineContextBuilder+Events       `Event` cases, payload structs, case patterns
 //   MachineContextBuilder+Reducer      the reducer's methods, the spec's guards and `set:` values inline
 //   MachineContextBuilder+Effects      effects and `after:` timers: request members, feedbacks
+//   MachineContextBuilder+Testing      the `StateMachine` conformance tests and coverage read
 //
 // Names the generated code declares or derives come from `GeneratedNames`; text from the spec is
 // laid out by `SourcePlacement`.
@@ -17,6 +18,10 @@ import StateLoopSpec
 public struct MachineContextBuilder {
     /// The checked spec's contents (read directly: the checks are behind us).
     let spec: MachineSpec
+    /// Every branch numbered: the reducer records these ids as it takes them.
+    let transitions: TransitionList
+    /// The fields of `State` only the reducer writes, which `copyBookkeeping` copies.
+    var bookkeeping: [String] = []
     let access: AccessLevel
     let placement: SourcePlacement
     /// The spec's file name as comment text, computed once: every doc comment points at it.
@@ -70,6 +75,7 @@ public struct MachineContextBuilder {
 
     private init(spec: CheckedMachineSpec, access: AccessLevel) {
         self.spec = spec.spec
+        self.transitions = TransitionList(spec.spec)
         self.children = spec.children
         self.access = access
         let tree = StateTree(spec.states)
@@ -83,7 +89,7 @@ public struct MachineContextBuilder {
         self.fileComment = SwiftLiteral.comment(Self.fileName(spec.file))
     }
 
-    private static func fileName(_ path: String) -> String {
+    static func fileName(_ path: String) -> String {
         String(path.split(separator: "/").last ?? Substring(path))
     }
 
@@ -117,31 +123,27 @@ public struct MachineContextBuilder {
                 declaration: "fileprivate mutating func _queue(_ run: Run)",
                 body: ["            runs.append(run)", "            _runsQueued &+= 1"])
         }
-        var internalFields = effectFields()
+        var ownFields = effectFields()
         if !isV1 {
             for node in tree.nodes where !node.spec.after.isEmpty {
-                internalFields.append("        /// `_entries` when `\(node.name)` was last entered: its timers' request.")
-                internalFields.append("        \(access.readOnlyPrefix)var _entered_\(node.name): Swift.Int = 0")
+                ownFields.append(.init(doc: "`_entries` when `\(node.name)` was last entered: its timers' request.", name: "_entered_\(node.name)", declaration: "Swift.Int = 0"))
             }
             for node in tree.nodes where node.spec.isHistory {
-                internalFields.append("        /// What history state `\(node.name)` restores, recorded when its parent is exited (S32).")
-                internalFields.append("        \(access.readOnlyPrefix)var _history_\(node.name): \(contentType(node.parent!))? = nil")
+                ownFields.append(.init(doc: "What history state `\(node.name)` restores, recorded when its parent is exited (S32).", name: "_history_\(node.name)", declaration: "\(contentType(node.parent!))? = nil"))
             }
             if layout.hasOnDone {
-                internalFields.append("        /// The states whose `onDone:` is due, in order (S55).")
-                internalFields.append("        \(access.readOnlyPrefix)var _done: [StateName] = []")
+                ownFields.append(.init(doc: "The states whose `onDone:` is due, in order (S55).", name: "_done", declaration: "[StateName] = []"))
             }
             if layout.hasRuns {
-                internalFields.append("        /// The one-shot runs the last step queued, in order (S39); the system starts each once.")
-                internalFields.append("        \(access.readOnlyPrefix)var runs: [Run] = []")
-                internalFields.append("        /// How many runs have been queued since the start: the sequence number after the last of `runs`.")
-                internalFields.append("        \(access.readOnlyPrefix)var _runsQueued: Swift.Int = 0")
+                ownFields.append(.init(doc: "The one-shot runs the last step queued, in order (S39); the system starts each once.", name: "runs", declaration: "[Run] = []"))
+                ownFields.append(.init(doc: "How many runs have been queued since the start: the sequence number after the last of `runs`.", name: "_runsQueued", declaration: "Swift.Int = 0"))
             }
             if layout.settles {
-                internalFields.append("        /// False when `always:` transitions were still enabled after 1,000 microsteps (S51).")
-                internalFields.append("        \(access.readOnlyPrefix)var isSettled: Swift.Bool = true")
+                ownFields.append(.init(doc: "False when `always:` transitions were still enabled after 1,000 microsteps (S51).", name: "isSettled", declaration: "Swift.Bool = true"))
             }
         }
+        bookkeeping = (hasTimers ? ["_entries"] : []) + ownFields.map(\.name)
+        let internalFields = forwardedFieldLines() + ownFields.flatMap { ["        /// \($0.doc)", "        \(access.readOnlyPrefix)var \($0.name): \($0.declaration)"] }
         let initialMode = isV1
             ? ".\(SwiftName.escaped(spec.initial.value))"
             : modeValue(in: nil, path: tree.path(from: nil, to: tree.index[spec.initial.value]!)[...], recorded: false)
@@ -200,6 +202,7 @@ public struct MachineContextBuilder {
             systemParameters.append("clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock()")
             feedbacksArguments.append("clock: clock")
         }
+        systemParameters.append("onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)? = nil")
         let effectQueries = effectQueryLines()
         return MachineContext(
             header: "// Generated by stateloop from \(fileComment). Do not edit.",
@@ -231,6 +234,7 @@ public struct MachineContextBuilder {
                 ? "\(access.prefix)static var initial: Self"
                 : "\(access.prefix)static func initial(_ input: Input) -> Self",
             recordingLines: recordingLines(),
+            conformanceLines: conformanceLines(),
             systemLines: systemLines(systemParameters: systemParameters, feedbacksArguments: feedbacksArguments),
             systemFinish: layout.hasTopLevelFinal ? ", isFinished: { $0.isDone }" : "",
             fields: zip(spec.context, fieldTypes).map { field, type in
@@ -291,7 +295,7 @@ public struct MachineContextBuilder {
     private func systemLines(systemParameters: [String], feedbacksArguments: [String]) -> [String] {
         guard !spec.input.isEmpty else { return [] }
         let parameters = ["input: Input"] + systemParameters.dropFirst()
-        let arguments = ["initial: .initial(input)"] + feedbacksArguments.map { $0 == "effects" ? "effects: effects" : $0 }
+        let arguments = ["initial: .initial(input)"] + feedbacksArguments.map { $0 == "effects" ? "effects: effects" : $0 } + ["onTransition: onTransition"]
         return [
             "",
             "    /// The machine, ready to run from its input: `system(initial: .initial(input), ...)`.",

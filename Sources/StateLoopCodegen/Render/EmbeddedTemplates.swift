@@ -51,8 +51,8 @@ enum EmbeddedTemplates {
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
     {{{access}}}struct State: Swift.Equatable, Swift.Sendable {
-        /// The current state of the machine; only `reduce` changes it.
-        {{{readOnlyAccess}}}var mode: Mode
+        /// The current state of the machine: `reduce` changes it; a test states it.
+        {{{access}}}var mode: Mode
 {{#fields}}
         /// {{{doc}}}
         {{{access}}}var {{{name}}}: {{{type}}}
@@ -65,6 +65,8 @@ enum EmbeddedTemplates {
 {{#internalFields}}
 {{{.}}}
 {{/internalFields}}
+        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
+        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         {{{access}}}init(
@@ -219,12 +221,15 @@ enum EmbeddedTemplates {
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
     {{{access}}}static func system({{{systemParameters}}}) -> StateLoop.System<State, Event> {
-        StateLoop.System(initial: initial, reduce: { reduce(&$0, $1) }, feedbacks: feedbacks({{{feedbacksArguments}}}){{{systemFinish}}})
+        StateLoop.System(initial: initial, reduce: _reducer(onTransition), feedbacks: feedbacks({{{feedbacksArguments}}}){{{systemFinish}}})
     }
 {{#systemLines}}
 {{{.}}}
 {{/systemLines}}
 }
+{{#conformanceLines}}
+{{{.}}}
+{{/conformanceLines}}
 
 """#,
         "Reducer": #"""

@@ -36,7 +36,7 @@ public enum GeneratedNames {
     public static let forwarded = "Forwarded"
     /// `class RecordingEffects`: the generated test double of `Effects` (E44).
     public static let recordingEffects = "RecordingEffects"
-    /// `RecordingEffects.Call`: one recorded call of an effect (E44).
+    /// `enum Call`: a run of an effect with its request, as tests name it and `RecordingEffects` records it (E44).
     public static let call = "Call"
     /// `Event.Timer`: which `after:` timer fired (declared only when a state has `after:`).
     public static let timer = "Timer"

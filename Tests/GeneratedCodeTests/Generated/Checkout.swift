@@ -192,8 +192,8 @@ public enum Checkout {
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
     public struct State: Swift.Equatable, Swift.Sendable {
-        /// The current state of the machine; only `reduce` changes it.
-        public internal(set) var mode: Mode
+        /// The current state of the machine: `reduce` changes it; a test states it.
+        public var mode: Mode
         /// `total` from `context:` (Checkout.machine.yml:9).
         public var total: _T2
         /// `images` from `context:` (Checkout.machine.yml:10).
@@ -211,12 +211,14 @@ public enum Checkout {
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
+        /// The events the last step forwarded to child machines, in order (E43); the next `reduce` replaces them.
+        public var forwarded: [Forwarded] = []
         /// `backoff` as evaluated when `reconnecting` was last entered (E38).
         public internal(set) var _delay_reconnecting_0: Swift.Duration = .zero
-        /// The events the last step forwarded to child machines, in order (E43); the next `reduce` replaces them.
-        public internal(set) var forwarded: [Forwarded] = []
         /// `_entries` when `reconnecting` was last entered: its timers' request.
         public internal(set) var _entered_reconnecting: Swift.Int = 0
+        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
+        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -478,14 +480,16 @@ public enum Checkout {
         private func _reduce_browsing(_ _event: Event, _ _next: inout State) {
             switch _event {
             case .pay:
+                _next._tracing.take(0)
                 _next._entries &+= 1
                 let _c: Mode = .paying
                 _next.mode = _c
                 State._enterBelow(_c, &_next)
             case .cancel:
-                break // ignored
+                _next._tracing.take(3) // ignored
             case .imageLoaded(let _0, let _1):
                 let event: Event.ImageLoadedPayload = .init(url: _0, data: _1)
+                _next._tracing.take(1)
 #sourceLocation(file: "Checkout.machine.yml", line: 32)
                     _next.loaded = loaded.merging([event.url: event.data]) { $1 }
 #sourceLocation(file: "Checkout.machine.yml", line: 32)
@@ -493,6 +497,7 @@ public enum Checkout {
 #sourceLocation()
             case .imageFailed(let _0, let _1):
                 let event: Event.ImageFailedPayload = .init(error: _0, request: _1)
+                _next._tracing.take(2)
 #sourceLocation(file: "Checkout.machine.yml", line: 33)
                     _next.images = images.subtracting([event.request])
 #sourceLocation(file: "Checkout.machine.yml", line: 33)
@@ -515,7 +520,7 @@ public enum Checkout {
         private func _reduce_paying(_ _event: Event, _ _next: inout State) {
             switch _event {
             case .pay:
-                break // ignored
+                _next._tracing.take(6) // ignored
             case .cancel:
                 break // answered by `forward:` (E28)
             case .imageLoaded:
@@ -524,6 +529,7 @@ public enum Checkout {
                 break // no effect that sends it runs here
             case .paid(let _0):
                 let event: Event.PaidPayload = .init(receipt: _0)
+                _next._tracing.take(4)
 #sourceLocation(file: "Checkout.machine.yml", line: 37)
                              _next.receipt = event.receipt
 #sourceLocation()
@@ -533,6 +539,7 @@ public enum Checkout {
                 State._enterBelow(_c, &_next)
             case .declined(let _0):
                 let event: Event.DeclinedPayload = .init(reason: _0)
+                _next._tracing.take(5)
 #sourceLocation(file: "Checkout.machine.yml", line: 38)
                                   _next.problem = event.reason
 #sourceLocation()
@@ -553,9 +560,9 @@ public enum Checkout {
         private func _reduce_shipped(_ _event: Event, _ _next: inout State) {
             switch _event {
             case .pay:
-                break // ignored
+                _next._tracing.take(9) // ignored
             case .cancel:
-                break // ignored
+                _next._tracing.take(10) // ignored
             case .imageLoaded:
                 break // no effect that sends it runs here
             case .imageFailed:
@@ -566,6 +573,7 @@ public enum Checkout {
                 break // no effect that sends it runs here
             case .delivery(let _0):
                 let event: Event.DeliveryPayload = .init(status: _0)
+                _next._tracing.take(7)
 #sourceLocation(file: "Checkout.machine.yml", line: 42)
                 _next.status = event.status
 #sourceLocation(file: "Checkout.machine.yml", line: 42)
@@ -573,6 +581,7 @@ public enum Checkout {
 #sourceLocation()
             case .trackingLost(let _0):
                 let event: Event.TrackingLostPayload = .init(error: _0)
+                _next._tracing.take(8)
 #sourceLocation(file: "Checkout.machine.yml", line: 43)
                                           _next.problem = event.error
 #sourceLocation()
@@ -589,9 +598,9 @@ public enum Checkout {
         private func _reduce_reconnecting(_ _event: Event, _ _next: inout State) {
             switch _event {
             case .pay:
-                break // ignored
+                _next._tracing.take(11) // ignored
             case .cancel:
-                break // ignored
+                _next._tracing.take(12) // ignored
             case .imageLoaded:
                 break // no effect that sends it runs here
             case .imageFailed:
@@ -605,6 +614,7 @@ public enum Checkout {
             case .trackingLost:
                 break // no effect that sends it runs here
             case ._timer(let _fired) where _fired == .init(state: .reconnecting, index: 0, entry: _entered_reconnecting):
+                _next._tracing.take(13)
                 _next._entries &+= 1
                 let _c: Mode = .shipped
                 _next.mode = _c
@@ -739,14 +749,6 @@ public enum Checkout {
     /// A test double of `Effects`: records every call in `calls` and answers with the closures
     /// given to `init` (E44). Effects that send nothing do nothing unless given a closure.
     public final class RecordingEffects: Effects {
-        /// One call of an effect, with its request.
-        public enum Call: Swift.Equatable, Swift.Sendable {
-            case loadImage(_T17)
-            case holdStock(_T18)
-            case pay(Payment.Input)
-            case trackDelivery(_T19)
-        }
-
         /// Every call so far, in the order the runs started.
         public var calls: [Call] { _callLog.values }
         private let _callLog = StateLoop.CallLog<Call>()
@@ -821,12 +823,100 @@ public enum Checkout {
     }
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
-    public static func system(initial: State, effects: some Effects, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock()) -> StateLoop.System<State, Event> {
-        StateLoop.System(initial: initial, reduce: { reduce(&$0, $1) }, feedbacks: feedbacks(effects, clock: clock))
+    public static func system(initial: State, effects: some Effects, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock(), onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)? = nil) -> StateLoop.System<State, Event> {
+        StateLoop.System(initial: initial, reduce: _reducer(onTransition), feedbacks: feedbacks(effects, clock: clock))
     }
 
     /// The machine, ready to run from its input: `system(initial: .initial(input), ...)`.
-    public static func system(input: Input, effects: some Effects, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock()) -> StateLoop.System<State, Event> {
-        system(initial: .initial(input), effects: effects, clock: clock)
+    public static func system(input: Input, effects: some Effects, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock(), onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)? = nil) -> StateLoop.System<State, Event> {
+        system(initial: .initial(input), effects: effects, clock: clock, onTransition: onTransition)
     }
+}
+
+/// What tests and tools read: the traced reducer, the runs and timers a state asks for, every branch.
+extension Checkout: StateLoop.StateMachine {
+    /// One run of an effect with its request: what a state asks for, what a test answers.
+    public enum Call: Swift.Equatable, Swift.Sendable {
+        case loadImage(_T17)
+        case holdStock(_T18)
+        case pay(Payment.Input)
+        case trackDelivery(_T19)
+    }
+
+    /// The spec this machine was generated from.
+    public static var specFile: Swift.String { "Checkout.machine.yml" }
+
+    /// `reduce`, recording the id of every branch it takes in `trace`.
+    public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
+        StateLoop._TransitionSink.recording(into: &trace, &state, sink: \._tracing) { reduce(&$0, event) }
+    }
+
+    /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
+    /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
+    public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
+        { state, event in
+            var trace = StateLoop.TransitionTrace()
+            reduce(&state, event, trace: &trace)
+            for id in trace.taken { onTransition(transitions[id]) }
+        }
+    }
+
+    /// The reducer `system(...)` runs: plain, or tracing when given `onTransition`.
+    fileprivate static func _reducer(_ onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)?) -> @Sendable (inout State, Event) -> Swift.Void {
+        guard let onTransition else { return { state, event in reduce(&state, event) } }
+        return tracingReducer(onTransition)
+    }
+
+    /// Every run `state` asks for, in `effects:` order (a set's elements in the set's order), then the one-shot runs the last step queued.
+    public static func runs(in state: State) -> [StateLoop.EffectRequest<Call>] {
+        var runs: [StateLoop.EffectRequest<Call>] = []
+        for request in state._request_loadImage { runs.append(.init(call: .loadImage(request), shape: .answer)) }
+        if let request = state._request_holdStock { runs.append(.init(call: .holdStock(request), shape: .fireAndForget)) }
+        if let request = state._request_pay { runs.append(.init(call: .pay(request), shape: .answer)) }
+        if let request = state._request_trackDelivery { runs.append(.init(call: .trackDelivery(request), shape: .stream)) }
+        return runs
+    }
+
+    /// What `event` is to a run of `call`: one of its results (`emits:`, `onDone:`), its failure (`onError:`), or neither.
+    public static func result(_ event: Event, of call: Call) -> StateLoop.EffectResultKind? {
+        switch (call, event) {
+        case (.loadImage, .imageLoaded), (.pay, .paid), (.pay, .declined), (.trackDelivery, .delivery): .result
+        case (.loadImage, .imageFailed), (.trackDelivery, .trackingLost): .failure
+        default: nil
+        }
+    }
+
+    /// Every `after:` timer armed in `state`: the state that armed it, its delay, the event it sends.
+    public static func timers(in state: State) -> [StateLoop.ArmedTimer<StateName, Event>] {
+        var timers: [StateLoop.ArmedTimer<StateName, Event>] = []
+        if let request = state._timerRequest0 {
+            timers.append(.init(state: .reconnecting, index: 0, delay: request.delay, event: ._timer(.init(state: .reconnecting, index: 0, entry: request.entry))))
+        }
+        return timers
+    }
+
+    /// Copies the fields only the reducer writes from `source`: a test never states them.
+    public static func copyBookkeeping(from source: State, to state: inout State) {
+        state._entries = source._entries
+        state._delay_reconnecting_0 = source._delay_reconnecting_0
+        state._entered_reconnecting = source._entered_reconnecting
+    }
+
+    /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
+    public static let transitions: [StateLoop.TransitionInfo] = [
+        .init(id: 0, line: 31, column: 12, description: "browsing --pay--> paying"),
+        .init(id: 1, line: 32, column: 20, description: "browsing --imageLoaded--> (stays)"),
+        .init(id: 2, line: 33, column: 20, description: "browsing --imageFailed--> (stays)"),
+        .init(id: 3, line: 34, column: 14, description: "browsing --cancel--> (ignored)"),
+        .init(id: 4, line: 37, column: 13, description: "paying --paid--> shipped"),
+        .init(id: 5, line: 38, column: 17, description: "paying --declined--> browsing"),
+        .init(id: 6, line: 39, column: 14, description: "paying --pay--> (ignored)"),
+        .init(id: 7, line: 42, column: 17, description: "shipped --delivery--> (stays)"),
+        .init(id: 8, line: 43, column: 21, description: "shipped --trackingLost--> reconnecting"),
+        .init(id: 9, line: 44, column: 14, description: "shipped --pay--> (ignored)"),
+        .init(id: 10, line: 44, column: 19, description: "shipped --cancel--> (ignored)"),
+        .init(id: 11, line: 49, column: 14, description: "reconnecting --pay--> (ignored)"),
+        .init(id: 12, line: 49, column: 19, description: "reconnecting --cancel--> (ignored)"),
+        .init(id: 13, line: 48, column: 16, description: "reconnecting --after backoff--> shipped"),
+    ]
 }

@@ -22,10 +22,12 @@ public enum Counter {
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
     public struct State: Swift.Equatable, Swift.Sendable {
-        /// The current state of the machine; only `reduce` changes it.
-        public internal(set) var mode: Mode
+        /// The current state of the machine: `reduce` changes it; a test states it.
+        public var mode: Mode
         /// `count` from `context:` (Counter.machine.yml:5).
         public var count: _T0
+        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
+        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -75,6 +77,7 @@ public enum Counter {
         private func _reduce_counting(_ _event: Event, _ _next: inout State) {
             switch _event {
             case .increment:
+                _next._tracing.take(0)
 #sourceLocation(file: "Counter.machine.yml", line: 16)
                  _next.count = count + 1
 #sourceLocation()
@@ -82,11 +85,16 @@ public enum Counter {
 #sourceLocation(file: "Counter.machine.yml", line: 18)
                 if count > 0
                 {
+#sourceLocation()
+                    _next._tracing.take(1)
 #sourceLocation(file: "Counter.machine.yml", line: 18)
                               _next.count = count - 1
 #sourceLocation()
+                } else {
+                    _next._tracing.take(2) // ignored
                 }
             case .reset:
+                _next._tracing.take(3)
 #sourceLocation(file: "Counter.machine.yml", line: 20)
               _next.count = 0
 #sourceLocation()
@@ -117,7 +125,64 @@ public enum Counter {
     }
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
-    public static func system(initial: State = .initial) -> StateLoop.System<State, Event> {
-        StateLoop.System(initial: initial, reduce: { reduce(&$0, $1) }, feedbacks: feedbacks())
+    public static func system(initial: State = .initial, onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)? = nil) -> StateLoop.System<State, Event> {
+        StateLoop.System(initial: initial, reduce: _reducer(onTransition), feedbacks: feedbacks())
     }
+}
+
+/// What tests and tools read: the traced reducer, the runs and timers a state asks for, every branch.
+extension Counter: StateLoop.StateMachine {
+    /// No effect runs: there is no call.
+    public typealias Call = StateLoop.NoCall
+
+    /// The spec this machine was generated from.
+    public static var specFile: Swift.String { "Counter.machine.yml" }
+
+    /// `reduce`, recording the id of every branch it takes in `trace`.
+    public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
+        StateLoop._TransitionSink.recording(into: &trace, &state, sink: \._tracing) { reduce(&$0, event) }
+    }
+
+    /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
+    /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
+    public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
+        { state, event in
+            var trace = StateLoop.TransitionTrace()
+            reduce(&state, event, trace: &trace)
+            for id in trace.taken { onTransition(transitions[id]) }
+        }
+    }
+
+    /// The reducer `system(...)` runs: plain, or tracing when given `onTransition`.
+    fileprivate static func _reducer(_ onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)?) -> @Sendable (inout State, Event) -> Swift.Void {
+        guard let onTransition else { return { state, event in reduce(&state, event) } }
+        return tracingReducer(onTransition)
+    }
+
+    /// Every run `state` asks for, in `effects:` order (a set's elements in the set's order), then the one-shot runs the last step queued.
+    public static func runs(in state: State) -> [StateLoop.EffectRequest<Call>] {
+        []
+    }
+
+    /// What `event` is to a run of `call`: one of its results (`emits:`, `onDone:`), its failure (`onError:`), or neither.
+    public static func result(_ event: Event, of call: Call) -> StateLoop.EffectResultKind? {
+        nil
+    }
+
+    /// Every `after:` timer armed in `state`: the state that armed it, its delay, the event it sends.
+    public static func timers(in state: State) -> [StateLoop.ArmedTimer<StateName, Event>] {
+        []
+    }
+
+    /// Copies the fields only the reducer writes from `source`: a test never states them.
+    public static func copyBookkeeping(from source: State, to state: inout State) {
+    }
+
+    /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
+    public static let transitions: [StateLoop.TransitionInfo] = [
+        .init(id: 0, line: 16, column: 18, description: "counting --increment--> (stays)"),
+        .init(id: 1, line: 18, column: 11, description: "counting --decrement [count > 0]--> (stays)"),
+        .init(id: 2, line: 19, column: 11, description: "counting --decrement--> (ignored)"),
+        .init(id: 3, line: 20, column: 14, description: "counting --reset--> (stays)"),
+    ]
 }

@@ -52,8 +52,8 @@ public enum Edges {
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
     public struct State: Swift.Equatable, Swift.Sendable {
-        /// The current state of the machine; only `reduce` changes it.
-        public internal(set) var mode: Mode
+        /// The current state of the machine: `reduce` changes it; a test states it.
+        public var mode: Mode
         /// `query` from `context:` (Edges.machine.yml:7).
         public var query: _T0
         /// `hits` from `context:` (Edges.machine.yml:8).
@@ -61,6 +61,8 @@ public enum Edges {
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
+        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
+        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -160,24 +162,29 @@ public enum Edges {
             switch _event {
             case .typed(let _0):
                 let event: Event.TypedPayload = .init(text: _0)
+                _next._tracing.take(0)
 #sourceLocation(file: "Edges.machine.yml", line: 25)
              _next.query = event.text
 #sourceLocation()
             case .hit:
-                break // ignored
+                _next._tracing.take(1) // ignored
             case .noHit:
                 break // no effect that sends it runs here
             case .poke:
-                break
+                _next._tracing.take(2)
             case ._timer(let _fired) where _fired == .init(mode: .waiting, index: 0, entry: _entries):
 #sourceLocation(file: "Edges.machine.yml", line: 21)
                 if query != nil
                 {
 #sourceLocation()
+                    _next._tracing.take(3)
                     _next.mode = .searching
                     _next._entries &+= 1
+                } else {
+                    _next._tracing.take(4) // ignored
                 }
             case ._timer(let _fired) where _fired == .init(mode: .waiting, index: 1, entry: _entries):
+                _next._tracing.take(5)
 #sourceLocation(file: "Edges.machine.yml", line: 23)
                             _next.hits = 0
 #sourceLocation()
@@ -193,6 +200,7 @@ public enum Edges {
             switch _event {
             case .typed(let _0):
                 let event: Event.TypedPayload = .init(text: _0)
+                _next._tracing.take(6)
 #sourceLocation(file: "Edges.machine.yml", line: 30)
                                 _next.query = event.text
 #sourceLocation()
@@ -200,16 +208,18 @@ public enum Edges {
                 _next._entries &+= 1
             case .hit(let _0):
                 let event: Event.HitPayload = .init(count: _0)
+                _next._tracing.take(7)
 #sourceLocation(file: "Edges.machine.yml", line: 31)
                             _next.hits = hits + event.count
 #sourceLocation()
                 _next.mode = .waiting
                 _next._entries &+= 1
             case .noHit:
+                _next._tracing.take(8)
                 _next.mode = .waiting
                 _next._entries &+= 1
             case .poke:
-                break // ignored
+                _next._tracing.take(9) // ignored
             case ._timer:
                 break // no timer runs here
             }
@@ -292,11 +302,6 @@ public enum Edges {
     /// A test double of `Effects`: records every call in `calls` and answers with the closures
     /// given to `init` (E44). Effects that send nothing do nothing unless given a closure.
     public final class RecordingEffects: Effects {
-        /// One call of an effect, with its request.
-        public enum Call: Swift.Equatable, Swift.Sendable {
-            case search(_T4)
-        }
-
         /// Every call so far, in the order the runs started.
         public var calls: [Call] { _callLog.values }
         private let _callLog = StateLoop.CallLog<Call>()
@@ -337,7 +342,85 @@ public enum Edges {
     }
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
-    public static func system(initial: State = .initial, effects: some Effects, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock()) -> StateLoop.System<State, Event> {
-        StateLoop.System(initial: initial, reduce: { reduce(&$0, $1) }, feedbacks: feedbacks(effects, clock: clock))
+    public static func system(initial: State = .initial, effects: some Effects, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock(), onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)? = nil) -> StateLoop.System<State, Event> {
+        StateLoop.System(initial: initial, reduce: _reducer(onTransition), feedbacks: feedbacks(effects, clock: clock))
     }
+}
+
+/// What tests and tools read: the traced reducer, the runs and timers a state asks for, every branch.
+extension Edges: StateLoop.StateMachine {
+    /// One run of an effect with its request: what a state asks for, what a test answers.
+    public enum Call: Swift.Equatable, Swift.Sendable {
+        case search(_T4)
+    }
+
+    /// The spec this machine was generated from.
+    public static var specFile: Swift.String { "Edges.machine.yml" }
+
+    /// `reduce`, recording the id of every branch it takes in `trace`.
+    public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
+        StateLoop._TransitionSink.recording(into: &trace, &state, sink: \._tracing) { reduce(&$0, event) }
+    }
+
+    /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
+    /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
+    public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
+        { state, event in
+            var trace = StateLoop.TransitionTrace()
+            reduce(&state, event, trace: &trace)
+            for id in trace.taken { onTransition(transitions[id]) }
+        }
+    }
+
+    /// The reducer `system(...)` runs: plain, or tracing when given `onTransition`.
+    fileprivate static func _reducer(_ onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)?) -> @Sendable (inout State, Event) -> Swift.Void {
+        guard let onTransition else { return { state, event in reduce(&state, event) } }
+        return tracingReducer(onTransition)
+    }
+
+    /// Every run `state` asks for, in `effects:` order (a set's elements in the set's order), then the one-shot runs the last step queued.
+    public static func runs(in state: State) -> [StateLoop.EffectRequest<Call>] {
+        var runs: [StateLoop.EffectRequest<Call>] = []
+        if let request = state._request_search { runs.append(.init(call: .search(request), shape: .answer)) }
+        return runs
+    }
+
+    /// What `event` is to a run of `call`: one of its results (`emits:`, `onDone:`), its failure (`onError:`), or neither.
+    public static func result(_ event: Event, of call: Call) -> StateLoop.EffectResultKind? {
+        switch (call, event) {
+        case (.search, .hit), (.search, .noHit): .result
+        default: nil
+        }
+    }
+
+    /// Every `after:` timer armed in `state`: the state that armed it, its delay, the event it sends.
+    public static func timers(in state: State) -> [StateLoop.ArmedTimer<StateName, Event>] {
+        var timers: [StateLoop.ArmedTimer<StateName, Event>] = []
+        if let request = state._timerRequest0 {
+            timers.append(.init(state: .waiting, index: 0, delay: .milliseconds(1000), event: ._timer(.init(mode: .waiting, index: 0, entry: request))))
+        }
+        if let request = state._timerRequest1 {
+            timers.append(.init(state: .waiting, index: 1, delay: .milliseconds(5000), event: ._timer(.init(mode: .waiting, index: 1, entry: request))))
+        }
+        return timers
+    }
+
+    /// Copies the fields only the reducer writes from `source`: a test never states them.
+    public static func copyBookkeeping(from source: State, to state: inout State) {
+        state._entries = source._entries
+    }
+
+    /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
+    public static let transitions: [StateLoop.TransitionInfo] = [
+        .init(id: 0, line: 25, column: 14, description: "waiting --typed--> (stays)"),
+        .init(id: 1, line: 26, column: 13, description: "waiting --hit--> (ignored)"),
+        .init(id: 2, line: 27, column: 13, description: "waiting --poke--> (stays)"),
+        .init(id: 3, line: 21, column: 11, description: "waiting --after 1s [query != nil]--> searching"),
+        .init(id: 4, line: 22, column: 11, description: "waiting --after 1s--> (ignored)"),
+        .init(id: 5, line: 23, column: 11, description: "waiting --after 5s--> waiting"),
+        .init(id: 6, line: 30, column: 14, description: "searching --typed--> searching"),
+        .init(id: 7, line: 31, column: 12, description: "searching --hit--> waiting"),
+        .init(id: 8, line: 32, column: 14, description: "searching --noHit--> waiting"),
+        .init(id: 9, line: 33, column: 14, description: "searching --poke--> (ignored)"),
+    ]
 }

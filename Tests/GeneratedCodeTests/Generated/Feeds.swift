@@ -121,8 +121,8 @@ public enum Feeds {
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
     public struct State: Swift.Equatable, Swift.Sendable {
-        /// The current state of the machine; only `reduce` changes it.
-        public internal(set) var mode: Mode
+        /// The current state of the machine: `reduce` changes it; a test states it.
+        public var mode: Mode
         /// `topics` from `context:` (Feeds.machine.yml:5).
         public var topics: _T0
         /// `seen` from `context:` (Feeds.machine.yml:6).
@@ -133,6 +133,8 @@ public enum Feeds {
         public internal(set) var runs: [Run] = []
         /// How many runs have been queued since the start: the sequence number after the last of `runs`.
         public internal(set) var _runsQueued: Swift.Int = 0
+        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
+        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -272,16 +274,19 @@ public enum Feeds {
             switch _event {
             case .follow(let _0):
                 let event: Event.FollowPayload = .init(topic: _0)
+                _next._tracing.take(0)
 #sourceLocation(file: "Feeds.machine.yml", line: 18)
                _next.topics = topics.union([event.topic])
 #sourceLocation()
             case .post(let _0, let _1):
                 let event: Event.PostPayload = .init(topic: _0, text: _1)
+                _next._tracing.take(1)
 #sourceLocation(file: "Feeds.machine.yml", line: 19)
              _next.seen = seen + [event.topic +  ": "  + event.text]
 #sourceLocation()
             case .dropped(let _0, let _1):
                 let event: Event.DroppedPayload = .init(error: _0, request: _1)
+                _next._tracing.take(2)
 #sourceLocation(file: "Feeds.machine.yml", line: 20)
                 _next.topics = topics.subtracting([event.request])
 #sourceLocation(file: "Feeds.machine.yml", line: 20)
@@ -289,10 +294,12 @@ public enum Feeds {
 #sourceLocation()
             case .saveFailed(let _0):
                 let event: Event.SaveFailedPayload = .init(error: _0)
+                _next._tracing.take(3)
 #sourceLocation(file: "Feeds.machine.yml", line: 21)
                   _next.lastError = event.error
 #sourceLocation()
             case .stop:
+                _next._tracing.take(4)
 #sourceLocation(file: "Feeds.machine.yml", line: 22)
                                      _next._queue(.save(seen.count
                 ))
@@ -373,13 +380,6 @@ public enum Feeds {
     /// A test double of `Effects`: records every call in `calls` and answers with the closures
     /// given to `init` (E44). Effects that send nothing do nothing unless given a closure.
     public final class RecordingEffects: Effects {
-        /// One call of an effect, with its request.
-        public enum Call: Swift.Equatable, Swift.Sendable {
-            case subscribe(_T9)
-            case mark(_T10)
-            case save(_T11)
-        }
-
         /// Every call so far, in the order the runs started.
         public var calls: [Call] { _callLog.values }
         private let _callLog = StateLoop.CallLog<Call>()
@@ -439,7 +439,83 @@ public enum Feeds {
     }
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
-    public static func system(initial: State = .initial, effects: some Effects) -> StateLoop.System<State, Event> {
-        StateLoop.System(initial: initial, reduce: { reduce(&$0, $1) }, feedbacks: feedbacks(effects), isFinished: { $0.isDone })
+    public static func system(initial: State = .initial, effects: some Effects, onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)? = nil) -> StateLoop.System<State, Event> {
+        StateLoop.System(initial: initial, reduce: _reducer(onTransition), feedbacks: feedbacks(effects), isFinished: { $0.isDone })
     }
+}
+
+/// What tests and tools read: the traced reducer, the runs and timers a state asks for, every branch.
+extension Feeds: StateLoop.StateMachine {
+    /// One run of an effect with its request: what a state asks for, what a test answers.
+    public enum Call: Swift.Equatable, Swift.Sendable {
+        case subscribe(_T9)
+        case mark(_T10)
+        case save(_T11)
+    }
+
+    /// The spec this machine was generated from.
+    public static var specFile: Swift.String { "Feeds.machine.yml" }
+
+    /// `reduce`, recording the id of every branch it takes in `trace`.
+    public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
+        StateLoop._TransitionSink.recording(into: &trace, &state, sink: \._tracing) { reduce(&$0, event) }
+    }
+
+    /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
+    /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
+    public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
+        { state, event in
+            var trace = StateLoop.TransitionTrace()
+            reduce(&state, event, trace: &trace)
+            for id in trace.taken { onTransition(transitions[id]) }
+        }
+    }
+
+    /// The reducer `system(...)` runs: plain, or tracing when given `onTransition`.
+    fileprivate static func _reducer(_ onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)?) -> @Sendable (inout State, Event) -> Swift.Void {
+        guard let onTransition else { return { state, event in reduce(&state, event) } }
+        return tracingReducer(onTransition)
+    }
+
+    /// Every run `state` asks for, in `effects:` order (a set's elements in the set's order), then the one-shot runs the last step queued.
+    public static func runs(in state: State) -> [StateLoop.EffectRequest<Call>] {
+        var runs: [StateLoop.EffectRequest<Call>] = []
+        for request in state._request_subscribe { runs.append(.init(call: .subscribe(request), shape: .stream)) }
+        for request in state._request_mark { runs.append(.init(call: .mark(request), shape: .fireAndForget)) }
+        for run in state.runs {
+            switch run {
+            case .save(let request): runs.append(.init(call: .save(request), shape: .fireAndForget, isOneShot: true))
+            }
+        }
+        return runs
+    }
+
+    /// What `event` is to a run of `call`: one of its results (`emits:`, `onDone:`), its failure (`onError:`), or neither.
+    public static func result(_ event: Event, of call: Call) -> StateLoop.EffectResultKind? {
+        switch (call, event) {
+        case (.subscribe, .post): .result
+        case (.subscribe, .dropped), (.save, .saveFailed): .failure
+        default: nil
+        }
+    }
+
+    /// Every `after:` timer armed in `state`: the state that armed it, its delay, the event it sends.
+    public static func timers(in state: State) -> [StateLoop.ArmedTimer<StateName, Event>] {
+        []
+    }
+
+    /// Copies the fields only the reducer writes from `source`: a test never states them.
+    public static func copyBookkeeping(from source: State, to state: inout State) {
+        state.runs = source.runs
+        state._runsQueued = source._runsQueued
+    }
+
+    /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
+    public static let transitions: [StateLoop.TransitionInfo] = [
+        .init(id: 0, line: 18, column: 15, description: "live --follow--> (stays)"),
+        .init(id: 1, line: 19, column: 13, description: "live --post--> (stays)"),
+        .init(id: 2, line: 20, column: 16, description: "live --dropped--> (stays)"),
+        .init(id: 3, line: 21, column: 19, description: "live --saveFailed--> (stays)"),
+        .init(id: 4, line: 22, column: 13, description: "live --stop--> stopped"),
+    ]
 }

@@ -86,8 +86,8 @@ public enum GitHubSearch {
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
     public struct State: Swift.Equatable, Swift.Sendable {
-        /// The current state of the machine; only `reduce` changes it.
-        public internal(set) var mode: Mode
+        /// The current state of the machine: `reduce` changes it; a test states it.
+        public var mode: Mode
         /// `search` from `context:` (GitHubSearch.machine.yml:7).
         public var search: _T0
         /// `results` from `context:` (GitHubSearch.machine.yml:8).
@@ -99,6 +99,8 @@ public enum GitHubSearch {
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
+        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
+        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -220,6 +222,8 @@ public enum GitHubSearch {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 24)
                if !event.search.isEmpty
                 {
+#sourceLocation()
+                    _next._tracing.take(0)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 26)
          _next.search = event.search
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 26)
@@ -229,9 +233,11 @@ public enum GitHubSearch {
 #sourceLocation()
                     _next.mode = .loading
                     _next._entries &+= 1
+                } else {
+                    _next._tracing.take(1) // ignored
                 }
             case .scrolledNearBottom:
-                break // ignored
+                _next._tracing.take(2) // ignored
             case .loaded:
                 break // no effect that sends it runs here
             case .failed:
@@ -246,6 +252,7 @@ public enum GitHubSearch {
             switch _event {
             case .searchChanged(let _0):
                 let event: Event.SearchChangedPayload = .init(search: _0)
+                _next._tracing.take(5)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 33)
                                       _next.search = event.search
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 33)
@@ -256,9 +263,10 @@ public enum GitHubSearch {
                 _next.mode = .loading
                 _next._entries &+= 1
             case .scrolledNearBottom:
-                break // ignored
+                _next._tracing.take(6) // ignored
             case .loaded(let _0, let _1):
                 let event: Event.LoadedPayload = .init(repositories: _0, nextURL: _1)
+                _next._tracing.take(3)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 31)
                              _next.results = results + event.repositories
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 31)
@@ -268,6 +276,7 @@ public enum GitHubSearch {
                 _next._entries &+= 1
             case .failed(let _0):
                 let event: Event.FailedPayload = .init(error: _0)
+                _next._tracing.take(4)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 32)
                               _next.lastError = event.error
 #sourceLocation()
@@ -283,6 +292,7 @@ public enum GitHubSearch {
             switch _event {
             case .searchChanged(let _0):
                 let event: Event.SearchChangedPayload = .init(search: _0)
+                _next._tracing.take(9)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 40)
                                       _next.search = event.search
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 40)
@@ -297,8 +307,11 @@ public enum GitHubSearch {
                 if nextPageURL != nil
                 {
 #sourceLocation()
+                    _next._tracing.take(7)
                     _next.mode = .loading
                     _next._entries &+= 1
+                } else {
+                    _next._tracing.take(8) // ignored
                 }
             case .loaded:
                 break // no effect that sends it runs here
@@ -314,6 +327,7 @@ public enum GitHubSearch {
             switch _event {
             case .searchChanged(let _0):
                 let event: Event.SearchChangedPayload = .init(search: _0)
+                _next._tracing.take(11)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 46)
                                       _next.search = event.search
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 46)
@@ -326,6 +340,7 @@ public enum GitHubSearch {
                 _next.mode = .loading
                 _next._entries &+= 1
             case .scrolledNearBottom:
+                _next._tracing.take(10)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 45)
                                            _next.lastError = nil
 #sourceLocation()
@@ -336,6 +351,7 @@ public enum GitHubSearch {
             case .failed:
                 break // no effect that sends it runs here
             case ._timer(let _fired) where _fired == .init(mode: .failed, index: 0, entry: _entries):
+                _next._tracing.take(12)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 43)
                            _next.lastError = nil
 #sourceLocation()
@@ -429,11 +445,6 @@ public enum GitHubSearch {
     /// A test double of `Effects`: records every call in `calls` and answers with the closures
     /// given to `init` (E44). Effects that send nothing do nothing unless given a closure.
     public final class RecordingEffects: Effects {
-        /// One call of an effect, with its request.
-        public enum Call: Swift.Equatable, Swift.Sendable {
-            case loadNextPage(_T8)
-        }
-
         /// Every call so far, in the order the runs started.
         public var calls: [Call] { _callLog.values }
         private let _callLog = StateLoop.CallLog<Call>()
@@ -468,7 +479,85 @@ public enum GitHubSearch {
     }
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
-    public static func system(initial: State = .initial, effects: some Effects, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock()) -> StateLoop.System<State, Event> {
-        StateLoop.System(initial: initial, reduce: { reduce(&$0, $1) }, feedbacks: feedbacks(effects, clock: clock))
+    public static func system(initial: State = .initial, effects: some Effects, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock(), onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)? = nil) -> StateLoop.System<State, Event> {
+        StateLoop.System(initial: initial, reduce: _reducer(onTransition), feedbacks: feedbacks(effects, clock: clock))
     }
+}
+
+/// What tests and tools read: the traced reducer, the runs and timers a state asks for, every branch.
+extension GitHubSearch: StateLoop.StateMachine {
+    /// One run of an effect with its request: what a state asks for, what a test answers.
+    public enum Call: Swift.Equatable, Swift.Sendable {
+        case loadNextPage(_T8)
+    }
+
+    /// The spec this machine was generated from.
+    public static var specFile: Swift.String { "GitHubSearch.machine.yml" }
+
+    /// `reduce`, recording the id of every branch it takes in `trace`.
+    public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
+        StateLoop._TransitionSink.recording(into: &trace, &state, sink: \._tracing) { reduce(&$0, event) }
+    }
+
+    /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
+    /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
+    public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
+        { state, event in
+            var trace = StateLoop.TransitionTrace()
+            reduce(&state, event, trace: &trace)
+            for id in trace.taken { onTransition(transitions[id]) }
+        }
+    }
+
+    /// The reducer `system(...)` runs: plain, or tracing when given `onTransition`.
+    fileprivate static func _reducer(_ onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)?) -> @Sendable (inout State, Event) -> Swift.Void {
+        guard let onTransition else { return { state, event in reduce(&state, event) } }
+        return tracingReducer(onTransition)
+    }
+
+    /// Every run `state` asks for, in `effects:` order (a set's elements in the set's order), then the one-shot runs the last step queued.
+    public static func runs(in state: State) -> [StateLoop.EffectRequest<Call>] {
+        var runs: [StateLoop.EffectRequest<Call>] = []
+        if let request = state._request_loadNextPage { runs.append(.init(call: .loadNextPage(request), shape: .answer)) }
+        return runs
+    }
+
+    /// What `event` is to a run of `call`: one of its results (`emits:`, `onDone:`), its failure (`onError:`), or neither.
+    public static func result(_ event: Event, of call: Call) -> StateLoop.EffectResultKind? {
+        switch (call, event) {
+        case (.loadNextPage, .loaded), (.loadNextPage, .failed): .result
+        default: nil
+        }
+    }
+
+    /// Every `after:` timer armed in `state`: the state that armed it, its delay, the event it sends.
+    public static func timers(in state: State) -> [StateLoop.ArmedTimer<StateName, Event>] {
+        var timers: [StateLoop.ArmedTimer<StateName, Event>] = []
+        if let request = state._timerRequest0 {
+            timers.append(.init(state: .failed, index: 0, delay: .milliseconds(5000), event: ._timer(.init(mode: .failed, index: 0, entry: request))))
+        }
+        return timers
+    }
+
+    /// Copies the fields only the reducer writes from `source`: a test never states them.
+    public static func copyBookkeeping(from source: State, to state: inout State) {
+        state._entries = source._entries
+    }
+
+    /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
+    public static let transitions: [StateLoop.TransitionInfo] = [
+        .init(id: 0, line: 24, column: 11, description: "idle --searchChanged [!event.search.isEmpty]--> loading"),
+        .init(id: 1, line: 27, column: 11, description: "idle --searchChanged--> (ignored)"),
+        .init(id: 2, line: 28, column: 14, description: "idle --scrolledNearBottom--> (ignored)"),
+        .init(id: 3, line: 31, column: 15, description: "loading --loaded--> ready"),
+        .init(id: 4, line: 32, column: 15, description: "loading --failed--> failed"),
+        .init(id: 5, line: 33, column: 22, description: "loading --searchChanged--> loading"),
+        .init(id: 6, line: 34, column: 14, description: "loading --scrolledNearBottom--> (ignored)"),
+        .init(id: 7, line: 38, column: 11, description: "ready --scrolledNearBottom [nextPageURL != nil]--> loading"),
+        .init(id: 8, line: 39, column: 11, description: "ready --scrolledNearBottom--> (ignored)"),
+        .init(id: 9, line: 40, column: 22, description: "ready --searchChanged--> loading"),
+        .init(id: 10, line: 45, column: 27, description: "failed --scrolledNearBottom--> loading"),
+        .init(id: 11, line: 46, column: 22, description: "failed --searchChanged--> loading"),
+        .init(id: 12, line: 43, column: 11, description: "failed --after 5s--> loading"),
+    ]
 }

@@ -80,8 +80,8 @@ public enum Keywords {
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
     public struct State: Swift.Equatable, Swift.Sendable {
-        /// The current state of the machine; only `reduce` changes it.
-        public internal(set) var mode: Mode
+        /// The current state of the machine: `reduce` changes it; a test states it.
+        public var mode: Mode
         /// `default` from `context:` (Keywords.machine.yml:5).
         public var `default`: _T0
         /// `in` from `context:` (Keywords.machine.yml:6).
@@ -93,6 +93,8 @@ public enum Keywords {
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
+        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
+        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -210,6 +212,8 @@ public enum Keywords {
 #sourceLocation(file: "Keywords.machine.yml", line: 20)
                     if event.case > 0
                 {
+#sourceLocation()
+                    _next._tracing.take(0)
 #sourceLocation(file: "Keywords.machine.yml", line: 20)
                                                       _next.`default` = `default` + event.case
 #sourceLocation()
@@ -217,12 +221,14 @@ public enum Keywords {
                     _next._entries &+= 1
                 }
             case .`return`:
+                _next._tracing.take(1)
                 _next.mode = .`repeat`
                 _next._entries &+= 1
             case .`throw`:
                 break // no effect that sends it runs here
             case .`for`(let _0, let _1):
                 let event: Event.ForPayload = .init(let: _0, var: _1)
+                _next._tracing.take(2)
 #sourceLocation(file: "Keywords.machine.yml", line: 22)
          _next.`let` = event.let
 #sourceLocation(file: "Keywords.machine.yml", line: 22)
@@ -238,20 +244,24 @@ public enum Keywords {
             switch _event {
             case .`switch`(let _0):
                 let event: Event.SwitchPayload = .init(case: _0)
+                _next._tracing.take(3)
 #sourceLocation(file: "Keywords.machine.yml", line: 27)
              _next.`in` = "\(event.case)"
 #sourceLocation()
             case .`return`:
+                _next._tracing.take(4)
                 _next.mode = .`repeat`
                 _next._entries &+= 1
             case .`throw`(let _0):
                 let event: Event.ThrowPayload = .init(where: _0)
+                _next._tracing.take(5)
 #sourceLocation(file: "Keywords.machine.yml", line: 29)
            _next.`in` = event.where
 #sourceLocation()
             case .`for`:
-                break // ignored
+                _next._tracing.take(6) // ignored
             case ._timer(let _fired) where _fired == .init(mode: .`repeat`, index: 0, entry: _entries):
+                _next._tracing.take(7)
                 _next.mode = .`do`
                 _next._entries &+= 1
             case ._timer:
@@ -339,11 +349,6 @@ public enum Keywords {
     /// A test double of `Effects`: records every call in `calls` and answers with the closures
     /// given to `init` (E44). Effects that send nothing do nothing unless given a closure.
     public final class RecordingEffects: Effects {
-        /// One call of an effect, with its request.
-        public enum Call: Swift.Equatable, Swift.Sendable {
-            case `defer`(_T8)
-        }
-
         /// Every call so far, in the order the runs started.
         public var calls: [Call] { _callLog.values }
         private let _callLog = StateLoop.CallLog<Call>()
@@ -378,7 +383,80 @@ public enum Keywords {
     }
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
-    public static func system(initial: State = .initial, effects: some Effects, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock()) -> StateLoop.System<State, Event> {
-        StateLoop.System(initial: initial, reduce: { reduce(&$0, $1) }, feedbacks: feedbacks(effects, clock: clock))
+    public static func system(initial: State = .initial, effects: some Effects, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock(), onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)? = nil) -> StateLoop.System<State, Event> {
+        StateLoop.System(initial: initial, reduce: _reducer(onTransition), feedbacks: feedbacks(effects, clock: clock))
     }
+}
+
+/// What tests and tools read: the traced reducer, the runs and timers a state asks for, every branch.
+extension Keywords: StateLoop.StateMachine {
+    /// One run of an effect with its request: what a state asks for, what a test answers.
+    public enum Call: Swift.Equatable, Swift.Sendable {
+        case `defer`(_T8)
+    }
+
+    /// The spec this machine was generated from.
+    public static var specFile: Swift.String { "Keywords.machine.yml" }
+
+    /// `reduce`, recording the id of every branch it takes in `trace`.
+    public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
+        StateLoop._TransitionSink.recording(into: &trace, &state, sink: \._tracing) { reduce(&$0, event) }
+    }
+
+    /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
+    /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
+    public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
+        { state, event in
+            var trace = StateLoop.TransitionTrace()
+            reduce(&state, event, trace: &trace)
+            for id in trace.taken { onTransition(transitions[id]) }
+        }
+    }
+
+    /// The reducer `system(...)` runs: plain, or tracing when given `onTransition`.
+    fileprivate static func _reducer(_ onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)?) -> @Sendable (inout State, Event) -> Swift.Void {
+        guard let onTransition else { return { state, event in reduce(&state, event) } }
+        return tracingReducer(onTransition)
+    }
+
+    /// Every run `state` asks for, in `effects:` order (a set's elements in the set's order), then the one-shot runs the last step queued.
+    public static func runs(in state: State) -> [StateLoop.EffectRequest<Call>] {
+        var runs: [StateLoop.EffectRequest<Call>] = []
+        if let request = state._request_defer { runs.append(.init(call: .`defer`(request), shape: .answer)) }
+        return runs
+    }
+
+    /// What `event` is to a run of `call`: one of its results (`emits:`, `onDone:`), its failure (`onError:`), or neither.
+    public static func result(_ event: Event, of call: Call) -> StateLoop.EffectResultKind? {
+        switch (call, event) {
+        case (.`defer`, .`throw`): .result
+        default: nil
+        }
+    }
+
+    /// Every `after:` timer armed in `state`: the state that armed it, its delay, the event it sends.
+    public static func timers(in state: State) -> [StateLoop.ArmedTimer<StateName, Event>] {
+        var timers: [StateLoop.ArmedTimer<StateName, Event>] = []
+        if let request = state._timerRequest0 {
+            timers.append(.init(state: .`repeat`, index: 0, delay: .milliseconds(1000), event: ._timer(.init(mode: .`repeat`, index: 0, entry: request))))
+        }
+        return timers
+    }
+
+    /// Copies the fields only the reducer writes from `source`: a test never states them.
+    public static func copyBookkeeping(from source: State, to state: inout State) {
+        state._entries = source._entries
+    }
+
+    /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
+    public static let transitions: [StateLoop.TransitionInfo] = [
+        .init(id: 0, line: 20, column: 15, description: "do --switch [event.case > 0]--> repeat"),
+        .init(id: 1, line: 21, column: 15, description: "do --return--> repeat"),
+        .init(id: 2, line: 22, column: 12, description: "do --for--> (stays)"),
+        .init(id: 3, line: 27, column: 15, description: "repeat --switch--> (stays)"),
+        .init(id: 4, line: 28, column: 15, description: "repeat --return--> repeat"),
+        .init(id: 5, line: 29, column: 14, description: "repeat --throw--> (stays)"),
+        .init(id: 6, line: 30, column: 14, description: "repeat --for--> (ignored)"),
+        .init(id: 7, line: 25, column: 11, description: "repeat --after 1s--> do"),
+    ]
 }

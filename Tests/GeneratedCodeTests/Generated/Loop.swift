@@ -31,14 +31,16 @@ public enum Loop {
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
     public struct State: Swift.Equatable, Swift.Sendable {
-        /// The current state of the machine; only `reduce` changes it.
-        public internal(set) var mode: Mode
+        /// The current state of the machine: `reduce` changes it; a test states it.
+        public var mode: Mode
         /// `spinning` from `context:` (Loop.machine.yml:6).
         public var spinning: _T0
         /// `laps` from `context:` (Loop.machine.yml:7).
         public var laps: _T1
         /// False when `always:` transitions were still enabled after 1,000 microsteps (S51).
         public internal(set) var isSettled: Swift.Bool = true
+        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
+        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -90,6 +92,7 @@ public enum Loop {
 
         /// The transition of Loop.machine.yml:14, shared by the states that inherit it.
         fileprivate func _take0(_ _next: inout State) {
+            _next._tracing.take(0)
 #sourceLocation(file: "Loop.machine.yml", line: 14)
          _next.spinning = true
 #sourceLocation()
@@ -97,6 +100,7 @@ public enum Loop {
 
         /// The transition of Loop.machine.yml:15, shared by the states that inherit it.
         fileprivate func _take1(_ _next: inout State) {
+            _next._tracing.take(1)
 #sourceLocation(file: "Loop.machine.yml", line: 15)
          _next.spinning = false
 #sourceLocation()
@@ -125,6 +129,7 @@ public enum Loop {
                  if spinning
             {
 #sourceLocation()
+                _next._tracing.take(3)
                 let _c: Mode = .b
                 _next.mode = _c
                 State._enterBelow(_c, &_next)
@@ -139,6 +144,7 @@ public enum Loop {
                  if spinning
             {
 #sourceLocation()
+                _next._tracing.take(5)
                 let _c: Mode = .a
                 _next.mode = _c
                 State._enterBelow(_c, &_next)
@@ -188,6 +194,7 @@ public enum Loop {
                 _take1(&_next)
                 return true
             case .again:
+                _next._tracing.take(2)
                 let _c: Mode = .a
                 _next.mode = _c
                 State._enterBelow(_c, &_next)
@@ -205,7 +212,8 @@ public enum Loop {
                 _take1(&_next)
                 return true
             case .again:
-                return false // ignored
+                _next._tracing.take(4) // ignored
+                return false
             }
         }
     }
@@ -233,7 +241,67 @@ public enum Loop {
     }
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
-    public static func system(initial: State = .initial) -> StateLoop.System<State, Event> {
-        StateLoop.System(initial: initial, reduce: { reduce(&$0, $1) }, feedbacks: feedbacks())
+    public static func system(initial: State = .initial, onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)? = nil) -> StateLoop.System<State, Event> {
+        StateLoop.System(initial: initial, reduce: _reducer(onTransition), feedbacks: feedbacks())
     }
+}
+
+/// What tests and tools read: the traced reducer, the runs and timers a state asks for, every branch.
+extension Loop: StateLoop.StateMachine {
+    /// No effect runs: there is no call.
+    public typealias Call = StateLoop.NoCall
+
+    /// The spec this machine was generated from.
+    public static var specFile: Swift.String { "Loop.machine.yml" }
+
+    /// `reduce`, recording the id of every branch it takes in `trace`.
+    public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
+        StateLoop._TransitionSink.recording(into: &trace, &state, sink: \._tracing) { reduce(&$0, event) }
+    }
+
+    /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
+    /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
+    public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
+        { state, event in
+            var trace = StateLoop.TransitionTrace()
+            reduce(&state, event, trace: &trace)
+            for id in trace.taken { onTransition(transitions[id]) }
+        }
+    }
+
+    /// The reducer `system(...)` runs: plain, or tracing when given `onTransition`.
+    fileprivate static func _reducer(_ onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)?) -> @Sendable (inout State, Event) -> Swift.Void {
+        guard let onTransition else { return { state, event in reduce(&state, event) } }
+        return tracingReducer(onTransition)
+    }
+
+    /// Every run `state` asks for, in `effects:` order (a set's elements in the set's order), then the one-shot runs the last step queued.
+    public static func runs(in state: State) -> [StateLoop.EffectRequest<Call>] {
+        []
+    }
+
+    /// What `event` is to a run of `call`: one of its results (`emits:`, `onDone:`), its failure (`onError:`), or neither.
+    public static func result(_ event: Event, of call: Call) -> StateLoop.EffectResultKind? {
+        nil
+    }
+
+    /// Every `after:` timer armed in `state`: the state that armed it, its delay, the event it sends.
+    public static func timers(in state: State) -> [StateLoop.ArmedTimer<StateName, Event>] {
+        []
+    }
+
+    /// Copies the fields only the reducer writes from `source`: a test never states them.
+    public static func copyBookkeeping(from source: State, to state: inout State) {
+        state.isSettled = source.isSettled
+    }
+
+    /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
+    public static let transitions: [StateLoop.TransitionInfo] = [
+        .init(id: 0, line: 14, column: 9, description: "(any) --spin--> (stays)"),
+        .init(id: 1, line: 15, column: 9, description: "(any) --halt--> (stays)"),
+        .init(id: 2, line: 20, column: 14, description: "a --again--> a"),
+        .init(id: 3, line: 21, column: 13, description: "a --always [spinning]--> b"),
+        .init(id: 4, line: 23, column: 14, description: "b --again--> (ignored)"),
+        .init(id: 5, line: 24, column: 13, description: "b --always [spinning]--> a"),
+    ]
 }

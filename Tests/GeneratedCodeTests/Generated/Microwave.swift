@@ -89,8 +89,8 @@ public enum Microwave {
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
     public struct State: Swift.Equatable, Swift.Sendable {
-        /// The current state of the machine; only `reduce` changes it.
-        public internal(set) var mode: Mode
+        /// The current state of the machine: `reduce` changes it; a test states it.
+        public var mode: Mode
         /// `seconds` from `context:` (Microwave.machine.yml:6).
         public var seconds: _T0
         /// `log` from `context:` (Microwave.machine.yml:7).
@@ -110,6 +110,8 @@ public enum Microwave {
         public internal(set) var _runsQueued: Swift.Int = 0
         /// False when `always:` transitions were still enabled after 1,000 microsteps (S51).
         public internal(set) var isSettled: Swift.Bool = true
+        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
+        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -212,6 +214,7 @@ public enum Microwave {
 
         /// The transition of Microwave.machine.yml:25, shared by the states that inherit it.
         fileprivate func _take0(_ _next: inout State) {
+            _next._tracing.take(2)
             State._exitBelow(_next.mode, &_next)
             do { let _s = _next; _s._action1(&_next) }
             _next._entries &+= 1
@@ -222,6 +225,7 @@ public enum Microwave {
 
         /// The transition of Microwave.machine.yml:19, shared by the states that inherit it.
         fileprivate func _take1(_ _next: inout State) {
+            _next._tracing.take(0)
             State._exitBelow(_next.mode, &_next)
             _next._entries &+= 1
             let _c: Mode = .unplugged
@@ -231,6 +235,7 @@ public enum Microwave {
 
         /// The transition of Microwave.machine.yml:20, shared by the states that inherit it.
         fileprivate func _take2(_ _next: inout State) {
+            _next._tracing.take(1)
 #sourceLocation(file: "Microwave.machine.yml", line: 20)
            _next.log = log + [ "beeped" ]
 #sourceLocation()
@@ -238,6 +243,7 @@ public enum Microwave {
 
         /// The transition of Microwave.machine.yml:45, shared by the states that inherit it.
         fileprivate func _take3(_ event: Event.AddTimePayload, _ _next: inout State) {
+            _next._tracing.take(13)
 #sourceLocation(file: "Microwave.machine.yml", line: 45)
                                                 _next.seconds = seconds + event.seconds
 #sourceLocation()
@@ -245,6 +251,7 @@ public enum Microwave {
 
         /// The transition of Microwave.machine.yml:44, shared by the states that inherit it.
         fileprivate func _take4(_ _next: inout State) {
+            _next._tracing.take(12)
             if case .closed(let _c) = _next.mode {
                 State._exitBelow_closed(_c, &_next)
             }
@@ -256,6 +263,7 @@ public enum Microwave {
 
         /// The transition of Microwave.machine.yml:49, shared by the states that inherit it.
         fileprivate func _take5(_ _next: inout State) {
+            _next._tracing.take(16)
             if case .closed(let _c) = _next.mode {
                 State._exitBelow_closed(_c, &_next)
             }
@@ -363,6 +371,7 @@ public enum Microwave {
                           if seconds <= 0
             {
 #sourceLocation()
+                _next._tracing.take(20)
                 _next._entries &+= 1
                 let _c: Mode.Cooking = .done
                 _next.mode = .closed(.cooking(_c))
@@ -390,6 +399,7 @@ public enum Microwave {
 
         /// The transition of Microwave.machine.yml:47, shared by the states that inherit it.
         fileprivate func _take6(_ _next: inout State) {
+            _next._tracing.take(17)
             if case .closed(let _c) = _next.mode {
                 State._exitBelow_closed(_c, &_next)
             }
@@ -462,6 +472,7 @@ public enum Microwave {
             switch _event {
             case .addTime(let _0):
                 let event: Event.AddTimePayload = .init(seconds: _0)
+                _next._tracing.take(4)
                 if case .closed(let _c) = _next.mode {
                     State._exitBelow_closed(_c, &_next)
                 }
@@ -472,16 +483,20 @@ public enum Microwave {
                 State._enterBelow_closed(_c, &_next)
                 return true
             case .start:
-                return false // ignored
+                _next._tracing.take(5) // ignored
+                return false
             case .tick:
-                return false // ignored
+                _next._tracing.take(6) // ignored
+                return false
             case .`open`:
                 _take0(&_next)
                 return true
             case .close:
-                return false // ignored
+                _next._tracing.take(3) // ignored
+                return false
             case .cancel:
-                return false // ignored
+                _next._tracing.take(7) // ignored
+                return false
             case .unplug:
                 _take1(&_next)
                 return true
@@ -498,11 +513,13 @@ public enum Microwave {
             switch _event {
             case .addTime(let _0):
                 let event: Event.AddTimePayload = .init(seconds: _0)
+                _next._tracing.take(8)
 #sourceLocation(file: "Microwave.machine.yml", line: 35)
                    _next.seconds = seconds + event.seconds
 #sourceLocation()
                 return true
             case .start:
+                _next._tracing.take(9)
                 if case .closed(let _c) = _next.mode {
                     State._exitBelow_closed(_c, &_next)
                 }
@@ -512,13 +529,16 @@ public enum Microwave {
                 State._enterBelow_closed(_c, &_next)
                 return true
             case .tick:
-                return false // ignored
+                _next._tracing.take(11) // ignored
+                return false
             case .`open`:
                 _take0(&_next)
                 return true
             case .close:
-                return false // ignored
+                _next._tracing.take(3) // ignored
+                return false
             case .cancel:
+                _next._tracing.take(10)
                 if case .closed(let _c) = _next.mode {
                     State._exitBelow_closed(_c, &_next)
                 }
@@ -547,6 +567,7 @@ public enum Microwave {
                               if event.seconds > 60
                 {
 #sourceLocation()
+                    _next._tracing.take(19)
                     _next._entries &+= 1
                     let _c: Mode.Cooking = .defrosting
                     _next.mode = .closed(.cooking(_c))
@@ -561,8 +582,10 @@ public enum Microwave {
                 }
                 return false
             case .start:
-                return false // ignored
+                _next._tracing.take(14) // ignored
+                return false
             case .tick:
+                _next._tracing.take(18)
 #sourceLocation(file: "Microwave.machine.yml", line: 54)
                     _next.seconds = seconds - 1
 #sourceLocation()
@@ -571,7 +594,8 @@ public enum Microwave {
                 _take0(&_next)
                 return true
             case .close:
-                return false // ignored
+                _next._tracing.take(3) // ignored
+                return false
             case .cancel:
                 _take4(&_next)
                 return true
@@ -603,8 +627,10 @@ public enum Microwave {
                 }
                 return false
             case .start:
-                return false // ignored
+                _next._tracing.take(14) // ignored
+                return false
             case .tick:
+                _next._tracing.take(21)
 #sourceLocation(file: "Microwave.machine.yml", line: 58)
                     _next.seconds = seconds - 2
 #sourceLocation()
@@ -617,7 +643,8 @@ public enum Microwave {
                 _take0(&_next)
                 return true
             case .close:
-                return false // ignored
+                _next._tracing.take(3) // ignored
+                return false
             case .cancel:
                 _take4(&_next)
                 return true
@@ -649,14 +676,17 @@ public enum Microwave {
                 }
                 return false
             case .start:
-                return false // ignored
+                _next._tracing.take(14) // ignored
+                return false
             case .tick:
-                return false // ignored
+                _next._tracing.take(15) // ignored
+                return false
             case .`open`:
                 _take0(&_next)
                 return true
             case .close:
-                return false // ignored
+                _next._tracing.take(3) // ignored
+                return false
             case .cancel:
                 _take4(&_next)
                 return true
@@ -678,14 +708,19 @@ public enum Microwave {
         private func _reduce_opened(_ _event: Event, _ _next: inout State) -> Swift.Bool {
             switch _event {
             case .addTime:
-                return false // ignored
+                _next._tracing.take(23) // ignored
+                return false
             case .start:
-                return false // ignored
+                _next._tracing.take(24) // ignored
+                return false
             case .tick:
-                return false // ignored
+                _next._tracing.take(25) // ignored
+                return false
             case .`open`:
-                return false // ignored
+                _next._tracing.take(27) // ignored
+                return false
             case .close:
+                _next._tracing.take(22)
                 State._exitBelow(_next.mode, &_next)
                 _next._entries &+= 1
                 let _c: Mode = .closed((_next._history_resume ?? .idle))
@@ -693,7 +728,8 @@ public enum Microwave {
                 State._enterBelow(_c, &_next)
                 return true
             case .cancel:
-                return false // ignored
+                _next._tracing.take(26) // ignored
+                return false
             case .unplug:
                 _take1(&_next)
                 return true
@@ -786,12 +822,6 @@ public enum Microwave {
     /// A test double of `Effects`: records every call in `calls` and answers with the closures
     /// given to `init` (E44). Effects that send nothing do nothing unless given a closure.
     public final class RecordingEffects: Effects {
-        /// One call of an effect, with its request.
-        public enum Call: Swift.Equatable, Swift.Sendable {
-            case beep(_T3)
-            case log(_T4)
-        }
-
         /// Every call so far, in the order the runs started.
         public var calls: [Call] { _callLog.values }
         private let _callLog = StateLoop.CallLog<Call>()
@@ -839,7 +869,112 @@ public enum Microwave {
     }
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
-    public static func system(initial: State = .initial, effects: some Effects, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock()) -> StateLoop.System<State, Event> {
-        StateLoop.System(initial: initial, reduce: { reduce(&$0, $1) }, feedbacks: feedbacks(effects, clock: clock), isFinished: { $0.isDone })
+    public static func system(initial: State = .initial, effects: some Effects, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock(), onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)? = nil) -> StateLoop.System<State, Event> {
+        StateLoop.System(initial: initial, reduce: _reducer(onTransition), feedbacks: feedbacks(effects, clock: clock), isFinished: { $0.isDone })
     }
+}
+
+/// What tests and tools read: the traced reducer, the runs and timers a state asks for, every branch.
+extension Microwave: StateLoop.StateMachine {
+    /// One run of an effect with its request: what a state asks for, what a test answers.
+    public enum Call: Swift.Equatable, Swift.Sendable {
+        case beep(_T3)
+        case log(_T4)
+    }
+
+    /// The spec this machine was generated from.
+    public static var specFile: Swift.String { "Microwave.machine.yml" }
+
+    /// `reduce`, recording the id of every branch it takes in `trace`.
+    public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
+        StateLoop._TransitionSink.recording(into: &trace, &state, sink: \._tracing) { reduce(&$0, event) }
+    }
+
+    /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
+    /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
+    public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
+        { state, event in
+            var trace = StateLoop.TransitionTrace()
+            reduce(&state, event, trace: &trace)
+            for id in trace.taken { onTransition(transitions[id]) }
+        }
+    }
+
+    /// The reducer `system(...)` runs: plain, or tracing when given `onTransition`.
+    fileprivate static func _reducer(_ onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)?) -> @Sendable (inout State, Event) -> Swift.Void {
+        guard let onTransition else { return { state, event in reduce(&state, event) } }
+        return tracingReducer(onTransition)
+    }
+
+    /// Every run `state` asks for, in `effects:` order (a set's elements in the set's order), then the one-shot runs the last step queued.
+    public static func runs(in state: State) -> [StateLoop.EffectRequest<Call>] {
+        var runs: [StateLoop.EffectRequest<Call>] = []
+        for run in state.runs {
+            switch run {
+            case .beep(let request): runs.append(.init(call: .beep(request), shape: .answer, isOneShot: true))
+            case .log(let request): runs.append(.init(call: .log(request), shape: .fireAndForget, isOneShot: true))
+            }
+        }
+        return runs
+    }
+
+    /// What `event` is to a run of `call`: one of its results (`emits:`, `onDone:`), its failure (`onError:`), or neither.
+    public static func result(_ event: Event, of call: Call) -> StateLoop.EffectResultKind? {
+        switch (call, event) {
+        case (.beep, .beeped): .result
+        default: nil
+        }
+    }
+
+    /// Every `after:` timer armed in `state`: the state that armed it, its delay, the event it sends.
+    public static func timers(in state: State) -> [StateLoop.ArmedTimer<StateName, Event>] {
+        var timers: [StateLoop.ArmedTimer<StateName, Event>] = []
+        if let request = state._timerRequest0 {
+            timers.append(.init(state: .cooking, index: 0, delay: .milliseconds(600000), event: ._timer(.init(state: .cooking, index: 0, entry: request))))
+        }
+        return timers
+    }
+
+    /// Copies the fields only the reducer writes from `source`: a test never states them.
+    public static func copyBookkeeping(from source: State, to state: inout State) {
+        state._entries = source._entries
+        state._entered_cooking = source._entered_cooking
+        state._history_resume = source._history_resume
+        state._done = source._done
+        state.runs = source.runs
+        state._runsQueued = source._runsQueued
+        state.isSettled = source.isSettled
+    }
+
+    /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
+    public static let transitions: [StateLoop.TransitionInfo] = [
+        .init(id: 0, line: 19, column: 11, description: "(any) --unplug--> unplugged"),
+        .init(id: 1, line: 20, column: 11, description: "(any) --beeped--> (stays)"),
+        .init(id: 2, line: 25, column: 13, description: "closed --open--> opened"),
+        .init(id: 3, line: 26, column: 14, description: "closed --close--> (ignored)"),
+        .init(id: 4, line: 31, column: 20, description: "idle --addTime--> ready"),
+        .init(id: 5, line: 32, column: 18, description: "idle --start--> (ignored)"),
+        .init(id: 6, line: 32, column: 25, description: "idle --tick--> (ignored)"),
+        .init(id: 7, line: 32, column: 31, description: "idle --cancel--> (ignored)"),
+        .init(id: 8, line: 35, column: 20, description: "ready --addTime--> (stays)"),
+        .init(id: 9, line: 36, column: 18, description: "ready --start--> cooking"),
+        .init(id: 10, line: 37, column: 19, description: "ready --cancel--> idle"),
+        .init(id: 11, line: 38, column: 18, description: "ready --tick--> (ignored)"),
+        .init(id: 12, line: 44, column: 19, description: "cooking --cancel--> idle"),
+        .init(id: 13, line: 45, column: 21, description: "cooking --addTime [event.seconds > 0]--> (stays)"),
+        .init(id: 14, line: 46, column: 18, description: "cooking --start--> (ignored)"),
+        .init(id: 15, line: 46, column: 25, description: "cooking --tick--> (ignored)"),
+        .init(id: 16, line: 49, column: 16, description: "cooking --after 10m--> idle"),
+        .init(id: 17, line: 47, column: 17, description: "cooking --onDone--> idle"),
+        .init(id: 18, line: 54, column: 21, description: "heating --tick--> (stays)"),
+        .init(id: 19, line: 55, column: 25, description: "heating --addTime [event.seconds > 60]--> defrosting"),
+        .init(id: 20, line: 52, column: 21, description: "heating --always [seconds <= 0]--> done"),
+        .init(id: 21, line: 58, column: 21, description: "defrosting --tick--> heating"),
+        .init(id: 22, line: 66, column: 14, description: "opened --close--> resume"),
+        .init(id: 23, line: 67, column: 14, description: "opened --addTime--> (ignored)"),
+        .init(id: 24, line: 67, column: 23, description: "opened --start--> (ignored)"),
+        .init(id: 25, line: 67, column: 30, description: "opened --tick--> (ignored)"),
+        .init(id: 26, line: 67, column: 36, description: "opened --cancel--> (ignored)"),
+        .init(id: 27, line: 67, column: 44, description: "opened --open--> (ignored)"),
+    ]
 }

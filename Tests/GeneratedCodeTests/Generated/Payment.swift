@@ -103,14 +103,16 @@ public enum Payment {
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
     public struct State: Swift.Equatable, Swift.Sendable {
-        /// The current state of the machine; only `reduce` changes it.
-        public internal(set) var mode: Mode
+        /// The current state of the machine: `reduce` changes it; a test states it.
+        public var mode: Mode
         /// `amount` from `context:` (Payment.machine.yml:6).
         public var amount: _T1
         /// `receipt` from `context:` (Payment.machine.yml:7).
         public var receipt: _T2
         /// `reason` from `context:` (Payment.machine.yml:8).
         public var reason: _T3
+        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
+        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -232,17 +234,20 @@ public enum Payment {
             switch _event {
             case .authorized(let _0):
                 let event: Event.AuthorizedPayload = .init(receipt: _0)
+                _next._tracing.take(0)
 #sourceLocation(file: "Payment.machine.yml", line: 17)
                                 _next.receipt = event.receipt
 #sourceLocation()
                 _next.mode = .paid
             case .refused(let _0):
                 let event: Event.RefusedPayload = .init(reason: _0)
+                _next._tracing.take(1)
 #sourceLocation(file: "Payment.machine.yml", line: 18)
                                     _next.reason = event.reason
 #sourceLocation()
                 _next.mode = .declined
             case .abort:
+                _next._tracing.take(2)
 #sourceLocation(file: "Payment.machine.yml", line: 19)
                                      _next.reason = "cancelled"
 #sourceLocation()
@@ -304,11 +309,6 @@ public enum Payment {
     /// A test double of `Effects`: records every call in `calls` and answers with the closures
     /// given to `init` (E44). Effects that send nothing do nothing unless given a closure.
     public final class RecordingEffects: Effects {
-        /// One call of an effect, with its request.
-        public enum Call: Swift.Equatable, Swift.Sendable {
-            case authorize(_T6)
-        }
-
         /// Every call so far, in the order the runs started.
         public var calls: [Call] { _callLog.values }
         private let _callLog = StateLoop.CallLog<Call>()
@@ -337,12 +337,75 @@ public enum Payment {
     }
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
-    public static func system(initial: State, effects: some Effects) -> StateLoop.System<State, Event> {
-        StateLoop.System(initial: initial, reduce: { reduce(&$0, $1) }, feedbacks: feedbacks(effects), isFinished: { $0.isDone })
+    public static func system(initial: State, effects: some Effects, onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)? = nil) -> StateLoop.System<State, Event> {
+        StateLoop.System(initial: initial, reduce: _reducer(onTransition), feedbacks: feedbacks(effects), isFinished: { $0.isDone })
     }
 
     /// The machine, ready to run from its input: `system(initial: .initial(input), ...)`.
-    public static func system(input: Input, effects: some Effects) -> StateLoop.System<State, Event> {
-        system(initial: .initial(input), effects: effects)
+    public static func system(input: Input, effects: some Effects, onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)? = nil) -> StateLoop.System<State, Event> {
+        system(initial: .initial(input), effects: effects, onTransition: onTransition)
     }
+}
+
+/// What tests and tools read: the traced reducer, the runs and timers a state asks for, every branch.
+extension Payment: StateLoop.StateMachine {
+    /// One run of an effect with its request: what a state asks for, what a test answers.
+    public enum Call: Swift.Equatable, Swift.Sendable {
+        case authorize(_T6)
+    }
+
+    /// The spec this machine was generated from.
+    public static var specFile: Swift.String { "Payment.machine.yml" }
+
+    /// `reduce`, recording the id of every branch it takes in `trace`.
+    public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
+        StateLoop._TransitionSink.recording(into: &trace, &state, sink: \._tracing) { reduce(&$0, event) }
+    }
+
+    /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
+    /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
+    public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
+        { state, event in
+            var trace = StateLoop.TransitionTrace()
+            reduce(&state, event, trace: &trace)
+            for id in trace.taken { onTransition(transitions[id]) }
+        }
+    }
+
+    /// The reducer `system(...)` runs: plain, or tracing when given `onTransition`.
+    fileprivate static func _reducer(_ onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)?) -> @Sendable (inout State, Event) -> Swift.Void {
+        guard let onTransition else { return { state, event in reduce(&state, event) } }
+        return tracingReducer(onTransition)
+    }
+
+    /// Every run `state` asks for, in `effects:` order (a set's elements in the set's order), then the one-shot runs the last step queued.
+    public static func runs(in state: State) -> [StateLoop.EffectRequest<Call>] {
+        var runs: [StateLoop.EffectRequest<Call>] = []
+        if let request = state._request_authorize { runs.append(.init(call: .authorize(request), shape: .answer)) }
+        return runs
+    }
+
+    /// What `event` is to a run of `call`: one of its results (`emits:`, `onDone:`), its failure (`onError:`), or neither.
+    public static func result(_ event: Event, of call: Call) -> StateLoop.EffectResultKind? {
+        switch (call, event) {
+        case (.authorize, .authorized), (.authorize, .refused): .result
+        default: nil
+        }
+    }
+
+    /// Every `after:` timer armed in `state`: the state that armed it, its delay, the event it sends.
+    public static func timers(in state: State) -> [StateLoop.ArmedTimer<StateName, Event>] {
+        []
+    }
+
+    /// Copies the fields only the reducer writes from `source`: a test never states them.
+    public static func copyBookkeeping(from source: State, to state: inout State) {
+    }
+
+    /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
+    public static let transitions: [StateLoop.TransitionInfo] = [
+        .init(id: 0, line: 17, column: 19, description: "authorizing --authorized--> paid"),
+        .init(id: 1, line: 18, column: 19, description: "authorizing --refused--> declined"),
+        .init(id: 2, line: 19, column: 19, description: "authorizing --abort--> declined"),
+    ]
 }

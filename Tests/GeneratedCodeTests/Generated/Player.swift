@@ -66,8 +66,8 @@ public enum Player {
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
     public struct State: Swift.Equatable, Swift.Sendable {
-        /// The current state of the machine; only `reduce` changes it.
-        public internal(set) var mode: Mode
+        /// The current state of the machine: `reduce` changes it; a test states it.
+        public var mode: Mode
         /// `volume` from `context:` (Player.machine.yml:5).
         public var volume: _T0
         /// `sessions` from `context:` (Player.machine.yml:6).
@@ -83,6 +83,8 @@ public enum Player {
         public internal(set) var runs: [Run] = []
         /// How many runs have been queued since the start: the sequence number after the last of `runs`.
         public internal(set) var _runsQueued: Swift.Int = 0
+        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
+        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -168,6 +170,7 @@ public enum Player {
 
         /// The transition of Player.machine.yml:15, shared by the states that inherit it.
         fileprivate func _take0(_ _next: inout State) {
+            _next._tracing.take(0)
             State._exitBelow(_next.mode, &_next)
             _next._entries &+= 1
             let _c: Mode = .off
@@ -177,6 +180,7 @@ public enum Player {
 
         /// The transition of Player.machine.yml:26, shared by the states that inherit it.
         fileprivate func _take1(_ _next: inout State) {
+            _next._tracing.take(5)
             State._exitBelow(_next.mode, &_next)
             _next._entries &+= 1
             let _c: Mode = .stopped
@@ -275,19 +279,20 @@ public enum Player {
         private func _reduce_stopped(_ _event: Event, _ _next: inout State) {
             switch _event {
             case .play:
+                _next._tracing.take(1)
                 State._exitBelow(_next.mode, &_next)
                 _next._entries &+= 1
                 let _c: Mode = .active((_next._history_resume.map(State._shallow_resume) ?? .playing))
                 _next.mode = _c
                 State._enterBelow(_c, &_next)
             case .pause:
-                break // ignored
+                _next._tracing.take(2) // ignored
             case .stop:
-                break // ignored
+                _next._tracing.take(3) // ignored
             case .powerOff:
                 _take0(&_next)
             case .finished:
-                break // ignored
+                _next._tracing.take(4) // ignored
             case ._timer:
                 break // a timer of a state not active, or of an earlier entry
             }
@@ -297,8 +302,9 @@ public enum Player {
         private func _reduce_playing(_ _event: Event, _ _next: inout State) {
             switch _event {
             case .play:
-                break // ignored
+                _next._tracing.take(8) // ignored
             case .pause:
+                _next._tracing.take(6)
                 _next._entries &+= 1
                 let _c: Mode.Active = .paused
                 _next.mode = .active(_c)
@@ -308,12 +314,14 @@ public enum Player {
             case .powerOff:
                 _take0(&_next)
             case .finished:
+                _next._tracing.take(7)
                 State._exitBelow(_next.mode, &_next)
                 _next._entries &+= 1
                 let _c: Mode = .done
                 _next.mode = _c
                 State._enterBelow(_c, &_next)
             case ._timer(let _fired) where _fired == .init(state: .playing, index: 0, entry: _entered_playing):
+                _next._tracing.take(9)
                 _next._entries &+= 1
                 let _c: Mode.Active = .paused
                 _next.mode = .active(_c)
@@ -327,18 +335,19 @@ public enum Player {
         private func _reduce_paused(_ _event: Event, _ _next: inout State) {
             switch _event {
             case .play:
+                _next._tracing.take(10)
                 _next._entries &+= 1
                 let _c: Mode.Active = .playing
                 _next.mode = .active(_c)
                 State._enterBelow_active(_c, &_next)
             case .pause:
-                break // ignored
+                _next._tracing.take(11) // ignored
             case .stop:
                 _take1(&_next)
             case .powerOff:
                 _take0(&_next)
             case .finished:
-                break // ignored
+                _next._tracing.take(12) // ignored
             case ._timer:
                 break // a timer of a state not active, or of an earlier entry
             }
@@ -399,11 +408,6 @@ public enum Player {
     /// A test double of `Effects`: records every call in `calls` and answers with the closures
     /// given to `init` (E44). Effects that send nothing do nothing unless given a closure.
     public final class RecordingEffects: Effects {
-        /// One call of an effect, with its request.
-        public enum Call: Swift.Equatable, Swift.Sendable {
-            case saveSession(_T2)
-        }
-
         /// Every call so far, in the order the runs started.
         public var calls: [Call] { _callLog.values }
         private let _callLog = StateLoop.CallLog<Call>()
@@ -442,7 +446,90 @@ public enum Player {
     }
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
-    public static func system(initial: State = .initial, effects: some Effects, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock()) -> StateLoop.System<State, Event> {
-        StateLoop.System(initial: initial, reduce: { reduce(&$0, $1) }, feedbacks: feedbacks(effects, clock: clock), isFinished: { $0.isDone })
+    public static func system(initial: State = .initial, effects: some Effects, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock(), onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)? = nil) -> StateLoop.System<State, Event> {
+        StateLoop.System(initial: initial, reduce: _reducer(onTransition), feedbacks: feedbacks(effects, clock: clock), isFinished: { $0.isDone })
     }
+}
+
+/// What tests and tools read: the traced reducer, the runs and timers a state asks for, every branch.
+extension Player: StateLoop.StateMachine {
+    /// One run of an effect with its request: what a state asks for, what a test answers.
+    public enum Call: Swift.Equatable, Swift.Sendable {
+        case saveSession(_T2)
+    }
+
+    /// The spec this machine was generated from.
+    public static var specFile: Swift.String { "Player.machine.yml" }
+
+    /// `reduce`, recording the id of every branch it takes in `trace`.
+    public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
+        StateLoop._TransitionSink.recording(into: &trace, &state, sink: \._tracing) { reduce(&$0, event) }
+    }
+
+    /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
+    /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
+    public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
+        { state, event in
+            var trace = StateLoop.TransitionTrace()
+            reduce(&state, event, trace: &trace)
+            for id in trace.taken { onTransition(transitions[id]) }
+        }
+    }
+
+    /// The reducer `system(...)` runs: plain, or tracing when given `onTransition`.
+    fileprivate static func _reducer(_ onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)?) -> @Sendable (inout State, Event) -> Swift.Void {
+        guard let onTransition else { return { state, event in reduce(&state, event) } }
+        return tracingReducer(onTransition)
+    }
+
+    /// Every run `state` asks for, in `effects:` order (a set's elements in the set's order), then the one-shot runs the last step queued.
+    public static func runs(in state: State) -> [StateLoop.EffectRequest<Call>] {
+        var runs: [StateLoop.EffectRequest<Call>] = []
+        for run in state.runs {
+            switch run {
+            case .saveSession(let request): runs.append(.init(call: .saveSession(request), shape: .fireAndForget, isOneShot: true))
+            }
+        }
+        return runs
+    }
+
+    /// What `event` is to a run of `call`: one of its results (`emits:`, `onDone:`), its failure (`onError:`), or neither.
+    public static func result(_ event: Event, of call: Call) -> StateLoop.EffectResultKind? {
+        nil
+    }
+
+    /// Every `after:` timer armed in `state`: the state that armed it, its delay, the event it sends.
+    public static func timers(in state: State) -> [StateLoop.ArmedTimer<StateName, Event>] {
+        var timers: [StateLoop.ArmedTimer<StateName, Event>] = []
+        if let request = state._timerRequest0 {
+            timers.append(.init(state: .playing, index: 0, delay: .milliseconds(1800000), event: ._timer(.init(state: .playing, index: 0, entry: request))))
+        }
+        return timers
+    }
+
+    /// Copies the fields only the reducer writes from `source`: a test never states them.
+    public static func copyBookkeeping(from source: State, to state: inout State) {
+        state._entries = source._entries
+        state._entered_playing = source._entered_playing
+        state._history_resume = source._history_resume
+        state.runs = source.runs
+        state._runsQueued = source._runsQueued
+    }
+
+    /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
+    public static let transitions: [StateLoop.TransitionInfo] = [
+        .init(id: 0, line: 15, column: 13, description: "(any) --powerOff--> off"),
+        .init(id: 1, line: 19, column: 13, description: "stopped --play--> resume"),
+        .init(id: 2, line: 20, column: 14, description: "stopped --pause--> (ignored)"),
+        .init(id: 3, line: 20, column: 21, description: "stopped --stop--> (ignored)"),
+        .init(id: 4, line: 20, column: 27, description: "stopped --finished--> (ignored)"),
+        .init(id: 5, line: 26, column: 13, description: "active --stop--> stopped"),
+        .init(id: 6, line: 30, column: 18, description: "playing --pause--> paused"),
+        .init(id: 7, line: 31, column: 21, description: "playing --finished--> done"),
+        .init(id: 8, line: 32, column: 18, description: "playing --play--> (ignored)"),
+        .init(id: 9, line: 34, column: 16, description: "playing --after 30m--> paused"),
+        .init(id: 10, line: 37, column: 17, description: "paused --play--> playing"),
+        .init(id: 11, line: 38, column: 18, description: "paused --pause--> (ignored)"),
+        .init(id: 12, line: 38, column: 25, description: "paused --finished--> (ignored)"),
+    ]
 }

@@ -28,13 +28,15 @@ public enum TrafficLight {
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
     public struct State: Swift.Equatable, Swift.Sendable {
-        /// The current state of the machine; only `reduce` changes it.
-        public internal(set) var mode: Mode
+        /// The current state of the machine: `reduce` changes it; a test states it.
+        public var mode: Mode
         /// `cycles` from `context:` (TrafficLight.machine.yml:5).
         public var cycles: _T0
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
+        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
+        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -107,13 +109,15 @@ public enum TrafficLight {
         private func _reduce_red(_ _event: Event, _ _next: inout State) {
             switch _event {
             case .pedestrianWaiting:
-                break // ignored
+                _next._tracing.take(2) // ignored
             case .powerFailed:
+                _next._tracing.take(1)
                 _next.mode = .flashing
                 _next._entries &+= 1
             case .powerRestored:
-                break // ignored
+                _next._tracing.take(0) // ignored
             case ._timer(let _fired) where _fired == .init(mode: .red, index: 0, entry: _entries):
+                _next._tracing.take(3)
 #sourceLocation(file: "TrafficLight.machine.yml", line: 18)
                          _next.cycles = cycles + 1
 #sourceLocation()
@@ -128,14 +132,17 @@ public enum TrafficLight {
         private func _reduce_green(_ _event: Event, _ _next: inout State) {
             switch _event {
             case .pedestrianWaiting:
+                _next._tracing.take(4)
                 _next.mode = .yellow
                 _next._entries &+= 1
             case .powerFailed:
+                _next._tracing.take(5)
                 _next.mode = .flashing
                 _next._entries &+= 1
             case .powerRestored:
-                break // ignored
+                _next._tracing.take(0) // ignored
             case ._timer(let _fired) where _fired == .init(mode: .green, index: 0, entry: _entries):
+                _next._tracing.take(6)
                 _next.mode = .yellow
                 _next._entries &+= 1
             case ._timer:
@@ -147,13 +154,15 @@ public enum TrafficLight {
         private func _reduce_yellow(_ _event: Event, _ _next: inout State) {
             switch _event {
             case .pedestrianWaiting:
-                break // ignored
+                _next._tracing.take(8) // ignored
             case .powerFailed:
+                _next._tracing.take(7)
                 _next.mode = .flashing
                 _next._entries &+= 1
             case .powerRestored:
-                break // ignored
+                _next._tracing.take(0) // ignored
             case ._timer(let _fired) where _fired == .init(mode: .yellow, index: 0, entry: _entries):
+                _next._tracing.take(9)
                 _next.mode = .red
                 _next._entries &+= 1
             case ._timer:
@@ -165,10 +174,11 @@ public enum TrafficLight {
         private func _reduce_flashing(_ _event: Event, _ _next: inout State) {
             switch _event {
             case .pedestrianWaiting:
-                break // ignored
+                _next._tracing.take(11) // ignored
             case .powerFailed:
-                break // ignored
+                _next._tracing.take(12) // ignored
             case .powerRestored:
+                _next._tracing.take(10)
                 _next.mode = .red
                 _next._entries &+= 1
             case ._timer:
@@ -241,7 +251,84 @@ public enum TrafficLight {
     }
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
-    public static func system(initial: State = .initial, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock()) -> StateLoop.System<State, Event> {
-        StateLoop.System(initial: initial, reduce: { reduce(&$0, $1) }, feedbacks: feedbacks(clock: clock))
+    public static func system(initial: State = .initial, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock(), onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)? = nil) -> StateLoop.System<State, Event> {
+        StateLoop.System(initial: initial, reduce: _reducer(onTransition), feedbacks: feedbacks(clock: clock))
     }
+}
+
+/// What tests and tools read: the traced reducer, the runs and timers a state asks for, every branch.
+extension TrafficLight: StateLoop.StateMachine {
+    /// No effect runs: there is no call.
+    public typealias Call = StateLoop.NoCall
+
+    /// The spec this machine was generated from.
+    public static var specFile: Swift.String { "TrafficLight.machine.yml" }
+
+    /// `reduce`, recording the id of every branch it takes in `trace`.
+    public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
+        StateLoop._TransitionSink.recording(into: &trace, &state, sink: \._tracing) { reduce(&$0, event) }
+    }
+
+    /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
+    /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
+    public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
+        { state, event in
+            var trace = StateLoop.TransitionTrace()
+            reduce(&state, event, trace: &trace)
+            for id in trace.taken { onTransition(transitions[id]) }
+        }
+    }
+
+    /// The reducer `system(...)` runs: plain, or tracing when given `onTransition`.
+    fileprivate static func _reducer(_ onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)?) -> @Sendable (inout State, Event) -> Swift.Void {
+        guard let onTransition else { return { state, event in reduce(&state, event) } }
+        return tracingReducer(onTransition)
+    }
+
+    /// Every run `state` asks for, in `effects:` order (a set's elements in the set's order), then the one-shot runs the last step queued.
+    public static func runs(in state: State) -> [StateLoop.EffectRequest<Call>] {
+        []
+    }
+
+    /// What `event` is to a run of `call`: one of its results (`emits:`, `onDone:`), its failure (`onError:`), or neither.
+    public static func result(_ event: Event, of call: Call) -> StateLoop.EffectResultKind? {
+        nil
+    }
+
+    /// Every `after:` timer armed in `state`: the state that armed it, its delay, the event it sends.
+    public static func timers(in state: State) -> [StateLoop.ArmedTimer<StateName, Event>] {
+        var timers: [StateLoop.ArmedTimer<StateName, Event>] = []
+        if let request = state._timerRequest0 {
+            timers.append(.init(state: .red, index: 0, delay: .milliseconds(4000), event: ._timer(.init(mode: .red, index: 0, entry: request))))
+        }
+        if let request = state._timerRequest1 {
+            timers.append(.init(state: .green, index: 0, delay: .milliseconds(5000), event: ._timer(.init(mode: .green, index: 0, entry: request))))
+        }
+        if let request = state._timerRequest2 {
+            timers.append(.init(state: .yellow, index: 0, delay: .milliseconds(1000), event: ._timer(.init(mode: .yellow, index: 0, entry: request))))
+        }
+        return timers
+    }
+
+    /// Copies the fields only the reducer writes from `source`: a test never states them.
+    public static func copyBookkeeping(from source: State, to state: inout State) {
+        state._entries = source._entries
+    }
+
+    /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
+    public static let transitions: [StateLoop.TransitionInfo] = [
+        .init(id: 0, line: 12, column: 10, description: "(any) --powerRestored--> (ignored)"),
+        .init(id: 1, line: 20, column: 20, description: "red --powerFailed--> flashing"),
+        .init(id: 2, line: 21, column: 14, description: "red --pedestrianWaiting--> (ignored)"),
+        .init(id: 3, line: 18, column: 11, description: "red --after 4s--> green"),
+        .init(id: 4, line: 26, column: 26, description: "green --pedestrianWaiting--> yellow"),
+        .init(id: 5, line: 27, column: 20, description: "green --powerFailed--> flashing"),
+        .init(id: 6, line: 24, column: 11, description: "green --after 5s--> yellow"),
+        .init(id: 7, line: 32, column: 20, description: "yellow --powerFailed--> flashing"),
+        .init(id: 8, line: 33, column: 14, description: "yellow --pedestrianWaiting--> (ignored)"),
+        .init(id: 9, line: 30, column: 11, description: "yellow --after 1s--> red"),
+        .init(id: 10, line: 36, column: 22, description: "flashing --powerRestored--> red"),
+        .init(id: 11, line: 37, column: 14, description: "flashing --pedestrianWaiting--> (ignored)"),
+        .init(id: 12, line: 37, column: 33, description: "flashing --powerFailed--> (ignored)"),
+    ]
 }

@@ -61,8 +61,8 @@ public enum Turnstile {
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
     public struct State: Swift.Equatable, Swift.Sendable {
-        /// The current state of the machine; only `reduce` changes it.
-        public internal(set) var mode: Mode
+        /// The current state of the machine: `reduce` changes it; a test states it.
+        public var mode: Mode
         /// `coins` from `context:` (Turnstile.machine.yml:5).
         public var coins: _T0
         /// `passes` from `context:` (Turnstile.machine.yml:6).
@@ -72,6 +72,8 @@ public enum Turnstile {
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
+        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
+        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -174,20 +176,25 @@ public enum Turnstile {
 #sourceLocation(file: "Turnstile.machine.yml", line: 22)
                 if event.value >= 50
                 {
+#sourceLocation()
+                    _next._tracing.take(1)
 #sourceLocation(file: "Turnstile.machine.yml", line: 22)
                                                         _next.coins = coins + event.value
 #sourceLocation()
                     _next.mode = .unlocked
                     _next._entries &+= 1
+                } else {
+                    _next._tracing.take(2) // ignored
                 }
             case .push:
+                _next._tracing.take(3)
 #sourceLocation(file: "Turnstile.machine.yml", line: 24)
                              _next.alarm = "forced"
 #sourceLocation()
                 _next.mode = .broken
                 _next._entries &+= 1
             case .reset:
-                break // ignored
+                _next._tracing.take(0) // ignored
             case .logged:
                 break // no effect that sends it runs here
             case ._timer:
@@ -200,20 +207,23 @@ public enum Turnstile {
             switch _event {
             case .coin(let _0):
                 let event: Event.CoinPayload = .init(value: _0)
+                _next._tracing.take(4)
 #sourceLocation(file: "Turnstile.machine.yml", line: 27)
             _next.coins = coins + event.value
 #sourceLocation()
             case .push:
+                _next._tracing.take(5)
 #sourceLocation(file: "Turnstile.machine.yml", line: 28)
                             _next.passes = passes + 1
 #sourceLocation()
                 _next.mode = .locked
                 _next._entries &+= 1
             case .reset:
-                break // ignored
+                _next._tracing.take(0) // ignored
             case .logged:
                 break // no effect that sends it runs here
             case ._timer(let _fired) where _fired == .init(mode: .unlocked, index: 0, entry: _entries):
+                _next._tracing.take(6)
                 _next.mode = .locked
                 _next._entries &+= 1
             case ._timer:
@@ -225,17 +235,18 @@ public enum Turnstile {
         private func _reduce_broken(_ _event: Event, _ _next: inout State) {
             switch _event {
             case .coin:
-                break // ignored
+                _next._tracing.take(9) // ignored
             case .push:
-                break // ignored
+                _next._tracing.take(10) // ignored
             case .reset:
+                _next._tracing.take(7)
 #sourceLocation(file: "Turnstile.machine.yml", line: 33)
                              _next.alarm = nil
 #sourceLocation()
                 _next.mode = .locked
                 _next._entries &+= 1
             case .logged:
-                break // ignored
+                _next._tracing.take(8) // ignored
             case ._timer:
                 break // no timer runs here
             }
@@ -315,11 +326,6 @@ public enum Turnstile {
     /// A test double of `Effects`: records every call in `calls` and answers with the closures
     /// given to `init` (E44). Effects that send nothing do nothing unless given a closure.
     public final class RecordingEffects: Effects {
-        /// One call of an effect, with its request.
-        public enum Call: Swift.Equatable, Swift.Sendable {
-            case logAlarm(_T5)
-        }
-
         /// Every call so far, in the order the runs started.
         public var calls: [Call] { _callLog.values }
         private let _callLog = StateLoop.CallLog<Call>()
@@ -354,7 +360,83 @@ public enum Turnstile {
     }
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
-    public static func system(initial: State = .initial, effects: some Effects, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock()) -> StateLoop.System<State, Event> {
-        StateLoop.System(initial: initial, reduce: { reduce(&$0, $1) }, feedbacks: feedbacks(effects, clock: clock))
+    public static func system(initial: State = .initial, effects: some Effects, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock(), onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)? = nil) -> StateLoop.System<State, Event> {
+        StateLoop.System(initial: initial, reduce: _reducer(onTransition), feedbacks: feedbacks(effects, clock: clock))
     }
+}
+
+/// What tests and tools read: the traced reducer, the runs and timers a state asks for, every branch.
+extension Turnstile: StateLoop.StateMachine {
+    /// One run of an effect with its request: what a state asks for, what a test answers.
+    public enum Call: Swift.Equatable, Swift.Sendable {
+        case logAlarm(_T5)
+    }
+
+    /// The spec this machine was generated from.
+    public static var specFile: Swift.String { "Turnstile.machine.yml" }
+
+    /// `reduce`, recording the id of every branch it takes in `trace`.
+    public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
+        StateLoop._TransitionSink.recording(into: &trace, &state, sink: \._tracing) { reduce(&$0, event) }
+    }
+
+    /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
+    /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
+    public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
+        { state, event in
+            var trace = StateLoop.TransitionTrace()
+            reduce(&state, event, trace: &trace)
+            for id in trace.taken { onTransition(transitions[id]) }
+        }
+    }
+
+    /// The reducer `system(...)` runs: plain, or tracing when given `onTransition`.
+    fileprivate static func _reducer(_ onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)?) -> @Sendable (inout State, Event) -> Swift.Void {
+        guard let onTransition else { return { state, event in reduce(&state, event) } }
+        return tracingReducer(onTransition)
+    }
+
+    /// Every run `state` asks for, in `effects:` order (a set's elements in the set's order), then the one-shot runs the last step queued.
+    public static func runs(in state: State) -> [StateLoop.EffectRequest<Call>] {
+        var runs: [StateLoop.EffectRequest<Call>] = []
+        if let request = state._request_logAlarm { runs.append(.init(call: .logAlarm(request), shape: .answer)) }
+        return runs
+    }
+
+    /// What `event` is to a run of `call`: one of its results (`emits:`, `onDone:`), its failure (`onError:`), or neither.
+    public static func result(_ event: Event, of call: Call) -> StateLoop.EffectResultKind? {
+        switch (call, event) {
+        case (.logAlarm, .logged): .result
+        default: nil
+        }
+    }
+
+    /// Every `after:` timer armed in `state`: the state that armed it, its delay, the event it sends.
+    public static func timers(in state: State) -> [StateLoop.ArmedTimer<StateName, Event>] {
+        var timers: [StateLoop.ArmedTimer<StateName, Event>] = []
+        if let request = state._timerRequest0 {
+            timers.append(.init(state: .unlocked, index: 0, delay: .milliseconds(10000), event: ._timer(.init(mode: .unlocked, index: 0, entry: request))))
+        }
+        return timers
+    }
+
+    /// Copies the fields only the reducer writes from `source`: a test never states them.
+    public static func copyBookkeeping(from source: State, to state: inout State) {
+        state._entries = source._entries
+    }
+
+    /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
+    public static let transitions: [StateLoop.TransitionInfo] = [
+        .init(id: 0, line: 15, column: 10, description: "(any) --reset--> (ignored)"),
+        .init(id: 1, line: 22, column: 11, description: "locked --coin [event.value >= 50]--> unlocked"),
+        .init(id: 2, line: 23, column: 11, description: "locked --coin--> (ignored)"),
+        .init(id: 3, line: 24, column: 13, description: "locked --push--> broken"),
+        .init(id: 4, line: 27, column: 13, description: "unlocked --coin--> (stays)"),
+        .init(id: 5, line: 28, column: 13, description: "unlocked --push--> locked"),
+        .init(id: 6, line: 30, column: 12, description: "unlocked --after 10s--> locked"),
+        .init(id: 7, line: 33, column: 14, description: "broken --reset--> locked"),
+        .init(id: 8, line: 34, column: 15, description: "broken --logged--> (ignored)"),
+        .init(id: 9, line: 35, column: 14, description: "broken --coin--> (ignored)"),
+        .init(id: 10, line: 35, column: 20, description: "broken --push--> (ignored)"),
+    ]
 }

@@ -70,8 +70,8 @@ public enum Upload {
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
     public struct State: Swift.Equatable, Swift.Sendable {
-        /// The current state of the machine; only `reduce` changes it.
-        public internal(set) var mode: Mode
+        /// The current state of the machine: `reduce` changes it; a test states it.
+        public var mode: Mode
         /// `sent` from `context:` (Upload.machine.yml:5).
         public var sent: _T0
         /// `log` from `context:` (Upload.machine.yml:6).
@@ -80,6 +80,8 @@ public enum Upload {
         public internal(set) var _done: [StateName] = []
         /// False when `always:` transitions were still enabled after 1,000 microsteps (S51).
         public internal(set) var isSettled: Swift.Bool = true
+        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
+        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -150,6 +152,7 @@ public enum Upload {
 
         /// The transition of Upload.machine.yml:16, shared by the states that inherit it.
         fileprivate func _take0(_ _next: inout State) {
+            _next._tracing.take(0)
             State._exitBelow(_next.mode, &_next)
             let _c: Mode = .working(Mode.Working(transfer: .sending, checksum: .hashing))
             _next.mode = _c
@@ -171,10 +174,12 @@ public enum Upload {
                 }
                 return 1
             case .hashed:
+                _tracing.take(7) // ignored
                 return nil
             case .pause:
                 return 2
             case .resume:
+                _tracing.take(8) // ignored
                 return nil
             case .reset:
                 return 3
@@ -190,10 +195,13 @@ public enum Upload {
             }
             switch _event {
             case .chunk:
+                _tracing.take(10) // ignored
                 return nil
             case .hashed:
+                _tracing.take(11) // ignored
                 return nil
             case .pause:
+                _tracing.take(12) // ignored
                 return nil
             case .resume:
                 return 5
@@ -211,12 +219,15 @@ public enum Upload {
             }
             switch _event {
             case .chunk:
+                _tracing.take(13) // ignored
                 return nil
             case .hashed:
+                _tracing.take(14) // ignored
                 return nil
             case .pause:
                 return 6
             case .resume:
+                _tracing.take(15) // ignored
                 return nil
             case .reset:
                 return 3
@@ -232,12 +243,14 @@ public enum Upload {
             }
             switch _event {
             case .chunk:
+                _tracing.take(18) // ignored
                 return nil
             case .hashed:
                 return 7
             case .pause:
                 return 6
             case .resume:
+                _tracing.take(19) // ignored
                 return nil
             case .reset:
                 return 3
@@ -253,12 +266,15 @@ public enum Upload {
             }
             switch _event {
             case .chunk:
+                _tracing.take(20) // ignored
                 return nil
             case .hashed:
+                _tracing.take(21) // ignored
                 return nil
             case .pause:
                 return 6
             case .resume:
+                _tracing.take(22) // ignored
                 return nil
             case .reset:
                 return 3
@@ -300,6 +316,8 @@ public enum Upload {
         /// Phase 0 (exits), 1 (actions) or 2 (entries) of a branch taken below a parallel state, on the state as it is then.
         fileprivate func _parallel(_ _branch: Swift.Int, _ _phase: Swift.Int, _ _event: Event?, _ _next: inout State) {
             switch (_branch, _phase) {
+            case (0, 1):
+                _next._tracing.take(4)
             case (0, 2):
                 let _c: Mode.Transfer = .sent
                 if case .working(let _r0) = _next.mode {
@@ -309,9 +327,12 @@ public enum Upload {
                 }
                 State._enterBelow_transfer(_c, &_next)
             case (1, 1):
+                _next._tracing.take(5)
 #sourceLocation(file: "Upload.machine.yml", line: 33)
                                                           _next.sent = sent + 1
 #sourceLocation()
+            case (2, 1):
+                _next._tracing.take(6)
             case (2, 2):
                 let _c: Mode.Transfer = .paused
                 if case .working(let _r0) = _next.mode {
@@ -322,16 +343,22 @@ public enum Upload {
                 State._enterBelow_transfer(_c, &_next)
             case (3, 0):
                 State._exitBelow(_next.mode, &_next)
+            case (3, 1):
+                _next._tracing.take(0)
             case (3, 2):
                 let _c: Mode = .working(Mode.Working(transfer: .sending, checksum: .hashing))
                 _next.mode = _c
                 State._enterBelow(_c, &_next)
             case (4, 0):
                 State._exitBelow(_next.mode, &_next)
+            case (4, 1):
+                _next._tracing.take(1)
             case (4, 2):
                 let _c: Mode = .failed
                 _next.mode = _c
                 State._enterBelow(_c, &_next)
+            case (5, 1):
+                _next._tracing.take(9)
             case (5, 2):
                 let _c: Mode.Transfer = .sending
                 if case .working(let _r0) = _next.mode {
@@ -341,9 +368,12 @@ public enum Upload {
                 }
                 State._enterBelow_transfer(_c, &_next)
             case (6, 1):
+                _next._tracing.take(2)
 #sourceLocation(file: "Upload.machine.yml", line: 25)
               _next.log = log + [ "working saw pause" ]
 #sourceLocation()
+            case (7, 1):
+                _next._tracing.take(16)
             case (7, 2):
                 let _c: Mode.Checksum = .verified
                 if case .working(let _r0) = _next.mode {
@@ -353,6 +383,7 @@ public enum Upload {
                 }
                 State._enterBelow_checksum(_c, &_next)
             case (8, 1):
+                _next._tracing.take(17)
 #sourceLocation(file: "Upload.machine.yml", line: 51)
                                       _next.log = log + [ "rehash" ]
 #sourceLocation()
@@ -496,6 +527,7 @@ public enum Upload {
 
         /// The transition of Upload.machine.yml:22, shared by the states that inherit it.
         fileprivate func _take1(_ _next: inout State) {
+            _next._tracing.take(3)
             State._exitBelow(_next.mode, &_next)
             let _c: Mode = .finished
             _next.mode = _c
@@ -545,18 +577,23 @@ public enum Upload {
         private func _reduce_failed(_ _event: Event, _ _next: inout State) -> Swift.Bool {
             switch _event {
             case .chunk:
-                return false // ignored
+                _next._tracing.take(23) // ignored
+                return false
             case .hashed:
-                return false // ignored
+                _next._tracing.take(24) // ignored
+                return false
             case .pause:
-                return false // ignored
+                _next._tracing.take(25) // ignored
+                return false
             case .resume:
-                return false // ignored
+                _next._tracing.take(26) // ignored
+                return false
             case .reset:
                 _take0(&_next)
                 return true
             case .fail:
-                return false // ignored
+                _next._tracing.take(27) // ignored
+                return false
             }
         }
     }
@@ -591,7 +628,90 @@ public enum Upload {
     }
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
-    public static func system(initial: State = .initial) -> StateLoop.System<State, Event> {
-        StateLoop.System(initial: initial, reduce: { reduce(&$0, $1) }, feedbacks: feedbacks(), isFinished: { $0.isDone })
+    public static func system(initial: State = .initial, onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)? = nil) -> StateLoop.System<State, Event> {
+        StateLoop.System(initial: initial, reduce: _reducer(onTransition), feedbacks: feedbacks(), isFinished: { $0.isDone })
     }
+}
+
+/// What tests and tools read: the traced reducer, the runs and timers a state asks for, every branch.
+extension Upload: StateLoop.StateMachine {
+    /// No effect runs: there is no call.
+    public typealias Call = StateLoop.NoCall
+
+    /// The spec this machine was generated from.
+    public static var specFile: Swift.String { "Upload.machine.yml" }
+
+    /// `reduce`, recording the id of every branch it takes in `trace`.
+    public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
+        StateLoop._TransitionSink.recording(into: &trace, &state, sink: \._tracing) { reduce(&$0, event) }
+    }
+
+    /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
+    /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
+    public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
+        { state, event in
+            var trace = StateLoop.TransitionTrace()
+            reduce(&state, event, trace: &trace)
+            for id in trace.taken { onTransition(transitions[id]) }
+        }
+    }
+
+    /// The reducer `system(...)` runs: plain, or tracing when given `onTransition`.
+    fileprivate static func _reducer(_ onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)?) -> @Sendable (inout State, Event) -> Swift.Void {
+        guard let onTransition else { return { state, event in reduce(&state, event) } }
+        return tracingReducer(onTransition)
+    }
+
+    /// Every run `state` asks for, in `effects:` order (a set's elements in the set's order), then the one-shot runs the last step queued.
+    public static func runs(in state: State) -> [StateLoop.EffectRequest<Call>] {
+        []
+    }
+
+    /// What `event` is to a run of `call`: one of its results (`emits:`, `onDone:`), its failure (`onError:`), or neither.
+    public static func result(_ event: Event, of call: Call) -> StateLoop.EffectResultKind? {
+        nil
+    }
+
+    /// Every `after:` timer armed in `state`: the state that armed it, its delay, the event it sends.
+    public static func timers(in state: State) -> [StateLoop.ArmedTimer<StateName, Event>] {
+        []
+    }
+
+    /// Copies the fields only the reducer writes from `source`: a test never states them.
+    public static func copyBookkeeping(from source: State, to state: inout State) {
+        state._done = source._done
+        state.isSettled = source.isSettled
+    }
+
+    /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
+    public static let transitions: [StateLoop.TransitionInfo] = [
+        .init(id: 0, line: 16, column: 10, description: "(any) --reset--> working"),
+        .init(id: 1, line: 24, column: 13, description: "working --fail--> failed"),
+        .init(id: 2, line: 25, column: 14, description: "working --pause--> (stays)"),
+        .init(id: 3, line: 22, column: 13, description: "working --onDone--> finished"),
+        .init(id: 4, line: 33, column: 23, description: "sending --chunk [sent >= 2]--> sent"),
+        .init(id: 5, line: 33, column: 59, description: "sending --chunk--> (stays)"),
+        .init(id: 6, line: 34, column: 22, description: "sending --pause--> paused"),
+        .init(id: 7, line: 35, column: 22, description: "sending --hashed--> (ignored)"),
+        .init(id: 8, line: 35, column: 30, description: "sending --resume--> (ignored)"),
+        .init(id: 9, line: 38, column: 23, description: "paused --resume--> sending"),
+        .init(id: 10, line: 39, column: 22, description: "paused --chunk--> (ignored)"),
+        .init(id: 11, line: 39, column: 29, description: "paused --hashed--> (ignored)"),
+        .init(id: 12, line: 39, column: 37, description: "paused --pause--> (ignored)"),
+        .init(id: 13, line: 43, column: 22, description: "sent --chunk--> (ignored)"),
+        .init(id: 14, line: 43, column: 29, description: "sent --hashed--> (ignored)"),
+        .init(id: 15, line: 43, column: 37, description: "sent --resume--> (ignored)"),
+        .init(id: 16, line: 50, column: 23, description: "hashing --hashed--> verified"),
+        .init(id: 17, line: 51, column: 21, description: "hashing --fail--> hashing"),
+        .init(id: 18, line: 52, column: 22, description: "hashing --chunk--> (ignored)"),
+        .init(id: 19, line: 52, column: 29, description: "hashing --resume--> (ignored)"),
+        .init(id: 20, line: 55, column: 22, description: "verified --chunk--> (ignored)"),
+        .init(id: 21, line: 55, column: 29, description: "verified --hashed--> (ignored)"),
+        .init(id: 22, line: 55, column: 37, description: "verified --resume--> (ignored)"),
+        .init(id: 23, line: 57, column: 14, description: "failed --chunk--> (ignored)"),
+        .init(id: 24, line: 57, column: 21, description: "failed --hashed--> (ignored)"),
+        .init(id: 25, line: 57, column: 29, description: "failed --pause--> (ignored)"),
+        .init(id: 26, line: 57, column: 36, description: "failed --resume--> (ignored)"),
+        .init(id: 27, line: 57, column: 44, description: "failed --fail--> (ignored)"),
+    ]
 }
