@@ -107,9 +107,13 @@ enum ValueDump {
     /// True for a value of the standard library or Foundation that describes itself:
     /// `Duration`, `URL`, `Date` print better as their `description` than as their fields.
     private static func isLibraryType(_ value: Any) -> Bool {
-        let name = String(reflecting: type(of: value))
-        return value is CustomStringConvertible && (name.hasPrefix("Swift.") || name.hasPrefix("Foundation."))
+        let module = String(reflecting: type(of: value)).prefix { $0 != "." }
+        return value is CustomStringConvertible && libraryModules.contains(String(module))
     }
+
+    /// The standard library and Foundation, whose types on Linux live in `FoundationEssentials`
+    /// and `FoundationInternationalization`.
+    private static let libraryModules: Set = ["Swift", "Foundation", "FoundationEssentials", "FoundationInternationalization"]
 
     private static func typeName(_ value: Any) -> String {
         typeName(type(of: value))
