@@ -190,6 +190,8 @@ public final class MachineTest<M: StateMachine> {
     /// One step of the machine: reduces `event` with a trace, records the transitions taken,
     /// and updates the runs and timers.
     private func reduce(_ event: M.Event) {
+        // A finished machine changes nothing, and its last step's one-shot runs must not start again.
+        guard !M.isDone(state) else { return }
         let before = state
         var trace = TransitionTrace.on
         M.reduce(&state, event, trace: &trace)

@@ -145,6 +145,15 @@ func readyRadio(coverage: TransitionCoverage = TransitionCoverage()) -> MachineT
             #"send(.tune("rock")): the events queued before it must be received first (or skipReceivedEvents()): "#
                 + #".loadFailed("404") (answer of .load("jazz"))."#,
         ])
+
+        // An event received once the machine is done changes nothing and starts no run again.
+        let test = MachineTest(Radio.self, state: Radio.State(mode: .ready, tracks: ["a"], prefetching: [0]))
+        test.answer(.prefetch(0), with: .prefetched(0))
+        #expect(failures { test.send(.off) { $0.mode = .off } }.count == 1)
+        test.finish(.log("off"))
+        test.receive(.prefetched(0))
+        #expect(test.pendingRuns.isEmpty)
+        test.finish()
     }
 
     @Test("T5: a run starts when the state asks for it, stops when it no longer does, and a one-shot run stays")
