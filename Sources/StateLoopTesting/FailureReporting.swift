@@ -1,11 +1,12 @@
 // FailureReporting: where the harness's failures go (T10).
 //
-// Both test libraries are imported by this library target, each under `#if canImport`: the
-// Linux toolchain (Swift 6.3) keeps `Testing.swiftmodule` and `XCTest.swiftmodule` in its
-// default module path, so a plain `import` compiles in a non-test target too, and Xcode
-// finds both for a target that only tests link. The guards keep the library building where
-// one of them is missing (a toolchain without Swift Testing, a platform without XCTest); then
-// failures go to the other one, or to standard error as the last resort.
+// Both test libraries are imported by this library target, each under `#if canImport`. The
+// Linux toolchain (Swift 6.3) keeps `Testing.swiftmodule` and `XCTest.swiftmodule`, and their
+// `.so`s, in its default module and library paths, so a plain `import` compiles and links in a
+// non-test target too; on Darwin, test helper libraries such as swift-snapshot-testing import
+// them the same way. The guards keep the library building where one of them is missing (a
+// toolchain without Swift Testing, a platform without XCTest); then failures go to the other
+// one, or to standard error as the last resort.
 
 import Foundation
 #if canImport(Testing)
