@@ -14,6 +14,8 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
     products: [
         .library(name: "StateLoop", targets: ["StateLoop"]),
+        // The exhaustive test harness `MachineTest` and transition coverage (Docs/Testing.md).
+        .library(name: "StateLoopTesting", targets: ["StateLoopTesting"]),
         // The reader and the generator as libraries only so that Benchmarks/ (a separate package,
         // to keep release benchmarks out of `swift build` here) can time them in-process. The
         // leading underscore says it: no API promise (like swift-openapi-generator's
@@ -33,6 +35,10 @@ let package = Package(
     targets: [
         // The runtime: System, Feedback, react(...), Store. No dependency on the generator.
         .target(name: "StateLoop", dependencies: [.product(name: "DequeModule", package: "swift-collections")]),
+
+        // The test harness: drives any `StateMachine` step by step; imports Swift Testing and
+        // XCTest to report failures, so only test targets should depend on it.
+        .target(name: "StateLoopTesting", dependencies: ["StateLoop"]),
 
         // The libyaml C API as a Swift module (Debian libyaml-dev, Homebrew libyaml).
         .systemLibrary(
@@ -90,6 +96,8 @@ let package = Package(
         .target(name: "StateLoopTestSupport", path: "Tests/StateLoopTestSupport"),
 
         .testTarget(name: "StateLoopTests", dependencies: ["StateLoop", "StateLoopTestSupport"]),
+        // The harness and coverage, on a hand-written machine.
+        .testTarget(name: "StateLoopTestingTests", dependencies: ["StateLoop", "StateLoopTesting"]),
         // Fixtures are read through #filePath, so they stay plain files in the source tree.
         .testTarget(name: "StateLoopSpecTests", dependencies: ["StateLoopSpec"], exclude: ["Fixtures"]),
         // Snippet and golden tests of the generator; Fixtures/ holds the golden specs (read via #filePath).

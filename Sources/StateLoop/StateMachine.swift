@@ -37,6 +37,15 @@ public protocol StateMachine {
 
     /// Every branch of the spec, each with its YAML line: `transitions[id]` for an id of a trace.
     static var transitions: [TransitionInfo] { get }
+
+    /// True once `state` is finished (a top-level final state): `reduce` changes nothing, and
+    /// the harness fails a `send` to it (T4). Generated machines return `state.isDone`.
+    static func isDone(_ state: State) -> Bool
+}
+
+extension StateMachine {
+    /// A machine without final states is never done.
+    public static func isDone(_ state: State) -> Bool { false }
 }
 
 /// The ids of the branches a step took, in the order taken.

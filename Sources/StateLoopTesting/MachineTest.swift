@@ -1,0 +1,359 @@
+// MachineTest: the exhaustive test harness of Docs/Testing.md (T1-T11).
+
+import StateLoop
+
+/// Drives a `StateMachine` one step at a time and fails the test for every change it does not
+/// assert: state changes, effect runs started and not answered, events queued and not received,
+/// timers armed and not fired. Like The Composable Architecture's `TestStore`, but synchronous:
+/// the harness calls `reduce` itself, effects never run, and time moves only by `advance(by:)`.
+///
+/// ```swift
+/// let test = MachineTest(GitHubSearch.self, state: .initial)
+/// test.send(.searchChanged(search: "swift")) {
+///     $0.mode = .loading
+///     $0.search = "swift"
+///     $0.nextPageURL = url
+/// }
+/// test.answer(.loadNextPage(url), with: .loaded(repositories: [repo], nextURL: nil))
+/// test.receive(.loaded(repositories: [repo], nextURL: nil)) {
+///     $0.mode = .ready
+///     $0.results = [repo]
+/// }
+/// test.finish()
+/// ```
+///
+/// Every method fails the test at the line it is called from; the end-of-test checks run in
+/// `finish()`, or when the harness is released without it, at the line where it was made.
+/// Not `Sendable`: use it on the test's thread.
+public final class MachineTest<M: StateMachine> {
+    /// The state after the last step.
+    public private(set) var state: M.State
+    /// How far the harness's clock has moved since the harness was made.
+    public private(set) var now: Duration = .zero
+
+    /// The runs started and not yet ended, oldest first (T5).
+    public var pendingRuns: [M.Call] { pending.map(\.call) }
+    /// The events that answers and fired timers queued and no `receive` has taken yet, oldest first.
+    public var queuedEvents: [M.Event] { queue.map(\.event) }
+    /// The timers armed and not yet fired, in the order they fire.
+    public var armedTimers: [ArmedTimer<M.StateName, M.Event>] { armed.map(\.timer) }
+
+    /// A queued event and where it came from, for messages and `receive(timer:)`.
+    private struct Queued {
+        enum Origin {
+            case answer(M.Call)
+            case timer(ArmedTimer<M.StateName, M.Event>)
+        }
+        var event: M.Event
+        var origin: Origin
+    }
+
+    /// A timer of the current state, with when it fires; `hasFired` once its event is queued.
+    private struct TimerEntry {
+        var timer: ArmedTimer<M.StateName, M.Event>
+        var deadline: Duration
+        var hasFired = false
+    }
+
+    private var pending: [EffectRequest<M.Call>] = []
+    private var queue: [Queued] = []
+    private var timers: [TimerEntry] = []
+    private var armed: [TimerEntry] {
+        timers.filter { !$0.hasFired }.sorted { $0.deadline < $1.deadline }
+    }
+    private let coverage: TransitionCoverage
+    private let createdAt: CallSite
+    private var isFinished = false
+
+    /// Starts a test of `machine` in `state` (T1). The runs and timers `state` asks for start now.
+    ///
+    /// - Parameter coverage: the registry the steps' transitions are recorded in (T11).
+    public init(
+        _ machine: M.Type = M.self,
+        state: M.State,
+        coverage: TransitionCoverage = .shared,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
+        self.state = state
+        self.coverage = coverage
+        createdAt = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        coverage.record(machine, taken: [])
+        updateRunsAndTimers(from: nil)
+    }
+
+    deinit {
+        checkExhaustivity(at: createdAt)
+    }
+
+    // MARK: Steps
+
+    /// Reduces `event` and checks the state against `expected` (T2), which gets the state before
+    /// the step, with what only the reducer writes already copied from the state after it, and
+    /// changes it into the state the test expects. Without `expected`, the state must not change.
+    ///
+    /// Fails if the machine is done, or if queued events wait to be received (T4).
+    public func send(
+        _ event: M.Event,
+        _ expected: ((inout M.State) throws -> Void)? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
+        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        let call = "send(\(ValueDump.line(of: event)))"
+        if M.isDone(state) {
+            return reportFailure("\(call): the machine is done; no event can change it.", at: site)
+        }
+        if !queue.isEmpty {
+            reportFailure(
+                "\(call): the events queued before it must be received first (or skipReceivedEvents()): "
+                    + queue.map(describe).joined(separator: "; ") + ".",
+                at: site
+            )
+        }
+        step(event, call, expected, at: site)
+    }
+
+    /// Reduces the oldest queued event, which must be `event`, and checks the state against
+    /// `expected` as `send` does (T7). A different event fails the test; it is reduced anyway,
+    /// unchecked, so that the test goes on from where the machine is.
+    public func receive(
+        _ event: M.Event,
+        _ expected: ((inout M.State) throws -> Void)? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
+        let call = "receive(\(ValueDump.line(of: event)))"
+        receive(call, expected, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)) { next in
+            next.event == event ? nil : "the oldest queued event is \(describe(next))"
+        }
+    }
+
+    /// Reduces the oldest queued event, which must be the event of the timer number `index` of
+    /// `after:` in state `name`, and checks the state against `expected` as `send` does (T7).
+    public func receive(
+        timer name: M.StateName,
+        index: Int = 0,
+        _ expected: ((inout M.State) throws -> Void)? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
+        let call = "receive(timer: \(ValueDump.line(of: name)), index: \(index))"
+        receive(call, expected, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)) { next in
+            if case .timer(let timer) = next.origin, timer.state == name, timer.index == index { return nil }
+            return "the oldest queued event is \(describe(next))"
+        }
+    }
+
+    /// Takes the oldest queued event, fails with `mismatch`'s message if it has one, and reduces
+    /// the event, checked against `expected` only if it matched.
+    private func receive(
+        _ call: String, _ expected: ((inout M.State) throws -> Void)?, at site: CallSite,
+        mismatch: (Queued) -> String?
+    ) {
+        guard !queue.isEmpty else {
+            return reportFailure("\(call): no event is queued.", at: site)
+        }
+        let next = queue.removeFirst()
+        if let problem = mismatch(next) {
+            reportFailure("\(call): \(problem).", at: site)
+            return reduce(next.event)
+        }
+        step(next.event, call, expected, at: site)
+    }
+
+    /// Reduces `event` and checks the state after it against `expected`.
+    private func step(_ event: M.Event, _ call: String, _ expected: ((inout M.State) throws -> Void)?, at site: CallSite) {
+        let before = state
+        reduce(event)
+        var expectedState = before
+        M.copyBookkeeping(from: state, to: &expectedState)
+        do {
+            try expected?(&expectedState)
+        } catch {
+            return reportFailure("\(call): the expectation threw \(error).", at: site)
+        }
+        guard let diff = LineDiff.diff(ValueDump.lines(of: expectedState), ValueDump.lines(of: state)) else {
+            if expectedState != state {
+                reportFailure("\(call): the state does not equal the expectation, though both print the same:\n\n"
+                    + ValueDump.lines(of: state).joined(separator: "\n"), at: site)
+            }
+            return
+        }
+        reportFailure(
+            "\(call): the state does not match the expectation (− expected, + actual):\n\n"
+                + diff.joined(separator: "\n"),
+            at: site
+        )
+    }
+
+    /// One step of the machine: reduces `event` with a trace, records the transitions taken,
+    /// and updates the runs and timers.
+    private func reduce(_ event: M.Event) {
+        // A finished machine changes nothing, and its last step's one-shot runs must not start again.
+        guard !M.isDone(state) else { return }
+        let before = state
+        var trace = TransitionTrace.on
+        M.reduce(&state, event, trace: &trace)
+        coverage.record(M.self, taken: trace.taken ?? [])
+        updateRunsAndTimers(from: before)
+    }
+
+    /// Compares what the state asks for now with what it asked for `before` (T5, T8): a run
+    /// asked for and not before started, a run no longer asked for stopped, every one-shot run
+    /// of the state started; a timer not armed before is armed at `now`, a timer no longer
+    /// armed is gone.
+    private func updateRunsAndTimers(from before: M.State?) {
+        var previous = before.map { state in M.runs(in: state).filter { !$0.isOneShot } } ?? []
+        for run in M.runs(in: state) {
+            if !run.isOneShot, let index = previous.firstIndex(of: run) {
+                previous.remove(at: index)
+            } else {
+                pending.append(run)
+            }
+        }
+        for stopped in previous {
+            if let index = pending.firstIndex(of: stopped) { pending.remove(at: index) }
+        }
+        timers = M.timers(in: state).map { timer in
+            timers.first { $0.timer.event == timer.event } ?? TimerEntry(timer: timer, deadline: now + timer.delay)
+        }
+    }
+
+    // MARK: Effects and time
+
+    /// Plays the effect of the pending run `call` (T6): `event` must be one of its results. The
+    /// event is queued for `receive`. It ends the run unless the run is a stream and `event` is
+    /// not its failure, or the run is a fire-and-forget one, which `finish(_:)` ends.
+    public func answer(
+        _ call: M.Call,
+        with event: M.Event,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
+        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        let label = "answer(\(ValueDump.line(of: call)), with: \(ValueDump.line(of: event)))"
+        guard let index = pendingIndex(of: call, label, at: site) else { return }
+        guard let kind = M.result(event, of: call) else {
+            return reportFailure(
+                "\(label): \(ValueDump.line(of: event)) is not a result of \(ValueDump.line(of: call)).", at: site
+            )
+        }
+        queue.append(Queued(event: event, origin: .answer(call)))
+        if kind == .failure || pending[index].shape == .answer {
+            pending.remove(at: index)
+        }
+    }
+
+    /// Ends the pending stream or fire-and-forget run `call` without an event (T6).
+    public func finish(
+        _ call: M.Call,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
+        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        let label = "finish(\(ValueDump.line(of: call)))"
+        guard let index = pendingIndex(of: call, label, at: site) else { return }
+        guard pending[index].shape != .answer else {
+            return reportFailure("\(label): the run ends with one of its results; answer it instead.", at: site)
+        }
+        pending.remove(at: index)
+    }
+
+    /// The index in `pending` of the oldest run of `call`; if there is none, fails and returns `nil`.
+    private func pendingIndex(of call: M.Call, _ label: String, at site: CallSite) -> Int? {
+        if let index = pending.firstIndex(where: { $0.call == call }) { return index }
+        let runs = pending.isEmpty ? "none" : pending.map { ValueDump.line(of: $0.call) }.joined(separator: ", ")
+        reportFailure("\(label): \(ValueDump.line(of: call)) is not pending. Pending runs: \(runs).", at: site)
+        return nil
+    }
+
+    /// Moves the clock by `duration` and queues, earliest first, the event of every armed timer
+    /// whose deadline has come (T8). Nothing is reduced: `receive` takes the events.
+    public func advance(
+        by duration: Duration,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
+        guard duration >= .zero else {
+            let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+            return reportFailure("advance(by: \(duration)): time cannot go back.", at: site)
+        }
+        now += duration
+        let due = timers.indices.filter { !timers[$0].hasFired && timers[$0].deadline <= now }
+            .sorted { timers[$0].deadline < timers[$1].deadline }
+        for index in due {
+            timers[index].hasFired = true
+            queue.append(Queued(event: timers[index].timer.event, origin: .timer(timers[index].timer)))
+        }
+    }
+
+    // MARK: Opting out and the end
+
+    /// Forgets every run pending now: the test does not answer them (T9).
+    public func skipPendingRuns() {
+        pending.removeAll()
+    }
+
+    /// Reduces every event queued now, in order, without checking the state after each (T9).
+    public func skipReceivedEvents() {
+        let skipped = queue
+        queue.removeAll()
+        for queued in skipped { reduce(queued.event) }
+    }
+
+    /// Forgets every timer armed now: they never fire (T9).
+    public func skipTimers() {
+        timers.removeAll()
+    }
+
+    /// Fails the test, at the line of this call, for every run still pending, every event
+    /// queued and not received and every timer armed (T9). Called by `deinit` if the test does
+    /// not call it, then failing at the line where the harness was made.
+    public func finish(
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
+        checkExhaustivity(at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    private func checkExhaustivity(at site: CallSite) {
+        guard !isFinished else { return }
+        isFinished = true
+        for run in pending {
+            reportFailure(
+                "The run \(ValueDump.line(of: run.call)) is still pending at the end of the test: "
+                    + (run.shape == .answer ? "answer it" : "answer or finish it") + ", or skipPendingRuns().",
+                at: site
+            )
+        }
+        for queued in queue {
+            reportFailure(
+                "The event \(describe(queued)) was not received at the end of the test: receive it, or skipReceivedEvents().",
+                at: site
+            )
+        }
+        for entry in armed {
+            reportFailure(
+                "The timer \(describe(entry.timer)) is still armed at the end of the test: advance(by:) and receive its event, or skipTimers().",
+                at: site
+            )
+        }
+    }
+
+    // MARK: Messages
+
+    /// `.loaded(...) (answer of .load("x"))`, `._timer(...) (after #0 in failed)`.
+    private func describe(_ queued: Queued) -> String {
+        let event = ValueDump.line(of: queued.event)
+        switch queued.origin {
+        case .answer(let call): return "\(event) (answer of \(ValueDump.line(of: call)))"
+        case .timer(let timer): return "\(event) (\(describe(timer)))"
+        }
+    }
+
+    /// `after #0 in failed, 5.0 seconds`.
+    private func describe(_ timer: ArmedTimer<M.StateName, M.Event>) -> String {
+        "after #\(timer.index) in \(ValueDump.line(of: timer.state)), \(timer.delay)"
+    }
+}

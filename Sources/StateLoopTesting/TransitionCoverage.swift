@@ -1,0 +1,143 @@
+// TransitionCoverage: which branches of each spec the harness's steps took (T11-T13).
+
+import Foundation
+import StateLoop
+
+/// The branches (`StateMachine.transitions`) each machine has taken in this process, as the
+/// harness records them: every `MachineTest` step reduces with `TransitionTrace.on` and adds the
+/// ids taken to its registry, `shared` unless it was given another.
+///
+/// When the environment variable `STATELOOP_COVERAGE` names a directory, the shared registry
+/// writes what it holds there as the process exits (see `writeTaken(toDirectory:processID:)`),
+/// for `stateloop coverage` to merge.
+///
+/// `@unchecked Sendable` because every mutable field is touched only under `lock`: tests record
+/// from any thread.
+public final class TransitionCoverage: @unchecked Sendable {
+    /// The registry every `MachineTest` records into unless given another.
+    public static let shared: TransitionCoverage = {
+        installExitWriter()
+        return TransitionCoverage()
+    }()
+
+    /// The environment variable that names the directory the shared registry writes to at exit.
+    public static let directoryVariable = "STATELOOP_COVERAGE"
+
+    /// What the registry knows of one machine.
+    private struct Machine {
+        var specFile: String
+        var transitions: [TransitionInfo]
+        var taken: Set<Int> = []
+    }
+
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var machines: [ObjectIdentifier: Machine] = [:]
+
+    /// An empty registry, separate from `shared`.
+    public init() {}
+
+    /// Adds `taken` (ids into `M.transitions`) to what `machine` has taken. Recording an empty
+    /// list still registers the machine, so that it is written (with nothing taken) at exit.
+    public func record<M: StateMachine>(_ machine: M.Type, taken: some Sequence<Int>) {
+        lock.withLock {
+            machines[ObjectIdentifier(machine), default: Machine(specFile: M.specFile, transitions: M.transitions)]
+                .taken.formUnion(taken)
+        }
+    }
+
+    /// The ids of `M.transitions` that `machine` has taken so far.
+    public func taken<M: StateMachine>(_ machine: M.Type) -> Set<Int> {
+        lock.withLock { machines[ObjectIdentifier(machine)]?.taken ?? [] }
+    }
+
+    /// The branches of `machine` never taken so far, with a summary.
+    ///
+    /// - Parameter specDirectory: the directory the warnings' paths start with; without it,
+    ///   they are `M.specFile` alone.
+    public func report<M: StateMachine>(_ machine: M.Type, specDirectory: String? = nil) -> CoverageReport {
+        let path = specDirectory.map { ($0.hasSuffix("/") ? $0 : $0 + "/") + M.specFile } ?? M.specFile
+        return CoverageReport(
+            machine: ValueDump.typeName(machine),
+            specPath: path, transitions: M.transitions, taken: taken(machine)
+        )
+    }
+
+    /// Writes one file per spec file recorded, `DIRECTORY/<specFile>.<processID>.taken`, with one
+    /// line `LINE:COL` per branch taken, sorted; the directory is created if missing.
+    public func writeTaken(toDirectory directory: String, processID: Int32) throws {
+        var lines = [String: Set<TransitionInfo>]()
+        lock.withLock {
+            for machine in machines.values {
+                lines[machine.specFile, default: []].formUnion(machine.transitions.filter { machine.taken.contains($0.id) })
+            }
+        }
+        let url = URL(fileURLWithPath: directory, isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        for (specFile, taken) in lines {
+            let text = taken.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+                .map { "\($0.line):\($0.column)\n" }.joined()
+            try Data(text.utf8).write(to: url.appendingPathComponent("\(specFile).\(processID).taken"))
+        }
+    }
+
+    /// Registers the exit writer of the shared registry if `STATELOOP_COVERAGE` is set.
+    private static func installExitWriter() {
+        guard ProcessInfo.processInfo.environment[directoryVariable] != nil else { return }
+        // A C function pointer: no captures, so it reads the shared registry when it runs.
+        atexit {
+            guard let directory = ProcessInfo.processInfo.environment[TransitionCoverage.directoryVariable] else { return }
+            do {
+                try TransitionCoverage.shared.writeTaken(
+                    toDirectory: directory, processID: ProcessInfo.processInfo.processIdentifier
+                )
+            } catch {
+                FileHandle.standardError.write(Data("stateloop: cannot write transition coverage to \(directory): \(error)\n".utf8))
+            }
+        }
+    }
+}
+
+/// The branches of a machine its tests never took, as `stateloop` prints warnings:
+///
+/// ```
+/// GitHubSearch.machine.yml:38:9: warning: transition never taken in tests: ready --scrolledNearBottom--> loading
+/// GitHubSearch: 41/47 transitions taken
+/// ```
+public struct CoverageReport: Hashable, Sendable, CustomStringConvertible {
+    /// The machine's type name: `GitHubSearch`.
+    public var machine: String
+    /// The spec's path as the warnings start with it.
+    public var specPath: String
+    /// Every branch of the spec, `StateMachine.transitions`.
+    public var transitions: [TransitionInfo]
+    /// The ids of the branches taken.
+    public var taken: Set<Int>
+
+    public init(machine: String, specPath: String, transitions: [TransitionInfo], taken: Set<Int>) {
+        self.machine = machine
+        self.specPath = specPath
+        self.transitions = transitions
+        self.taken = taken
+    }
+
+    /// The branches never taken, in `transitions` order.
+    public var untaken: [TransitionInfo] {
+        transitions.filter { !taken.contains($0.id) }
+    }
+
+    /// One warning per branch never taken: `PATH:LINE:COL: warning: transition never taken in tests: ...`.
+    public var warnings: [String] {
+        untaken.map { "\(specPath):\($0.line):\($0.column): warning: transition never taken in tests: \($0.description)" }
+    }
+
+    /// `GitHubSearch: 41/47 transitions taken`.
+    public var summary: String {
+        "\(machine): \(transitions.count - untaken.count)/\(transitions.count) transitions taken"
+    }
+
+    /// The warnings, then the summary, one per line.
+    public var description: String {
+        (warnings + [summary]).joined(separator: "\n")
+    }
+}
