@@ -43,11 +43,6 @@ public protocol StateMachine {
     static func isDone(_ state: State) -> Bool
 }
 
-extension StateMachine {
-    /// A machine without final states is never done.
-    public static func isDone(_ state: State) -> Bool { false }
-}
-
 /// The ids of the branches a step took, in the order taken.
 public struct TransitionTrace: Sendable, Equatable {
     /// The ids taken so far.

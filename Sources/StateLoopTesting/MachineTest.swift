@@ -193,9 +193,9 @@ public final class MachineTest<M: StateMachine> {
         // A finished machine changes nothing, and its last step's one-shot runs must not start again.
         guard !M.isDone(state) else { return }
         let before = state
-        var trace = TransitionTrace.on
+        var trace = TransitionTrace()
         M.reduce(&state, event, trace: &trace)
-        coverage.record(M.self, taken: trace.taken ?? [])
+        coverage.record(M.self, taken: trace.taken)
         updateRunsAndTimers(from: before)
     }
 

@@ -4,7 +4,7 @@ import Foundation
 import StateLoop
 
 /// The branches (`StateMachine.transitions`) each machine has taken in this process, as the
-/// harness records them: every `MachineTest` step reduces with `TransitionTrace.on` and adds the
+/// harness records them: every `MachineTest` step reduces with a `TransitionTrace` and adds the
 /// ids taken to its registry, `shared` unless it was given another.
 ///
 /// When the environment variable `STATELOOP_COVERAGE` names a directory, the shared registry

@@ -37,12 +37,17 @@ import Testing
                             {
             #sourceLocation(file: "Test.machine.yml", line: 10)
                                               _next.n = n + 2
+            #sourceLocation()
+                                _next._tracing.take(0)
             #sourceLocation(file: "Test.machine.yml", line: 10)
                                                                 } else if event.by > 0
                             {
             #sourceLocation(file: "Test.machine.yml", line: 10)
                                                                                         _next.n = n + 1
             #sourceLocation()
+                                _next._tracing.take(1)
+                            } else {
+                                _next._tracing.take(2) // ignored
                             }
                         }
             """)
@@ -65,7 +70,7 @@ import Testing
         let source = generate(oneState(events: "go: {by: Int}", handler: "[ignore]"))
         expectContains(source, """
                         case .go:
-                            break // ignored
+                            _next._tracing.take(0) // ignored
             """)
     }
 
@@ -76,10 +81,12 @@ import Testing
             #sourceLocation(file: "Test.machine.yml", line: 10)
                                        _next.n = n - 1
             #sourceLocation()
+                                _next._tracing.take(0)
                             } else {
             #sourceLocation(file: "Test.machine.yml", line: 10)
                                                            _next.n = 9
             #sourceLocation()
+                                _next._tracing.take(1)
                             }
             """)
     }
@@ -90,6 +97,7 @@ import Testing
             #sourceLocation(file: "Test.machine.yml", line: 10)
                       _next.n = n + 1
             #sourceLocation()
+                            _next._tracing.take(0)
                         case ._timer
             """)
     }
@@ -99,8 +107,10 @@ import Testing
         expectContains(source, """
                             {
             #sourceLocation()
+                                _next._tracing.take(0)
                                 _next.mode = .a
                             } else {
+                                _next._tracing.take(1)
                                 _next.mode = .a
                             }
             """)
@@ -110,6 +120,7 @@ import Testing
         let source = generate(oneState(handler: "{target: a}", extra: "    after: {1s: {target: a}}"))
         expectContains(source, """
                         case .go:
+                            _next._tracing.take(0)
                             _next.mode = .a
                             _next._entries &+= 1
             """)
@@ -185,12 +196,13 @@ import Testing
             """)
         expectContains(source, """
                         case ._timer(let _fired) where _fired == .init(mode: .a, index: 0, entry: _entries):
+                            _next._tracing.take(1)
                             _next.mode = .a
                             _next._entries &+= 1
                         case ._timer:
                             break // a timer of another state or of an earlier entry
             """)
-        expectContains(source, "public static func system(initial: State = .initial, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock())")
+        expectContains(source, "public static func system(initial: State = .initial, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock(), onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)? = nil)")
     }
 
     @Test func effectsGetAProtocolAResultEnumAndARequestQuery() {

@@ -50,6 +50,11 @@ extension MachineContextBuilder {
             "    }",
             "",
         ]
+        lines += [
+            "    /// True once `state` is finished: `reduce` changes nothing (T4).",
+            "    \(p)static func isDone(_ state: State) -> Swift.Bool { state.isDone }",
+            "",
+        ]
         lines += runsLines() + resultLines() + timersLines()
         lines += [
             "    /// Copies the fields only the reducer writes from `source`: a test never states them.",

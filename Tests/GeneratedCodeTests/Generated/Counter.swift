@@ -77,27 +77,26 @@ public enum Counter {
         private func _reduce_counting(_ _event: Event, _ _next: inout State) {
             switch _event {
             case .increment:
-                _next._tracing.take(0)
 #sourceLocation(file: "Counter.machine.yml", line: 16)
                  _next.count = count + 1
 #sourceLocation()
+                _next._tracing.take(0)
             case .decrement:
 #sourceLocation(file: "Counter.machine.yml", line: 18)
                 if count > 0
                 {
-#sourceLocation()
-                    _next._tracing.take(1)
 #sourceLocation(file: "Counter.machine.yml", line: 18)
                               _next.count = count - 1
 #sourceLocation()
+                    _next._tracing.take(1)
                 } else {
                     _next._tracing.take(2) // ignored
                 }
             case .reset:
-                _next._tracing.take(3)
 #sourceLocation(file: "Counter.machine.yml", line: 20)
               _next.count = 0
 #sourceLocation()
+                _next._tracing.take(3)
             }
         }
     }
@@ -158,6 +157,9 @@ extension Counter: StateLoop.StateMachine {
         guard let onTransition else { return { state, event in reduce(&state, event) } }
         return tracingReducer(onTransition)
     }
+
+    /// True once `state` is finished: `reduce` changes nothing (T4).
+    public static func isDone(_ state: State) -> Swift.Bool { state.isDone }
 
     /// Every run `state` asks for, in `effects:` order (a set's elements in the set's order), then the one-shot runs the last step queued.
     public static func runs(in state: State) -> [StateLoop.EffectRequest<Call>] {

@@ -162,10 +162,10 @@ public enum Edges {
             switch _event {
             case .typed(let _0):
                 let event: Event.TypedPayload = .init(text: _0)
-                _next._tracing.take(0)
 #sourceLocation(file: "Edges.machine.yml", line: 25)
              _next.query = event.text
 #sourceLocation()
+                _next._tracing.take(0)
             case .hit:
                 _next._tracing.take(1) // ignored
             case .noHit:
@@ -184,10 +184,10 @@ public enum Edges {
                     _next._tracing.take(4) // ignored
                 }
             case ._timer(let _fired) where _fired == .init(mode: .waiting, index: 1, entry: _entries):
-                _next._tracing.take(5)
 #sourceLocation(file: "Edges.machine.yml", line: 23)
                             _next.hits = 0
 #sourceLocation()
+                _next._tracing.take(5)
                 _next.mode = .waiting
                 _next._entries &+= 1
             case ._timer:
@@ -200,18 +200,18 @@ public enum Edges {
             switch _event {
             case .typed(let _0):
                 let event: Event.TypedPayload = .init(text: _0)
-                _next._tracing.take(6)
 #sourceLocation(file: "Edges.machine.yml", line: 30)
                                 _next.query = event.text
 #sourceLocation()
+                _next._tracing.take(6)
                 _next.mode = .searching
                 _next._entries &+= 1
             case .hit(let _0):
                 let event: Event.HitPayload = .init(count: _0)
-                _next._tracing.take(7)
 #sourceLocation(file: "Edges.machine.yml", line: 31)
                             _next.hits = hits + event.count
 #sourceLocation()
+                _next._tracing.take(7)
                 _next.mode = .waiting
                 _next._entries &+= 1
             case .noHit:
@@ -377,6 +377,9 @@ extension Edges: StateLoop.StateMachine {
         guard let onTransition else { return { state, event in reduce(&state, event) } }
         return tracingReducer(onTransition)
     }
+
+    /// True once `state` is finished: `reduce` changes nothing (T4).
+    public static func isDone(_ state: State) -> Swift.Bool { state.isDone }
 
     /// Every run `state` asks for, in `effects:` order (a set's elements in the set's order), then the one-shot runs the last step queued.
     public static func runs(in state: State) -> [StateLoop.EffectRequest<Call>] {

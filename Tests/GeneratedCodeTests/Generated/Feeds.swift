@@ -477,6 +477,9 @@ extension Feeds: StateLoop.StateMachine {
         return tracingReducer(onTransition)
     }
 
+    /// True once `state` is finished: `reduce` changes nothing (T4).
+    public static func isDone(_ state: State) -> Swift.Bool { state.isDone }
+
     /// Every run `state` asks for, in `effects:` order (a set's elements in the set's order), then the one-shot runs the last step queued.
     public static func runs(in state: State) -> [StateLoop.EffectRequest<Call>] {
         var runs: [StateLoop.EffectRequest<Call>] = []

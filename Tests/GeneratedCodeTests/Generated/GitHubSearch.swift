@@ -222,8 +222,6 @@ public enum GitHubSearch {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 24)
                if !event.search.isEmpty
                 {
-#sourceLocation()
-                    _next._tracing.take(0)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 26)
          _next.search = event.search
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 26)
@@ -231,6 +229,7 @@ public enum GitHubSearch {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 26)
                                                _next.nextPageURL = GitHub.searchURL(event.search)
 #sourceLocation()
+                    _next._tracing.take(0)
                     _next.mode = .loading
                     _next._entries &+= 1
                 } else {
@@ -252,7 +251,6 @@ public enum GitHubSearch {
             switch _event {
             case .searchChanged(let _0):
                 let event: Event.SearchChangedPayload = .init(search: _0)
-                _next._tracing.take(5)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 33)
                                       _next.search = event.search
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 33)
@@ -260,26 +258,27 @@ public enum GitHubSearch {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 33)
                                                                             _next.nextPageURL = GitHub.searchURL(event.search)
 #sourceLocation()
+                _next._tracing.take(5)
                 _next.mode = .loading
                 _next._entries &+= 1
             case .scrolledNearBottom:
                 _next._tracing.take(6) // ignored
             case .loaded(let _0, let _1):
                 let event: Event.LoadedPayload = .init(repositories: _0, nextURL: _1)
-                _next._tracing.take(3)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 31)
                              _next.results = results + event.repositories
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 31)
                                                                     _next.nextPageURL = event.nextURL
 #sourceLocation()
+                _next._tracing.take(3)
                 _next.mode = .ready
                 _next._entries &+= 1
             case .failed(let _0):
                 let event: Event.FailedPayload = .init(error: _0)
-                _next._tracing.take(4)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 32)
                               _next.lastError = event.error
 #sourceLocation()
+                _next._tracing.take(4)
                 _next.mode = .failed
                 _next._entries &+= 1
             case ._timer:
@@ -292,7 +291,6 @@ public enum GitHubSearch {
             switch _event {
             case .searchChanged(let _0):
                 let event: Event.SearchChangedPayload = .init(search: _0)
-                _next._tracing.take(9)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 40)
                                       _next.search = event.search
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 40)
@@ -300,6 +298,7 @@ public enum GitHubSearch {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 40)
                                                                             _next.nextPageURL = GitHub.searchURL(event.search)
 #sourceLocation()
+                _next._tracing.take(9)
                 _next.mode = .loading
                 _next._entries &+= 1
             case .scrolledNearBottom:
@@ -327,7 +326,6 @@ public enum GitHubSearch {
             switch _event {
             case .searchChanged(let _0):
                 let event: Event.SearchChangedPayload = .init(search: _0)
-                _next._tracing.take(11)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 46)
                                       _next.search = event.search
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 46)
@@ -337,13 +335,14 @@ public enum GitHubSearch {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 46)
                                                                                                                           _next.lastError = nil
 #sourceLocation()
+                _next._tracing.take(11)
                 _next.mode = .loading
                 _next._entries &+= 1
             case .scrolledNearBottom:
-                _next._tracing.take(10)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 45)
                                            _next.lastError = nil
 #sourceLocation()
+                _next._tracing.take(10)
                 _next.mode = .loading
                 _next._entries &+= 1
             case .loaded:
@@ -351,10 +350,10 @@ public enum GitHubSearch {
             case .failed:
                 break // no effect that sends it runs here
             case ._timer(let _fired) where _fired == .init(mode: .failed, index: 0, entry: _entries):
-                _next._tracing.take(12)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 43)
                            _next.lastError = nil
 #sourceLocation()
+                _next._tracing.take(12)
                 _next.mode = .loading
                 _next._entries &+= 1
             case ._timer:
@@ -514,6 +513,9 @@ extension GitHubSearch: StateLoop.StateMachine {
         guard let onTransition else { return { state, event in reduce(&state, event) } }
         return tracingReducer(onTransition)
     }
+
+    /// True once `state` is finished: `reduce` changes nothing (T4).
+    public static func isDone(_ state: State) -> Swift.Bool { state.isDone }
 
     /// Every run `state` asks for, in `effects:` order (a set's elements in the set's order), then the one-shot runs the last step queued.
     public static func runs(in state: State) -> [StateLoop.EffectRequest<Call>] {

@@ -212,11 +212,10 @@ public enum Keywords {
 #sourceLocation(file: "Keywords.machine.yml", line: 20)
                     if event.case > 0
                 {
-#sourceLocation()
-                    _next._tracing.take(0)
 #sourceLocation(file: "Keywords.machine.yml", line: 20)
                                                       _next.`default` = `default` + event.case
 #sourceLocation()
+                    _next._tracing.take(0)
                     _next.mode = .`repeat`
                     _next._entries &+= 1
                 }
@@ -228,12 +227,12 @@ public enum Keywords {
                 break // no effect that sends it runs here
             case .`for`(let _0, let _1):
                 let event: Event.ForPayload = .init(let: _0, var: _1)
-                _next._tracing.take(2)
 #sourceLocation(file: "Keywords.machine.yml", line: 22)
          _next.`let` = event.let
 #sourceLocation(file: "Keywords.machine.yml", line: 22)
                           _next.`var` = `let` + event.var
 #sourceLocation()
+                _next._tracing.take(2)
             case ._timer:
                 break // no timer runs here
             }
@@ -244,20 +243,20 @@ public enum Keywords {
             switch _event {
             case .`switch`(let _0):
                 let event: Event.SwitchPayload = .init(case: _0)
-                _next._tracing.take(3)
 #sourceLocation(file: "Keywords.machine.yml", line: 27)
              _next.`in` = "\(event.case)"
 #sourceLocation()
+                _next._tracing.take(3)
             case .`return`:
                 _next._tracing.take(4)
                 _next.mode = .`repeat`
                 _next._entries &+= 1
             case .`throw`(let _0):
                 let event: Event.ThrowPayload = .init(where: _0)
-                _next._tracing.take(5)
 #sourceLocation(file: "Keywords.machine.yml", line: 29)
            _next.`in` = event.where
 #sourceLocation()
+                _next._tracing.take(5)
             case .`for`:
                 _next._tracing.take(6) // ignored
             case ._timer(let _fired) where _fired == .init(mode: .`repeat`, index: 0, entry: _entries):
@@ -418,6 +417,9 @@ extension Keywords: StateLoop.StateMachine {
         guard let onTransition else { return { state, event in reduce(&state, event) } }
         return tracingReducer(onTransition)
     }
+
+    /// True once `state` is finished: `reduce` changes nothing (T4).
+    public static func isDone(_ state: State) -> Swift.Bool { state.isDone }
 
     /// Every run `state` asks for, in `effects:` order (a set's elements in the set's order), then the one-shot runs the last step queued.
     public static func runs(in state: State) -> [StateLoop.EffectRequest<Call>] {

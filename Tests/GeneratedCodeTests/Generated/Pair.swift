@@ -107,24 +107,23 @@ public enum Pair {
         private func _reduce_open(_ _event: Event, _ _next: inout State) {
             switch _event {
             case .swap:
-                _next._tracing.take(0)
 #sourceLocation(file: "Pair.machine.yml", line: 18)
             _next.first = second
 #sourceLocation(file: "Pair.machine.yml", line: 18)
                            _next.second = first
 #sourceLocation()
+                _next._tracing.take(0)
             case .add(let _0):
                 let event: Event.AddPayload = .init(amount: _0)
 #sourceLocation(file: "Pair.machine.yml", line: 20)
                 if event.amount > 0
                 {
-#sourceLocation()
-                    _next._tracing.take(1)
 #sourceLocation(file: "Pair.machine.yml", line: 20)
                                      _next.first = first + event.amount
 #sourceLocation(file: "Pair.machine.yml", line: 20)
                                                                   _next.second = first
 #sourceLocation()
+                    _next._tracing.take(1)
                 } else {
                     _next._tracing.take(2) // ignored
                 }
@@ -208,6 +207,9 @@ extension Pair: StateLoop.StateMachine {
         guard let onTransition else { return { state, event in reduce(&state, event) } }
         return tracingReducer(onTransition)
     }
+
+    /// True once `state` is finished: `reduce` changes nothing (T4).
+    public static func isDone(_ state: State) -> Swift.Bool { state.isDone }
 
     /// Every run `state` asks for, in `effects:` order (a set's elements in the set's order), then the one-shot runs the last step queued.
     public static func runs(in state: State) -> [StateLoop.EffectRequest<Call>] {

@@ -117,10 +117,10 @@ public enum TrafficLight {
             case .powerRestored:
                 _next._tracing.take(0) // ignored
             case ._timer(let _fired) where _fired == .init(mode: .red, index: 0, entry: _entries):
-                _next._tracing.take(3)
 #sourceLocation(file: "TrafficLight.machine.yml", line: 18)
                          _next.cycles = cycles + 1
 #sourceLocation()
+                _next._tracing.take(3)
                 _next.mode = .green
                 _next._entries &+= 1
             case ._timer:
@@ -284,6 +284,9 @@ extension TrafficLight: StateLoop.StateMachine {
         guard let onTransition else { return { state, event in reduce(&state, event) } }
         return tracingReducer(onTransition)
     }
+
+    /// True once `state` is finished: `reduce` changes nothing (T4).
+    public static func isDone(_ state: State) -> Swift.Bool { state.isDone }
 
     /// Every run `state` asks for, in `effects:` order (a set's elements in the set's order), then the one-shot runs the last step queued.
     public static func runs(in state: State) -> [StateLoop.EffectRequest<Call>] {

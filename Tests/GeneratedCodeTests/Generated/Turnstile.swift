@@ -176,21 +176,20 @@ public enum Turnstile {
 #sourceLocation(file: "Turnstile.machine.yml", line: 22)
                 if event.value >= 50
                 {
-#sourceLocation()
-                    _next._tracing.take(1)
 #sourceLocation(file: "Turnstile.machine.yml", line: 22)
                                                         _next.coins = coins + event.value
 #sourceLocation()
+                    _next._tracing.take(1)
                     _next.mode = .unlocked
                     _next._entries &+= 1
                 } else {
                     _next._tracing.take(2) // ignored
                 }
             case .push:
-                _next._tracing.take(3)
 #sourceLocation(file: "Turnstile.machine.yml", line: 24)
                              _next.alarm = "forced"
 #sourceLocation()
+                _next._tracing.take(3)
                 _next.mode = .broken
                 _next._entries &+= 1
             case .reset:
@@ -207,15 +206,15 @@ public enum Turnstile {
             switch _event {
             case .coin(let _0):
                 let event: Event.CoinPayload = .init(value: _0)
-                _next._tracing.take(4)
 #sourceLocation(file: "Turnstile.machine.yml", line: 27)
             _next.coins = coins + event.value
 #sourceLocation()
+                _next._tracing.take(4)
             case .push:
-                _next._tracing.take(5)
 #sourceLocation(file: "Turnstile.machine.yml", line: 28)
                             _next.passes = passes + 1
 #sourceLocation()
+                _next._tracing.take(5)
                 _next.mode = .locked
                 _next._entries &+= 1
             case .reset:
@@ -239,10 +238,10 @@ public enum Turnstile {
             case .push:
                 _next._tracing.take(10) // ignored
             case .reset:
-                _next._tracing.take(7)
 #sourceLocation(file: "Turnstile.machine.yml", line: 33)
                              _next.alarm = nil
 #sourceLocation()
+                _next._tracing.take(7)
                 _next.mode = .locked
                 _next._entries &+= 1
             case .logged:
@@ -395,6 +394,9 @@ extension Turnstile: StateLoop.StateMachine {
         guard let onTransition else { return { state, event in reduce(&state, event) } }
         return tracingReducer(onTransition)
     }
+
+    /// True once `state` is finished: `reduce` changes nothing (T4).
+    public static func isDone(_ state: State) -> Swift.Bool { state.isDone }
 
     /// Every run `state` asks for, in `effects:` order (a set's elements in the set's order), then the one-shot runs the last step queued.
     public static func runs(in state: State) -> [StateLoop.EffectRequest<Call>] {
