@@ -1,7 +1,7 @@
 // ValueDump: values as text for the harness's messages and diffs (T3), read through `Mirror`.
 
 /// Renders any value as Swift-like text: a struct or class as its type name and one field per
-/// line, an enum case as `.loaded(repositories: [...], nextURL: nil)`, an optional as its value
+/// line (a struct's underscored fields left out), an enum case as `.loaded(repositories: [...], nextURL: nil)`, an optional as its value
 /// or `nil`, a string quoted, and collections with their elements; sets and dictionaries sorted
 /// by their rendered text so that the output is deterministic.
 ///
@@ -77,7 +77,10 @@ enum ValueDump {
             }
             return composite("\(typeName(value))(", fields, ")", style: style, breaks: true)
         default:
-            return composite("\(typeName(value))(", items(mirror.children), ")", style: style, breaks: true)
+            // Underscored fields (`_entries`, `_tracing`) are what only the reducer writes: the
+            // harness copies them into the expectation, so they never differ and only add noise.
+            let fields = mirror.children.filter { !($0.label?.hasPrefix("_") ?? false) }
+            return composite("\(typeName(value))(", items(Mirror.Children(fields)), ")", style: style, breaks: true)
         }
     }
 

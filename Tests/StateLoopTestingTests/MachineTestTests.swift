@@ -77,7 +77,6 @@ func readyRadio(coverage: TransitionCoverage = TransitionCoverage()) -> MachineT
                 prefetching: [],
                 seconds: 0,
                 error: nil,
-                _entries: 1,
                 runs: []
               )
             """,
@@ -116,7 +115,6 @@ func readyRadio(coverage: TransitionCoverage = TransitionCoverage()) -> MachineT
             −   seconds: 1,
             +   seconds: 0,
                 error: nil,
-                _entries: 3,
                 runs: [.log("play")]
               )
             """,
@@ -411,7 +409,6 @@ func readyRadio(coverage: TransitionCoverage = TransitionCoverage()) -> MachineT
                     −   seconds: 1,
                     +   seconds: 0,
                         error: nil,
-                        _entries: 0,
                         runs: []
                       )
                     """,

@@ -1,0 +1,111 @@
+// GitHubSearch.machine.yml tested step by step with the StateLoopTesting harness: every state
+// change, every page load and the retry timer are asserted, and nothing runs by itself.
+// Docs/Testing.md shows this test.
+import Foundation
+import StateLoop
+import StateLoopExamples
+@_spi(Internals) import StateLoopTesting
+import Testing
+
+@Suite struct GitHubSearchTests {
+    let page1 = GitHub.searchURL("swift")!
+    let page2 = URL(string: "https://api.github.com/search/repositories?q=swift&page=2")!
+    let nio = Repository(name: "swift-nio"), syntax = Repository(name: "swift-syntax")
+
+    @Test func searchesLoadsPagesAndRetriesAFailedPageOnItsTimer() {
+        let coverage = TransitionCoverage()
+        let test = MachineTest(GitHubSearch.self, state: .initial, coverage: coverage)
+
+        // An empty search does nothing; a real one starts loading its first page.
+        test.send(.searchChanged(search: ""))
+        test.send(.searchChanged(search: "swift")) {
+            $0.mode = .searching(.loading)
+            $0.search = "swift"
+            $0.nextPageURL = page1
+        }
+        #expect(test.pendingRuns == [.loadNextPage(page1)])
+
+        // The effect answers; the answer is an event the test receives.
+        test.answer(.loadNextPage(page1), with: .loaded(repositories: [nio], nextURL: page2))
+        test.receive(.loaded(repositories: [nio], nextURL: page2)) {
+            $0.mode = .searching(.ready)
+            $0.results = [nio]
+            $0.nextPageURL = page2
+        }
+
+        // Scrolling loads the next page, which fails: the machine waits five seconds.
+        test.send(.scrolledNearBottom) { $0.mode = .searching(.loading) }
+        test.answer(.loadNextPage(page2), with: .failed(error: .offline))
+        test.receive(.failed(error: .offline)) {
+            $0.mode = .searching(.failed)
+            $0.lastError = .offline
+        }
+        #expect(test.armedTimers.map(\.delay) == [.seconds(5)])
+
+        // Time moves only when the test says; the timer retries the same page.
+        test.advance(by: .seconds(4))
+        #expect(test.queuedEvents.isEmpty)
+        test.advance(by: .seconds(1))
+        test.receive(timer: .failed) {
+            $0.mode = .searching(.loading)
+            $0.lastError = nil
+        }
+        test.answer(.loadNextPage(page2), with: .loaded(repositories: [syntax], nextURL: nil))
+        test.receive(.loaded(repositories: [syntax], nextURL: nil)) {
+            $0.mode = .searching(.ready)
+            $0.results = [nio, syntax]
+            $0.nextPageURL = nil
+        }
+
+        // The last page: scrolling does nothing. A new search starts over.
+        test.send(.scrolledNearBottom)
+        test.send(.searchChanged(search: "vapor")) {
+            $0.mode = .searching(.loading)
+            $0.search = "vapor"
+            $0.results = []
+            $0.nextPageURL = GitHub.searchURL("vapor")
+        }
+        // The search is left loading: its run must be answered or explicitly let go.
+        #expect(test.pendingRuns == [.loadNextPage(GitHub.searchURL("vapor")!)])
+        test.skipPendingRuns()
+        test.finish()
+
+        // What this test did not take, at the YAML lines of Specs/GitHubSearch.machine.yml.
+        let report = coverage.report(GitHubSearch.self, specDirectory: "Specs")
+        #expect(report.summary == "GitHubSearch: 8/11 transitions taken")
+        #expect(report.warnings == [
+            "Specs/GitHubSearch.machine.yml:28:14: warning: transition never taken in tests: idle --scrolledNearBottom--> (ignored)",
+            "Specs/GitHubSearch.machine.yml:38:18: warning: transition never taken in tests: loading --scrolledNearBottom--> (ignored)",
+            "Specs/GitHubSearch.machine.yml:48:31: warning: transition never taken in tests: failed --scrolledNearBottom--> loading",
+        ])
+    }
+
+    /// The harness's own reason to exist: a test that forgets a change fails, and says which.
+    @Test func aStateChangeTheTestDoesNotStateFailsWithADiffOfThatField() {
+        var sendLine: UInt = 0
+        let failures = withRecordedFailures {
+            let test = MachineTest(GitHubSearch.self, state: .initial)
+            sendLine = #line; test.send(.searchChanged(search: "swift")) {
+                $0.mode = .searching(.loading)
+                $0.search = "swift"
+                // nextPageURL forgotten
+            }
+            test.skipPendingRuns()
+        }
+        #expect(failures.map(\.message) == [
+            """
+            send(.searchChanged(search: "swift")): the state does not match the expectation (− expected, + actual):
+
+              GitHubSearch.State(
+                mode: .searching(.loading),
+                search: "swift",
+                results: [],
+            −   nextPageURL: nil,
+            +   nextPageURL: https://api.github.com/search/repositories?q=swift&page=1,
+                lastError: nil
+              )
+            """,
+        ])
+        #expect(failures.map(\.line) == [sendLine])
+    }
+}
