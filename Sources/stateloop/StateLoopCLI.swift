@@ -1,4 +1,4 @@
-// The `stateloop` command: generate, check, diagram, paths, templates.
+// The `stateloop` command: generate, check, diagram, paths, coverage, templates.
 //
 // Exit codes are part of the interface (DESIGN §7): 0 ok (warnings allowed), 1 spec errors,
 // 2 usage or I/O errors. ArgumentParser's own usage errors (64) are mapped to 2 here.
@@ -22,7 +22,7 @@ struct StateLoopCLI: ParsableCommand {
             Exit status: 0 ok (warnings allowed), 1 the spec has errors, 2 usage or I/O error.
             """,
         version: "0.1.0",
-        subcommands: [Generate.self, Check.self, Diagram.self, Paths.self, Templates.self]
+        subcommands: [Generate.self, Check.self, Diagram.self, Paths.self, Coverage.self, Templates.self]
     )
 
     static func main() {
