@@ -68,7 +68,7 @@ public struct MachinePaths: Sendable {
     public let states: [StatePath]
     /// Every entry of `transitionList`, in id order.
     public let transitions: [TransitionPath]
-    /// How many configurations the search visited (with the settling state of each).
+    /// How many configurations (sets of active leaves) the search visited.
     public let configurations: Int
     /// Why the search stopped before it saw every configuration; `nil` when it did not.
     public let truncation: String?
@@ -80,7 +80,7 @@ public struct MachinePaths: Sendable {
         transitionList = search.list
         states = search.statePaths()
         transitions = search.transitionPaths()
-        configurations = search.nodes.count
+        configurations = search.configurations.count
         truncation = search.truncation
     }
 
@@ -160,6 +160,8 @@ struct PathSearch {
     let doneBranches: [[Int]]
 
     private(set) var nodes: [Node] = []
+    /// The leaves of every node: the configurations seen, which `limit` bounds.
+    private(set) var configurations: Set<[Int]> = []
     private var nodeIndex: [Node: Int] = [:]
     private var distance: [Int] = []
     /// How each node was first reached at its distance: the node before it and the step taken
@@ -235,9 +237,11 @@ struct PathSearch {
                             parent[known] = (node, successor.step)
                             buckets[reached].append(known)
                         }
-                    } else if nodes.count >= limit {
-                        if truncation == nil {
-                            truncation = "the search stopped after \(limit) configurations; paths longer than those found may exist"
+                    } else if configurations.count >= limit, !configurations.contains(successor.node.leaves) {
+                        truncation = "the search stopped after \(limit) configurations"
+                        // The states the step enters are reached all the same.
+                        for state in activeStates(successor.node.leaves) where stateFound[state] == nil {
+                            stateFound[state] = (node, successor.step)
                         }
                     } else {
                         buckets[reached].append(add(successor.node, distance: reached, from: (node, successor.step)))
@@ -250,6 +254,7 @@ struct PathSearch {
 
     private mutating func add(_ node: Node, distance reached: Int, from: (node: Int, step: MachinePaths.Step?)?) -> Int {
         nodes.append(node)
+        configurations.insert(node.leaves)
         nodeIndex[node] = nodes.count - 1
         distance.append(reached)
         parent.append(from)
@@ -364,7 +369,7 @@ struct PathSearch {
             if combinations.count > Self.combinationLimit {
                 combinations.removeLast(combinations.count - Self.combinationLimit)
                 if truncation == nil {
-                    truncation = "an event had more than \(Self.combinationLimit) combinations of its regions' branches; only the first were followed"
+                    truncation = "the search followed only the first \(Self.combinationLimit) combinations of the regions' branches for an event"
                 }
             }
         }
@@ -579,35 +584,36 @@ struct PathSearch {
         }
     }
 
-    private var incomplete: String {
-        truncation.map { " (\($0))" } ?? ""
-    }
-
-    /// P10: a state no path enters; no transition leads into it, or every one that does is unreachable.
+    /// P11: why no path enters a state: no transition leads into it, or every one that does is unreachable.
     private func stateReason(_ position: Int) -> String {
+        if let truncation { return "not reached: \(truncation)" }
         let into = list.entries.filter { entry in target(of: entry.id).map { tree.isWithin($0, position) } ?? false }
-        if into.isEmpty { return "no transition leads into it" + incomplete }
+        if into.isEmpty { return "no transition leads into it" }
         let at = into.prefix(3).map { "\($0.location.line):\($0.location.column)" }.joined(separator: ", ")
-        return "every transition into it is unreachable (\(at)\(into.count > 3 ? ", ..." : ""))" + incomplete
+        return "every transition into it is unreachable (\(at)\(into.count > 3 ? ", ..." : ""))"
     }
 
-    /// P10, P11: why no path takes `entry`, most telling reason first.
+    /// P11: why no path takes `entry`, most telling reason first.
     private func transitionReason(_ entry: TransitionEntry) -> String {
+        if let truncation { return "not reached: \(truncation)" }
         let owner = source(of: entry.id)
         let ownerName = entry.state.map { "'\($0)'" } ?? "any state"
         if let owner, stateFound[owner] == nil {
-            return "its state \(ownerName) is never entered" + incomplete
+            return "its state \(ownerName) is never entered"
         }
         if case .event(let name) = entry.trigger, !arrived.contains("\(owner ?? machine) \(name)") {
-            return "event '\(name)' never arrives while in \(ownerName): no effect that sends it runs there" + incomplete
+            return "event '\(name)' never arrives while in \(ownerName): no effect that sends it runs there"
         }
         if !consulted.contains(entry.id), let winner = shadowedBy[entry.id] {
             let first = list.entries[winner]
-            return "'\(first.description)' (line \(first.location.line)) always applies first" + incomplete
+            return "'\(first.description)' (line \(first.location.line)) always applies first"
         }
         if entry.trigger == .done, let owner, !dueSeen.contains(owner) {
-            return "no path ends \(ownerName) in a final state" + incomplete
+            return "no path ends \(ownerName) in a final state"
         }
-        return "no path takes it; it loses to another region's conflicting transition, or its guards contradict each other" + incomplete
+        if !consulted.contains(entry.id) {
+            return "it is never tried: the machine never rests in a state where it applies"
+        }
+        return "every path that tries it takes a conflicting branch of another region instead, or assumes one guard both true and false"
     }
 }
