@@ -5,7 +5,7 @@ import StateLoopSpec
 /// `stateloop paths SPEC [--child SPEC]... [--format text|json]`
 struct Paths: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print a shortest sequence of events to every state and every transition of a spec.",
+        abstract: "Print a shortest path of events to every state and transition of a spec.",
         discussion: """
             Searches the machine's configurations from its initial state: events (those from \
             effects only where an effect that sends them runs), timers, always: and onDone:. Guards \

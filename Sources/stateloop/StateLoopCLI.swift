@@ -14,7 +14,9 @@ struct StateLoopCLI: ParsableCommand {
             A spec describes states, events, transitions and query-triggered effects in YAML. \
             `stateloop check` reports mistakes at the YAML line (file:line:column: error: ...), \
             `stateloop generate` writes the Swift (an exhaustive Event enum, a reducer, effect \
-            protocols) that runs on the StateLoop runtime, and `stateloop diagram` draws the machine.
+            protocols) that runs on the StateLoop runtime, and `stateloop diagram` draws the machine. \
+            For tests, `stateloop paths` gives a shortest sequence of events to every state and \
+            transition, and `stateloop coverage` reports the transitions no test took.
 
             In a Swift package you rarely call this yourself: apply the StateLoopPlugin build \
             plugin to a target and every *.machine.yml in it is generated on each build.
