@@ -75,7 +75,7 @@ public struct MachinePaths: Sendable {
 
     /// Searches `spec` (it should have passed the checks: targets and names must resolve).
     public init(_ spec: MachineSpec, limit: Int = defaultLimit) {
-        var search = PathSearch(spec, limit: limit)
+        let search = PathSearch(spec, limit: limit)
         search.run()
         transitionList = search.list
         states = search.statePaths()
@@ -109,16 +109,15 @@ public struct MachinePaths: Sendable {
 }
 
 /// The search behind `MachinePaths`: a 0-1 breadth-first search (settling that takes no branch
-/// costs no step) over nodes that are a configuration and what is left of its settling.
-struct PathSearch {
+/// costs no step) over nodes that are a configuration and what is left of its settling. A class,
+/// so that the tables it reads are not copied into every closure that reads them.
+final class PathSearch {
     /// A configuration (its active leaves, and a top-level final state once the machine is done),
     /// the composites whose `onDone:` is due, and whether `always:` is still to be tried.
     struct Node: Hashable {
         var leaves: [Int]
         var dues: [Int] = []
         var settling = false
-
-        var isStable: Bool { dues.isEmpty && !settling }
     }
 
     /// One branch (or nothing) a leaf, a timer or a due `onDone:` may select, with its guards.
@@ -140,6 +139,18 @@ struct PathSearch {
         var state: Int?
     }
 
+    /// What the search asks of a state on every step, read once from the tree.
+    struct Facts {
+        var parent: Int?
+        var isFinal: Bool
+        var isParallel: Bool
+        var isHistory: Bool
+        /// A leaf of a configuration, or a top-level final state (which ends the machine).
+        var isTerminal: Bool
+        /// The state and its ancestors, innermost first.
+        var lineage: [Int]
+    }
+
     /// A microstep's result.
     struct Move {
         var node: Node
@@ -152,6 +163,13 @@ struct PathSearch {
     let limit: Int
     /// The owner of the machine's own `on:` and `ignore:` in the tables below.
     let machine: Int
+    /// By state position.
+    let facts: [Facts]
+    /// By `TransitionList` id: the state that owns the entry (`nil` for the machine), its target
+    /// and its domain (both `nil` without a target).
+    let sources: [Int?]
+    let targets: [Int?]
+    let domains: [Domain?]
     /// Per owner (a state's position, or `machine`): its branches of each event, timer, `always:`
     /// and `onDone:`, as `TransitionList` ids in the order they are tried.
     let eventBranches: [[String: [Int]]]
@@ -159,7 +177,7 @@ struct PathSearch {
     let alwaysBranches: [[Int]]
     let doneBranches: [[Int]]
 
-    private(set) var nodes: [Node] = []
+    private var nodes: [Node] = []
     /// The leaves of every node: the configurations seen, which `limit` bounds.
     private(set) var configurations: Set<[Int]> = []
     private var nodeIndex: [Node: Int] = [:]
@@ -190,12 +208,23 @@ struct PathSearch {
         self.tree = tree
         self.list = list
         self.machine = machine
+        facts = tree.nodes.indices.map { position in
+            let node = tree[position]
+            return Facts(
+                parent: node.parent, isFinal: node.spec.isFinal, isParallel: node.spec.kind == .parallel, isHistory: node.spec.isHistory,
+                isTerminal: tree.isLeaf(position) || (node.spec.isFinal && node.parent == nil), lineage: tree.lineage(of: position))
+        }
+        let sources = list.entries.map { entry in entry.state.flatMap { tree.index[$0] } }
+        let targets = list.entries.map { entry in entry.branch.transition?.target.flatMap { tree.index[$0.value] } }
+        self.sources = sources
+        self.targets = targets
+        domains = zip(sources, targets).map { source, target in target.map { Domain(state: tree.domain(source: source, target: $0)) } }
         var events = [[String: [Int]]](repeating: [:], count: machine + 1)
         var timers = [[[Int]]](repeating: [], count: machine + 1)
         var always = [[Int]](repeating: [], count: machine + 1)
         var done = [[Int]](repeating: [], count: machine + 1)
         for entry in list.entries {
-            let owner = entry.state.flatMap { tree.index[$0] } ?? machine
+            let owner = sources[entry.id] ?? machine
             switch entry.trigger {
             case .event(let name): events[owner][name, default: []].append(entry.id)
             case .timer(let index, _):
@@ -213,7 +242,7 @@ struct PathSearch {
 
     // MARK: The search
 
-    mutating func run() {
+    func run() {
         guard let initial = tree.index[spec.initial.value] else { return }
         var entered: [Int] = []
         if let top = tree.path(from: nil, to: initial).first { enter(top, toward: initial, into: &entered) }
@@ -252,7 +281,7 @@ struct PathSearch {
         }
     }
 
-    private mutating func add(_ node: Node, distance reached: Int, from: (node: Int, step: MachinePaths.Step?)?) -> Int {
+    private func add(_ node: Node, distance reached: Int, from: (node: Int, step: MachinePaths.Step?)?) -> Int {
         nodes.append(node)
         configurations.insert(node.leaves)
         nodeIndex[node] = nodes.count - 1
@@ -263,7 +292,7 @@ struct PathSearch {
 
     /// The successors of a node, each with its cost (1 for a step, 0 for settling that took no
     /// branch); records the states and entries it reaches first.
-    private mutating func expand(_ position: Int) -> [(node: Node, step: MachinePaths.Step?, cost: Int)] {
+    private func expand(_ position: Int) -> [(node: Node, step: MachinePaths.Step?, cost: Int)] {
         let node = nodes[position]
         let active = activeStates(node.leaves)
         for state in active where stateFound[state] == nil { stateFound[state] = (position, nil) }
@@ -294,7 +323,7 @@ struct PathSearch {
                 }
             }
         } else if node.settling {
-            let lists = node.leaves.map { leaf in tree.lineage(of: leaf).map { alwaysBranches[$0] }.filter { !$0.isEmpty } }
+            let lists = node.leaves.map { leaf in facts[leaf].lineage.map { alwaysBranches[$0] }.filter { !$0.isEmpty } }
             for selection in combine(lists.map { resolve($0) }) {
                 if selection.taken.isEmpty {
                     successors.append((Node(leaves: node.leaves), nil, 0))
@@ -312,7 +341,7 @@ struct PathSearch {
                     effect = answering.name.value
                 }
                 for owner in active + [machine] { arrived.insert("\(owner) \(name)") }
-                let lists = node.leaves.map { leaf in (tree.lineage(of: leaf) + [machine]).compactMap { eventBranches[$0][name] } }
+                let lists = node.leaves.map { leaf in (facts[leaf].lineage + [machine]).compactMap { eventBranches[$0][name] } }
                 for selection in combine(lists.map { resolve($0) }) where !selection.taken.isEmpty {
                     take(selection, .event(name), effect: effect) { $0.node }
                 }
@@ -335,7 +364,7 @@ struct PathSearch {
     /// guard may hold, with the guards before it assumed false; the chain ends at a branch
     /// without a guard, and when it does not, "nothing" is a choice too (P4). Records which
     /// branches were tried and, for those that were not, the branch that always decides first.
-    private mutating func resolve(_ lists: [[Int]]) -> [Choice] {
+    private func resolve(_ lists: [[Int]]) -> [Choice] {
         var choices: [Choice] = []
         var failing: [MachinePaths.Assumption] = []
         for (listPosition, ids) in lists.enumerated() {
@@ -362,7 +391,7 @@ struct PathSearch {
     /// leaves reach is taken once (S68), a combination that assumes a guard both true and false
     /// is impossible (S14: every guard sees the same state), and of two conflicting branches the
     /// inner source wins, else the first selected (S69).
-    private mutating func combine(_ perLeaf: [[Choice]]) -> [Selection] {
+    private func combine(_ perLeaf: [[Choice]]) -> [Selection] {
         var combinations: [[Choice]] = [[]]
         for choices in perLeaf {
             combinations = combinations.flatMap { prefix in choices.map { prefix + [$0] } }
@@ -396,15 +425,15 @@ struct PathSearch {
     private func withoutConflicts(_ taken: [Int]) -> [Int] {
         var kept: [Int] = []
         for id in taken {
-            guard let exits = domain(of: id) else {
+            guard let exits = domains[id] else {
                 kept.append(id)
                 continue
             }
             var preempted = false
             var beaten: [Int] = []
             for other in kept {
-                guard let otherExits = domain(of: other), overlap(exits, otherExits) else { continue }
-                if isInside(source(of: id), source(of: other)) {
+                guard let otherExits = domains[other], overlap(exits, otherExits) else { continue }
+                if isInside(sources[id], sources[other]) {
                     beaten.append(other)
                 } else {
                     preempted = true
@@ -424,13 +453,13 @@ struct PathSearch {
     /// Takes the branches `taken` from the configuration `leaves`: exits the active leaves below
     /// each targeted branch's domain and enters its target (S21–S26); then the `onDone:` that
     /// entering a final state made due (S53, S71) and `always:` (S45) are to be tried.
-    private mutating func microstep(_ leaves: [Int], _ taken: [Int]) -> Move {
+    private func microstep(_ leaves: [Int], _ taken: [Int]) -> Move {
         var current = Set(leaves)
         var entered: [Int] = []
         var historyTargets: [Int] = []
         for id in taken {
-            guard let domain = domain(of: id), let target = target(of: id) else { continue }
-            if tree[target].spec.isHistory { historyTargets.append(target) }
+            guard let domain = domains[id], let target = targets[id] else { continue }
+            if facts[target].isHistory { historyTargets.append(target) }
             let scope = domain.state
             current = current.filter { leaf in scope.map { !tree.isWithin(leaf, $0) } ?? false }
             var states: [Int] = []
@@ -447,15 +476,15 @@ struct PathSearch {
 
     /// The node after a microstep that entered `entered`: done when a top-level final state was
     /// entered (S56), else with the `onDone:` it made due queued, and `always:` to try.
-    private mutating func settlingNode(leaves: Set<Int>, entered: [Int]) -> Node {
+    private func settlingNode(leaves: Set<Int>, entered: [Int]) -> Node {
         let sorted = leaves.sorted()
         if sorted.contains(where: isDoneState) { return Node(leaves: sorted) }
         var due: [Int] = []
         var parallels: [Int] = []
-        for final in entered where tree[final].spec.isFinal {
-            guard let composite = tree[final].parent else { continue }
+        for final in entered where facts[final].isFinal {
+            guard let composite = facts[final].parent else { continue }
             if !doneBranches[composite].isEmpty, !due.contains(composite) { due.append(composite) }
-            if let outer = tree[composite].parent, tree[outer].spec.kind == .parallel, !doneBranches[outer].isEmpty,
+            if let outer = facts[composite].parent, facts[outer].isParallel, !doneBranches[outer].isEmpty,
                 !parallels.contains(outer), isDue(outer, in: sorted)
             {
                 parallels.append(outer)
@@ -467,9 +496,9 @@ struct PathSearch {
 
     /// Enters `position` and below it the way to `target`, or its default (S21, S61–S66).
     private func enter(_ position: Int, toward target: Int?, into entered: inout [Int]) {
-        if tree[position].spec.isHistory {
+        if facts[position].isHistory {
             // P9: a history state enters its default, as if nothing were recorded yet (S63).
-            if let parent = tree[position].parent, let fallback = tree.historyDefault(of: position), fallback != position {
+            if let parent = facts[position].parent, let fallback = tree.historyDefault(of: position), fallback != position {
                 enterChildren(of: parent, toward: fallback, into: &entered)
             }
             return
@@ -482,7 +511,7 @@ struct PathSearch {
     /// the child on the way to `target` or the `initial:` child.
     private func enterChildren(of position: Int, toward target: Int?, into entered: inout [Int]) {
         let inside = target.flatMap { $0 != position && tree.isWithin($0, position) ? $0 : nil }
-        if tree[position].spec.kind == .parallel {
+        if facts[position].isParallel {
             for region in tree.regions(of: position) {
                 enter(region, toward: inside.flatMap { tree.isWithin($0, region) ? $0 : nil }, into: &entered)
             }
@@ -493,13 +522,13 @@ struct PathSearch {
 
     // MARK: Questions about states and branches
 
-    /// A leaf of a configuration, or a top-level final state.
     private func isTerminal(_ position: Int) -> Bool {
-        tree.isLeaf(position) || isDoneState(position)
+        facts[position].isTerminal
     }
 
+    /// A top-level final state.
     private func isDoneState(_ position: Int) -> Bool {
-        tree[position].spec.isFinal && tree[position].parent == nil
+        facts[position].isFinal && facts[position].parent == nil
     }
 
     private func isDone(_ leaves: [Int]) -> Bool {
@@ -508,31 +537,18 @@ struct PathSearch {
 
     /// The active leaves and all their ancestors, in document order.
     private func activeStates(_ leaves: [Int]) -> [Int] {
-        Set(leaves.flatMap { tree.lineage(of: $0) }).sorted()
+        Set(leaves.flatMap { facts[$0].lineage }).sorted()
     }
 
     /// True when `composite`'s `onDone:` applies in the configuration: it rests in a final child,
     /// or, for a parallel state, every region does (S53, S71).
     private func isDue(_ composite: Int, in leaves: [Int]) -> Bool {
         func restsInFinal(_ state: Int) -> Bool {
-            leaves.contains { tree[$0].parent == state && tree[$0].spec.isFinal }
+            leaves.contains { facts[$0].parent == state && facts[$0].isFinal }
         }
-        return tree[composite].spec.kind == .parallel ? tree.regions(of: composite).allSatisfy(restsInFinal) : restsInFinal(composite)
+        return facts[composite].isParallel ? tree.regions(of: composite).allSatisfy(restsInFinal) : restsInFinal(composite)
     }
 
-    /// The state that owns entry `id`; `nil` for the machine.
-    private func source(of id: Int) -> Int? {
-        list.entries[id].state.flatMap { tree.index[$0] }
-    }
-
-    private func target(of id: Int) -> Int? {
-        list.entries[id].branch.transition?.target.flatMap { tree.index[$0.value] }
-    }
-
-    /// The domain of a targeted branch (S22); `nil` without a target.
-    private func domain(of id: Int) -> Domain? {
-        target(of: id).map { Domain(state: tree.domain(source: source(of: id), target: $0)) }
-    }
 
     /// True when two domains' exits overlap: one lies within the other (S69).
     private func overlap(_ first: Domain, _ second: Domain) -> Bool {
@@ -587,7 +603,7 @@ struct PathSearch {
     /// P11: why no path enters a state: no transition leads into it, or every one that does is unreachable.
     private func stateReason(_ position: Int) -> String {
         if let truncation { return "not reached: \(truncation)" }
-        let into = list.entries.filter { entry in target(of: entry.id).map { tree.isWithin($0, position) } ?? false }
+        let into = list.entries.filter { entry in targets[entry.id].map { tree.isWithin($0, position) } ?? false }
         if into.isEmpty { return "no transition leads into it" }
         let at = into.prefix(3).map { "\($0.location.line):\($0.location.column)" }.joined(separator: ", ")
         return "every transition into it is unreachable (\(at)\(into.count > 3 ? ", ..." : ""))"
@@ -596,7 +612,7 @@ struct PathSearch {
     /// P11: why no path takes `entry`, most telling reason first.
     private func transitionReason(_ entry: TransitionEntry) -> String {
         if let truncation { return "not reached: \(truncation)" }
-        let owner = source(of: entry.id)
+        let owner = sources[entry.id]
         let ownerName = entry.state.map { "'\($0)'" } ?? "any state"
         if let owner, stateFound[owner] == nil {
             return "its state \(ownerName) is never entered"
