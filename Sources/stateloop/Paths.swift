@@ -98,7 +98,7 @@ struct Paths: ParsableCommand {
     }
 }
 
-/// `stateloop paths --format json`: the spec, its machine, whether the search saw everything,
+/// `stateloop paths --format json`: the spec, its machine, how many configurations the search saw and why it stopped early,
 /// and every state and transition with its path (a list of steps) or the reason it has none.
 private struct PathsJSON: Encodable {
     struct Guard: Encodable {
@@ -141,6 +141,8 @@ private struct PathsJSON: Encodable {
 
     var spec: String
     var machine: String
+    /// How many configurations the search visited.
+    var configurations: Int
     var truncation: String?
     var states: [State]
     var transitions: [Transition]
@@ -165,6 +167,7 @@ private struct PathsJSON: Encodable {
         }
         self.spec = spec
         self.machine = machine
+        configurations = paths.configurations
         truncation = paths.truncation
         states = paths.states.map {
             State(name: $0.name, line: $0.location.line, column: $0.location.column, path: steps($0.steps), unreachable: $0.unreachable)

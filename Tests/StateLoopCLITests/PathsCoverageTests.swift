@@ -67,7 +67,8 @@ import Testing
         let result = try StateLoopTool.run(["paths", Self.gitHubSearch, "--format", "json"])
         #expect(result.status == 0, "\(result.stderr)")
         let root = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
-        #expect(Set(root.keys) == ["machine", "spec", "states", "transitions"])
+        #expect(Set(root.keys) == ["configurations", "machine", "spec", "states", "transitions"])
+        #expect(root["configurations"] as? Int == 4)  // idle, loading, ready, failed: one leaf each
         #expect(root["machine"] as? String == "GitHubSearch")
         let transitions = try #require(root["transitions"] as? [[String: Any]])
         #expect(transitions.count == 11)
