@@ -151,6 +151,12 @@ final class PathSearch {
         var lineage: [Int]
     }
 
+    /// An event `from: effects` that arrived while `owner` was active.
+    struct Arrival: Hashable {
+        var event: String
+        var owner: Int
+    }
+
     /// A microstep's result.
     struct Move {
         var node: Node
@@ -193,7 +199,9 @@ final class PathSearch {
     /// What the reasons of unreachable ones are made of.
     private var consulted: Set<Int> = []
     private var shadowedBy: [Int: Int] = [:]
-    private var arrived: Set<String> = []
+    /// The events `from: effects` that arrived while a state (or the machine) was active, as
+    /// (event name, owner) pairs.
+    private var arrived: Set<Arrival> = []
     private var dueSeen: Set<Int> = []
 
     /// The most combinations of the regions' choices one event may make (P12).
@@ -340,7 +348,9 @@ final class PathSearch {
                     guard let answering = spec.effect(answeringWith: name, whileIn: names) else { continue }
                     effect = answering.name.value
                 }
-                for owner in active + [machine] { arrived.insert("\(owner) \(name)") }
+                if effect != nil {
+                    for owner in active + [machine] { arrived.insert(Arrival(event: name, owner: owner)) }
+                }
                 let lists = node.leaves.map { leaf in (facts[leaf].lineage + [machine]).compactMap { eventBranches[$0][name] } }
                 for selection in combine(lists.map { resolve($0) }) where !selection.taken.isEmpty {
                     take(selection, .event(name), effect: effect) { $0.node }
@@ -617,7 +627,9 @@ final class PathSearch {
         if let owner, stateFound[owner] == nil {
             return "its state \(ownerName) is never entered"
         }
-        if case .event(let name) = entry.trigger, !arrived.contains("\(owner ?? machine) \(name)") {
+        if case .event(let name) = entry.trigger, spec.events.contains(where: { $0.name.value == name && $0.source == .effects }),
+            !arrived.contains(Arrival(event: name, owner: owner ?? machine))
+        {
             return "event '\(name)' never arrives while in \(ownerName): no effect that sends it runs there"
         }
         if !consulted.contains(entry.id), let winner = shadowedBy[entry.id] {
