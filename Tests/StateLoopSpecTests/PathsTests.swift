@@ -350,6 +350,35 @@ import Testing
         #expect(reset.transitions.count == 1)
     }
 
+    @Test("P10: of two conflicting branches of one step, only the one S69 keeps is taken")
+    func parallelConflicts() throws {
+        let paths = try Self.paths("""
+            machine: Race
+            events: {go: {}}
+            initial: both
+            states:
+              both:
+                type: parallel
+                on: {go: done}
+                states:
+                  a:
+                    initial: a1
+                    states:
+                      a1: {on: {go: a2}}
+                      a2: {}
+                  b:
+                    initial: b1
+                    states:
+                      b1: {}
+              done: {type: final}
+
+            """)
+        // In a1, region a's own branch beats the parallel state's, which b1 reaches; from a2 both
+        // regions reach it.
+        #expect(Printed(paths).transitions == ["both --go--> done": "go → go", "a1 --go--> a2": "go"])
+        #expect(Printed(paths).states["done"] == "go → go")
+    }
+
     @Test("P11: a state or branch no path reaches is reported with the reason")
     func unreachable() throws {
         let paths = try Self.paths("""

@@ -398,9 +398,9 @@ final class PathSearch {
     }
 
     /// Every combination of the leaves' choices as one microstep's branches: a branch several
-    /// leaves reach is taken once (S68), a combination that assumes a guard both true and false
-    /// is impossible (S14: every guard sees the same state), and of two conflicting branches the
-    /// inner source wins, else the first selected (S69).
+    /// leaves reach is taken once (S68), and of two conflicting branches the inner source wins,
+    /// else the first selected (S69). Of combinations that take the same branches, the first is
+    /// kept: it assumes the least, as each leaf's choices come in order.
     private func combine(_ perLeaf: [[Choice]]) -> [Selection] {
         var combinations: [[Choice]] = [[]]
         for choices in perLeaf {
@@ -421,8 +421,6 @@ final class PathSearch {
                 for assumption in choice.holding where !selection.holding.contains(assumption) { selection.holding.append(assumption) }
                 for assumption in choice.failing where !selection.failing.contains(assumption) { selection.failing.append(assumption) }
             }
-            let failingAt = Set(selection.failing.map(\.location))
-            guard !selection.holding.contains(where: { failingAt.contains($0.location) }) else { continue }
             selection.taken = withoutConflicts(selection.taken)
             if seen.insert(selection.taken).inserted { selections.append(selection) }
         }
@@ -642,6 +640,6 @@ final class PathSearch {
         if !consulted.contains(entry.id) {
             return "it is never tried: the machine never rests in a state where it applies"
         }
-        return "every path that tries it takes a conflicting branch of another region instead, or assumes one guard both true and false"
+        return "every path that tries it takes a conflicting branch of another region instead"
     }
 }
