@@ -400,7 +400,7 @@ final class PathSearch {
     /// Every combination of the leaves' choices as one microstep's branches: a branch several
     /// leaves reach is taken once (S68), and of two conflicting branches the inner source wins,
     /// else the first selected (S69). Of combinations that take the same branches, the first is
-    /// kept: it assumes the least, as each leaf's choices come in order.
+    /// kept, with the guards of every leaf's choice (a branch that lost a conflict was still selected).
     private func combine(_ perLeaf: [[Choice]]) -> [Selection] {
         var combinations: [[Choice]] = [[]]
         for choices in perLeaf {
