@@ -12,9 +12,8 @@ extension SpecChecker {
                 pending.append(state)
             }
             let node = tree[position]
-            if node.spec.isHistory, let parent = node.parent {
-                let fallback = node.spec.historyTarget.flatMap { tree.index[$0.value] } ?? tree.initialChild(of: parent)
-                if let fallback, fallback != position, !reached.contains(fallback) { enter(fallback) }
+            if node.spec.isHistory {
+                if let fallback = tree.historyDefault(of: position), fallback != position, !reached.contains(fallback) { enter(fallback) }
             } else if node.spec.kind == .parallel {
                 for region in tree.regions(of: position) where !reached.contains(region) { enter(region) }
             } else if let initial = tree.initialChild(of: position), !reached.contains(initial) {

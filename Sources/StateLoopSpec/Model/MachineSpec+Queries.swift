@@ -13,6 +13,16 @@ extension MachineSpec {
         guard event.source == .effects else { return true }
         return effects(runningIn: state).contains { effect in effect.results.contains { $0.value == event.name.value } }
     }
+
+    /// The first effect, in file order, that may answer with `event` while the states named in
+    /// `active` are: one whose `in:` names one of them, or a one-shot effect, whose runs may
+    /// answer in any state (S19). `nil` when none may.
+    public func effect(answeringWith event: String, whileIn active: Set<String>) -> EffectSpec? {
+        effects.first { effect in
+            effect.results.contains { $0.value == event }
+                && (effect.isOneShot || effect.runningStates.contains { active.contains($0.value) })
+        }
+    }
 }
 
 extension StateSpec {

@@ -1,0 +1,645 @@
+// MachinePaths: for every state and every branch of a spec, a shortest sequence of steps from the
+// initial state that reaches it, or why none does (Docs/Testing.md, "Paths", P1–P12). What
+// `stateloop paths` prints and what a generated `Machine.paths` table is made from.
+
+/// Shortest paths to every state and every `TransitionList` entry of a spec, found by a
+/// breadth-first search over configurations.
+///
+/// The search is symbolic: context fields and event payloads are not modelled, so every guard
+/// may hold and may fail (P4), and a path lists the guards it assumes. History states enter
+/// their default (P9), one-shot effects may answer in any state (P6), and the search stops at
+/// `limit` configurations (P12).
+public struct MachinePaths: Sendable {
+    /// A guard a path assumes to hold, or to fail.
+    public struct Assumption: Hashable, Sendable {
+        /// The guard's Swift expression, as written.
+        public var expression: String
+        /// Where the guard is written.
+        public var location: SourceLocation
+        /// The `TransitionList` id of the branch the guard belongs to.
+        public var transition: Int
+    }
+
+    /// One step of a path: an event sent (or answered by an effect), a timer that fires, or one
+    /// `always:` or `onDone:` microstep of the settling that follows them.
+    public struct Step: Hashable, Sendable {
+        /// The event, the timer (its state is that of `transitions`), `always` or `onDone`.
+        public var trigger: TransitionEntry.Trigger
+        /// The branches taken, by `TransitionList` id, in the order they were selected: one, or
+        /// below a parallel state one per region that took one (S67–S69).
+        public var transitions: [Int]
+        /// The guards that must hold for this step to take `transitions`.
+        public var holding: [Assumption]
+        /// The guards that must fail: the earlier guarded branches skipped on the way (S11, S12).
+        public var failing: [Assumption]
+        /// For an event `from: effects`: the effect that must answer with it.
+        public var effect: String?
+    }
+
+    /// A state, and a shortest path that enters it.
+    public struct StatePath: Sendable {
+        /// Its position in `StateTree(spec.states)`.
+        public var position: Int
+        public var name: String
+        /// Where its name is written.
+        public var location: SourceLocation
+        /// The steps that enter it: empty for the initial configuration, `nil` when no path does.
+        /// A history state counts as entered by a step that targets it.
+        public var steps: [Step]?
+        /// Why no path enters it, when none does.
+        public var unreachable: String?
+    }
+
+    /// A branch of the spec, and a shortest path whose last step takes it.
+    public struct TransitionPath: Sendable {
+        public var entry: TransitionEntry
+        /// The steps, the last of which takes `entry`; `nil` when no path takes it.
+        public var steps: [Step]?
+        /// Why no path takes it, when none does.
+        public var unreachable: String?
+    }
+
+    /// The search stops when it has seen this many configurations (P12).
+    public static let defaultLimit = 100_000
+
+    /// The branches `transitions` refers to.
+    public let transitionList: TransitionList
+    /// Every state, in document order (history states included).
+    public let states: [StatePath]
+    /// Every entry of `transitionList`, in id order.
+    public let transitions: [TransitionPath]
+    /// How many configurations (sets of active leaves) the search visited.
+    public let configurations: Int
+    /// Why the search stopped before it saw every configuration; `nil` when it did not.
+    public let truncation: String?
+
+    /// Searches `spec` (it should have passed the checks: targets and names must resolve).
+    public init(_ spec: MachineSpec, limit: Int = defaultLimit) {
+        let search = PathSearch(spec, limit: limit)
+        search.run()
+        transitionList = search.list
+        states = search.statePaths()
+        transitions = search.transitionPaths()
+        configurations = search.configurations.count
+        truncation = search.truncation
+    }
+
+    /// True when every state and every branch has a path.
+    public var isComplete: Bool {
+        states.allSatisfy { $0.steps != nil } && transitions.allSatisfy { $0.steps != nil }
+    }
+
+    /// `searchChanged [!event.search.isEmpty]`, `loaded (answer of loadNextPage)`,
+    /// `after 5s in failed`, `always in checking [!(isValid)]`, `onDone of active`: the trigger,
+    /// then the guards assumed (those that must fail as `!(guard)`), then the answering effect.
+    public func text(of step: Step) -> String {
+        let states = step.transitions.map { transitionList.entries[$0].state ?? "(any)" }
+        let owners = states.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.joined(separator: ", ")
+        var text = switch step.trigger {
+        case .event(let name): name
+        case .timer(_, let delay): "after \(delay) in \(owners)"
+        case .always: "always in \(owners)"
+        case .done: "onDone of \(owners)"
+        }
+        let guards = step.holding.map(\.expression) + step.failing.map { "!(\($0.expression))" }
+        if !guards.isEmpty { text += " [\(guards.joined(separator: ", "))]" }
+        if let effect = step.effect { text += " (answer of \(effect))" }
+        return text
+    }
+}
+
+/// The search behind `MachinePaths`: a 0-1 breadth-first search (settling that takes no branch
+/// costs no step) over nodes that are a configuration and what is left of its settling. A class,
+/// so that the tables it reads are not copied into every closure that reads them.
+final class PathSearch {
+    /// A configuration (its active leaves, and a top-level final state once the machine is done),
+    /// the composites whose `onDone:` is due, and whether `always:` is still to be tried.
+    struct Node: Hashable {
+        var leaves: [Int]
+        var dues: [Int] = []
+        var settling = false
+    }
+
+    /// One branch (or nothing) a leaf, a timer or a due `onDone:` may select, with its guards.
+    struct Choice {
+        var taken: Int?
+        var holding: [MachinePaths.Assumption] = []
+        var failing: [MachinePaths.Assumption] = []
+    }
+
+    /// Several leaves' choices, merged into one microstep's branches (S67–S69).
+    struct Selection {
+        var taken: [Int] = []
+        var holding: [MachinePaths.Assumption] = []
+        var failing: [MachinePaths.Assumption] = []
+    }
+
+    /// The state whose active descendants a transition exits; `state` is `nil` for the machine.
+    struct Domain {
+        var state: Int?
+    }
+
+    /// What the search asks of a state on every step, read once from the tree.
+    struct Facts {
+        var parent: Int?
+        var isFinal: Bool
+        var isParallel: Bool
+        var isHistory: Bool
+        /// A leaf of a configuration, or a top-level final state (which ends the machine).
+        var isTerminal: Bool
+        /// The state and its ancestors, innermost first.
+        var lineage: [Int]
+    }
+
+    /// An event `from: effects` that arrived while `owner` was active.
+    struct Arrival: Hashable {
+        var event: String
+        var owner: Int
+    }
+
+    /// A microstep's result.
+    struct Move {
+        var node: Node
+        var historyTargets: [Int]
+    }
+
+    let spec: MachineSpec
+    let tree: StateTree
+    let list: TransitionList
+    let limit: Int
+    /// The owner of the machine's own `on:` and `ignore:` in the tables below.
+    let machine: Int
+    /// By state position.
+    let facts: [Facts]
+    /// By `TransitionList` id: the state that owns the entry (`nil` for the machine), its target
+    /// and its domain (both `nil` without a target).
+    let sources: [Int?]
+    let targets: [Int?]
+    let domains: [Domain?]
+    /// Per owner (a state's position, or `machine`): its branches of each event, timer, `always:`
+    /// and `onDone:`, as `TransitionList` ids in the order they are tried.
+    let eventBranches: [[String: [Int]]]
+    let timerBranches: [[[Int]]]
+    let alwaysBranches: [[Int]]
+    let doneBranches: [[Int]]
+
+    private var nodes: [Node] = []
+    /// The leaves of every node: the configurations seen, which `limit` bounds.
+    private(set) var configurations: Set<[Int]> = []
+    private var nodeIndex: [Node: Int] = [:]
+    private var distance: [Int] = []
+    /// How each node was first reached at its distance: the node before it and the step taken
+    /// (`nil` for settling that took no branch).
+    private var parent: [(node: Int, step: MachinePaths.Step?)?] = []
+    private(set) var truncation: String?
+
+    /// Where each state was first active (or, for a history state, targeted) and each entry first taken.
+    private var stateFound: [Int: (node: Int, step: MachinePaths.Step?)] = [:]
+    private var entryFound: [Int: (node: Int, step: MachinePaths.Step)] = [:]
+    /// What the reasons of unreachable ones are made of.
+    private var consulted: Set<Int> = []
+    private var shadowedBy: [Int: Int] = [:]
+    /// The events `from: effects` that arrived while a state (or the machine) was active, as
+    /// (event name, owner) pairs.
+    private var arrived: Set<Arrival> = []
+    private var dueSeen: Set<Int> = []
+
+    /// The most combinations of the regions' choices one event may make (P12).
+    static let combinationLimit = 1_024
+
+    init(_ spec: MachineSpec, limit: Int) {
+        self.spec = spec
+        self.limit = limit
+        let tree = StateTree(spec.states)
+        let list = TransitionList(spec)
+        let machine = tree.nodes.count
+        self.tree = tree
+        self.list = list
+        self.machine = machine
+        facts = tree.nodes.indices.map { position in
+            let node = tree[position]
+            return Facts(
+                parent: node.parent, isFinal: node.spec.isFinal, isParallel: node.spec.kind == .parallel, isHistory: node.spec.isHistory,
+                isTerminal: tree.isLeaf(position) || (node.spec.isFinal && node.parent == nil), lineage: tree.lineage(of: position))
+        }
+        let sources = list.entries.map { entry in entry.state.flatMap { tree.index[$0] } }
+        let targets = list.entries.map { entry in entry.branch.transition?.target.flatMap { tree.index[$0.value] } }
+        self.sources = sources
+        self.targets = targets
+        domains = zip(sources, targets).map { source, target in target.map { Domain(state: tree.domain(source: source, target: $0)) } }
+        var events = [[String: [Int]]](repeating: [:], count: machine + 1)
+        var timers = [[[Int]]](repeating: [], count: machine + 1)
+        var always = [[Int]](repeating: [], count: machine + 1)
+        var done = [[Int]](repeating: [], count: machine + 1)
+        for entry in list.entries {
+            let owner = sources[entry.id] ?? machine
+            switch entry.trigger {
+            case .event(let name): events[owner][name, default: []].append(entry.id)
+            case .timer(let index, _):
+                while timers[owner].count <= index { timers[owner].append([]) }
+                timers[owner][index].append(entry.id)
+            case .always: always[owner].append(entry.id)
+            case .done: done[owner].append(entry.id)
+            }
+        }
+        eventBranches = events
+        timerBranches = timers
+        alwaysBranches = always
+        doneBranches = done
+    }
+
+    // MARK: The search
+
+    func run() {
+        guard let initial = tree.index[spec.initial.value] else { return }
+        var entered: [Int] = []
+        if let top = tree.path(from: nil, to: initial).first { enter(top, toward: initial, into: &entered) }
+        let start = settlingNode(leaves: Set(entered.filter(isTerminal)), entered: entered)
+        _ = add(start, distance: 0, from: nil)
+        var buckets: [[Int]] = [[0]]
+        var expanded = Set<Int>()
+        var level = 0
+        while level < buckets.count {
+            var position = 0
+            while position < buckets[level].count {
+                let node = buckets[level][position]
+                position += 1
+                guard distance[node] == level, expanded.insert(node).inserted else { continue }
+                for successor in expand(node) {
+                    let reached = level + successor.cost
+                    if reached >= buckets.count { buckets.append([]) }
+                    if let known = nodeIndex[successor.node] {
+                        if reached < distance[known] {
+                            distance[known] = reached
+                            parent[known] = (node, successor.step)
+                            buckets[reached].append(known)
+                        }
+                    } else if configurations.count >= limit, !configurations.contains(successor.node.leaves) {
+                        truncation = "the search stopped after \(limit) configurations"
+                        // The states the step enters are reached all the same.
+                        for state in activeStates(successor.node.leaves) where stateFound[state] == nil {
+                            stateFound[state] = (node, successor.step)
+                        }
+                    } else {
+                        buckets[reached].append(add(successor.node, distance: reached, from: (node, successor.step)))
+                    }
+                }
+            }
+            level += 1
+        }
+    }
+
+    private func add(_ node: Node, distance reached: Int, from: (node: Int, step: MachinePaths.Step?)?) -> Int {
+        nodes.append(node)
+        configurations.insert(node.leaves)
+        nodeIndex[node] = nodes.count - 1
+        distance.append(reached)
+        parent.append(from)
+        return nodes.count - 1
+    }
+
+    /// The successors of a node, each with its cost (1 for a step, 0 for settling that took no
+    /// branch); records the states and entries it reaches first.
+    private func expand(_ position: Int) -> [(node: Node, step: MachinePaths.Step?, cost: Int)] {
+        let node = nodes[position]
+        let active = activeStates(node.leaves)
+        for state in active where stateFound[state] == nil { stateFound[state] = (position, nil) }
+        var successors: [(node: Node, step: MachinePaths.Step?, cost: Int)] = []
+        func take(_ selection: Selection, _ trigger: TransitionEntry.Trigger, effect: String? = nil, then settle: (Move) -> Node) {
+            let step = MachinePaths.Step(
+                trigger: trigger, transitions: selection.taken, holding: selection.holding, failing: selection.failing, effect: effect)
+            for id in selection.taken where entryFound[id] == nil { entryFound[id] = (position, step) }
+            guard selection.taken.contains(where: { list.entries[$0].branch.transition != nil }) else { return }  // ignored: no change (S48)
+            let move = microstep(node.leaves, selection.taken)
+            for history in move.historyTargets where stateFound[history] == nil { stateFound[history] = (position, step) }
+            successors.append((settle(move), step, 1))
+        }
+        if isDone(node.leaves) { return [] }
+        if let due = node.dues.first {
+            var rest = node
+            rest.dues.removeFirst()
+            guard isDue(due, in: node.leaves) else { return [(rest, nil, 0)] }
+            for choice in resolve([doneBranches[due]]) {
+                guard let taken = choice.taken else {
+                    successors.append((rest, nil, 0))
+                    continue
+                }
+                take(Selection(taken: [taken], holding: choice.holding, failing: choice.failing), .done) { move in
+                    var next = move.node
+                    if !next.leaves.contains(where: isDoneState) { next.dues = rest.dues + next.dues }
+                    return next
+                }
+            }
+        } else if node.settling {
+            let lists = node.leaves.map { leaf in facts[leaf].lineage.map { alwaysBranches[$0] }.filter { !$0.isEmpty } }
+            for selection in combine(lists.map { resolve($0) }) {
+                if selection.taken.isEmpty {
+                    successors.append((Node(leaves: node.leaves), nil, 0))
+                } else {
+                    take(selection, .always) { $0.node }
+                }
+            }
+        } else {
+            let names = Set(active.map { tree[$0].name })
+            for event in spec.events {
+                let name = event.name.value
+                var effect: String?
+                if event.source == .effects {
+                    guard let answering = spec.effect(answeringWith: name, whileIn: names) else { continue }
+                    effect = answering.name.value
+                }
+                if effect != nil {
+                    for owner in active + [machine] { arrived.insert(Arrival(event: name, owner: owner)) }
+                }
+                let lists = node.leaves.map { leaf in (facts[leaf].lineage + [machine]).compactMap { eventBranches[$0][name] } }
+                for selection in combine(lists.map { resolve($0) }) where !selection.taken.isEmpty {
+                    take(selection, .event(name), effect: effect) { $0.node }
+                }
+            }
+            for state in active {
+                for (index, timer) in timerBranches[state].enumerated() where !timer.isEmpty {
+                    for choice in resolve([timer]) {
+                        guard let taken = choice.taken, case .timer(_, let delay) = list.entries[taken].trigger else { continue }
+                        take(Selection(taken: [taken], holding: choice.holding, failing: choice.failing), .timer(index: index, delay: delay)) { $0.node }
+                    }
+                }
+            }
+        }
+        return successors
+    }
+
+    // MARK: Selecting branches
+
+    /// The choices of handlers tried in order, innermost first (S10–S12, S46): each branch whose
+    /// guard may hold, with the guards before it assumed false; the chain ends at a branch
+    /// without a guard, and when it does not, "nothing" is a choice too (P4). Records which
+    /// branches were tried and, for those that were not, the branch that always decides first.
+    private func resolve(_ lists: [[Int]]) -> [Choice] {
+        var choices: [Choice] = []
+        var failing: [MachinePaths.Assumption] = []
+        for (listPosition, ids) in lists.enumerated() {
+            for (position, id) in ids.enumerated() {
+                consulted.insert(id)
+                if let condition = list.entries[id].branch.transition?.guardExpression {
+                    let assumption = MachinePaths.Assumption(expression: condition.value, location: condition.location, transition: id)
+                    choices.append(Choice(taken: id, holding: [assumption], failing: failing))
+                    failing.append(assumption)
+                } else {
+                    choices.append(Choice(taken: id, failing: failing))
+                    for later in ids[(position + 1)...] + lists[(listPosition + 1)...].joined() where shadowedBy[later] == nil {
+                        shadowedBy[later] = id
+                    }
+                    return choices
+                }
+            }
+        }
+        choices.append(Choice(taken: nil, failing: failing))
+        return choices
+    }
+
+    /// Every combination of the leaves' choices as one microstep's branches: a branch several
+    /// leaves reach is taken once (S68), and of two conflicting branches the inner source wins,
+    /// else the first selected (S69). Of combinations that take the same branches, the first is
+    /// kept, with the guards of every leaf's choice (a branch that lost a conflict was still selected).
+    private func combine(_ perLeaf: [[Choice]]) -> [Selection] {
+        var combinations: [[Choice]] = [[]]
+        for choices in perLeaf {
+            combinations = combinations.flatMap { prefix in choices.map { prefix + [$0] } }
+            if combinations.count > Self.combinationLimit {
+                combinations.removeLast(combinations.count - Self.combinationLimit)
+                if truncation == nil {
+                    truncation = "the search followed only the first \(Self.combinationLimit) combinations of the regions' branches for an event"
+                }
+            }
+        }
+        var selections: [Selection] = []
+        var seen: Set<[Int]> = []
+        for combination in combinations {
+            var selection = Selection()
+            for choice in combination {
+                if let taken = choice.taken, !selection.taken.contains(taken) { selection.taken.append(taken) }
+                for assumption in choice.holding where !selection.holding.contains(assumption) { selection.holding.append(assumption) }
+                for assumption in choice.failing where !selection.failing.contains(assumption) { selection.failing.append(assumption) }
+            }
+            selection.taken = withoutConflicts(selection.taken)
+            if seen.insert(selection.taken).inserted { selections.append(selection) }
+        }
+        return selections
+    }
+
+    /// SCXML's `removeConflictingTransitions` (S69): two targeted branches conflict when the
+    /// states they exit overlap (one domain contains the other); the one whose source lies inside
+    /// the other's wins, else the one selected first.
+    private func withoutConflicts(_ taken: [Int]) -> [Int] {
+        var kept: [Int] = []
+        for id in taken {
+            guard let exits = domains[id] else {
+                kept.append(id)
+                continue
+            }
+            var preempted = false
+            var beaten: [Int] = []
+            for other in kept {
+                guard let otherExits = domains[other], overlap(exits, otherExits) else { continue }
+                if isInside(sources[id], sources[other]) {
+                    beaten.append(other)
+                } else {
+                    preempted = true
+                    break
+                }
+            }
+            if !preempted {
+                kept.removeAll { beaten.contains($0) }
+                kept.append(id)
+            }
+        }
+        return kept
+    }
+
+    // MARK: Taking branches
+
+    /// Takes the branches `taken` from the configuration `leaves`: exits the active leaves below
+    /// each targeted branch's domain and enters its target (S21–S26); then the `onDone:` that
+    /// entering a final state made due (S53, S71) and `always:` (S45) are to be tried.
+    private func microstep(_ leaves: [Int], _ taken: [Int]) -> Move {
+        var current = Set(leaves)
+        var entered: [Int] = []
+        var historyTargets: [Int] = []
+        for id in taken {
+            guard let domain = domains[id], let target = targets[id] else { continue }
+            if facts[target].isHistory { historyTargets.append(target) }
+            let scope = domain.state
+            current = current.filter { leaf in scope.map { !tree.isWithin(leaf, $0) } ?? false }
+            var states: [Int] = []
+            if let scope {
+                enterChildren(of: scope, toward: target, into: &states)
+            } else if let top = tree.path(from: nil, to: target).first {
+                enter(top, toward: target, into: &states)
+            }
+            current.formUnion(states.filter(isTerminal))
+            entered += states
+        }
+        return Move(node: settlingNode(leaves: current, entered: entered), historyTargets: historyTargets)
+    }
+
+    /// The node after a microstep that entered `entered`: done when a top-level final state was
+    /// entered (S56), else with the `onDone:` it made due queued, and `always:` to try.
+    private func settlingNode(leaves: Set<Int>, entered: [Int]) -> Node {
+        let sorted = leaves.sorted()
+        if sorted.contains(where: isDoneState) { return Node(leaves: sorted) }
+        var due: [Int] = []
+        var parallels: [Int] = []
+        for final in entered where facts[final].isFinal {
+            guard let composite = facts[final].parent else { continue }
+            if !doneBranches[composite].isEmpty, !due.contains(composite) { due.append(composite) }
+            if let outer = facts[composite].parent, facts[outer].isParallel, !doneBranches[outer].isEmpty,
+                !parallels.contains(outer), isDue(outer, in: sorted)
+            {
+                parallels.append(outer)
+            }
+        }
+        for composite in due + parallels { dueSeen.insert(composite) }
+        return Node(leaves: sorted, dues: due + parallels.filter { !due.contains($0) }, settling: true)
+    }
+
+    /// Enters `position` and below it the way to `target`, or its default (S21, S61–S66).
+    private func enter(_ position: Int, toward target: Int?, into entered: inout [Int]) {
+        if facts[position].isHistory {
+            // P9: a history state enters its default, as if nothing were recorded yet (S63).
+            if let parent = facts[position].parent, let fallback = tree.historyDefault(of: position), fallback != position {
+                enterChildren(of: parent, toward: fallback, into: &entered)
+            }
+            return
+        }
+        entered.append(position)
+        enterChildren(of: position, toward: target == position ? nil : target, into: &entered)
+    }
+
+    /// Enters the children of the active state `position`: every region of a parallel state, else
+    /// the child on the way to `target` or the `initial:` child.
+    private func enterChildren(of position: Int, toward target: Int?, into entered: inout [Int]) {
+        let inside = target.flatMap { $0 != position && tree.isWithin($0, position) ? $0 : nil }
+        if facts[position].isParallel {
+            for region in tree.regions(of: position) {
+                enter(region, toward: inside.flatMap { tree.isWithin($0, region) ? $0 : nil }, into: &entered)
+            }
+        } else if let child = inside.flatMap({ tree.path(from: position, to: $0).first }) ?? tree.initialChild(of: position) {
+            enter(child, toward: inside, into: &entered)
+        }
+    }
+
+    // MARK: Questions about states and branches
+
+    private func isTerminal(_ position: Int) -> Bool {
+        facts[position].isTerminal
+    }
+
+    /// A top-level final state.
+    private func isDoneState(_ position: Int) -> Bool {
+        facts[position].isFinal && facts[position].parent == nil
+    }
+
+    private func isDone(_ leaves: [Int]) -> Bool {
+        leaves.contains(where: isDoneState)
+    }
+
+    /// The active leaves and all their ancestors, in document order.
+    private func activeStates(_ leaves: [Int]) -> [Int] {
+        Set(leaves.flatMap { facts[$0].lineage }).sorted()
+    }
+
+    /// True when `composite`'s `onDone:` applies in the configuration: it rests in a final child,
+    /// or, for a parallel state, every region does (S53, S71).
+    private func isDue(_ composite: Int, in leaves: [Int]) -> Bool {
+        func restsInFinal(_ state: Int) -> Bool {
+            leaves.contains { facts[$0].parent == state && facts[$0].isFinal }
+        }
+        return facts[composite].isParallel ? tree.regions(of: composite).allSatisfy(restsInFinal) : restsInFinal(composite)
+    }
+
+
+    /// True when two domains' exits overlap: one lies within the other (S69).
+    private func overlap(_ first: Domain, _ second: Domain) -> Bool {
+        guard let one = first.state, let two = second.state else { return true }
+        return tree.isWithin(one, two) || tree.isWithin(two, one)
+    }
+
+    /// True when `inner` lies strictly inside `outer` (every state lies inside the machine, `nil`).
+    private func isInside(_ inner: Int?, _ outer: Int?) -> Bool {
+        guard let inner else { return false }
+        guard let outer else { return true }
+        return inner != outer && tree.isWithin(inner, outer)
+    }
+
+    // MARK: Results
+
+    private func steps(to position: Int) -> [MachinePaths.Step] {
+        var steps: [MachinePaths.Step] = []
+        var current = position
+        while let (previous, step) = parent[current] {
+            if let step { steps.append(step) }
+            current = previous
+        }
+        return steps.reversed()
+    }
+
+    func statePaths() -> [MachinePaths.StatePath] {
+        tree.nodes.indices.map { position in
+            let node = tree[position]
+            var path = MachinePaths.StatePath(position: position, name: node.name, location: node.spec.name.location)
+            if let found = stateFound[position] {
+                path.steps = steps(to: found.node) + (found.step.map { [$0] } ?? [])
+            } else {
+                path.unreachable = stateReason(position)
+            }
+            return path
+        }
+    }
+
+    func transitionPaths() -> [MachinePaths.TransitionPath] {
+        list.entries.map { entry in
+            var path = MachinePaths.TransitionPath(entry: entry)
+            if let found = entryFound[entry.id] {
+                path.steps = steps(to: found.node) + [found.step]
+            } else {
+                path.unreachable = transitionReason(entry)
+            }
+            return path
+        }
+    }
+
+    /// P11: why no path enters a state: no transition leads into it, or every one that does is unreachable.
+    private func stateReason(_ position: Int) -> String {
+        if let truncation { return "not reached: \(truncation)" }
+        let into = list.entries.filter { entry in targets[entry.id].map { tree.isWithin($0, position) } ?? false }
+        if into.isEmpty { return "no transition leads into it" }
+        let at = into.prefix(3).map { "\($0.location.line):\($0.location.column)" }.joined(separator: ", ")
+        return "every transition into it is unreachable (\(at)\(into.count > 3 ? ", ..." : ""))"
+    }
+
+    /// P11: why no path takes `entry`, most telling reason first.
+    private func transitionReason(_ entry: TransitionEntry) -> String {
+        if let truncation { return "not reached: \(truncation)" }
+        let owner = sources[entry.id]
+        let ownerName = entry.state.map { "'\($0)'" } ?? "any state"
+        if let owner, stateFound[owner] == nil {
+            return "its state \(ownerName) is never entered"
+        }
+        if case .event(let name) = entry.trigger, spec.events.contains(where: { $0.name.value == name && $0.source == .effects }),
+            !arrived.contains(Arrival(event: name, owner: owner ?? machine))
+        {
+            return "event '\(name)' never arrives while in \(ownerName): no effect that sends it runs there"
+        }
+        if !consulted.contains(entry.id), let winner = shadowedBy[entry.id] {
+            let first = list.entries[winner]
+            return "'\(first.description)' (line \(first.location.line)) always applies first"
+        }
+        if entry.trigger == .done, let owner, !dueSeen.contains(owner) {
+            return "no path ends \(ownerName) in a final state"
+        }
+        if !consulted.contains(entry.id) {
+            return "it is never tried: the machine never rests in a state where it applies"
+        }
+        return "every path that tries it takes a conflicting branch of another region instead"
+    }
+}
