@@ -107,10 +107,11 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         // Compiles and runs the generator's golden outputs (Generated/) against the runtime, so
-        // every expected output is valid, warning-free Swift that behaves as the spec says.
+        // every expected output is valid, warning-free Swift that behaves as the spec says, and
+        // drives them with the StateLoopTesting harness.
         .testTarget(
             name: "GeneratedCodeTests",
-            dependencies: ["StateLoop", "StateLoopTestSupport"],
+            dependencies: ["StateLoop", "StateLoopTesting", "StateLoopTestSupport"],
             swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]
         ),
         .testTarget(name: "StateLoopDiagramTests", dependencies: ["StateLoopDiagram"], exclude: ["Golden", "Fixtures"]),
