@@ -43,50 +43,39 @@ public protocol StateMachine {
     static func isDone(_ state: State) -> Bool
 }
 
-/// The ids of the branches a step took, in the order taken.
-public struct TransitionTrace: Sendable, Equatable {
-    /// The ids taken so far.
-    public var taken: [Int]
+/// The ids of the branches a step took, in the order taken, or handed on one by one.
+public struct TransitionTrace: Sendable {
+    /// The ids taken so far (empty when the trace hands them on).
+    public private(set) var taken: [Int] = []
+    private let handOn: (@Sendable (Int) -> Void)?
 
-    /// An empty trace.
-    public init() { taken = [] }
+    /// A trace that collects the ids in `taken`.
+    public init() { handOn = nil }
+
+    /// A trace that calls `handOn` with each id as it is taken and keeps none: a running
+    /// system's hook, which then allocates nothing per step.
+    public init(handingOn handOn: @escaping @Sendable (Int) -> Void) { self.handOn = handOn }
 
     /// Records branch `id` as taken (what a hand-written `reduce(_:_:trace:)` calls).
-    public mutating func take(_ id: Int) { taken.append(id) }
+    public mutating func take(_ id: Int) {
+        if let handOn { handOn(id) } else { taken.append(id) }
+    }
 }
 
-/// Where a generated reducer records the branches it takes: a field of every generated `State`,
-/// empty except inside `reduce(_:_:trace:)`, so that tracing needs no parameter threaded through
-/// the reducer's methods. Off, a branch costs a test of one pointer against `nil`.
-///
-/// Every sink equals every other, so `State`'s `==` ignores it; it holds a pointer only for the
-/// duration of one synchronous `reduce` on one thread, which is why it may be `Sendable`.
-public struct _TransitionSink: Equatable, @unchecked Sendable, CustomReflectable {
-    @usableFromInline var trace: UnsafeMutablePointer<TransitionTrace>?
+/// What a generated reducer tells, as it takes each branch, the id of the branch: every method of
+/// the reducer is generic over it. `reduce(_:_:)` passes `_NoTrace`, whose `take` is empty, so
+/// that once specialised the reducer is the code it was without tracing; `reduce(_:_:trace:)`
+/// passes a `TransitionTrace`.
+public protocol _TransitionRecorder {
+    mutating func take(_ id: Int)
+}
 
-    @inlinable public init() { trace = nil }
+extension TransitionTrace: _TransitionRecorder {}
 
-    /// Called by the reducer as it takes branch `id` of `StateMachine.transitions`.
-    @inlinable public func take(_ id: Int) {
-        if let trace { trace.pointee.take(id) }
-    }
-
-    /// Runs `reduce` on `state` with its sink recording into `trace`, then empties the sink.
-    @inlinable public static func recording<State>(
-        into trace: inout TransitionTrace, _ state: inout State, sink: WritableKeyPath<State, _TransitionSink>,
-        _ reduce: (inout State) -> Void
-    ) {
-        withUnsafeMutablePointer(to: &trace) { pointer in
-            state[keyPath: sink].trace = pointer
-            reduce(&state)
-            state[keyPath: sink].trace = nil
-        }
-    }
-
-    public static func == (_: Self, _: Self) -> Bool { true }
-
-    /// Nothing to show in dumps of a state.
-    public var customMirror: Mirror { Mirror(self, children: [:]) }
+/// The recorder of an untraced `reduce`: records nothing, costs nothing.
+@frozen public struct _NoTrace: _TransitionRecorder {
+    @inlinable public init() {}
+    @inlinable @inline(__always) public mutating func take(_ id: Int) {}
 }
 
 /// One branch of a spec: a guarded or plain transition, an `ignore`, an `always:`, `after:` or

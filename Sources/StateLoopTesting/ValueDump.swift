@@ -77,7 +77,7 @@ enum ValueDump {
             }
             return composite("\(typeName(value))(", fields, ")", style: style, breaks: true)
         default:
-            // Underscored fields (`_entries`, `_tracing`) are what only the reducer writes: the
+            // Underscored fields (`_entries`, `_history_x`) are what only the reducer writes: the
             // harness copies them into the expectation, so they never differ and only add noise.
             let fields = mirror.children.filter { !($0.label?.hasPrefix("_") ?? false) }
             return composite("\(typeName(value))(", items(Mirror.Children(fields)), ")", style: style, breaks: true)

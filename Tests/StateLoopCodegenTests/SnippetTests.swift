@@ -38,16 +38,16 @@ import Testing
             #sourceLocation(file: "Test.machine.yml", line: 10)
                                               _next.n = n + 2
             #sourceLocation()
-                                _next._tracing.take(0)
+                                _trace.take(0)
             #sourceLocation(file: "Test.machine.yml", line: 10)
                                                                 } else if event.by > 0
                             {
             #sourceLocation(file: "Test.machine.yml", line: 10)
                                                                                         _next.n = n + 1
             #sourceLocation()
-                                _next._tracing.take(1)
+                                _trace.take(1)
                             } else {
-                                _next._tracing.take(2) // ignored
+                                _trace.take(2) // ignored
                             }
                         }
             """)
@@ -70,7 +70,7 @@ import Testing
         let source = generate(oneState(events: "go: {by: Int}", handler: "[ignore]"))
         expectContains(source, """
                         case .go:
-                            _next._tracing.take(0) // ignored
+                            _trace.take(0) // ignored
             """)
     }
 
@@ -81,12 +81,12 @@ import Testing
             #sourceLocation(file: "Test.machine.yml", line: 10)
                                        _next.n = n - 1
             #sourceLocation()
-                                _next._tracing.take(0)
+                                _trace.take(0)
                             } else {
             #sourceLocation(file: "Test.machine.yml", line: 10)
                                                            _next.n = 9
             #sourceLocation()
-                                _next._tracing.take(1)
+                                _trace.take(1)
                             }
             """)
     }
@@ -97,7 +97,7 @@ import Testing
             #sourceLocation(file: "Test.machine.yml", line: 10)
                       _next.n = n + 1
             #sourceLocation()
-                            _next._tracing.take(0)
+                            _trace.take(0)
                         case ._timer
             """)
     }
@@ -107,10 +107,10 @@ import Testing
         expectContains(source, """
                             {
             #sourceLocation()
-                                _next._tracing.take(0)
+                                _trace.take(0)
                                 _next.mode = .a
                             } else {
-                                _next._tracing.take(1)
+                                _trace.take(1)
                                 _next.mode = .a
                             }
             """)
@@ -120,7 +120,7 @@ import Testing
         let source = generate(oneState(handler: "{target: a}", extra: "    after: {1s: {target: a}}"))
         expectContains(source, """
                         case .go:
-                            _next._tracing.take(0)
+                            _trace.take(0)
                             _next.mode = .a
                             _next._entries &+= 1
             """)
@@ -136,8 +136,8 @@ import Testing
                             _next.y = x
             #sourceLocation()
             """)
-        expectContains(source, "fileprivate func _reduce(_ _event: Event, _ _next: inout State) {")
-        expectContains(source, "        let old = state\n        old._reduce(event, &state)\n")
+        expectContains(source, "fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {")
+        expectContains(source, "        let old = state\n        old._reduce(event, &state, &trace)\n")
     }
 
     @Test func anExpressionSitsAtItsYAMLLineAndColumn() {
@@ -196,7 +196,7 @@ import Testing
             """)
         expectContains(source, """
                         case ._timer(let _fired) where _fired == .init(mode: .a, index: 0, entry: _entries):
-                            _next._tracing.take(1)
+                            _trace.take(1)
                             _next.mode = .a
                             _next._entries &+= 1
                         case ._timer:

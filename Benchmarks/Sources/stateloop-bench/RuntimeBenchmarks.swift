@@ -106,6 +106,8 @@ final class BaselineQueue: @unchecked Sendable {
 final class Marks: @unchecked Sendable {
     var first: ContinuousClock.Instant?
     var last: ContinuousClock.Instant?
+    /// Transitions a hook has seen.
+    var count = 0
 }
 
 /// `events` sends into a `BaselineQueue`.
@@ -131,6 +133,22 @@ func sendLoop(_ events: Int) -> Duration {
         for _ in 0..<events { run.send(.increment) }
     }
     run.stop()
+    return elapsed
+}
+
+/// `events` sends of `next` into the generated Flat machine (Benchmarks/Specs), with the opt-in
+/// transition hook of `system(onTransition:)` or without it: what transition coverage costs a
+/// running machine, and that it costs nothing when off.
+@inline(never)
+func generatedSendLoop(_ events: Int, traced: Bool) -> Duration {
+    let taken = Marks()
+    let system = traced ? Flat.system(onTransition: { _ in taken.count &+= 1 }) : Flat.system()
+    let run = system.start { state in blackHole(state) }
+    let elapsed = ContinuousClock().measure {
+        for _ in 0..<events { run.send(.next) }
+    }
+    run.stop()
+    guard taken.count == (traced ? events : 0) else { fatalError("runtime.generated: the hook saw \(taken.count) of \(events) transitions") }
     return elapsed
 }
 
@@ -238,7 +256,7 @@ func setLoop(_ events: Int) -> Duration {
 
 /// The per-event measurements behind the runtime's figures.
 enum RuntimeMeasurement: CaseIterable, Hashable, Sendable {
-    case queue, send, restart, stream, set
+    case queue, send, restart, stream, set, generated, traced
 
     /// Events per timed run.
     var events: Int { 1_000_000 }
@@ -254,6 +272,8 @@ enum RuntimeMeasurement: CaseIterable, Hashable, Sendable {
             guard #available(macOS 15.0, *) else { return .nan }
             elapsed = streamLoop(events)
         case .set: elapsed = setLoop(events)
+        case .generated: elapsed = generatedSendLoop(events, traced: false)
+        case .traced: elapsed = generatedSendLoop(events, traced: true)
         }
         return nanoseconds(per: events, in: elapsed)
     }
@@ -281,6 +301,9 @@ let runtimeFigures: [RuntimeFigure] = [
     RuntimeFigure(name: "runtime.stream_over_send.ratio", needs: [.stream, .send]) { $0[.stream]! / $0[.send]! },
     RuntimeFigure(name: "runtime.set.ns_per_event", needs: [.set]) { $0[.set]! },
     RuntimeFigure(name: "runtime.set_over_restart.ratio", needs: [.set, .restart]) { $0[.set]! / $0[.restart]! },
+    RuntimeFigure(name: "runtime.generated.ns_per_event", needs: [.generated]) { $0[.generated]! },
+    RuntimeFigure(name: "runtime.generated_traced.ns_per_event", needs: [.traced]) { $0[.traced]! },
+    RuntimeFigure(name: "runtime.traced_over_untraced.ratio", needs: [.traced, .generated]) { $0[.traced]! / $0[.generated]! },
 ]
 
 /// The measurements, taken once per process: those that the figures the filter selects need.

@@ -163,9 +163,9 @@ extension MachineContextBuilder {
         }
     }
 
-    /// `_next._tracing.take(3)`: records that the branch written at `location` is taken.
-    func take(at location: SourceLocation, on sink: String = "_next._tracing") -> String {
-        "\(sink).take(\(transitions.id(at: location)!))"
+    /// `_trace.take(3)`: tells the recorder that the branch written at `location` is taken.
+    func take(at location: SourceLocation) -> String {
+        "_trace.take(\(transitions.id(at: location)!))"
     }
 }
 

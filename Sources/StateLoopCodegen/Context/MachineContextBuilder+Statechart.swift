@@ -385,9 +385,9 @@ extension MachineContextBuilder {
             let parameter = payload.map { "_ event: Event.\(GeneratedNames.payloadType(ofEvent: $0.name.value)), " } ?? ""
             addMember(
                 doc: "The transition of \(position(transition.location)), shared by the states that inherit it.",
-                declaration: "fileprivate func \(name)(\(parameter)_ _next: inout State)",
+                declaration: "fileprivate func \(name)<_R: StateLoop._TransitionRecorder>(\(parameter)_ _next: inout State, _ _trace: inout _R)",
                 body: member.finished())
         }
-        body.generated(indent + "\(name)(\(payload == nil ? "" : "event, ")&_next)")
+        body.generated(indent + "\(name)(\(payload == nil ? "" : "event, ")&_next, &_trace)")
     }
 }

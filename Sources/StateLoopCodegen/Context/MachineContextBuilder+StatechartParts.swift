@@ -200,9 +200,9 @@ extension MachineContextBuilder {
         var finished: [String] = []
         for position in tree.nodes.indices {
             if tree[position].spec.kind == .parallel, outermostParallel(position) == position {
-                lines.append("            case \(parallelPattern(position)): \(layout.settles ? "return " : "_ = ")_reduce_\(tree[position].name)(_p, _event, &_next)")
+                lines.append("            case \(parallelPattern(position)): \(layout.settles ? "return " : "_ = ")_reduce_\(tree[position].name)(_p, _event, &_next, &_trace)")
             } else if tree.isLeaf(position), outermostParallel(position) == nil {
-                lines.append("            case \(leafPattern(position)): \(call)\(GeneratedNames.reducerFunction(ofState: tree[position].name))(_event, &_next)")
+                lines.append("            case \(leafPattern(position)): \(call)\(GeneratedNames.reducerFunction(ofState: tree[position].name))(_event, &_next, &_trace)")
             } else if tree[position].parent == nil, tree[position].spec.isFinal {
                 finished.append(leafPattern(position))
             }
@@ -331,7 +331,7 @@ extension MachineContextBuilder {
             var dispatch = ["            switch mode {"]
             var quiet: [String] = []
             for position in tree.nodes.indices where tree[position].spec.kind == .parallel && outermostParallel(position) == position {
-                dispatch.append("            case \(parallelPattern(position)): return _reduce_\(tree[position].name)(_p, nil, &_next)")
+                dispatch.append("            case \(parallelPattern(position)): return _reduce_\(tree[position].name)(_p, nil, &_next, &_trace)")
             }
             for leaf in tree.nodes.indices where tree.isLeaf(leaf) && outermostParallel(leaf) == nil {
                 let chain = alwaysBranches(leaf)
@@ -342,16 +342,16 @@ extension MachineContextBuilder {
                 let name = "_always_\(tree[leaf].name)"
                 addMember(
                     doc: "The `always:` branches that apply in `\(tree[leaf].name)`, innermost first (S46).",
-                    declaration: "fileprivate func \(name)(_ _next: inout State) -> Swift.Bool",
+                    declaration: "fileprivate func \(name)<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) -> Swift.Bool",
                     body: chainLines(chain, leaf: leaf, payload: nil, indent: "            "))
-                dispatch.append("            case \(leafPattern(leaf)): return \(name)(&_next)")
+                dispatch.append("            case \(leafPattern(leaf)): return \(name)(&_next, &_trace)")
             }
             quiet += tree.roots.filter { tree[$0].spec.isFinal }.map(leafPattern)
             if !quiet.isEmpty { dispatch.append("            case \(quiet.joined(separator: ", ")): return false") }
             dispatch.append("            }")
             addMember(
                 doc: "Takes the `always:` transition that applies now, if one does.",
-                declaration: "fileprivate func _always(_ _next: inout State) -> Swift.Bool",
+                declaration: "fileprivate func _always<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) -> Swift.Bool",
                 body: dispatch)
         }
         if layout.hasOnDone {
@@ -373,7 +373,7 @@ extension MachineContextBuilder {
             body.append("            }")
             addMember(
                 doc: "Takes the `onDone:` of `_state` if its final state (every region's) is still active (S53–S55, S71).",
-                declaration: "fileprivate func _onDone(_ _state: StateName, _ _next: inout State) -> Swift.Bool",
+                declaration: "fileprivate func _onDone<_R: StateLoop._TransitionRecorder>(_ _state: StateName, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool",
                 body: body)
         }
         var loop = ["            for _ in 0..<1_000 {"]
@@ -383,20 +383,20 @@ extension MachineContextBuilder {
                 "                if !_done.isEmpty {",
                 "                    let _state = _done.removeFirst()",
                 "                    let _s = self",
-                "                    _ = _s._onDone(_state, &self)",
+                "                    _ = _s._onDone(_state, &self, &_trace)",
                 "                    continue",
                 "                }",
             ]
         }
         if layout.hasAlways {
-            loop += ["                let _s = self", "                if !_s._always(&self) {", "                    isSettled = true", "                    return", "                }"]
+            loop += ["                let _s = self", "                if !_s._always(&self, &_trace) {", "                    isSettled = true", "                    return", "                }"]
         } else {
             loop += ["                isSettled = true", "                return"]
         }
         loop += ["            }", "            isSettled = false"]
         addMember(
             doc: "Takes `onDone:` and `always:` microsteps until none applies, at most 1,000 (S51).",
-            declaration: "fileprivate mutating func _settle()",
+            declaration: "fileprivate mutating func _settle<_R: StateLoop._TransitionRecorder>(_ _trace: inout _R)",
             body: loop)
     }
 }
@@ -430,7 +430,7 @@ extension MachineContextBuilder {
         body.append("            }")
         addMember(
             doc: "The branch `\(tree[leaf].name)` selects for `_event` (`always:` for `nil`), innermost first, not yet taken (S67).",
-            declaration: "fileprivate func _select_\(tree[leaf].name)(_ _event: Event?) -> Swift.Int?",
+            declaration: "fileprivate func _select_\(tree[leaf].name)<_R: StateLoop._TransitionRecorder>(_ _event: Event?, _ _trace: inout _R) -> Swift.Int?",
             body: body)
     }
 
@@ -443,7 +443,7 @@ extension MachineContextBuilder {
             guard case .transition(let transition) = branch else {
                 // An `ignore` selects nothing; the trace records it (the selector runs on the old state).
                 if open { body.generated(indent + "}") }
-                body.generated(indent + take(at: branch.location, on: "_tracing") + " // ignored")
+                body.generated(indent + take(at: branch.location) + " // ignored")
                 open = false
                 break
             }
@@ -504,28 +504,28 @@ extension MachineContextBuilder {
             var body: [String] = []
             if node.spec.kind == .parallel {
                 for region in tree.regions(of: position) {
-                    body.append("            _selectIn_\(tree[region].name)(_content.\(caseName(region)), _event, &_ids)")
+                    body.append("            _selectIn_\(tree[region].name)(_content.\(caseName(region)), _event, &_ids, &_trace)")
                 }
             } else {
                 body.append("            switch _content {")
                 for child in node.children where !tree[child].spec.isHistory {
                     if tree[child].isComposite {
-                        body.append("            case .\(caseName(child))(let _inner): _selectIn_\(tree[child].name)(_inner, _event, &_ids)")
+                        body.append("            case .\(caseName(child))(let _inner): _selectIn_\(tree[child].name)(_inner, _event, &_ids, &_trace)")
                     } else if tree.isLeaf(child) {
-                        body.append("            case .\(caseName(child)): if let _id = _select_\(tree[child].name)(_event) { _ids.append(_id) }")
+                        body.append("            case .\(caseName(child)): if let _id = _select_\(tree[child].name)(_event, &_trace) { _ids.append(_id) }")
                     }
                 }
                 body.append("            }")
             }
             addMember(
                 doc: "Collects the branches the active leaves below `\(node.name)` select, in document order.",
-                declaration: "fileprivate func _selectIn_\(node.name)(_ _content: \(contentType(position)), _ _event: Event?, _ _ids: inout [Swift.Int])",
+                declaration: "fileprivate func _selectIn_\(node.name)<_R: StateLoop._TransitionRecorder>(_ _content: \(contentType(position)), _ _event: Event?, _ _ids: inout [Swift.Int], _ _trace: inout _R)",
                 body: body)
             if outermostParallel(position) == position {
                 addMember(
                     doc: "One microstep below parallel state `\(node.name)`: every region's branch, taken together.",
-                    declaration: "fileprivate func _reduce_\(node.name)(_ _content: \(contentType(position)), _ _event: Event?, _ _next: inout State) -> Swift.Bool",
-                    body: ["            var _ids: [Swift.Int] = []", "            _selectIn_\(node.name)(_content, _event, &_ids)", "            return State._step(_ids, _event, &_next)"])
+                    declaration: "fileprivate func _reduce_\(node.name)<_R: StateLoop._TransitionRecorder>(_ _content: \(contentType(position)), _ _event: Event?, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool",
+                    body: ["            var _ids: [Swift.Int] = []", "            _selectIn_\(node.name)(_content, _event, &_ids, &_trace)", "            return State._step(_ids, _event, &_next, &_trace)"])
             }
         }
         var phases = ["            switch (_branch, _phase) {"]
@@ -538,12 +538,12 @@ extension MachineContextBuilder {
         phases += ["            default: break", "            }"]
         addMember(
             doc: "Phase 0 (exits), 1 (actions) or 2 (entries) of a branch taken below a parallel state, on the state as it is then.",
-            declaration: "fileprivate func _parallel(_ _branch: Swift.Int, _ _phase: Swift.Int, _ _event: Event?, _ _next: inout State)",
+            declaration: "fileprivate func _parallel<_R: StateLoop._TransitionRecorder>(_ _branch: Swift.Int, _ _phase: Swift.Int, _ _event: Event?, _ _next: inout State, _ _trace: inout _R)",
             body: phases)
         let parents = tree.nodes.map { String($0.parent ?? -1) }.joined(separator: ", ")
         addMember(
             doc: "Takes the selected branches as one microstep: each once; of two that exit the same states, the inner source's, else the first (S68–S70).",
-            declaration: "fileprivate static func _step(_ _ids: [Swift.Int], _ _event: Event?, _ _next: inout State) -> Swift.Bool",
+            declaration: "fileprivate static func _step<_R: StateLoop._TransitionRecorder>(_ _ids: [Swift.Int], _ _event: Event?, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool",
             body: [
                 "            let domains = [\(parallelDomains.map(String.init).joined(separator: ", "))]  // -1: the machine, -2: no target",
                 "            let sources = [\(parallelSources.map(String.init).joined(separator: ", "))]  // -1: the machine's own on:",
@@ -567,9 +567,9 @@ extension MachineContextBuilder {
                 "                    kept.append(id)",
                 "                }",
                 "            }",
-                "            for id in kept.reversed() { let _s = _next; _s._parallel(id, 0, _event, &_next) }",
-                "            for id in kept { let _s = _next; _s._parallel(id, 1, _event, &_next) }",
-                "            for id in kept { let _s = _next; _s._parallel(id, 2, _event, &_next) }",
+                "            for id in kept.reversed() { let _s = _next; _s._parallel(id, 0, _event, &_next, &_trace) }",
+                "            for id in kept { let _s = _next; _s._parallel(id, 1, _event, &_next, &_trace) }",
+                "            for id in kept { let _s = _next; _s._parallel(id, 2, _event, &_next, &_trace) }",
                 "            return !kept.isEmpty",
             ])
     }

@@ -106,7 +106,7 @@ public struct MachineContextBuilder {
         if isV1 {
             modeAssignments = Dictionary(spec.states.map { ($0.name.value, "_next.mode = .\(SwiftName.escaped($0.name.value))") }, uniquingKeysWith: { first, _ in first })
             reducerModes = spec.states.map { makeReducerMode($0) }
-            dispatch = reducerModes.map { "            case .\($0.mode): \($0.function)(_event, &_next)" }
+            dispatch = reducerModes.map { "            case .\($0.mode): \($0.function)(_event, &_next, &_trace)" }
         } else {
             reducerModes = tree.leaves.filter { outermostParallel($0) == nil }.map { makeLeafReducer($0) }
             dispatch = dispatchLines()
@@ -152,7 +152,7 @@ public struct MachineContextBuilder {
         if !isV1, layout.entryBelow(nil) || layout.settles {
             initialBody = ["            var _next = Self.init("] + initArguments + ["            )"]
             if layout.entryBelow(nil) { initialBody.append("            State.\(below("enter", nil))(_next.mode, &_next)") }
-            if layout.settles { initialBody.append("            _next._settle()") }
+            if layout.settles { initialBody += ["            var _trace = StateLoop._NoTrace()", "            _next._settle(&_trace)"] }
             initialBody.append("            return _next")
         }
         var reduceBody: [String] = []
@@ -160,7 +160,7 @@ public struct MachineContextBuilder {
         if layout.hasRuns { reduceBody.append("state.runs = []") }
         if hasForwarding { reduceBody.append("state.forwarded = []") }
         reduceBody.append("let old = state")
-        reduceBody.append(layout.settles ? "if old._reduce(event, &state) { state._settle() }" : "old._reduce(event, &state)")
+        reduceBody.append(layout.settles ? "if old._reduce(event, &state, &trace) { state._settle(&trace) }" : "old._reduce(event, &state, &trace)")
         if hasForwarding {
             makeForwardingMember()
             reduceBody.append("state._forward(event, after: old)")

@@ -65,8 +65,6 @@ enum EmbeddedTemplates {
 {{#internalFields}}
 {{{.}}}
 {{/internalFields}}
-        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
-        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         {{{access}}}init(
@@ -152,6 +150,12 @@ enum EmbeddedTemplates {
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
     {{{access}}}static func reduce(_ state: inout State, _ event: Event) {
+        var trace = StateLoop._NoTrace()
+        _reduceRecording(&state, event, &trace)
+    }
+
+    /// `reduce`, telling `trace` the id of each branch it takes (`transitions`).
+    fileprivate static func _reduceRecording<_R: StateLoop._TransitionRecorder>(_ state: inout State, _ event: Event, _ trace: inout _R) {
 {{#reduceBody}}
         {{{.}}}
 {{/reduceBody}}
@@ -239,10 +243,11 @@ enum EmbeddedTemplates {
 {{! each expression at its YAML line and column), so print each body line as it is. }}
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
-        /// the spec's expressions, which name fields bare, read the old state.
+        /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
+        /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
         // One method per state: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
-        fileprivate func _reduce(_ _event: Event, _ _next: inout State){{{reducerReturn}}} {
+        fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R){{{reducerReturn}}} {
             switch mode {
 {{#dispatch}}
 {{{.}}}
@@ -252,7 +257,7 @@ enum EmbeddedTemplates {
 {{#reducerModes}}
 
         /// `reduce` in state `{{{mode}}}`.
-        private func {{{function}}}(_ _event: Event, _ _next: inout State){{{reducerReturn}}} {
+        private func {{{function}}}<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R){{{reducerReturn}}} {
             switch _event {
 {{#cases}}
             {{{pattern}}}

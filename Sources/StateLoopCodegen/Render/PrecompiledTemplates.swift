@@ -38,10 +38,11 @@ enum PrecompiledTemplates {
         out += """
 
                     /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
-                    /// the spec's expressions, which name fields bare, read the old state.
+                    /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
+                    /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
                     // One method per state: swiftc's mandatory passes take more than linear time in the size
                     // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
-                    fileprivate func _reduce(_ _event: Event, _ _next: inout State)
+                    fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R)
             """
         out += context.reducerReturn
         out += " {\n            switch mode {\n"
@@ -52,7 +53,7 @@ enum PrecompiledTemplates {
         out += "            }\n        }\n"
         for mode in context.reducerModes {
             out += "\n        /// `reduce` in state `\(mode.mode)`.\n"
-            out += "        private func \(mode.function)(_ _event: Event, _ _next: inout State)\(context.reducerReturn) {\n            switch _event {\n"
+            out += "        private func \(mode.function)<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R)\(context.reducerReturn) {\n            switch _event {\n"
             for reducerCase in mode.cases {
                 out += "            "
                 out += reducerCase.pattern

@@ -1,5 +1,5 @@
 // TransitionList: every branch of a spec, numbered once, so that the generated reducer's trace
-// (`_tracing.take(id)`), the generated `transitions` table, `stateloop coverage` and
+// (`_trace.take(id)`), the generated `transitions` table, `stateloop coverage` and
 // `stateloop paths` all name a branch the same way: by its id, its YAML line and its text.
 
 /// One branch of a spec: a guarded or plain transition of an `on:` handler, an `ignore` (a bare

@@ -217,8 +217,6 @@ public enum Checkout {
         public internal(set) var _delay_reconnecting_0: Swift.Duration = .zero
         /// `_entries` when `reconnecting` was last entered: its timers' request.
         public internal(set) var _entered_reconnecting: Swift.Int = 0
-        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
-        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -464,32 +462,33 @@ public enum Checkout {
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
-        /// the spec's expressions, which name fields bare, read the old state.
+        /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
+        /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
         // One method per state: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
-        fileprivate func _reduce(_ _event: Event, _ _next: inout State) {
+        fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
-            case .browsing: _reduce_browsing(_event, &_next)
-            case .paying: _reduce_paying(_event, &_next)
-            case .shipped: _reduce_shipped(_event, &_next)
-            case .reconnecting: _reduce_reconnecting(_event, &_next)
+            case .browsing: _reduce_browsing(_event, &_next, &_trace)
+            case .paying: _reduce_paying(_event, &_next, &_trace)
+            case .shipped: _reduce_shipped(_event, &_next, &_trace)
+            case .reconnecting: _reduce_reconnecting(_event, &_next, &_trace)
             }
         }
 
         /// `reduce` in state `browsing`.
-        private func _reduce_browsing(_ _event: Event, _ _next: inout State) {
+        private func _reduce_browsing<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .pay:
-                _next._tracing.take(0)
+                _trace.take(0)
                 _next._entries &+= 1
                 let _c: Mode = .paying
                 _next.mode = _c
                 State._enterBelow(_c, &_next)
             case .cancel:
-                _next._tracing.take(3) // ignored
+                _trace.take(3) // ignored
             case .imageLoaded(let _0, let _1):
                 let event: Event.ImageLoadedPayload = .init(url: _0, data: _1)
-                _next._tracing.take(1)
+                _trace.take(1)
 #sourceLocation(file: "Checkout.machine.yml", line: 32)
                     _next.loaded = loaded.merging([event.url: event.data]) { $1 }
 #sourceLocation(file: "Checkout.machine.yml", line: 32)
@@ -497,7 +496,7 @@ public enum Checkout {
 #sourceLocation()
             case .imageFailed(let _0, let _1):
                 let event: Event.ImageFailedPayload = .init(error: _0, request: _1)
-                _next._tracing.take(2)
+                _trace.take(2)
 #sourceLocation(file: "Checkout.machine.yml", line: 33)
                     _next.images = images.subtracting([event.request])
 #sourceLocation(file: "Checkout.machine.yml", line: 33)
@@ -517,10 +516,10 @@ public enum Checkout {
         }
 
         /// `reduce` in state `paying`.
-        private func _reduce_paying(_ _event: Event, _ _next: inout State) {
+        private func _reduce_paying<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .pay:
-                _next._tracing.take(6) // ignored
+                _trace.take(6) // ignored
             case .cancel:
                 break // answered by `forward:` (E28)
             case .imageLoaded:
@@ -529,7 +528,7 @@ public enum Checkout {
                 break // no effect that sends it runs here
             case .paid(let _0):
                 let event: Event.PaidPayload = .init(receipt: _0)
-                _next._tracing.take(4)
+                _trace.take(4)
 #sourceLocation(file: "Checkout.machine.yml", line: 37)
                              _next.receipt = event.receipt
 #sourceLocation()
@@ -539,7 +538,7 @@ public enum Checkout {
                 State._enterBelow(_c, &_next)
             case .declined(let _0):
                 let event: Event.DeclinedPayload = .init(reason: _0)
-                _next._tracing.take(5)
+                _trace.take(5)
 #sourceLocation(file: "Checkout.machine.yml", line: 38)
                                   _next.problem = event.reason
 #sourceLocation()
@@ -557,12 +556,12 @@ public enum Checkout {
         }
 
         /// `reduce` in state `shipped`.
-        private func _reduce_shipped(_ _event: Event, _ _next: inout State) {
+        private func _reduce_shipped<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .pay:
-                _next._tracing.take(9) // ignored
+                _trace.take(9) // ignored
             case .cancel:
-                _next._tracing.take(10) // ignored
+                _trace.take(10) // ignored
             case .imageLoaded:
                 break // no effect that sends it runs here
             case .imageFailed:
@@ -573,7 +572,7 @@ public enum Checkout {
                 break // no effect that sends it runs here
             case .delivery(let _0):
                 let event: Event.DeliveryPayload = .init(status: _0)
-                _next._tracing.take(7)
+                _trace.take(7)
 #sourceLocation(file: "Checkout.machine.yml", line: 42)
                 _next.status = event.status
 #sourceLocation(file: "Checkout.machine.yml", line: 42)
@@ -581,7 +580,7 @@ public enum Checkout {
 #sourceLocation()
             case .trackingLost(let _0):
                 let event: Event.TrackingLostPayload = .init(error: _0)
-                _next._tracing.take(8)
+                _trace.take(8)
 #sourceLocation(file: "Checkout.machine.yml", line: 43)
                                           _next.problem = event.error
 #sourceLocation()
@@ -595,12 +594,12 @@ public enum Checkout {
         }
 
         /// `reduce` in state `reconnecting`.
-        private func _reduce_reconnecting(_ _event: Event, _ _next: inout State) {
+        private func _reduce_reconnecting<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .pay:
-                _next._tracing.take(11) // ignored
+                _trace.take(11) // ignored
             case .cancel:
-                _next._tracing.take(12) // ignored
+                _trace.take(12) // ignored
             case .imageLoaded:
                 break // no effect that sends it runs here
             case .imageFailed:
@@ -614,7 +613,7 @@ public enum Checkout {
             case .trackingLost:
                 break // no effect that sends it runs here
             case ._timer(let _fired) where _fired == .init(state: .reconnecting, index: 0, entry: _entered_reconnecting):
-                _next._tracing.take(13)
+                _trace.take(13)
                 _next._entries &+= 1
                 let _c: Mode = .shipped
                 _next.mode = _c
@@ -702,9 +701,15 @@ public enum Checkout {
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
     public static func reduce(_ state: inout State, _ event: Event) {
+        var trace = StateLoop._NoTrace()
+        _reduceRecording(&state, event, &trace)
+    }
+
+    /// `reduce`, telling `trace` the id of each branch it takes (`transitions`).
+    fileprivate static func _reduceRecording<_R: StateLoop._TransitionRecorder>(_ state: inout State, _ event: Event, _ trace: inout _R) {
         state.forwarded = []
         let old = state
-        old._reduce(event, &state)
+        old._reduce(event, &state, &trace)
         state._forward(event, after: old)
     }
 
@@ -848,16 +853,16 @@ extension Checkout: StateLoop.StateMachine {
 
     /// `reduce`, recording the id of every branch it takes in `trace`.
     public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
-        StateLoop._TransitionSink.recording(into: &trace, &state, sink: \._tracing) { reduce(&$0, event) }
+        _reduceRecording(&state, event, &trace)
     }
 
     /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
     /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
     public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
-        { state, event in
-            var trace = StateLoop.TransitionTrace()
+        let handOn: @Sendable (Swift.Int) -> Swift.Void = { id in onTransition(transitions[id]) }
+        return { state, event in
+            var trace = StateLoop.TransitionTrace(handingOn: handOn)
             reduce(&state, event, trace: &trace)
-            for id in trace.taken { onTransition(transitions[id]) }
         }
     }
 

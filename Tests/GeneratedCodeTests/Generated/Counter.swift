@@ -26,8 +26,6 @@ public enum Counter {
         public var mode: Mode
         /// `count` from `context:` (Counter.machine.yml:5).
         public var count: _T0
-        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
-        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -64,23 +62,24 @@ public enum Counter {
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
-        /// the spec's expressions, which name fields bare, read the old state.
+        /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
+        /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
         // One method per state: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
-        fileprivate func _reduce(_ _event: Event, _ _next: inout State) {
+        fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
-            case .counting: _reduce_counting(_event, &_next)
+            case .counting: _reduce_counting(_event, &_next, &_trace)
             }
         }
 
         /// `reduce` in state `counting`.
-        private func _reduce_counting(_ _event: Event, _ _next: inout State) {
+        private func _reduce_counting<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .increment:
 #sourceLocation(file: "Counter.machine.yml", line: 16)
                  _next.count = count + 1
 #sourceLocation()
-                _next._tracing.take(0)
+                _trace.take(0)
             case .decrement:
 #sourceLocation(file: "Counter.machine.yml", line: 18)
                 if count > 0
@@ -88,15 +87,15 @@ public enum Counter {
 #sourceLocation(file: "Counter.machine.yml", line: 18)
                               _next.count = count - 1
 #sourceLocation()
-                    _next._tracing.take(1)
+                    _trace.take(1)
                 } else {
-                    _next._tracing.take(2) // ignored
+                    _trace.take(2) // ignored
                 }
             case .reset:
 #sourceLocation(file: "Counter.machine.yml", line: 20)
               _next.count = 0
 #sourceLocation()
-                _next._tracing.take(3)
+                _trace.take(3)
             }
         }
     }
@@ -114,8 +113,14 @@ public enum Counter {
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
     public static func reduce(_ state: inout State, _ event: Event) {
+        var trace = StateLoop._NoTrace()
+        _reduceRecording(&state, event, &trace)
+    }
+
+    /// `reduce`, telling `trace` the id of each branch it takes (`transitions`).
+    fileprivate static func _reduceRecording<_R: StateLoop._TransitionRecorder>(_ state: inout State, _ event: Event, _ trace: inout _R) {
         let old = state
-        old._reduce(event, &state)
+        old._reduce(event, &state, &trace)
     }
 
     /// The feedback loops: one `react` per effect, one `timer` per `after:`.
@@ -139,16 +144,16 @@ extension Counter: StateLoop.StateMachine {
 
     /// `reduce`, recording the id of every branch it takes in `trace`.
     public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
-        StateLoop._TransitionSink.recording(into: &trace, &state, sink: \._tracing) { reduce(&$0, event) }
+        _reduceRecording(&state, event, &trace)
     }
 
     /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
     /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
     public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
-        { state, event in
-            var trace = StateLoop.TransitionTrace()
+        let handOn: @Sendable (Swift.Int) -> Swift.Void = { id in onTransition(transitions[id]) }
+        return { state, event in
+            var trace = StateLoop.TransitionTrace(handingOn: handOn)
             reduce(&state, event, trace: &trace)
-            for id in trace.taken { onTransition(transitions[id]) }
         }
     }
 

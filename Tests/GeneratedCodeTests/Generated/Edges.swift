@@ -61,8 +61,6 @@ public enum Edges {
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
-        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
-        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -147,47 +145,48 @@ public enum Edges {
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
-        /// the spec's expressions, which name fields bare, read the old state.
+        /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
+        /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
         // One method per state: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
-        fileprivate func _reduce(_ _event: Event, _ _next: inout State) {
+        fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
-            case .waiting: _reduce_waiting(_event, &_next)
-            case .searching: _reduce_searching(_event, &_next)
+            case .waiting: _reduce_waiting(_event, &_next, &_trace)
+            case .searching: _reduce_searching(_event, &_next, &_trace)
             }
         }
 
         /// `reduce` in state `waiting`.
-        private func _reduce_waiting(_ _event: Event, _ _next: inout State) {
+        private func _reduce_waiting<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .typed(let _0):
                 let event: Event.TypedPayload = .init(text: _0)
 #sourceLocation(file: "Edges.machine.yml", line: 25)
              _next.query = event.text
 #sourceLocation()
-                _next._tracing.take(0)
+                _trace.take(0)
             case .hit:
-                _next._tracing.take(1) // ignored
+                _trace.take(1) // ignored
             case .noHit:
                 break // no effect that sends it runs here
             case .poke:
-                _next._tracing.take(2)
+                _trace.take(2)
             case ._timer(let _fired) where _fired == .init(mode: .waiting, index: 0, entry: _entries):
 #sourceLocation(file: "Edges.machine.yml", line: 21)
                 if query != nil
                 {
 #sourceLocation()
-                    _next._tracing.take(3)
+                    _trace.take(3)
                     _next.mode = .searching
                     _next._entries &+= 1
                 } else {
-                    _next._tracing.take(4) // ignored
+                    _trace.take(4) // ignored
                 }
             case ._timer(let _fired) where _fired == .init(mode: .waiting, index: 1, entry: _entries):
 #sourceLocation(file: "Edges.machine.yml", line: 23)
                             _next.hits = 0
 #sourceLocation()
-                _next._tracing.take(5)
+                _trace.take(5)
                 _next.mode = .waiting
                 _next._entries &+= 1
             case ._timer:
@@ -196,14 +195,14 @@ public enum Edges {
         }
 
         /// `reduce` in state `searching`.
-        private func _reduce_searching(_ _event: Event, _ _next: inout State) {
+        private func _reduce_searching<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .typed(let _0):
                 let event: Event.TypedPayload = .init(text: _0)
 #sourceLocation(file: "Edges.machine.yml", line: 30)
                                 _next.query = event.text
 #sourceLocation()
-                _next._tracing.take(6)
+                _trace.take(6)
                 _next.mode = .searching
                 _next._entries &+= 1
             case .hit(let _0):
@@ -211,15 +210,15 @@ public enum Edges {
 #sourceLocation(file: "Edges.machine.yml", line: 31)
                             _next.hits = hits + event.count
 #sourceLocation()
-                _next._tracing.take(7)
+                _trace.take(7)
                 _next.mode = .waiting
                 _next._entries &+= 1
             case .noHit:
-                _next._tracing.take(8)
+                _trace.take(8)
                 _next.mode = .waiting
                 _next._entries &+= 1
             case .poke:
-                _next._tracing.take(9) // ignored
+                _trace.take(9) // ignored
             case ._timer:
                 break // no timer runs here
             }
@@ -273,8 +272,14 @@ public enum Edges {
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
     public static func reduce(_ state: inout State, _ event: Event) {
+        var trace = StateLoop._NoTrace()
+        _reduceRecording(&state, event, &trace)
+    }
+
+    /// `reduce`, telling `trace` the id of each branch it takes (`transitions`).
+    fileprivate static func _reduceRecording<_R: StateLoop._TransitionRecorder>(_ state: inout State, _ event: Event, _ trace: inout _R) {
         let old = state
-        old._reduce(event, &state)
+        old._reduce(event, &state, &trace)
     }
 
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
@@ -359,16 +364,16 @@ extension Edges: StateLoop.StateMachine {
 
     /// `reduce`, recording the id of every branch it takes in `trace`.
     public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
-        StateLoop._TransitionSink.recording(into: &trace, &state, sink: \._tracing) { reduce(&$0, event) }
+        _reduceRecording(&state, event, &trace)
     }
 
     /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
     /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
     public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
-        { state, event in
-            var trace = StateLoop.TransitionTrace()
+        let handOn: @Sendable (Swift.Int) -> Swift.Void = { id in onTransition(transitions[id]) }
+        return { state, event in
+            var trace = StateLoop.TransitionTrace(handingOn: handOn)
             reduce(&state, event, trace: &trace)
-            for id in trace.taken { onTransition(transitions[id]) }
         }
     }
 

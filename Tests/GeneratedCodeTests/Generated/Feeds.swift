@@ -133,8 +133,6 @@ public enum Feeds {
         public internal(set) var runs: [Run] = []
         /// How many runs have been queued since the start: the sequence number after the last of `runs`.
         public internal(set) var _runsQueued: Swift.Int = 0
-        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
-        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -259,34 +257,35 @@ public enum Feeds {
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
-        /// the spec's expressions, which name fields bare, read the old state.
+        /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
+        /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
         // One method per state: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
-        fileprivate func _reduce(_ _event: Event, _ _next: inout State) {
+        fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
-            case .live: _reduce_live(_event, &_next)
+            case .live: _reduce_live(_event, &_next, &_trace)
             case .stopped: break // finished: `reduce` returns before
             }
         }
 
         /// `reduce` in state `live`.
-        private func _reduce_live(_ _event: Event, _ _next: inout State) {
+        private func _reduce_live<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .follow(let _0):
                 let event: Event.FollowPayload = .init(topic: _0)
-                _next._tracing.take(0)
+                _trace.take(0)
 #sourceLocation(file: "Feeds.machine.yml", line: 18)
                _next.topics = topics.union([event.topic])
 #sourceLocation()
             case .post(let _0, let _1):
                 let event: Event.PostPayload = .init(topic: _0, text: _1)
-                _next._tracing.take(1)
+                _trace.take(1)
 #sourceLocation(file: "Feeds.machine.yml", line: 19)
              _next.seen = seen + [event.topic +  ": "  + event.text]
 #sourceLocation()
             case .dropped(let _0, let _1):
                 let event: Event.DroppedPayload = .init(error: _0, request: _1)
-                _next._tracing.take(2)
+                _trace.take(2)
 #sourceLocation(file: "Feeds.machine.yml", line: 20)
                 _next.topics = topics.subtracting([event.request])
 #sourceLocation(file: "Feeds.machine.yml", line: 20)
@@ -294,12 +293,12 @@ public enum Feeds {
 #sourceLocation()
             case .saveFailed(let _0):
                 let event: Event.SaveFailedPayload = .init(error: _0)
-                _next._tracing.take(3)
+                _trace.take(3)
 #sourceLocation(file: "Feeds.machine.yml", line: 21)
                   _next.lastError = event.error
 #sourceLocation()
             case .stop:
-                _next._tracing.take(4)
+                _trace.take(4)
 #sourceLocation(file: "Feeds.machine.yml", line: 22)
                                      _next._queue(.save(seen.count
                 ))
@@ -348,10 +347,16 @@ public enum Feeds {
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
     public static func reduce(_ state: inout State, _ event: Event) {
+        var trace = StateLoop._NoTrace()
+        _reduceRecording(&state, event, &trace)
+    }
+
+    /// `reduce`, telling `trace` the id of each branch it takes (`transitions`).
+    fileprivate static func _reduceRecording<_R: StateLoop._TransitionRecorder>(_ state: inout State, _ event: Event, _ trace: inout _R) {
         guard !state.isDone else { return }
         state.runs = []
         let old = state
-        old._reduce(event, &state)
+        old._reduce(event, &state, &trace)
     }
 
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
@@ -458,16 +463,16 @@ extension Feeds: StateLoop.StateMachine {
 
     /// `reduce`, recording the id of every branch it takes in `trace`.
     public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
-        StateLoop._TransitionSink.recording(into: &trace, &state, sink: \._tracing) { reduce(&$0, event) }
+        _reduceRecording(&state, event, &trace)
     }
 
     /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
     /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
     public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
-        { state, event in
-            var trace = StateLoop.TransitionTrace()
+        let handOn: @Sendable (Swift.Int) -> Swift.Void = { id in onTransition(transitions[id]) }
+        return { state, event in
+            var trace = StateLoop.TransitionTrace(handingOn: handOn)
             reduce(&state, event, trace: &trace)
-            for id in trace.taken { onTransition(transitions[id]) }
         }
     }
 

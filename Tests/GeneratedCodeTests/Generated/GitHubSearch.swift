@@ -99,8 +99,6 @@ public enum GitHubSearch {
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
-        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
-        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -202,20 +200,21 @@ public enum GitHubSearch {
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
-        /// the spec's expressions, which name fields bare, read the old state.
+        /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
+        /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
         // One method per state: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
-        fileprivate func _reduce(_ _event: Event, _ _next: inout State) {
+        fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
-            case .idle: _reduce_idle(_event, &_next)
-            case .loading: _reduce_loading(_event, &_next)
-            case .ready: _reduce_ready(_event, &_next)
-            case .failed: _reduce_failed(_event, &_next)
+            case .idle: _reduce_idle(_event, &_next, &_trace)
+            case .loading: _reduce_loading(_event, &_next, &_trace)
+            case .ready: _reduce_ready(_event, &_next, &_trace)
+            case .failed: _reduce_failed(_event, &_next, &_trace)
             }
         }
 
         /// `reduce` in state `idle`.
-        private func _reduce_idle(_ _event: Event, _ _next: inout State) {
+        private func _reduce_idle<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .searchChanged(let _0):
                 let event: Event.SearchChangedPayload = .init(search: _0)
@@ -229,14 +228,14 @@ public enum GitHubSearch {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 26)
                                                _next.nextPageURL = GitHub.searchURL(event.search)
 #sourceLocation()
-                    _next._tracing.take(0)
+                    _trace.take(0)
                     _next.mode = .loading
                     _next._entries &+= 1
                 } else {
-                    _next._tracing.take(1) // ignored
+                    _trace.take(1) // ignored
                 }
             case .scrolledNearBottom:
-                _next._tracing.take(2) // ignored
+                _trace.take(2) // ignored
             case .loaded:
                 break // no effect that sends it runs here
             case .failed:
@@ -247,7 +246,7 @@ public enum GitHubSearch {
         }
 
         /// `reduce` in state `loading`.
-        private func _reduce_loading(_ _event: Event, _ _next: inout State) {
+        private func _reduce_loading<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .searchChanged(let _0):
                 let event: Event.SearchChangedPayload = .init(search: _0)
@@ -258,11 +257,11 @@ public enum GitHubSearch {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 33)
                                                                             _next.nextPageURL = GitHub.searchURL(event.search)
 #sourceLocation()
-                _next._tracing.take(5)
+                _trace.take(5)
                 _next.mode = .loading
                 _next._entries &+= 1
             case .scrolledNearBottom:
-                _next._tracing.take(6) // ignored
+                _trace.take(6) // ignored
             case .loaded(let _0, let _1):
                 let event: Event.LoadedPayload = .init(repositories: _0, nextURL: _1)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 31)
@@ -270,7 +269,7 @@ public enum GitHubSearch {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 31)
                                                                     _next.nextPageURL = event.nextURL
 #sourceLocation()
-                _next._tracing.take(3)
+                _trace.take(3)
                 _next.mode = .ready
                 _next._entries &+= 1
             case .failed(let _0):
@@ -278,7 +277,7 @@ public enum GitHubSearch {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 32)
                               _next.lastError = event.error
 #sourceLocation()
-                _next._tracing.take(4)
+                _trace.take(4)
                 _next.mode = .failed
                 _next._entries &+= 1
             case ._timer:
@@ -287,7 +286,7 @@ public enum GitHubSearch {
         }
 
         /// `reduce` in state `ready`.
-        private func _reduce_ready(_ _event: Event, _ _next: inout State) {
+        private func _reduce_ready<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .searchChanged(let _0):
                 let event: Event.SearchChangedPayload = .init(search: _0)
@@ -298,7 +297,7 @@ public enum GitHubSearch {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 40)
                                                                             _next.nextPageURL = GitHub.searchURL(event.search)
 #sourceLocation()
-                _next._tracing.take(9)
+                _trace.take(9)
                 _next.mode = .loading
                 _next._entries &+= 1
             case .scrolledNearBottom:
@@ -306,11 +305,11 @@ public enum GitHubSearch {
                 if nextPageURL != nil
                 {
 #sourceLocation()
-                    _next._tracing.take(7)
+                    _trace.take(7)
                     _next.mode = .loading
                     _next._entries &+= 1
                 } else {
-                    _next._tracing.take(8) // ignored
+                    _trace.take(8) // ignored
                 }
             case .loaded:
                 break // no effect that sends it runs here
@@ -322,7 +321,7 @@ public enum GitHubSearch {
         }
 
         /// `reduce` in state `failed`.
-        private func _reduce_failed(_ _event: Event, _ _next: inout State) {
+        private func _reduce_failed<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .searchChanged(let _0):
                 let event: Event.SearchChangedPayload = .init(search: _0)
@@ -335,14 +334,14 @@ public enum GitHubSearch {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 46)
                                                                                                                           _next.lastError = nil
 #sourceLocation()
-                _next._tracing.take(11)
+                _trace.take(11)
                 _next.mode = .loading
                 _next._entries &+= 1
             case .scrolledNearBottom:
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 45)
                                            _next.lastError = nil
 #sourceLocation()
-                _next._tracing.take(10)
+                _trace.take(10)
                 _next.mode = .loading
                 _next._entries &+= 1
             case .loaded:
@@ -353,7 +352,7 @@ public enum GitHubSearch {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 43)
                            _next.lastError = nil
 #sourceLocation()
-                _next._tracing.take(12)
+                _trace.take(12)
                 _next.mode = .loading
                 _next._entries &+= 1
             case ._timer:
@@ -415,8 +414,14 @@ public enum GitHubSearch {
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
     public static func reduce(_ state: inout State, _ event: Event) {
+        var trace = StateLoop._NoTrace()
+        _reduceRecording(&state, event, &trace)
+    }
+
+    /// `reduce`, telling `trace` the id of each branch it takes (`transitions`).
+    fileprivate static func _reduceRecording<_R: StateLoop._TransitionRecorder>(_ state: inout State, _ event: Event, _ trace: inout _R) {
         let old = state
-        old._reduce(event, &state)
+        old._reduce(event, &state, &trace)
     }
 
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
@@ -495,16 +500,16 @@ extension GitHubSearch: StateLoop.StateMachine {
 
     /// `reduce`, recording the id of every branch it takes in `trace`.
     public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
-        StateLoop._TransitionSink.recording(into: &trace, &state, sink: \._tracing) { reduce(&$0, event) }
+        _reduceRecording(&state, event, &trace)
     }
 
     /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
     /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
     public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
-        { state, event in
-            var trace = StateLoop.TransitionTrace()
+        let handOn: @Sendable (Swift.Int) -> Swift.Void = { id in onTransition(transitions[id]) }
+        return { state, event in
+            var trace = StateLoop.TransitionTrace(handingOn: handOn)
             reduce(&state, event, trace: &trace)
-            for id in trace.taken { onTransition(transitions[id]) }
         }
     }
 

@@ -93,8 +93,6 @@ public enum Keywords {
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
-        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
-        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -194,18 +192,19 @@ public enum Keywords {
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
-        /// the spec's expressions, which name fields bare, read the old state.
+        /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
+        /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
         // One method per state: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
-        fileprivate func _reduce(_ _event: Event, _ _next: inout State) {
+        fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
-            case .`do`: _reduce_do(_event, &_next)
-            case .`repeat`: _reduce_repeat(_event, &_next)
+            case .`do`: _reduce_do(_event, &_next, &_trace)
+            case .`repeat`: _reduce_repeat(_event, &_next, &_trace)
             }
         }
 
         /// `reduce` in state ``do``.
-        private func _reduce_do(_ _event: Event, _ _next: inout State) {
+        private func _reduce_do<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .`switch`(let _0):
                 let event: Event.SwitchPayload = .init(case: _0)
@@ -215,12 +214,12 @@ public enum Keywords {
 #sourceLocation(file: "Keywords.machine.yml", line: 20)
                                                       _next.`default` = `default` + event.case
 #sourceLocation()
-                    _next._tracing.take(0)
+                    _trace.take(0)
                     _next.mode = .`repeat`
                     _next._entries &+= 1
                 }
             case .`return`:
-                _next._tracing.take(1)
+                _trace.take(1)
                 _next.mode = .`repeat`
                 _next._entries &+= 1
             case .`throw`:
@@ -232,23 +231,23 @@ public enum Keywords {
 #sourceLocation(file: "Keywords.machine.yml", line: 22)
                           _next.`var` = `let` + event.var
 #sourceLocation()
-                _next._tracing.take(2)
+                _trace.take(2)
             case ._timer:
                 break // no timer runs here
             }
         }
 
         /// `reduce` in state ``repeat``.
-        private func _reduce_repeat(_ _event: Event, _ _next: inout State) {
+        private func _reduce_repeat<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .`switch`(let _0):
                 let event: Event.SwitchPayload = .init(case: _0)
 #sourceLocation(file: "Keywords.machine.yml", line: 27)
              _next.`in` = "\(event.case)"
 #sourceLocation()
-                _next._tracing.take(3)
+                _trace.take(3)
             case .`return`:
-                _next._tracing.take(4)
+                _trace.take(4)
                 _next.mode = .`repeat`
                 _next._entries &+= 1
             case .`throw`(let _0):
@@ -256,11 +255,11 @@ public enum Keywords {
 #sourceLocation(file: "Keywords.machine.yml", line: 29)
            _next.`in` = event.where
 #sourceLocation()
-                _next._tracing.take(5)
+                _trace.take(5)
             case .`for`:
-                _next._tracing.take(6) // ignored
+                _trace.take(6) // ignored
             case ._timer(let _fired) where _fired == .init(mode: .`repeat`, index: 0, entry: _entries):
-                _next._tracing.take(7)
+                _trace.take(7)
                 _next.mode = .`do`
                 _next._entries &+= 1
             case ._timer:
@@ -322,8 +321,14 @@ public enum Keywords {
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
     public static func reduce(_ state: inout State, _ event: Event) {
+        var trace = StateLoop._NoTrace()
+        _reduceRecording(&state, event, &trace)
+    }
+
+    /// `reduce`, telling `trace` the id of each branch it takes (`transitions`).
+    fileprivate static func _reduceRecording<_R: StateLoop._TransitionRecorder>(_ state: inout State, _ event: Event, _ trace: inout _R) {
         let old = state
-        old._reduce(event, &state)
+        old._reduce(event, &state, &trace)
     }
 
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
@@ -399,16 +404,16 @@ extension Keywords: StateLoop.StateMachine {
 
     /// `reduce`, recording the id of every branch it takes in `trace`.
     public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
-        StateLoop._TransitionSink.recording(into: &trace, &state, sink: \._tracing) { reduce(&$0, event) }
+        _reduceRecording(&state, event, &trace)
     }
 
     /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
     /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
     public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
-        { state, event in
-            var trace = StateLoop.TransitionTrace()
+        let handOn: @Sendable (Swift.Int) -> Swift.Void = { id in onTransition(transitions[id]) }
+        return { state, event in
+            var trace = StateLoop.TransitionTrace(handingOn: handOn)
             reduce(&state, event, trace: &trace)
-            for id in trace.taken { onTransition(transitions[id]) }
         }
     }
 

@@ -39,8 +39,6 @@ public enum Loop {
         public var laps: _T1
         /// False when `always:` transitions were still enabled after 1,000 microsteps (S51).
         public internal(set) var isSettled: Swift.Bool = true
-        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
-        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -61,7 +59,8 @@ public enum Loop {
                 laps: _default1()
             )
             State._enterBelow(_next.mode, &_next)
-            _next._settle()
+            var _trace = StateLoop._NoTrace()
+            _next._settle(&_trace)
             return _next
         }
 
@@ -91,16 +90,16 @@ public enum Loop {
         }
 
         /// The transition of Loop.machine.yml:14, shared by the states that inherit it.
-        fileprivate func _take0(_ _next: inout State) {
-            _next._tracing.take(0)
+        fileprivate func _take0<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
+            _trace.take(0)
 #sourceLocation(file: "Loop.machine.yml", line: 14)
          _next.spinning = true
 #sourceLocation()
         }
 
         /// The transition of Loop.machine.yml:15, shared by the states that inherit it.
-        fileprivate func _take1(_ _next: inout State) {
-            _next._tracing.take(1)
+        fileprivate func _take1<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
+            _trace.take(1)
 #sourceLocation(file: "Loop.machine.yml", line: 15)
          _next.spinning = false
 #sourceLocation()
@@ -124,12 +123,12 @@ public enum Loop {
         }
 
         /// The `always:` branches that apply in `a`, innermost first (S46).
-        fileprivate func _always_a(_ _next: inout State) -> Swift.Bool {
+        fileprivate func _always_a<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
 #sourceLocation(file: "Loop.machine.yml", line: 21)
                  if spinning
             {
 #sourceLocation()
-                _next._tracing.take(3)
+                _trace.take(3)
                 let _c: Mode = .b
                 _next.mode = _c
                 State._enterBelow(_c, &_next)
@@ -139,12 +138,12 @@ public enum Loop {
         }
 
         /// The `always:` branches that apply in `b`, innermost first (S46).
-        fileprivate func _always_b(_ _next: inout State) -> Swift.Bool {
+        fileprivate func _always_b<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
 #sourceLocation(file: "Loop.machine.yml", line: 24)
                  if spinning
             {
 #sourceLocation()
-                _next._tracing.take(5)
+                _trace.take(5)
                 let _c: Mode = .a
                 _next.mode = _c
                 State._enterBelow(_c, &_next)
@@ -154,18 +153,18 @@ public enum Loop {
         }
 
         /// Takes the `always:` transition that applies now, if one does.
-        fileprivate func _always(_ _next: inout State) -> Swift.Bool {
+        fileprivate func _always<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch mode {
-            case .a: return _always_a(&_next)
-            case .b: return _always_b(&_next)
+            case .a: return _always_a(&_next, &_trace)
+            case .b: return _always_b(&_next, &_trace)
             }
         }
 
         /// Takes `onDone:` and `always:` microsteps until none applies, at most 1,000 (S51).
-        fileprivate mutating func _settle() {
+        fileprivate mutating func _settle<_R: StateLoop._TransitionRecorder>(_ _trace: inout _R) {
             for _ in 0..<1_000 {
                 let _s = self
-                if !_s._always(&self) {
+                if !_s._always(&self, &_trace) {
                     isSettled = true
                     return
                 }
@@ -174,27 +173,28 @@ public enum Loop {
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
-        /// the spec's expressions, which name fields bare, read the old state.
+        /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
+        /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
         // One method per state: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
-        fileprivate func _reduce(_ _event: Event, _ _next: inout State) -> Swift.Bool {
+        fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch mode {
-            case .a: return _reduce_a(_event, &_next)
-            case .b: return _reduce_b(_event, &_next)
+            case .a: return _reduce_a(_event, &_next, &_trace)
+            case .b: return _reduce_b(_event, &_next, &_trace)
             }
         }
 
         /// `reduce` in state `a`.
-        private func _reduce_a(_ _event: Event, _ _next: inout State) -> Swift.Bool {
+        private func _reduce_a<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch _event {
             case .spin:
-                _take0(&_next)
+                _take0(&_next, &_trace)
                 return true
             case .halt:
-                _take1(&_next)
+                _take1(&_next, &_trace)
                 return true
             case .again:
-                _next._tracing.take(2)
+                _trace.take(2)
                 let _c: Mode = .a
                 _next.mode = _c
                 State._enterBelow(_c, &_next)
@@ -203,16 +203,16 @@ public enum Loop {
         }
 
         /// `reduce` in state `b`.
-        private func _reduce_b(_ _event: Event, _ _next: inout State) -> Swift.Bool {
+        private func _reduce_b<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch _event {
             case .spin:
-                _take0(&_next)
+                _take0(&_next, &_trace)
                 return true
             case .halt:
-                _take1(&_next)
+                _take1(&_next, &_trace)
                 return true
             case .again:
-                _next._tracing.take(4) // ignored
+                _trace.take(4) // ignored
                 return false
             }
         }
@@ -231,8 +231,14 @@ public enum Loop {
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
     public static func reduce(_ state: inout State, _ event: Event) {
+        var trace = StateLoop._NoTrace()
+        _reduceRecording(&state, event, &trace)
+    }
+
+    /// `reduce`, telling `trace` the id of each branch it takes (`transitions`).
+    fileprivate static func _reduceRecording<_R: StateLoop._TransitionRecorder>(_ state: inout State, _ event: Event, _ trace: inout _R) {
         let old = state
-        if old._reduce(event, &state) { state._settle() }
+        if old._reduce(event, &state, &trace) { state._settle(&trace) }
     }
 
     /// The feedback loops: one `react` per effect, one `timer` per `after:`.
@@ -256,16 +262,16 @@ extension Loop: StateLoop.StateMachine {
 
     /// `reduce`, recording the id of every branch it takes in `trace`.
     public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
-        StateLoop._TransitionSink.recording(into: &trace, &state, sink: \._tracing) { reduce(&$0, event) }
+        _reduceRecording(&state, event, &trace)
     }
 
     /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
     /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
     public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
-        { state, event in
-            var trace = StateLoop.TransitionTrace()
+        let handOn: @Sendable (Swift.Int) -> Swift.Void = { id in onTransition(transitions[id]) }
+        return { state, event in
+            var trace = StateLoop.TransitionTrace(handingOn: handOn)
             reduce(&state, event, trace: &trace)
-            for id in trace.taken { onTransition(transitions[id]) }
         }
     }
 

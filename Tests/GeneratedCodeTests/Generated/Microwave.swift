@@ -110,8 +110,6 @@ public enum Microwave {
         public internal(set) var _runsQueued: Swift.Int = 0
         /// False when `always:` transitions were still enabled after 1,000 microsteps (S51).
         public internal(set) var isSettled: Swift.Bool = true
-        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
-        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -134,7 +132,8 @@ public enum Microwave {
                 log: _default1()
             )
             State._enterBelow(_next.mode, &_next)
-            _next._settle()
+            var _trace = StateLoop._NoTrace()
+            _next._settle(&_trace)
             return _next
         }
 
@@ -213,8 +212,8 @@ public enum Microwave {
         }
 
         /// The transition of Microwave.machine.yml:25, shared by the states that inherit it.
-        fileprivate func _take0(_ _next: inout State) {
-            _next._tracing.take(2)
+        fileprivate func _take0<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
+            _trace.take(2)
             State._exitBelow(_next.mode, &_next)
             do { let _s = _next; _s._action1(&_next) }
             _next._entries &+= 1
@@ -224,8 +223,8 @@ public enum Microwave {
         }
 
         /// The transition of Microwave.machine.yml:19, shared by the states that inherit it.
-        fileprivate func _take1(_ _next: inout State) {
-            _next._tracing.take(0)
+        fileprivate func _take1<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
+            _trace.take(0)
             State._exitBelow(_next.mode, &_next)
             _next._entries &+= 1
             let _c: Mode = .unplugged
@@ -234,24 +233,24 @@ public enum Microwave {
         }
 
         /// The transition of Microwave.machine.yml:20, shared by the states that inherit it.
-        fileprivate func _take2(_ _next: inout State) {
-            _next._tracing.take(1)
+        fileprivate func _take2<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
+            _trace.take(1)
 #sourceLocation(file: "Microwave.machine.yml", line: 20)
            _next.log = log + [ "beeped" ]
 #sourceLocation()
         }
 
         /// The transition of Microwave.machine.yml:45, shared by the states that inherit it.
-        fileprivate func _take3(_ event: Event.AddTimePayload, _ _next: inout State) {
-            _next._tracing.take(13)
+        fileprivate func _take3<_R: StateLoop._TransitionRecorder>(_ event: Event.AddTimePayload, _ _next: inout State, _ _trace: inout _R) {
+            _trace.take(13)
 #sourceLocation(file: "Microwave.machine.yml", line: 45)
                                                 _next.seconds = seconds + event.seconds
 #sourceLocation()
         }
 
         /// The transition of Microwave.machine.yml:44, shared by the states that inherit it.
-        fileprivate func _take4(_ _next: inout State) {
-            _next._tracing.take(12)
+        fileprivate func _take4<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
+            _trace.take(12)
             if case .closed(let _c) = _next.mode {
                 State._exitBelow_closed(_c, &_next)
             }
@@ -262,8 +261,8 @@ public enum Microwave {
         }
 
         /// The transition of Microwave.machine.yml:49, shared by the states that inherit it.
-        fileprivate func _take5(_ _next: inout State) {
-            _next._tracing.take(16)
+        fileprivate func _take5<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
+            _trace.take(16)
             if case .closed(let _c) = _next.mode {
                 State._exitBelow_closed(_c, &_next)
             }
@@ -366,12 +365,12 @@ public enum Microwave {
         }
 
         /// The `always:` branches that apply in `heating`, innermost first (S46).
-        fileprivate func _always_heating(_ _next: inout State) -> Swift.Bool {
+        fileprivate func _always_heating<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
 #sourceLocation(file: "Microwave.machine.yml", line: 52)
                           if seconds <= 0
             {
 #sourceLocation()
-                _next._tracing.take(20)
+                _trace.take(20)
                 _next._entries &+= 1
                 let _c: Mode.Cooking = .done
                 _next.mode = .closed(.cooking(_c))
@@ -382,9 +381,9 @@ public enum Microwave {
         }
 
         /// Takes the `always:` transition that applies now, if one does.
-        fileprivate func _always(_ _next: inout State) -> Swift.Bool {
+        fileprivate func _always<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch mode {
-            case .closed(.cooking(.heating)): return _always_heating(&_next)
+            case .closed(.cooking(.heating)): return _always_heating(&_next, &_trace)
             case .closed(.idle), .closed(.ready), .closed(.cooking(.defrosting)), .closed(.cooking(.done)), .opened, .unplugged: return false
             }
         }
@@ -398,8 +397,8 @@ public enum Microwave {
         }
 
         /// The transition of Microwave.machine.yml:47, shared by the states that inherit it.
-        fileprivate func _take6(_ _next: inout State) {
-            _next._tracing.take(17)
+        fileprivate func _take6<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
+            _trace.take(17)
             if case .closed(let _c) = _next.mode {
                 State._exitBelow_closed(_c, &_next)
             }
@@ -411,28 +410,28 @@ public enum Microwave {
         }
 
         /// Takes the `onDone:` of `_state` if its final state (every region's) is still active (S53–S55, S71).
-        fileprivate func _onDone(_ _state: StateName, _ _next: inout State) -> Swift.Bool {
+        fileprivate func _onDone<_R: StateLoop._TransitionRecorder>(_ _state: StateName, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch _state {
             case .cooking:
                 guard isIn(.done) else { return false }
-                _take6(&_next)
+                _take6(&_next, &_trace)
                 return true
             default: return false
             }
         }
 
         /// Takes `onDone:` and `always:` microsteps until none applies, at most 1,000 (S51).
-        fileprivate mutating func _settle() {
+        fileprivate mutating func _settle<_R: StateLoop._TransitionRecorder>(_ _trace: inout _R) {
             for _ in 0..<1_000 {
                 if isDone { return }
                 if !_done.isEmpty {
                     let _state = _done.removeFirst()
                     let _s = self
-                    _ = _s._onDone(_state, &self)
+                    _ = _s._onDone(_state, &self, &_trace)
                     continue
                 }
                 let _s = self
-                if !_s._always(&self) {
+                if !_s._always(&self, &_trace) {
                     isSettled = true
                     return
                 }
@@ -452,27 +451,28 @@ public enum Microwave {
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
-        /// the spec's expressions, which name fields bare, read the old state.
+        /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
+        /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
         // One method per state: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
-        fileprivate func _reduce(_ _event: Event, _ _next: inout State) -> Swift.Bool {
+        fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch mode {
-            case .closed(.idle): return _reduce_idle(_event, &_next)
-            case .closed(.ready): return _reduce_ready(_event, &_next)
-            case .closed(.cooking(.heating)): return _reduce_heating(_event, &_next)
-            case .closed(.cooking(.defrosting)): return _reduce_defrosting(_event, &_next)
-            case .closed(.cooking(.done)): return _reduce_done(_event, &_next)
-            case .opened: return _reduce_opened(_event, &_next)
+            case .closed(.idle): return _reduce_idle(_event, &_next, &_trace)
+            case .closed(.ready): return _reduce_ready(_event, &_next, &_trace)
+            case .closed(.cooking(.heating)): return _reduce_heating(_event, &_next, &_trace)
+            case .closed(.cooking(.defrosting)): return _reduce_defrosting(_event, &_next, &_trace)
+            case .closed(.cooking(.done)): return _reduce_done(_event, &_next, &_trace)
+            case .opened: return _reduce_opened(_event, &_next, &_trace)
             case .unplugged: return false // finished: `reduce` returns before
             }
         }
 
         /// `reduce` in state `idle`.
-        private func _reduce_idle(_ _event: Event, _ _next: inout State) -> Swift.Bool {
+        private func _reduce_idle<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch _event {
             case .addTime(let _0):
                 let event: Event.AddTimePayload = .init(seconds: _0)
-                _next._tracing.take(4)
+                _trace.take(4)
                 if case .closed(let _c) = _next.mode {
                     State._exitBelow_closed(_c, &_next)
                 }
@@ -483,25 +483,25 @@ public enum Microwave {
                 State._enterBelow_closed(_c, &_next)
                 return true
             case .start:
-                _next._tracing.take(5) // ignored
+                _trace.take(5) // ignored
                 return false
             case .tick:
-                _next._tracing.take(6) // ignored
+                _trace.take(6) // ignored
                 return false
             case .`open`:
-                _take0(&_next)
+                _take0(&_next, &_trace)
                 return true
             case .close:
-                _next._tracing.take(3) // ignored
+                _trace.take(3) // ignored
                 return false
             case .cancel:
-                _next._tracing.take(7) // ignored
+                _trace.take(7) // ignored
                 return false
             case .unplug:
-                _take1(&_next)
+                _take1(&_next, &_trace)
                 return true
             case .beeped:
-                _take2(&_next)
+                _take2(&_next, &_trace)
                 return true
             case ._timer:
                 return false // a timer of a state not active, or of an earlier entry
@@ -509,17 +509,17 @@ public enum Microwave {
         }
 
         /// `reduce` in state `ready`.
-        private func _reduce_ready(_ _event: Event, _ _next: inout State) -> Swift.Bool {
+        private func _reduce_ready<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch _event {
             case .addTime(let _0):
                 let event: Event.AddTimePayload = .init(seconds: _0)
-                _next._tracing.take(8)
+                _trace.take(8)
 #sourceLocation(file: "Microwave.machine.yml", line: 35)
                    _next.seconds = seconds + event.seconds
 #sourceLocation()
                 return true
             case .start:
-                _next._tracing.take(9)
+                _trace.take(9)
                 if case .closed(let _c) = _next.mode {
                     State._exitBelow_closed(_c, &_next)
                 }
@@ -529,16 +529,16 @@ public enum Microwave {
                 State._enterBelow_closed(_c, &_next)
                 return true
             case .tick:
-                _next._tracing.take(11) // ignored
+                _trace.take(11) // ignored
                 return false
             case .`open`:
-                _take0(&_next)
+                _take0(&_next, &_trace)
                 return true
             case .close:
-                _next._tracing.take(3) // ignored
+                _trace.take(3) // ignored
                 return false
             case .cancel:
-                _next._tracing.take(10)
+                _trace.take(10)
                 if case .closed(let _c) = _next.mode {
                     State._exitBelow_closed(_c, &_next)
                 }
@@ -548,10 +548,10 @@ public enum Microwave {
                 State._enterBelow_closed(_c, &_next)
                 return true
             case .unplug:
-                _take1(&_next)
+                _take1(&_next, &_trace)
                 return true
             case .beeped:
-                _take2(&_next)
+                _take2(&_next, &_trace)
                 return true
             case ._timer:
                 return false // a timer of a state not active, or of an earlier entry
@@ -559,7 +559,7 @@ public enum Microwave {
         }
 
         /// `reduce` in state `heating`.
-        private func _reduce_heating(_ _event: Event, _ _next: inout State) -> Swift.Bool {
+        private func _reduce_heating<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch _event {
             case .addTime(let _0):
                 let event: Event.AddTimePayload = .init(seconds: _0)
@@ -567,7 +567,7 @@ public enum Microwave {
                               if event.seconds > 60
                 {
 #sourceLocation()
-                    _next._tracing.take(19)
+                    _trace.take(19)
                     _next._entries &+= 1
                     let _c: Mode.Cooking = .defrosting
                     _next.mode = .closed(.cooking(_c))
@@ -577,36 +577,36 @@ public enum Microwave {
                    } else if event.seconds > 0
                 {
 #sourceLocation()
-                    _take3(event, &_next)
+                    _take3(event, &_next, &_trace)
                     return true
                 }
                 return false
             case .start:
-                _next._tracing.take(14) // ignored
+                _trace.take(14) // ignored
                 return false
             case .tick:
-                _next._tracing.take(18)
+                _trace.take(18)
 #sourceLocation(file: "Microwave.machine.yml", line: 54)
                     _next.seconds = seconds - 1
 #sourceLocation()
                 return true
             case .`open`:
-                _take0(&_next)
+                _take0(&_next, &_trace)
                 return true
             case .close:
-                _next._tracing.take(3) // ignored
+                _trace.take(3) // ignored
                 return false
             case .cancel:
-                _take4(&_next)
+                _take4(&_next, &_trace)
                 return true
             case .unplug:
-                _take1(&_next)
+                _take1(&_next, &_trace)
                 return true
             case .beeped:
-                _take2(&_next)
+                _take2(&_next, &_trace)
                 return true
             case ._timer(let _fired) where _fired == .init(state: .cooking, index: 0, entry: _entered_cooking):
-                _take5(&_next)
+                _take5(&_next, &_trace)
                 return true
             case ._timer:
                 return false // a timer of a state not active, or of an earlier entry
@@ -614,7 +614,7 @@ public enum Microwave {
         }
 
         /// `reduce` in state `defrosting`.
-        private func _reduce_defrosting(_ _event: Event, _ _next: inout State) -> Swift.Bool {
+        private func _reduce_defrosting<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch _event {
             case .addTime(let _0):
                 let event: Event.AddTimePayload = .init(seconds: _0)
@@ -622,15 +622,15 @@ public enum Microwave {
                           if event.seconds > 0
                 {
 #sourceLocation()
-                    _take3(event, &_next)
+                    _take3(event, &_next, &_trace)
                     return true
                 }
                 return false
             case .start:
-                _next._tracing.take(14) // ignored
+                _trace.take(14) // ignored
                 return false
             case .tick:
-                _next._tracing.take(21)
+                _trace.take(21)
 #sourceLocation(file: "Microwave.machine.yml", line: 58)
                     _next.seconds = seconds - 2
 #sourceLocation()
@@ -640,22 +640,22 @@ public enum Microwave {
                 State._enterBelow_cooking(_c, &_next)
                 return true
             case .`open`:
-                _take0(&_next)
+                _take0(&_next, &_trace)
                 return true
             case .close:
-                _next._tracing.take(3) // ignored
+                _trace.take(3) // ignored
                 return false
             case .cancel:
-                _take4(&_next)
+                _take4(&_next, &_trace)
                 return true
             case .unplug:
-                _take1(&_next)
+                _take1(&_next, &_trace)
                 return true
             case .beeped:
-                _take2(&_next)
+                _take2(&_next, &_trace)
                 return true
             case ._timer(let _fired) where _fired == .init(state: .cooking, index: 0, entry: _entered_cooking):
-                _take5(&_next)
+                _take5(&_next, &_trace)
                 return true
             case ._timer:
                 return false // a timer of a state not active, or of an earlier entry
@@ -663,7 +663,7 @@ public enum Microwave {
         }
 
         /// `reduce` in state `done`.
-        private func _reduce_done(_ _event: Event, _ _next: inout State) -> Swift.Bool {
+        private func _reduce_done<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch _event {
             case .addTime(let _0):
                 let event: Event.AddTimePayload = .init(seconds: _0)
@@ -671,33 +671,33 @@ public enum Microwave {
                           if event.seconds > 0
                 {
 #sourceLocation()
-                    _take3(event, &_next)
+                    _take3(event, &_next, &_trace)
                     return true
                 }
                 return false
             case .start:
-                _next._tracing.take(14) // ignored
+                _trace.take(14) // ignored
                 return false
             case .tick:
-                _next._tracing.take(15) // ignored
+                _trace.take(15) // ignored
                 return false
             case .`open`:
-                _take0(&_next)
+                _take0(&_next, &_trace)
                 return true
             case .close:
-                _next._tracing.take(3) // ignored
+                _trace.take(3) // ignored
                 return false
             case .cancel:
-                _take4(&_next)
+                _take4(&_next, &_trace)
                 return true
             case .unplug:
-                _take1(&_next)
+                _take1(&_next, &_trace)
                 return true
             case .beeped:
-                _take2(&_next)
+                _take2(&_next, &_trace)
                 return true
             case ._timer(let _fired) where _fired == .init(state: .cooking, index: 0, entry: _entered_cooking):
-                _take5(&_next)
+                _take5(&_next, &_trace)
                 return true
             case ._timer:
                 return false // a timer of a state not active, or of an earlier entry
@@ -705,22 +705,22 @@ public enum Microwave {
         }
 
         /// `reduce` in state `opened`.
-        private func _reduce_opened(_ _event: Event, _ _next: inout State) -> Swift.Bool {
+        private func _reduce_opened<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch _event {
             case .addTime:
-                _next._tracing.take(23) // ignored
+                _trace.take(23) // ignored
                 return false
             case .start:
-                _next._tracing.take(24) // ignored
+                _trace.take(24) // ignored
                 return false
             case .tick:
-                _next._tracing.take(25) // ignored
+                _trace.take(25) // ignored
                 return false
             case .`open`:
-                _next._tracing.take(27) // ignored
+                _trace.take(27) // ignored
                 return false
             case .close:
-                _next._tracing.take(22)
+                _trace.take(22)
                 State._exitBelow(_next.mode, &_next)
                 _next._entries &+= 1
                 let _c: Mode = .closed((_next._history_resume ?? .idle))
@@ -728,13 +728,13 @@ public enum Microwave {
                 State._enterBelow(_c, &_next)
                 return true
             case .cancel:
-                _next._tracing.take(26) // ignored
+                _trace.take(26) // ignored
                 return false
             case .unplug:
-                _take1(&_next)
+                _take1(&_next, &_trace)
                 return true
             case .beeped:
-                _take2(&_next)
+                _take2(&_next, &_trace)
                 return true
             case ._timer:
                 return false // a timer of a state not active, or of an earlier entry
@@ -792,10 +792,16 @@ public enum Microwave {
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
     public static func reduce(_ state: inout State, _ event: Event) {
+        var trace = StateLoop._NoTrace()
+        _reduceRecording(&state, event, &trace)
+    }
+
+    /// `reduce`, telling `trace` the id of each branch it takes (`transitions`).
+    fileprivate static func _reduceRecording<_R: StateLoop._TransitionRecorder>(_ state: inout State, _ event: Event, _ trace: inout _R) {
         guard !state.isDone else { return }
         state.runs = []
         let old = state
-        if old._reduce(event, &state) { state._settle() }
+        if old._reduce(event, &state, &trace) { state._settle(&trace) }
     }
 
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
@@ -887,16 +893,16 @@ extension Microwave: StateLoop.StateMachine {
 
     /// `reduce`, recording the id of every branch it takes in `trace`.
     public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
-        StateLoop._TransitionSink.recording(into: &trace, &state, sink: \._tracing) { reduce(&$0, event) }
+        _reduceRecording(&state, event, &trace)
     }
 
     /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
     /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
     public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
-        { state, event in
-            var trace = StateLoop.TransitionTrace()
+        let handOn: @Sendable (Swift.Int) -> Swift.Void = { id in onTransition(transitions[id]) }
+        return { state, event in
+            var trace = StateLoop.TransitionTrace(handingOn: handOn)
             reduce(&state, event, trace: &trace)
-            for id in trace.taken { onTransition(transitions[id]) }
         }
     }
 

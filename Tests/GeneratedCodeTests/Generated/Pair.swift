@@ -44,8 +44,6 @@ public enum Pair {
         public var first: _T0
         /// `second` from `context:` (Pair.machine.yml:7).
         public var second: _T1
-        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
-        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -93,18 +91,19 @@ public enum Pair {
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
-        /// the spec's expressions, which name fields bare, read the old state.
+        /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
+        /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
         // One method per state: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
-        fileprivate func _reduce(_ _event: Event, _ _next: inout State) {
+        fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
-            case .`open`: _reduce_open(_event, &_next)
-            case .frozen: _reduce_frozen(_event, &_next)
+            case .`open`: _reduce_open(_event, &_next, &_trace)
+            case .frozen: _reduce_frozen(_event, &_next, &_trace)
             }
         }
 
         /// `reduce` in state ``open``.
-        private func _reduce_open(_ _event: Event, _ _next: inout State) {
+        private func _reduce_open<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .swap:
 #sourceLocation(file: "Pair.machine.yml", line: 18)
@@ -112,7 +111,7 @@ public enum Pair {
 #sourceLocation(file: "Pair.machine.yml", line: 18)
                            _next.second = first
 #sourceLocation()
-                _next._tracing.take(0)
+                _trace.take(0)
             case .add(let _0):
                 let event: Event.AddPayload = .init(amount: _0)
 #sourceLocation(file: "Pair.machine.yml", line: 20)
@@ -123,25 +122,25 @@ public enum Pair {
 #sourceLocation(file: "Pair.machine.yml", line: 20)
                                                                   _next.second = first
 #sourceLocation()
-                    _next._tracing.take(1)
+                    _trace.take(1)
                 } else {
-                    _next._tracing.take(2) // ignored
+                    _trace.take(2) // ignored
                 }
             case .freeze:
-                _next._tracing.take(3)
+                _trace.take(3)
                 _next.mode = .frozen
             }
         }
 
         /// `reduce` in state `frozen`.
-        private func _reduce_frozen(_ _event: Event, _ _next: inout State) {
+        private func _reduce_frozen<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .swap:
-                _next._tracing.take(4) // ignored
+                _trace.take(4) // ignored
             case .add:
-                _next._tracing.take(5) // ignored
+                _trace.take(5) // ignored
             case .freeze:
-                _next._tracing.take(6) // ignored
+                _trace.take(6) // ignored
             }
         }
     }
@@ -164,8 +163,14 @@ public enum Pair {
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
     public static func reduce(_ state: inout State, _ event: Event) {
+        var trace = StateLoop._NoTrace()
+        _reduceRecording(&state, event, &trace)
+    }
+
+    /// `reduce`, telling `trace` the id of each branch it takes (`transitions`).
+    fileprivate static func _reduceRecording<_R: StateLoop._TransitionRecorder>(_ state: inout State, _ event: Event, _ trace: inout _R) {
         let old = state
-        old._reduce(event, &state)
+        old._reduce(event, &state, &trace)
     }
 
     /// The feedback loops: one `react` per effect, one `timer` per `after:`.
@@ -189,16 +194,16 @@ extension Pair: StateLoop.StateMachine {
 
     /// `reduce`, recording the id of every branch it takes in `trace`.
     public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
-        StateLoop._TransitionSink.recording(into: &trace, &state, sink: \._tracing) { reduce(&$0, event) }
+        _reduceRecording(&state, event, &trace)
     }
 
     /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
     /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
     public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
-        { state, event in
-            var trace = StateLoop.TransitionTrace()
+        let handOn: @Sendable (Swift.Int) -> Swift.Void = { id in onTransition(transitions[id]) }
+        return { state, event in
+            var trace = StateLoop.TransitionTrace(handingOn: handOn)
             reduce(&state, event, trace: &trace)
-            for id in trace.taken { onTransition(transitions[id]) }
         }
     }
 

@@ -111,8 +111,6 @@ public enum Payment {
         public var receipt: _T2
         /// `reason` from `context:` (Payment.machine.yml:8).
         public var reason: _T3
-        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
-        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -219,35 +217,36 @@ public enum Payment {
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
-        /// the spec's expressions, which name fields bare, read the old state.
+        /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
+        /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
         // One method per state: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
-        fileprivate func _reduce(_ _event: Event, _ _next: inout State) {
+        fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
-            case .authorizing: _reduce_authorizing(_event, &_next)
+            case .authorizing: _reduce_authorizing(_event, &_next, &_trace)
             case .paid, .declined: break // finished: `reduce` returns before
             }
         }
 
         /// `reduce` in state `authorizing`.
-        private func _reduce_authorizing(_ _event: Event, _ _next: inout State) {
+        private func _reduce_authorizing<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .authorized(let _0):
                 let event: Event.AuthorizedPayload = .init(receipt: _0)
-                _next._tracing.take(0)
+                _trace.take(0)
 #sourceLocation(file: "Payment.machine.yml", line: 17)
                                 _next.receipt = event.receipt
 #sourceLocation()
                 _next.mode = .paid
             case .refused(let _0):
                 let event: Event.RefusedPayload = .init(reason: _0)
-                _next._tracing.take(1)
+                _trace.take(1)
 #sourceLocation(file: "Payment.machine.yml", line: 18)
                                     _next.reason = event.reason
 #sourceLocation()
                 _next.mode = .declined
             case .abort:
-                _next._tracing.take(2)
+                _trace.take(2)
 #sourceLocation(file: "Payment.machine.yml", line: 19)
                                      _next.reason = "cancelled"
 #sourceLocation()
@@ -279,9 +278,15 @@ public enum Payment {
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
     public static func reduce(_ state: inout State, _ event: Event) {
+        var trace = StateLoop._NoTrace()
+        _reduceRecording(&state, event, &trace)
+    }
+
+    /// `reduce`, telling `trace` the id of each branch it takes (`transitions`).
+    fileprivate static func _reduceRecording<_R: StateLoop._TransitionRecorder>(_ state: inout State, _ event: Event, _ trace: inout _R) {
         guard !state.isDone else { return }
         let old = state
-        old._reduce(event, &state)
+        old._reduce(event, &state, &trace)
     }
 
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
@@ -359,16 +364,16 @@ extension Payment: StateLoop.StateMachine {
 
     /// `reduce`, recording the id of every branch it takes in `trace`.
     public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
-        StateLoop._TransitionSink.recording(into: &trace, &state, sink: \._tracing) { reduce(&$0, event) }
+        _reduceRecording(&state, event, &trace)
     }
 
     /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
     /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
     public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
-        { state, event in
-            var trace = StateLoop.TransitionTrace()
+        let handOn: @Sendable (Swift.Int) -> Swift.Void = { id in onTransition(transitions[id]) }
+        return { state, event in
+            var trace = StateLoop.TransitionTrace(handingOn: handOn)
             reduce(&state, event, trace: &trace)
-            for id in trace.taken { onTransition(transitions[id]) }
         }
     }
 

@@ -83,8 +83,6 @@ public enum Player {
         public internal(set) var runs: [Run] = []
         /// How many runs have been queued since the start: the sequence number after the last of `runs`.
         public internal(set) var _runsQueued: Swift.Int = 0
-        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
-        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -169,8 +167,8 @@ public enum Player {
         }
 
         /// The transition of Player.machine.yml:15, shared by the states that inherit it.
-        fileprivate func _take0(_ _next: inout State) {
-            _next._tracing.take(0)
+        fileprivate func _take0<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
+            _trace.take(0)
             State._exitBelow(_next.mode, &_next)
             _next._entries &+= 1
             let _c: Mode = .off
@@ -179,8 +177,8 @@ public enum Player {
         }
 
         /// The transition of Player.machine.yml:26, shared by the states that inherit it.
-        fileprivate func _take1(_ _next: inout State) {
-            _next._tracing.take(5)
+        fileprivate func _take1<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
+            _trace.take(5)
             State._exitBelow(_next.mode, &_next)
             _next._entries &+= 1
             let _c: Mode = .stopped
@@ -263,65 +261,66 @@ public enum Player {
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
-        /// the spec's expressions, which name fields bare, read the old state.
+        /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
+        /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
         // One method per state: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
-        fileprivate func _reduce(_ _event: Event, _ _next: inout State) {
+        fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
-            case .stopped: _reduce_stopped(_event, &_next)
-            case .active(.playing): _reduce_playing(_event, &_next)
-            case .active(.paused): _reduce_paused(_event, &_next)
+            case .stopped: _reduce_stopped(_event, &_next, &_trace)
+            case .active(.playing): _reduce_playing(_event, &_next, &_trace)
+            case .active(.paused): _reduce_paused(_event, &_next, &_trace)
             case .done, .off: break // finished: `reduce` returns before
             }
         }
 
         /// `reduce` in state `stopped`.
-        private func _reduce_stopped(_ _event: Event, _ _next: inout State) {
+        private func _reduce_stopped<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .play:
-                _next._tracing.take(1)
+                _trace.take(1)
                 State._exitBelow(_next.mode, &_next)
                 _next._entries &+= 1
                 let _c: Mode = .active((_next._history_resume.map(State._shallow_resume) ?? .playing))
                 _next.mode = _c
                 State._enterBelow(_c, &_next)
             case .pause:
-                _next._tracing.take(2) // ignored
+                _trace.take(2) // ignored
             case .stop:
-                _next._tracing.take(3) // ignored
+                _trace.take(3) // ignored
             case .powerOff:
-                _take0(&_next)
+                _take0(&_next, &_trace)
             case .finished:
-                _next._tracing.take(4) // ignored
+                _trace.take(4) // ignored
             case ._timer:
                 break // a timer of a state not active, or of an earlier entry
             }
         }
 
         /// `reduce` in state `playing`.
-        private func _reduce_playing(_ _event: Event, _ _next: inout State) {
+        private func _reduce_playing<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .play:
-                _next._tracing.take(8) // ignored
+                _trace.take(8) // ignored
             case .pause:
-                _next._tracing.take(6)
+                _trace.take(6)
                 _next._entries &+= 1
                 let _c: Mode.Active = .paused
                 _next.mode = .active(_c)
                 State._enterBelow_active(_c, &_next)
             case .stop:
-                _take1(&_next)
+                _take1(&_next, &_trace)
             case .powerOff:
-                _take0(&_next)
+                _take0(&_next, &_trace)
             case .finished:
-                _next._tracing.take(7)
+                _trace.take(7)
                 State._exitBelow(_next.mode, &_next)
                 _next._entries &+= 1
                 let _c: Mode = .done
                 _next.mode = _c
                 State._enterBelow(_c, &_next)
             case ._timer(let _fired) where _fired == .init(state: .playing, index: 0, entry: _entered_playing):
-                _next._tracing.take(9)
+                _trace.take(9)
                 _next._entries &+= 1
                 let _c: Mode.Active = .paused
                 _next.mode = .active(_c)
@@ -332,22 +331,22 @@ public enum Player {
         }
 
         /// `reduce` in state `paused`.
-        private func _reduce_paused(_ _event: Event, _ _next: inout State) {
+        private func _reduce_paused<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .play:
-                _next._tracing.take(10)
+                _trace.take(10)
                 _next._entries &+= 1
                 let _c: Mode.Active = .playing
                 _next.mode = .active(_c)
                 State._enterBelow_active(_c, &_next)
             case .pause:
-                _next._tracing.take(11) // ignored
+                _trace.take(11) // ignored
             case .stop:
-                _take1(&_next)
+                _take1(&_next, &_trace)
             case .powerOff:
-                _take0(&_next)
+                _take0(&_next, &_trace)
             case .finished:
-                _next._tracing.take(12) // ignored
+                _trace.take(12) // ignored
             case ._timer:
                 break // a timer of a state not active, or of an earlier entry
             }
@@ -393,10 +392,16 @@ public enum Player {
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
     public static func reduce(_ state: inout State, _ event: Event) {
+        var trace = StateLoop._NoTrace()
+        _reduceRecording(&state, event, &trace)
+    }
+
+    /// `reduce`, telling `trace` the id of each branch it takes (`transitions`).
+    fileprivate static func _reduceRecording<_R: StateLoop._TransitionRecorder>(_ state: inout State, _ event: Event, _ trace: inout _R) {
         guard !state.isDone else { return }
         state.runs = []
         let old = state
-        old._reduce(event, &state)
+        old._reduce(event, &state, &trace)
     }
 
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
@@ -463,16 +468,16 @@ extension Player: StateLoop.StateMachine {
 
     /// `reduce`, recording the id of every branch it takes in `trace`.
     public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
-        StateLoop._TransitionSink.recording(into: &trace, &state, sink: \._tracing) { reduce(&$0, event) }
+        _reduceRecording(&state, event, &trace)
     }
 
     /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
     /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
     public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
-        { state, event in
-            var trace = StateLoop.TransitionTrace()
+        let handOn: @Sendable (Swift.Int) -> Swift.Void = { id in onTransition(transitions[id]) }
+        return { state, event in
+            var trace = StateLoop.TransitionTrace(handingOn: handOn)
             reduce(&state, event, trace: &trace)
-            for id in trace.taken { onTransition(transitions[id]) }
         }
     }
 

@@ -35,8 +35,6 @@ public enum TrafficLight {
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
-        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
-        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -93,34 +91,35 @@ public enum TrafficLight {
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
-        /// the spec's expressions, which name fields bare, read the old state.
+        /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
+        /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
         // One method per state: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
-        fileprivate func _reduce(_ _event: Event, _ _next: inout State) {
+        fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
-            case .red: _reduce_red(_event, &_next)
-            case .green: _reduce_green(_event, &_next)
-            case .yellow: _reduce_yellow(_event, &_next)
-            case .flashing: _reduce_flashing(_event, &_next)
+            case .red: _reduce_red(_event, &_next, &_trace)
+            case .green: _reduce_green(_event, &_next, &_trace)
+            case .yellow: _reduce_yellow(_event, &_next, &_trace)
+            case .flashing: _reduce_flashing(_event, &_next, &_trace)
             }
         }
 
         /// `reduce` in state `red`.
-        private func _reduce_red(_ _event: Event, _ _next: inout State) {
+        private func _reduce_red<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .pedestrianWaiting:
-                _next._tracing.take(2) // ignored
+                _trace.take(2) // ignored
             case .powerFailed:
-                _next._tracing.take(1)
+                _trace.take(1)
                 _next.mode = .flashing
                 _next._entries &+= 1
             case .powerRestored:
-                _next._tracing.take(0) // ignored
+                _trace.take(0) // ignored
             case ._timer(let _fired) where _fired == .init(mode: .red, index: 0, entry: _entries):
 #sourceLocation(file: "TrafficLight.machine.yml", line: 18)
                          _next.cycles = cycles + 1
 #sourceLocation()
-                _next._tracing.take(3)
+                _trace.take(3)
                 _next.mode = .green
                 _next._entries &+= 1
             case ._timer:
@@ -129,20 +128,20 @@ public enum TrafficLight {
         }
 
         /// `reduce` in state `green`.
-        private func _reduce_green(_ _event: Event, _ _next: inout State) {
+        private func _reduce_green<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .pedestrianWaiting:
-                _next._tracing.take(4)
+                _trace.take(4)
                 _next.mode = .yellow
                 _next._entries &+= 1
             case .powerFailed:
-                _next._tracing.take(5)
+                _trace.take(5)
                 _next.mode = .flashing
                 _next._entries &+= 1
             case .powerRestored:
-                _next._tracing.take(0) // ignored
+                _trace.take(0) // ignored
             case ._timer(let _fired) where _fired == .init(mode: .green, index: 0, entry: _entries):
-                _next._tracing.take(6)
+                _trace.take(6)
                 _next.mode = .yellow
                 _next._entries &+= 1
             case ._timer:
@@ -151,18 +150,18 @@ public enum TrafficLight {
         }
 
         /// `reduce` in state `yellow`.
-        private func _reduce_yellow(_ _event: Event, _ _next: inout State) {
+        private func _reduce_yellow<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .pedestrianWaiting:
-                _next._tracing.take(8) // ignored
+                _trace.take(8) // ignored
             case .powerFailed:
-                _next._tracing.take(7)
+                _trace.take(7)
                 _next.mode = .flashing
                 _next._entries &+= 1
             case .powerRestored:
-                _next._tracing.take(0) // ignored
+                _trace.take(0) // ignored
             case ._timer(let _fired) where _fired == .init(mode: .yellow, index: 0, entry: _entries):
-                _next._tracing.take(9)
+                _trace.take(9)
                 _next.mode = .red
                 _next._entries &+= 1
             case ._timer:
@@ -171,14 +170,14 @@ public enum TrafficLight {
         }
 
         /// `reduce` in state `flashing`.
-        private func _reduce_flashing(_ _event: Event, _ _next: inout State) {
+        private func _reduce_flashing<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .pedestrianWaiting:
-                _next._tracing.take(11) // ignored
+                _trace.take(11) // ignored
             case .powerFailed:
-                _next._tracing.take(12) // ignored
+                _trace.take(12) // ignored
             case .powerRestored:
-                _next._tracing.take(10)
+                _trace.take(10)
                 _next.mode = .red
                 _next._entries &+= 1
             case ._timer:
@@ -222,8 +221,14 @@ public enum TrafficLight {
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
     public static func reduce(_ state: inout State, _ event: Event) {
+        var trace = StateLoop._NoTrace()
+        _reduceRecording(&state, event, &trace)
+    }
+
+    /// `reduce`, telling `trace` the id of each branch it takes (`transitions`).
+    fileprivate static func _reduceRecording<_R: StateLoop._TransitionRecorder>(_ state: inout State, _ event: Event, _ trace: inout _R) {
         let old = state
-        old._reduce(event, &state)
+        old._reduce(event, &state, &trace)
     }
 
     /// The feedback loops: one `react` per effect, one `timer` per `after:`.
@@ -266,16 +271,16 @@ extension TrafficLight: StateLoop.StateMachine {
 
     /// `reduce`, recording the id of every branch it takes in `trace`.
     public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
-        StateLoop._TransitionSink.recording(into: &trace, &state, sink: \._tracing) { reduce(&$0, event) }
+        _reduceRecording(&state, event, &trace)
     }
 
     /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
     /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
     public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
-        { state, event in
-            var trace = StateLoop.TransitionTrace()
+        let handOn: @Sendable (Swift.Int) -> Swift.Void = { id in onTransition(transitions[id]) }
+        return { state, event in
+            var trace = StateLoop.TransitionTrace(handingOn: handOn)
             reduce(&state, event, trace: &trace)
-            for id in trace.taken { onTransition(transitions[id]) }
         }
     }
 

@@ -72,8 +72,6 @@ public enum Turnstile {
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
-        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
-        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -157,19 +155,20 @@ public enum Turnstile {
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
-        /// the spec's expressions, which name fields bare, read the old state.
+        /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
+        /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
         // One method per state: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
-        fileprivate func _reduce(_ _event: Event, _ _next: inout State) {
+        fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
-            case .locked: _reduce_locked(_event, &_next)
-            case .unlocked: _reduce_unlocked(_event, &_next)
-            case .broken: _reduce_broken(_event, &_next)
+            case .locked: _reduce_locked(_event, &_next, &_trace)
+            case .unlocked: _reduce_unlocked(_event, &_next, &_trace)
+            case .broken: _reduce_broken(_event, &_next, &_trace)
             }
         }
 
         /// `reduce` in state `locked`.
-        private func _reduce_locked(_ _event: Event, _ _next: inout State) {
+        private func _reduce_locked<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .coin(let _0):
                 let event: Event.CoinPayload = .init(value: _0)
@@ -179,21 +178,21 @@ public enum Turnstile {
 #sourceLocation(file: "Turnstile.machine.yml", line: 22)
                                                         _next.coins = coins + event.value
 #sourceLocation()
-                    _next._tracing.take(1)
+                    _trace.take(1)
                     _next.mode = .unlocked
                     _next._entries &+= 1
                 } else {
-                    _next._tracing.take(2) // ignored
+                    _trace.take(2) // ignored
                 }
             case .push:
 #sourceLocation(file: "Turnstile.machine.yml", line: 24)
                              _next.alarm = "forced"
 #sourceLocation()
-                _next._tracing.take(3)
+                _trace.take(3)
                 _next.mode = .broken
                 _next._entries &+= 1
             case .reset:
-                _next._tracing.take(0) // ignored
+                _trace.take(0) // ignored
             case .logged:
                 break // no effect that sends it runs here
             case ._timer:
@@ -202,27 +201,27 @@ public enum Turnstile {
         }
 
         /// `reduce` in state `unlocked`.
-        private func _reduce_unlocked(_ _event: Event, _ _next: inout State) {
+        private func _reduce_unlocked<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .coin(let _0):
                 let event: Event.CoinPayload = .init(value: _0)
 #sourceLocation(file: "Turnstile.machine.yml", line: 27)
             _next.coins = coins + event.value
 #sourceLocation()
-                _next._tracing.take(4)
+                _trace.take(4)
             case .push:
 #sourceLocation(file: "Turnstile.machine.yml", line: 28)
                             _next.passes = passes + 1
 #sourceLocation()
-                _next._tracing.take(5)
+                _trace.take(5)
                 _next.mode = .locked
                 _next._entries &+= 1
             case .reset:
-                _next._tracing.take(0) // ignored
+                _trace.take(0) // ignored
             case .logged:
                 break // no effect that sends it runs here
             case ._timer(let _fired) where _fired == .init(mode: .unlocked, index: 0, entry: _entries):
-                _next._tracing.take(6)
+                _trace.take(6)
                 _next.mode = .locked
                 _next._entries &+= 1
             case ._timer:
@@ -231,21 +230,21 @@ public enum Turnstile {
         }
 
         /// `reduce` in state `broken`.
-        private func _reduce_broken(_ _event: Event, _ _next: inout State) {
+        private func _reduce_broken<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .coin:
-                _next._tracing.take(9) // ignored
+                _trace.take(9) // ignored
             case .push:
-                _next._tracing.take(10) // ignored
+                _trace.take(10) // ignored
             case .reset:
 #sourceLocation(file: "Turnstile.machine.yml", line: 33)
                              _next.alarm = nil
 #sourceLocation()
-                _next._tracing.take(7)
+                _trace.take(7)
                 _next.mode = .locked
                 _next._entries &+= 1
             case .logged:
-                _next._tracing.take(8) // ignored
+                _trace.take(8) // ignored
             case ._timer:
                 break // no timer runs here
             }
@@ -299,8 +298,14 @@ public enum Turnstile {
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
     public static func reduce(_ state: inout State, _ event: Event) {
+        var trace = StateLoop._NoTrace()
+        _reduceRecording(&state, event, &trace)
+    }
+
+    /// `reduce`, telling `trace` the id of each branch it takes (`transitions`).
+    fileprivate static func _reduceRecording<_R: StateLoop._TransitionRecorder>(_ state: inout State, _ event: Event, _ trace: inout _R) {
         let old = state
-        old._reduce(event, &state)
+        old._reduce(event, &state, &trace)
     }
 
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
@@ -376,16 +381,16 @@ extension Turnstile: StateLoop.StateMachine {
 
     /// `reduce`, recording the id of every branch it takes in `trace`.
     public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
-        StateLoop._TransitionSink.recording(into: &trace, &state, sink: \._tracing) { reduce(&$0, event) }
+        _reduceRecording(&state, event, &trace)
     }
 
     /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
     /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
     public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
-        { state, event in
-            var trace = StateLoop.TransitionTrace()
+        let handOn: @Sendable (Swift.Int) -> Swift.Void = { id in onTransition(transitions[id]) }
+        return { state, event in
+            var trace = StateLoop.TransitionTrace(handingOn: handOn)
             reduce(&state, event, trace: &trace)
-            for id in trace.taken { onTransition(transitions[id]) }
         }
     }
 

@@ -80,8 +80,6 @@ public enum Upload {
         public internal(set) var _done: [StateName] = []
         /// False when `always:` transitions were still enabled after 1,000 microsteps (S51).
         public internal(set) var isSettled: Swift.Bool = true
-        /// Where `reduce(_:_:trace:)` records the branches taken; empty otherwise, and equal to any other.
-        var _tracing = StateLoop._TransitionSink()
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -102,7 +100,8 @@ public enum Upload {
                 log: _default1()
             )
             State._enterBelow(_next.mode, &_next)
-            _next._settle()
+            var _trace = StateLoop._NoTrace()
+            _next._settle(&_trace)
             return _next
         }
 
@@ -151,8 +150,8 @@ public enum Upload {
         }
 
         /// The transition of Upload.machine.yml:16, shared by the states that inherit it.
-        fileprivate func _take0(_ _next: inout State) {
-            _next._tracing.take(0)
+        fileprivate func _take0<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
+            _trace.take(0)
             State._exitBelow(_next.mode, &_next)
             let _c: Mode = .working(Mode.Working(transfer: .sending, checksum: .hashing))
             _next.mode = _c
@@ -160,7 +159,7 @@ public enum Upload {
         }
 
         /// The branch `sending` selects for `_event` (`always:` for `nil`), innermost first, not yet taken (S67).
-        fileprivate func _select_sending(_ _event: Event?) -> Swift.Int? {
+        fileprivate func _select_sending<_R: StateLoop._TransitionRecorder>(_ _event: Event?, _ _trace: inout _R) -> Swift.Int? {
             guard let _event else {
                 return nil
             }
@@ -174,12 +173,12 @@ public enum Upload {
                 }
                 return 1
             case .hashed:
-                _tracing.take(7) // ignored
+                _trace.take(7) // ignored
                 return nil
             case .pause:
                 return 2
             case .resume:
-                _tracing.take(8) // ignored
+                _trace.take(8) // ignored
                 return nil
             case .reset:
                 return 3
@@ -189,19 +188,19 @@ public enum Upload {
         }
 
         /// The branch `paused` selects for `_event` (`always:` for `nil`), innermost first, not yet taken (S67).
-        fileprivate func _select_paused(_ _event: Event?) -> Swift.Int? {
+        fileprivate func _select_paused<_R: StateLoop._TransitionRecorder>(_ _event: Event?, _ _trace: inout _R) -> Swift.Int? {
             guard let _event else {
                 return nil
             }
             switch _event {
             case .chunk:
-                _tracing.take(10) // ignored
+                _trace.take(10) // ignored
                 return nil
             case .hashed:
-                _tracing.take(11) // ignored
+                _trace.take(11) // ignored
                 return nil
             case .pause:
-                _tracing.take(12) // ignored
+                _trace.take(12) // ignored
                 return nil
             case .resume:
                 return 5
@@ -213,21 +212,21 @@ public enum Upload {
         }
 
         /// The branch `sent` selects for `_event` (`always:` for `nil`), innermost first, not yet taken (S67).
-        fileprivate func _select_sent(_ _event: Event?) -> Swift.Int? {
+        fileprivate func _select_sent<_R: StateLoop._TransitionRecorder>(_ _event: Event?, _ _trace: inout _R) -> Swift.Int? {
             guard let _event else {
                 return nil
             }
             switch _event {
             case .chunk:
-                _tracing.take(13) // ignored
+                _trace.take(13) // ignored
                 return nil
             case .hashed:
-                _tracing.take(14) // ignored
+                _trace.take(14) // ignored
                 return nil
             case .pause:
                 return 6
             case .resume:
-                _tracing.take(15) // ignored
+                _trace.take(15) // ignored
                 return nil
             case .reset:
                 return 3
@@ -237,20 +236,20 @@ public enum Upload {
         }
 
         /// The branch `hashing` selects for `_event` (`always:` for `nil`), innermost first, not yet taken (S67).
-        fileprivate func _select_hashing(_ _event: Event?) -> Swift.Int? {
+        fileprivate func _select_hashing<_R: StateLoop._TransitionRecorder>(_ _event: Event?, _ _trace: inout _R) -> Swift.Int? {
             guard let _event else {
                 return nil
             }
             switch _event {
             case .chunk:
-                _tracing.take(18) // ignored
+                _trace.take(18) // ignored
                 return nil
             case .hashed:
                 return 7
             case .pause:
                 return 6
             case .resume:
-                _tracing.take(19) // ignored
+                _trace.take(19) // ignored
                 return nil
             case .reset:
                 return 3
@@ -260,21 +259,21 @@ public enum Upload {
         }
 
         /// The branch `verified` selects for `_event` (`always:` for `nil`), innermost first, not yet taken (S67).
-        fileprivate func _select_verified(_ _event: Event?) -> Swift.Int? {
+        fileprivate func _select_verified<_R: StateLoop._TransitionRecorder>(_ _event: Event?, _ _trace: inout _R) -> Swift.Int? {
             guard let _event else {
                 return nil
             }
             switch _event {
             case .chunk:
-                _tracing.take(20) // ignored
+                _trace.take(20) // ignored
                 return nil
             case .hashed:
-                _tracing.take(21) // ignored
+                _trace.take(21) // ignored
                 return nil
             case .pause:
                 return 6
             case .resume:
-                _tracing.take(22) // ignored
+                _trace.take(22) // ignored
                 return nil
             case .reset:
                 return 3
@@ -284,40 +283,40 @@ public enum Upload {
         }
 
         /// Collects the branches the active leaves below `working` select, in document order.
-        fileprivate func _selectIn_working(_ _content: Mode.Working, _ _event: Event?, _ _ids: inout [Swift.Int]) {
-            _selectIn_transfer(_content.transfer, _event, &_ids)
-            _selectIn_checksum(_content.checksum, _event, &_ids)
+        fileprivate func _selectIn_working<_R: StateLoop._TransitionRecorder>(_ _content: Mode.Working, _ _event: Event?, _ _ids: inout [Swift.Int], _ _trace: inout _R) {
+            _selectIn_transfer(_content.transfer, _event, &_ids, &_trace)
+            _selectIn_checksum(_content.checksum, _event, &_ids, &_trace)
         }
 
         /// One microstep below parallel state `working`: every region's branch, taken together.
-        fileprivate func _reduce_working(_ _content: Mode.Working, _ _event: Event?, _ _next: inout State) -> Swift.Bool {
+        fileprivate func _reduce_working<_R: StateLoop._TransitionRecorder>(_ _content: Mode.Working, _ _event: Event?, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             var _ids: [Swift.Int] = []
-            _selectIn_working(_content, _event, &_ids)
-            return State._step(_ids, _event, &_next)
+            _selectIn_working(_content, _event, &_ids, &_trace)
+            return State._step(_ids, _event, &_next, &_trace)
         }
 
         /// Collects the branches the active leaves below `transfer` select, in document order.
-        fileprivate func _selectIn_transfer(_ _content: Mode.Transfer, _ _event: Event?, _ _ids: inout [Swift.Int]) {
+        fileprivate func _selectIn_transfer<_R: StateLoop._TransitionRecorder>(_ _content: Mode.Transfer, _ _event: Event?, _ _ids: inout [Swift.Int], _ _trace: inout _R) {
             switch _content {
-            case .sending: if let _id = _select_sending(_event) { _ids.append(_id) }
-            case .paused: if let _id = _select_paused(_event) { _ids.append(_id) }
-            case .sent: if let _id = _select_sent(_event) { _ids.append(_id) }
+            case .sending: if let _id = _select_sending(_event, &_trace) { _ids.append(_id) }
+            case .paused: if let _id = _select_paused(_event, &_trace) { _ids.append(_id) }
+            case .sent: if let _id = _select_sent(_event, &_trace) { _ids.append(_id) }
             }
         }
 
         /// Collects the branches the active leaves below `checksum` select, in document order.
-        fileprivate func _selectIn_checksum(_ _content: Mode.Checksum, _ _event: Event?, _ _ids: inout [Swift.Int]) {
+        fileprivate func _selectIn_checksum<_R: StateLoop._TransitionRecorder>(_ _content: Mode.Checksum, _ _event: Event?, _ _ids: inout [Swift.Int], _ _trace: inout _R) {
             switch _content {
-            case .hashing: if let _id = _select_hashing(_event) { _ids.append(_id) }
-            case .verified: if let _id = _select_verified(_event) { _ids.append(_id) }
+            case .hashing: if let _id = _select_hashing(_event, &_trace) { _ids.append(_id) }
+            case .verified: if let _id = _select_verified(_event, &_trace) { _ids.append(_id) }
             }
         }
 
         /// Phase 0 (exits), 1 (actions) or 2 (entries) of a branch taken below a parallel state, on the state as it is then.
-        fileprivate func _parallel(_ _branch: Swift.Int, _ _phase: Swift.Int, _ _event: Event?, _ _next: inout State) {
+        fileprivate func _parallel<_R: StateLoop._TransitionRecorder>(_ _branch: Swift.Int, _ _phase: Swift.Int, _ _event: Event?, _ _next: inout State, _ _trace: inout _R) {
             switch (_branch, _phase) {
             case (0, 1):
-                _next._tracing.take(4)
+                _trace.take(4)
             case (0, 2):
                 let _c: Mode.Transfer = .sent
                 if case .working(let _r0) = _next.mode {
@@ -327,12 +326,12 @@ public enum Upload {
                 }
                 State._enterBelow_transfer(_c, &_next)
             case (1, 1):
-                _next._tracing.take(5)
+                _trace.take(5)
 #sourceLocation(file: "Upload.machine.yml", line: 33)
                                                           _next.sent = sent + 1
 #sourceLocation()
             case (2, 1):
-                _next._tracing.take(6)
+                _trace.take(6)
             case (2, 2):
                 let _c: Mode.Transfer = .paused
                 if case .working(let _r0) = _next.mode {
@@ -344,7 +343,7 @@ public enum Upload {
             case (3, 0):
                 State._exitBelow(_next.mode, &_next)
             case (3, 1):
-                _next._tracing.take(0)
+                _trace.take(0)
             case (3, 2):
                 let _c: Mode = .working(Mode.Working(transfer: .sending, checksum: .hashing))
                 _next.mode = _c
@@ -352,13 +351,13 @@ public enum Upload {
             case (4, 0):
                 State._exitBelow(_next.mode, &_next)
             case (4, 1):
-                _next._tracing.take(1)
+                _trace.take(1)
             case (4, 2):
                 let _c: Mode = .failed
                 _next.mode = _c
                 State._enterBelow(_c, &_next)
             case (5, 1):
-                _next._tracing.take(9)
+                _trace.take(9)
             case (5, 2):
                 let _c: Mode.Transfer = .sending
                 if case .working(let _r0) = _next.mode {
@@ -368,12 +367,12 @@ public enum Upload {
                 }
                 State._enterBelow_transfer(_c, &_next)
             case (6, 1):
-                _next._tracing.take(2)
+                _trace.take(2)
 #sourceLocation(file: "Upload.machine.yml", line: 25)
               _next.log = log + [ "working saw pause" ]
 #sourceLocation()
             case (7, 1):
-                _next._tracing.take(16)
+                _trace.take(16)
             case (7, 2):
                 let _c: Mode.Checksum = .verified
                 if case .working(let _r0) = _next.mode {
@@ -383,7 +382,7 @@ public enum Upload {
                 }
                 State._enterBelow_checksum(_c, &_next)
             case (8, 1):
-                _next._tracing.take(17)
+                _trace.take(17)
 #sourceLocation(file: "Upload.machine.yml", line: 51)
                                       _next.log = log + [ "rehash" ]
 #sourceLocation()
@@ -400,7 +399,7 @@ public enum Upload {
         }
 
         /// Takes the selected branches as one microstep: each once; of two that exit the same states, the inner source's, else the first (S68–S70).
-        fileprivate static func _step(_ _ids: [Swift.Int], _ _event: Event?, _ _next: inout State) -> Swift.Bool {
+        fileprivate static func _step<_R: StateLoop._TransitionRecorder>(_ _ids: [Swift.Int], _ _event: Event?, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             let domains = [1, -2, 1, -1, -1, 1, -2, 5, 5]  // -1: the machine, -2: no target
             let sources = [2, 2, 2, -1, 0, 3, 0, 6, 6]  // -1: the machine's own on:
             let parents = [-1, 0, 1, 1, 1, 0, 5, 5, -1, -1]
@@ -423,9 +422,9 @@ public enum Upload {
                     kept.append(id)
                 }
             }
-            for id in kept.reversed() { let _s = _next; _s._parallel(id, 0, _event, &_next) }
-            for id in kept { let _s = _next; _s._parallel(id, 1, _event, &_next) }
-            for id in kept { let _s = _next; _s._parallel(id, 2, _event, &_next) }
+            for id in kept.reversed() { let _s = _next; _s._parallel(id, 0, _event, &_next, &_trace) }
+            for id in kept { let _s = _next; _s._parallel(id, 1, _event, &_next, &_trace) }
+            for id in kept { let _s = _next; _s._parallel(id, 2, _event, &_next, &_trace) }
             return !kept.isEmpty
         }
 
@@ -526,8 +525,8 @@ public enum Upload {
         }
 
         /// The transition of Upload.machine.yml:22, shared by the states that inherit it.
-        fileprivate func _take1(_ _next: inout State) {
-            _next._tracing.take(3)
+        fileprivate func _take1<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
+            _trace.take(3)
             State._exitBelow(_next.mode, &_next)
             let _c: Mode = .finished
             _next.mode = _c
@@ -535,24 +534,24 @@ public enum Upload {
         }
 
         /// Takes the `onDone:` of `_state` if its final state (every region's) is still active (S53–S55, S71).
-        fileprivate func _onDone(_ _state: StateName, _ _next: inout State) -> Swift.Bool {
+        fileprivate func _onDone<_R: StateLoop._TransitionRecorder>(_ _state: StateName, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch _state {
             case .working:
                 guard (isIn(.sent)) && (isIn(.verified)) else { return false }
-                _take1(&_next)
+                _take1(&_next, &_trace)
                 return true
             default: return false
             }
         }
 
         /// Takes `onDone:` and `always:` microsteps until none applies, at most 1,000 (S51).
-        fileprivate mutating func _settle() {
+        fileprivate mutating func _settle<_R: StateLoop._TransitionRecorder>(_ _trace: inout _R) {
             for _ in 0..<1_000 {
                 if isDone { return }
                 if !_done.isEmpty {
                     let _state = _done.removeFirst()
                     let _s = self
-                    _ = _s._onDone(_state, &self)
+                    _ = _s._onDone(_state, &self, &_trace)
                     continue
                 }
                 isSettled = true
@@ -562,37 +561,38 @@ public enum Upload {
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
-        /// the spec's expressions, which name fields bare, read the old state.
+        /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
+        /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
         // One method per state: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
-        fileprivate func _reduce(_ _event: Event, _ _next: inout State) -> Swift.Bool {
+        fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch mode {
-            case .working(let _p): return _reduce_working(_p, _event, &_next)
-            case .failed: return _reduce_failed(_event, &_next)
+            case .working(let _p): return _reduce_working(_p, _event, &_next, &_trace)
+            case .failed: return _reduce_failed(_event, &_next, &_trace)
             case .finished: return false // finished: `reduce` returns before
             }
         }
 
         /// `reduce` in state `failed`.
-        private func _reduce_failed(_ _event: Event, _ _next: inout State) -> Swift.Bool {
+        private func _reduce_failed<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch _event {
             case .chunk:
-                _next._tracing.take(23) // ignored
+                _trace.take(23) // ignored
                 return false
             case .hashed:
-                _next._tracing.take(24) // ignored
+                _trace.take(24) // ignored
                 return false
             case .pause:
-                _next._tracing.take(25) // ignored
+                _trace.take(25) // ignored
                 return false
             case .resume:
-                _next._tracing.take(26) // ignored
+                _trace.take(26) // ignored
                 return false
             case .reset:
-                _take0(&_next)
+                _take0(&_next, &_trace)
                 return true
             case .fail:
-                _next._tracing.take(27) // ignored
+                _trace.take(27) // ignored
                 return false
             }
         }
@@ -617,9 +617,15 @@ public enum Upload {
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
     public static func reduce(_ state: inout State, _ event: Event) {
+        var trace = StateLoop._NoTrace()
+        _reduceRecording(&state, event, &trace)
+    }
+
+    /// `reduce`, telling `trace` the id of each branch it takes (`transitions`).
+    fileprivate static func _reduceRecording<_R: StateLoop._TransitionRecorder>(_ state: inout State, _ event: Event, _ trace: inout _R) {
         guard !state.isDone else { return }
         let old = state
-        if old._reduce(event, &state) { state._settle() }
+        if old._reduce(event, &state, &trace) { state._settle(&trace) }
     }
 
     /// The feedback loops: one `react` per effect, one `timer` per `after:`.
@@ -643,16 +649,16 @@ extension Upload: StateLoop.StateMachine {
 
     /// `reduce`, recording the id of every branch it takes in `trace`.
     public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
-        StateLoop._TransitionSink.recording(into: &trace, &state, sink: \._tracing) { reduce(&$0, event) }
+        _reduceRecording(&state, event, &trace)
     }
 
     /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
     /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
     public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
-        { state, event in
-            var trace = StateLoop.TransitionTrace()
+        let handOn: @Sendable (Swift.Int) -> Swift.Void = { id in onTransition(transitions[id]) }
+        return { state, event in
+            var trace = StateLoop.TransitionTrace(handingOn: handOn)
             reduce(&state, event, trace: &trace)
-            for id in trace.taken { onTransition(transitions[id]) }
         }
     }
 

@@ -33,8 +33,8 @@ public enum Flat {
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
     public struct State: Swift.Equatable, Swift.Sendable {
-        /// The current state of the machine; only `reduce` changes it.
-        public internal(set) var mode: Mode
+        /// The current state of the machine: `reduce` changes it; a test states it.
+        public var mode: Mode
         /// `count` from `context:` (Flat.machine.yml:6).
         public var count: _T0
         /// `flag` from `context:` (Flat.machine.yml:7).
@@ -87,84 +87,95 @@ public enum Flat {
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
-        /// the spec's expressions, which name fields bare, read the old state.
+        /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
+        /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
         // One method per state: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
-        fileprivate func _reduce(_ _event: Event, _ _next: inout State) {
+        fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
-            case .x: _reduce_x(_event, &_next)
-            case .y: _reduce_y(_event, &_next)
-            case .outside: _reduce_outside(_event, &_next)
+            case .x: _reduce_x(_event, &_next, &_trace)
+            case .y: _reduce_y(_event, &_next, &_trace)
+            case .outside: _reduce_outside(_event, &_next, &_trace)
             }
         }
 
         /// `reduce` in state `x`.
-        private func _reduce_x(_ _event: Event, _ _next: inout State) {
+        private func _reduce_x<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .next:
 #sourceLocation(file: "Flat.machine.yml", line: 17)
                        _next.count = count + 1
 #sourceLocation()
+                _trace.take(0)
                 _next.mode = .y
             case .reset:
 #sourceLocation(file: "Flat.machine.yml", line: 18)
                          _next.flag = false
 #sourceLocation()
+                _trace.take(1)
                 _next.mode = .x
             case .toggle:
 #sourceLocation(file: "Flat.machine.yml", line: 19)
                _next.flag = !flag
 #sourceLocation()
+                _trace.take(2)
             case .leave:
 #sourceLocation(file: "Flat.machine.yml", line: 20)
                                _next.flag = true
 #sourceLocation()
+                _trace.take(3)
                 _next.mode = .outside
             }
         }
 
         /// `reduce` in state `y`.
-        private func _reduce_y(_ _event: Event, _ _next: inout State) {
+        private func _reduce_y<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .next:
 #sourceLocation(file: "Flat.machine.yml", line: 23)
                        _next.count = count + 1
 #sourceLocation()
+                _trace.take(4)
                 _next.mode = .x
             case .reset:
 #sourceLocation(file: "Flat.machine.yml", line: 24)
                          _next.flag = false
 #sourceLocation()
+                _trace.take(5)
                 _next.mode = .x
             case .toggle:
 #sourceLocation(file: "Flat.machine.yml", line: 25)
                _next.flag = !flag
 #sourceLocation()
+                _trace.take(6)
             case .leave:
 #sourceLocation(file: "Flat.machine.yml", line: 26)
                                _next.flag = true
 #sourceLocation()
+                _trace.take(7)
                 _next.mode = .outside
             }
         }
 
         /// `reduce` in state `outside`.
-        private func _reduce_outside(_ _event: Event, _ _next: inout State) {
+        private func _reduce_outside<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .next:
 #sourceLocation(file: "Flat.machine.yml", line: 29)
                         _next.flag = false
 #sourceLocation()
+                _trace.take(8)
                 _next.mode = .x
             case .reset:
 #sourceLocation(file: "Flat.machine.yml", line: 30)
                          _next.flag = false
 #sourceLocation()
+                _trace.take(9)
                 _next.mode = .x
             case .toggle:
-                break // ignored
+                _trace.take(10) // ignored
             case .leave:
-                break // ignored
+                _trace.take(11) // ignored
             }
         }
     }
@@ -184,8 +195,14 @@ public enum Flat {
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
     public static func reduce(_ state: inout State, _ event: Event) {
+        var trace = StateLoop._NoTrace()
+        _reduceRecording(&state, event, &trace)
+    }
+
+    /// `reduce`, telling `trace` the id of each branch it takes (`transitions`).
+    fileprivate static func _reduceRecording<_R: StateLoop._TransitionRecorder>(_ state: inout State, _ event: Event, _ trace: inout _R) {
         let old = state
-        old._reduce(event, &state)
+        old._reduce(event, &state, &trace)
     }
 
     /// The feedback loops: one `react` per effect, one `timer` per `after:`.
@@ -194,7 +211,75 @@ public enum Flat {
     }
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
-    public static func system(initial: State = .initial) -> StateLoop.System<State, Event> {
-        StateLoop.System(initial: initial, reduce: { reduce(&$0, $1) }, feedbacks: feedbacks())
+    public static func system(initial: State = .initial, onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)? = nil) -> StateLoop.System<State, Event> {
+        StateLoop.System(initial: initial, reduce: _reducer(onTransition), feedbacks: feedbacks())
     }
+}
+
+/// What tests and tools read: the traced reducer, the runs and timers a state asks for, every branch.
+extension Flat: StateLoop.StateMachine {
+    /// No effect runs: there is no call.
+    public typealias Call = StateLoop.NoCall
+
+    /// The spec this machine was generated from.
+    public static var specFile: Swift.String { "Flat.machine.yml" }
+
+    /// `reduce`, recording the id of every branch it takes in `trace`.
+    public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
+        _reduceRecording(&state, event, &trace)
+    }
+
+    /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
+    /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
+    public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
+        let handOn: @Sendable (Swift.Int) -> Swift.Void = { id in onTransition(transitions[id]) }
+        return { state, event in
+            var trace = StateLoop.TransitionTrace(handingOn: handOn)
+            reduce(&state, event, trace: &trace)
+        }
+    }
+
+    /// The reducer `system(...)` runs: plain, or tracing when given `onTransition`.
+    fileprivate static func _reducer(_ onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)?) -> @Sendable (inout State, Event) -> Swift.Void {
+        guard let onTransition else { return { state, event in reduce(&state, event) } }
+        return tracingReducer(onTransition)
+    }
+
+    /// True once `state` is finished: `reduce` changes nothing (T4).
+    public static func isDone(_ state: State) -> Swift.Bool { state.isDone }
+
+    /// Every run `state` asks for, in `effects:` order (a set's elements in the set's order), then the one-shot runs the last step queued.
+    public static func runs(in state: State) -> [StateLoop.EffectRequest<Call>] {
+        []
+    }
+
+    /// What `event` is to a run of `call`: one of its results (`emits:`, `onDone:`), its failure (`onError:`), or neither.
+    public static func result(_ event: Event, of call: Call) -> StateLoop.EffectResultKind? {
+        nil
+    }
+
+    /// Every `after:` timer armed in `state`: the state that armed it, its delay, the event it sends.
+    public static func timers(in state: State) -> [StateLoop.ArmedTimer<StateName, Event>] {
+        []
+    }
+
+    /// Copies the fields only the reducer writes from `source`: a test never states them.
+    public static func copyBookkeeping(from source: State, to state: inout State) {
+    }
+
+    /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
+    public static let transitions: [StateLoop.TransitionInfo] = [
+        .init(id: 0, line: 17, column: 13, description: "x --next--> y"),
+        .init(id: 1, line: 18, column: 14, description: "x --reset--> x"),
+        .init(id: 2, line: 19, column: 15, description: "x --toggle--> (stays)"),
+        .init(id: 3, line: 20, column: 14, description: "x --leave--> outside"),
+        .init(id: 4, line: 23, column: 13, description: "y --next--> x"),
+        .init(id: 5, line: 24, column: 14, description: "y --reset--> x"),
+        .init(id: 6, line: 25, column: 15, description: "y --toggle--> (stays)"),
+        .init(id: 7, line: 26, column: 14, description: "y --leave--> outside"),
+        .init(id: 8, line: 29, column: 13, description: "outside --next--> x"),
+        .init(id: 9, line: 30, column: 14, description: "outside --reset--> x"),
+        .init(id: 10, line: 31, column: 14, description: "outside --toggle--> (ignored)"),
+        .init(id: 11, line: 31, column: 22, description: "outside --leave--> (ignored)"),
+    ]
 }

@@ -60,8 +60,8 @@ public enum Hierarchical4 {
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
     public struct State: Swift.Equatable, Swift.Sendable {
-        /// The current state of the machine; only `reduce` changes it.
-        public internal(set) var mode: Mode
+        /// The current state of the machine: `reduce` changes it; a test states it.
+        public var mode: Mode
         /// `count` from `context:` (Hierarchical4.machine.yml:9).
         public var count: _T0
         /// `flag` from `context:` (Hierarchical4.machine.yml:10).
@@ -120,7 +120,8 @@ public enum Hierarchical4 {
         }
 
         /// The transition of Hierarchical4.machine.yml:18, shared by the states that inherit it.
-        fileprivate func _take0(_ _next: inout State) {
+        fileprivate func _take0<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
+            _trace.take(0)
             State._exitBelow(_next.mode, &_next)
             let _c: Mode = .a(.b(.c(.d(.x))))
             _next.mode = _c
@@ -128,14 +129,16 @@ public enum Hierarchical4 {
         }
 
         /// The transition of Hierarchical4.machine.yml:24, shared by the states that inherit it.
-        fileprivate func _take1(_ _next: inout State) {
+        fileprivate func _take1<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
+            _trace.take(1)
 #sourceLocation(file: "Hierarchical4.machine.yml", line: 24)
                _next.flag = !flag
 #sourceLocation()
         }
 
         /// The transition of Hierarchical4.machine.yml:29, shared by the states that inherit it.
-        fileprivate func _take2(_ _next: inout State) {
+        fileprivate func _take2<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
+            _trace.take(2)
             State._exitBelow(_next.mode, &_next)
             let _c: Mode = .outside
             _next.mode = _c
@@ -201,65 +204,69 @@ public enum Hierarchical4 {
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
-        /// the spec's expressions, which name fields bare, read the old state.
+        /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
+        /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
         // One method per state: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
-        fileprivate func _reduce(_ _event: Event, _ _next: inout State) {
+        fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
-            case .a(.b(.c(.d(.x)))): _reduce_x(_event, &_next)
-            case .a(.b(.c(.d(.y)))): _reduce_y(_event, &_next)
-            case .outside: _reduce_outside(_event, &_next)
+            case .a(.b(.c(.d(.x)))): _reduce_x(_event, &_next, &_trace)
+            case .a(.b(.c(.d(.y)))): _reduce_y(_event, &_next, &_trace)
+            case .outside: _reduce_outside(_event, &_next, &_trace)
             }
         }
 
         /// `reduce` in state `x`.
-        private func _reduce_x(_ _event: Event, _ _next: inout State) {
+        private func _reduce_x<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .next:
+                _trace.take(3)
 #sourceLocation(file: "Hierarchical4.machine.yml", line: 40)
                                        _next.count = count + 1
 #sourceLocation()
                 _next.mode = .a(.b(.c(.d(.y))))
             case .reset:
-                _take0(&_next)
+                _take0(&_next, &_trace)
             case .toggle:
-                _take1(&_next)
+                _take1(&_next, &_trace)
             case .leave:
-                _take2(&_next)
+                _take2(&_next, &_trace)
             }
         }
 
         /// `reduce` in state `y`.
-        private func _reduce_y(_ _event: Event, _ _next: inout State) {
+        private func _reduce_y<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .next:
+                _trace.take(4)
 #sourceLocation(file: "Hierarchical4.machine.yml", line: 43)
                                        _next.count = count + 1
 #sourceLocation()
                 _next.mode = .a(.b(.c(.d(.x))))
             case .reset:
-                _take0(&_next)
+                _take0(&_next, &_trace)
             case .toggle:
-                _take1(&_next)
+                _take1(&_next, &_trace)
             case .leave:
-                _take2(&_next)
+                _take2(&_next, &_trace)
             }
         }
 
         /// `reduce` in state `outside`.
-        private func _reduce_outside(_ _event: Event, _ _next: inout State) {
+        private func _reduce_outside<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .next:
+                _trace.take(5)
                 State._exitBelow(_next.mode, &_next)
                 let _c: Mode = .a(.b(.c(.d(.x))))
                 _next.mode = _c
                 State._enterBelow(_c, &_next)
             case .reset:
-                _take0(&_next)
+                _take0(&_next, &_trace)
             case .toggle:
-                break // ignored
+                _trace.take(6) // ignored
             case .leave:
-                break // ignored
+                _trace.take(7) // ignored
             }
         }
     }
@@ -279,8 +286,14 @@ public enum Hierarchical4 {
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
     public static func reduce(_ state: inout State, _ event: Event) {
+        var trace = StateLoop._NoTrace()
+        _reduceRecording(&state, event, &trace)
+    }
+
+    /// `reduce`, telling `trace` the id of each branch it takes (`transitions`).
+    fileprivate static func _reduceRecording<_R: StateLoop._TransitionRecorder>(_ state: inout State, _ event: Event, _ trace: inout _R) {
         let old = state
-        old._reduce(event, &state)
+        old._reduce(event, &state, &trace)
     }
 
     /// The feedback loops: one `react` per effect, one `timer` per `after:`.
@@ -289,7 +302,71 @@ public enum Hierarchical4 {
     }
 
     /// The machine, ready to run: `reduce` with the `feedbacks`, starting from `initial`.
-    public static func system(initial: State = .initial) -> StateLoop.System<State, Event> {
-        StateLoop.System(initial: initial, reduce: { reduce(&$0, $1) }, feedbacks: feedbacks())
+    public static func system(initial: State = .initial, onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)? = nil) -> StateLoop.System<State, Event> {
+        StateLoop.System(initial: initial, reduce: _reducer(onTransition), feedbacks: feedbacks())
     }
+}
+
+/// What tests and tools read: the traced reducer, the runs and timers a state asks for, every branch.
+extension Hierarchical4: StateLoop.StateMachine {
+    /// No effect runs: there is no call.
+    public typealias Call = StateLoop.NoCall
+
+    /// The spec this machine was generated from.
+    public static var specFile: Swift.String { "Hierarchical4.machine.yml" }
+
+    /// `reduce`, recording the id of every branch it takes in `trace`.
+    public static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {
+        _reduceRecording(&state, event, &trace)
+    }
+
+    /// `reduce` for a running system that calls `onTransition` with every branch it takes: the
+    /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).
+    public static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {
+        let handOn: @Sendable (Swift.Int) -> Swift.Void = { id in onTransition(transitions[id]) }
+        return { state, event in
+            var trace = StateLoop.TransitionTrace(handingOn: handOn)
+            reduce(&state, event, trace: &trace)
+        }
+    }
+
+    /// The reducer `system(...)` runs: plain, or tracing when given `onTransition`.
+    fileprivate static func _reducer(_ onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)?) -> @Sendable (inout State, Event) -> Swift.Void {
+        guard let onTransition else { return { state, event in reduce(&state, event) } }
+        return tracingReducer(onTransition)
+    }
+
+    /// True once `state` is finished: `reduce` changes nothing (T4).
+    public static func isDone(_ state: State) -> Swift.Bool { state.isDone }
+
+    /// Every run `state` asks for, in `effects:` order (a set's elements in the set's order), then the one-shot runs the last step queued.
+    public static func runs(in state: State) -> [StateLoop.EffectRequest<Call>] {
+        []
+    }
+
+    /// What `event` is to a run of `call`: one of its results (`emits:`, `onDone:`), its failure (`onError:`), or neither.
+    public static func result(_ event: Event, of call: Call) -> StateLoop.EffectResultKind? {
+        nil
+    }
+
+    /// Every `after:` timer armed in `state`: the state that armed it, its delay, the event it sends.
+    public static func timers(in state: State) -> [StateLoop.ArmedTimer<StateName, Event>] {
+        []
+    }
+
+    /// Copies the fields only the reducer writes from `source`: a test never states them.
+    public static func copyBookkeeping(from source: State, to state: inout State) {
+    }
+
+    /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
+    public static let transitions: [StateLoop.TransitionInfo] = [
+        .init(id: 0, line: 18, column: 10, description: "(any) --reset--> a"),
+        .init(id: 1, line: 24, column: 15, description: "a --toggle--> (stays)"),
+        .init(id: 2, line: 29, column: 18, description: "b --leave--> outside"),
+        .init(id: 3, line: 40, column: 29, description: "x --next--> y"),
+        .init(id: 4, line: 43, column: 29, description: "y --next--> x"),
+        .init(id: 5, line: 46, column: 13, description: "outside --next--> a"),
+        .init(id: 6, line: 47, column: 14, description: "outside --toggle--> (ignored)"),
+        .init(id: 7, line: 47, column: 22, description: "outside --leave--> (ignored)"),
+    ]
 }
