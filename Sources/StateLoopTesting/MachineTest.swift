@@ -35,6 +35,10 @@ public final class MachineTest<M: StateMachine> {
     public var pendingRuns: [M.Call] { pending.map(\.call) }
     /// The events that answers and fired timers queued and no `receive` has taken yet, oldest first.
     public var queuedEvents: [M.Event] { queue.map(\.event) }
+    /// False to step without stating the state (T14): `send` and `receive` then reduce without
+    /// comparing, as a test that walks `Machine.paths` does. Runs, queued events and timers stay
+    /// exhaustive.
+    public var checksState = true
     /// The timers armed and not yet fired, in the order they fire.
     public var armedTimers: [ArmedTimer<M.StateName, M.Event>] { armed.map(\.timer) }
 
@@ -166,6 +170,7 @@ public final class MachineTest<M: StateMachine> {
     private func step(_ event: M.Event, _ call: String, _ expected: ((inout M.State) throws -> Void)?, at site: CallSite) {
         let before = state
         reduce(event)
+        guard checksState else { return }
         var expectedState = before
         M.copyBookkeeping(from: state, to: &expectedState)
         do {

@@ -108,4 +108,45 @@ import Testing
         ])
         #expect(failures.map(\.line) == [sendLine])
     }
+
+    /// Every branch of the spec, reached by walking its generated path with the harness: the
+    /// test fills in the payloads so that the guards each step assumes hold (or fail).
+    @Test func everyGeneratedPathTakesItsBranch() throws {
+        let paths = GitHubSearch.paths
+        #expect(paths.truncation == nil && paths.unreachable.isEmpty)
+        #expect(paths.transitions.count == GitHubSearch.transitions.count)
+        for (id, steps) in paths.transitions.sorted(by: { $0.key < $1.key }) {
+            let coverage = TransitionCoverage()
+            let test = MachineTest(GitHubSearch.self, state: .initial, coverage: coverage)
+            test.checksState = false
+            // A later step that needs a next page decides what the page load answers.
+            let morePages = steps.contains { $0.holding.contains("nextPageURL != nil") }
+            for step in steps {
+                switch step.trigger {
+                case .event("searchChanged"):
+                    test.send(.searchChanged(search: step.failing.contains("!event.search.isEmpty") ? "" : "swift"))
+                case .event("scrolledNearBottom"):
+                    test.send(.scrolledNearBottom)
+                case .event(let name):
+                    // An effect's answer: the pending run of that effect answers with it.
+                    let event: GitHubSearch.Event = name == "loaded"
+                        ? .loaded(repositories: [nio], nextURL: morePages ? page2 : nil)
+                        : .failed(error: .offline)
+                    let run = try #require(test.pendingRuns.last { GitHubSearch.result(event, of: $0) != nil })
+                    test.answer(run, with: event)
+                    test.receive(event)
+                case .timer(let state, let index):
+                    let timer = try #require(test.armedTimers.first { $0.state == state && $0.index == index })
+                    test.advance(by: timer.delay)
+                    test.receive(timer: state, index: index)
+                case .always, .onDone:
+                    break  // microsteps: the step before took them
+                }
+            }
+            #expect(coverage.taken(GitHubSearch.self).contains(id), "\(GitHubSearch.transitions[id]) via \(steps)")
+            test.skipPendingRuns()
+            test.skipTimers()
+            test.finish()
+        }
+    }
 }

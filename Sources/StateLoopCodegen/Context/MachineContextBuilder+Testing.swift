@@ -70,7 +70,7 @@ extension MachineContextBuilder {
         lines += transitions.entries.map { entry in
             "        .init(id: \(entry.id), line: \(entry.location.line), column: \(entry.location.column), description: \(SwiftLiteral.string(entry.description))),"
         }
-        return lines + ["    ]", "}"]
+        return lines + ["    ]", ""] + pathsLines() + ["}"]
     }
 
     /// `runs(in:)`: each effect's request, each element of a set, then the one-shot runs queued.

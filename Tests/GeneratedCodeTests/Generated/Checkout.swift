@@ -927,4 +927,50 @@ extension Checkout: StateLoop.StateMachine {
         .init(id: 12, line: 49, column: 19, description: "reconnecting --cancel--> (ignored)"),
         .init(id: 13, line: 48, column: 16, description: "reconnecting --after backoff--> shipped"),
     ]
+
+    /// For every state and every branch, a shortest path of steps from the initial state
+    /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
+    public static let paths: StateLoop.MachinePaths<StateName> = {
+        let s: [StateLoop.MachinePaths<StateName>.Step] = [
+            .init(trigger: .event("pay"), transitions: [0], description: "pay"),
+            .init(trigger: .event("paid"), transitions: [4], effect: "pay", description: "paid (answer of pay)"),
+            .init(trigger: .event("trackingLost"), transitions: [8], effect: "trackDelivery", description: "trackingLost (answer of trackDelivery)"),
+            .init(trigger: .event("imageLoaded"), transitions: [1], effect: "loadImage", description: "imageLoaded (answer of loadImage)"),
+            .init(trigger: .event("imageFailed"), transitions: [2], effect: "loadImage", description: "imageFailed (answer of loadImage)"),
+            .init(trigger: .event("cancel"), transitions: [3], description: "cancel"),
+            .init(trigger: .event("declined"), transitions: [5], effect: "pay", description: "declined (answer of pay)"),
+            .init(trigger: .event("pay"), transitions: [6], description: "pay"),
+            .init(trigger: .event("delivery"), transitions: [7], effect: "trackDelivery", description: "delivery (answer of trackDelivery)"),
+            .init(trigger: .event("pay"), transitions: [9], description: "pay"),
+            .init(trigger: .event("cancel"), transitions: [10], description: "cancel"),
+            .init(trigger: .event("pay"), transitions: [11], description: "pay"),
+            .init(trigger: .event("cancel"), transitions: [12], description: "cancel"),
+            .init(trigger: .timer(.reconnecting, index: 0), transitions: [13], description: "after backoff in reconnecting"),
+        ]
+        return .init(
+            states: [
+                .browsing: [],
+                .paying: [s[0]],
+                .shipped: [s[0], s[1]],
+                .reconnecting: [s[0], s[1], s[2]],
+            ],
+            transitions: [
+                0: [s[0]],
+                1: [s[3]],
+                2: [s[4]],
+                3: [s[5]],
+                4: [s[0], s[1]],
+                5: [s[0], s[6]],
+                6: [s[0], s[7]],
+                7: [s[0], s[1], s[8]],
+                8: [s[0], s[1], s[2]],
+                9: [s[0], s[1], s[9]],
+                10: [s[0], s[1], s[10]],
+                11: [s[0], s[1], s[2], s[11]],
+                12: [s[0], s[1], s[2], s[12]],
+                13: [s[0], s[1], s[2], s[13]],
+            ],
+            unreachable: [],
+            truncation: nil)
+    }()
 }

@@ -192,4 +192,27 @@ extension Counter: StateLoop.StateMachine {
         .init(id: 2, line: 19, column: 11, description: "counting --decrement--> (ignored)"),
         .init(id: 3, line: 20, column: 14, description: "counting --reset--> (stays)"),
     ]
+
+    /// For every state and every branch, a shortest path of steps from the initial state
+    /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
+    public static let paths: StateLoop.MachinePaths<StateName> = {
+        let s: [StateLoop.MachinePaths<StateName>.Step] = [
+            .init(trigger: .event("increment"), transitions: [0], description: "increment"),
+            .init(trigger: .event("decrement"), transitions: [1], holding: ["count > 0"], description: "decrement [count > 0]"),
+            .init(trigger: .event("decrement"), transitions: [2], failing: ["count > 0"], description: "decrement [!(count > 0)]"),
+            .init(trigger: .event("reset"), transitions: [3], description: "reset"),
+        ]
+        return .init(
+            states: [
+                .counting: [],
+            ],
+            transitions: [
+                0: [s[0]],
+                1: [s[1]],
+                2: [s[2]],
+                3: [s[3]],
+            ],
+            unreachable: [],
+            truncation: nil)
+    }()
 }

@@ -431,4 +431,40 @@ extension Edges: StateLoop.StateMachine {
         .init(id: 8, line: 32, column: 14, description: "searching --noHit--> waiting"),
         .init(id: 9, line: 33, column: 14, description: "searching --poke--> (ignored)"),
     ]
+
+    /// For every state and every branch, a shortest path of steps from the initial state
+    /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
+    public static let paths: StateLoop.MachinePaths<StateName> = {
+        let s: [StateLoop.MachinePaths<StateName>.Step] = [
+            .init(trigger: .timer(.waiting, index: 0), transitions: [3], holding: ["query != nil"], description: "after 1s in waiting [query != nil]"),
+            .init(trigger: .event("typed"), transitions: [0], description: "typed"),
+            .init(trigger: .event("hit"), transitions: [1], description: "hit"),
+            .init(trigger: .event("poke"), transitions: [2], description: "poke"),
+            .init(trigger: .timer(.waiting, index: 0), transitions: [4], failing: ["query != nil"], description: "after 1s in waiting [!(query != nil)]"),
+            .init(trigger: .timer(.waiting, index: 1), transitions: [5], description: "after 5s in waiting"),
+            .init(trigger: .event("typed"), transitions: [6], description: "typed"),
+            .init(trigger: .event("hit"), transitions: [7], description: "hit"),
+            .init(trigger: .event("noHit"), transitions: [8], effect: "search", description: "noHit (answer of search)"),
+            .init(trigger: .event("poke"), transitions: [9], description: "poke"),
+        ]
+        return .init(
+            states: [
+                .waiting: [],
+                .searching: [s[0]],
+            ],
+            transitions: [
+                0: [s[1]],
+                1: [s[2]],
+                2: [s[3]],
+                3: [s[0]],
+                4: [s[4]],
+                5: [s[5]],
+                6: [s[0], s[6]],
+                7: [s[0], s[7]],
+                8: [s[0], s[8]],
+                9: [s[0], s[9]],
+            ],
+            unreachable: [],
+            truncation: nil)
+    }()
 }

@@ -526,4 +526,30 @@ extension Feeds: StateLoop.StateMachine {
         .init(id: 3, line: 21, column: 19, description: "live --saveFailed--> (stays)"),
         .init(id: 4, line: 22, column: 13, description: "live --stop--> stopped"),
     ]
+
+    /// For every state and every branch, a shortest path of steps from the initial state
+    /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
+    public static let paths: StateLoop.MachinePaths<StateName> = {
+        let s: [StateLoop.MachinePaths<StateName>.Step] = [
+            .init(trigger: .event("stop"), transitions: [4], description: "stop"),
+            .init(trigger: .event("follow"), transitions: [0], description: "follow"),
+            .init(trigger: .event("post"), transitions: [1], effect: "subscribe", description: "post (answer of subscribe)"),
+            .init(trigger: .event("dropped"), transitions: [2], effect: "subscribe", description: "dropped (answer of subscribe)"),
+            .init(trigger: .event("saveFailed"), transitions: [3], effect: "save", description: "saveFailed (answer of save)"),
+        ]
+        return .init(
+            states: [
+                .live: [],
+                .stopped: [s[0]],
+            ],
+            transitions: [
+                0: [s[1]],
+                1: [s[2]],
+                2: [s[3]],
+                3: [s[4]],
+                4: [s[0]],
+            ],
+            unreachable: [],
+            truncation: nil)
+    }()
 }

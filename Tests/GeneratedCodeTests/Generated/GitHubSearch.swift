@@ -567,4 +567,48 @@ extension GitHubSearch: StateLoop.StateMachine {
         .init(id: 11, line: 46, column: 22, description: "failed --searchChanged--> loading"),
         .init(id: 12, line: 43, column: 11, description: "failed --after 5s--> loading"),
     ]
+
+    /// For every state and every branch, a shortest path of steps from the initial state
+    /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
+    public static let paths: StateLoop.MachinePaths<StateName> = {
+        let s: [StateLoop.MachinePaths<StateName>.Step] = [
+            .init(trigger: .event("searchChanged"), transitions: [0], holding: ["!event.search.isEmpty"], description: "searchChanged [!event.search.isEmpty]"),
+            .init(trigger: .event("loaded"), transitions: [3], effect: "loadNextPage", description: "loaded (answer of loadNextPage)"),
+            .init(trigger: .event("failed"), transitions: [4], effect: "loadNextPage", description: "failed (answer of loadNextPage)"),
+            .init(trigger: .event("searchChanged"), transitions: [1], failing: ["!event.search.isEmpty"], description: "searchChanged [!(!event.search.isEmpty)]"),
+            .init(trigger: .event("scrolledNearBottom"), transitions: [2], description: "scrolledNearBottom"),
+            .init(trigger: .event("searchChanged"), transitions: [5], description: "searchChanged"),
+            .init(trigger: .event("scrolledNearBottom"), transitions: [6], description: "scrolledNearBottom"),
+            .init(trigger: .event("scrolledNearBottom"), transitions: [7], holding: ["nextPageURL != nil"], description: "scrolledNearBottom [nextPageURL != nil]"),
+            .init(trigger: .event("scrolledNearBottom"), transitions: [8], failing: ["nextPageURL != nil"], description: "scrolledNearBottom [!(nextPageURL != nil)]"),
+            .init(trigger: .event("searchChanged"), transitions: [9], description: "searchChanged"),
+            .init(trigger: .event("scrolledNearBottom"), transitions: [10], description: "scrolledNearBottom"),
+            .init(trigger: .event("searchChanged"), transitions: [11], description: "searchChanged"),
+            .init(trigger: .timer(.failed, index: 0), transitions: [12], description: "after 5s in failed"),
+        ]
+        return .init(
+            states: [
+                .idle: [],
+                .loading: [s[0]],
+                .ready: [s[0], s[1]],
+                .failed: [s[0], s[2]],
+            ],
+            transitions: [
+                0: [s[0]],
+                1: [s[3]],
+                2: [s[4]],
+                3: [s[0], s[1]],
+                4: [s[0], s[2]],
+                5: [s[0], s[5]],
+                6: [s[0], s[6]],
+                7: [s[0], s[1], s[7]],
+                8: [s[0], s[1], s[8]],
+                9: [s[0], s[1], s[9]],
+                10: [s[0], s[2], s[10]],
+                11: [s[0], s[2], s[11]],
+                12: [s[0], s[2], s[12]],
+            ],
+            unreachable: [],
+            truncation: nil)
+    }()
 }

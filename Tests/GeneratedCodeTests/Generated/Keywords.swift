@@ -466,4 +466,36 @@ extension Keywords: StateLoop.StateMachine {
         .init(id: 6, line: 30, column: 14, description: "repeat --for--> (ignored)"),
         .init(id: 7, line: 25, column: 11, description: "repeat --after 1s--> do"),
     ]
+
+    /// For every state and every branch, a shortest path of steps from the initial state
+    /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
+    public static let paths: StateLoop.MachinePaths<StateName> = {
+        let s: [StateLoop.MachinePaths<StateName>.Step] = [
+            .init(trigger: .event("switch"), transitions: [0], holding: ["event.case > 0"], description: "switch [event.case > 0]"),
+            .init(trigger: .event("return"), transitions: [1], description: "return"),
+            .init(trigger: .event("for"), transitions: [2], description: "for"),
+            .init(trigger: .event("switch"), transitions: [3], description: "switch"),
+            .init(trigger: .event("return"), transitions: [4], description: "return"),
+            .init(trigger: .event("throw"), transitions: [5], effect: "defer", description: "throw (answer of defer)"),
+            .init(trigger: .event("for"), transitions: [6], description: "for"),
+            .init(trigger: .timer(.`repeat`, index: 0), transitions: [7], description: "after 1s in repeat"),
+        ]
+        return .init(
+            states: [
+                .`do`: [],
+                .`repeat`: [s[0]],
+            ],
+            transitions: [
+                0: [s[0]],
+                1: [s[1]],
+                2: [s[2]],
+                3: [s[0], s[3]],
+                4: [s[0], s[4]],
+                5: [s[0], s[5]],
+                6: [s[0], s[6]],
+                7: [s[0], s[7]],
+            ],
+            unreachable: [],
+            truncation: nil)
+    }()
 }

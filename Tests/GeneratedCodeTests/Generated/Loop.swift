@@ -313,4 +313,32 @@ extension Loop: StateLoop.StateMachine {
         .init(id: 4, line: 23, column: 14, description: "b --again--> (ignored)"),
         .init(id: 5, line: 24, column: 13, description: "b --always [spinning]--> a"),
     ]
+
+    /// For every state and every branch, a shortest path of steps from the initial state
+    /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
+    public static let paths: StateLoop.MachinePaths<StateName> = {
+        let s: [StateLoop.MachinePaths<StateName>.Step] = [
+            .init(trigger: .always, transitions: [3], holding: ["spinning"], description: "always in a [spinning]"),
+            .init(trigger: .event("spin"), transitions: [0], description: "spin"),
+            .init(trigger: .event("halt"), transitions: [1], description: "halt"),
+            .init(trigger: .event("again"), transitions: [2], description: "again"),
+            .init(trigger: .event("again"), transitions: [4], description: "again"),
+            .init(trigger: .always, transitions: [5], holding: ["spinning"], description: "always in b [spinning]"),
+        ]
+        return .init(
+            states: [
+                .a: [],
+                .b: [s[0]],
+            ],
+            transitions: [
+                0: [s[1]],
+                1: [s[2]],
+                2: [s[3]],
+                3: [s[0]],
+                4: [s[0], s[4]],
+                5: [s[0], s[5]],
+            ],
+            unreachable: [],
+            truncation: nil)
+    }()
 }

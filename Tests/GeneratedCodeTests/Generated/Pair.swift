@@ -245,4 +245,34 @@ extension Pair: StateLoop.StateMachine {
         .init(id: 5, line: 24, column: 20, description: "frozen --add--> (ignored)"),
         .init(id: 6, line: 24, column: 25, description: "frozen --freeze--> (ignored)"),
     ]
+
+    /// For every state and every branch, a shortest path of steps from the initial state
+    /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
+    public static let paths: StateLoop.MachinePaths<StateName> = {
+        let s: [StateLoop.MachinePaths<StateName>.Step] = [
+            .init(trigger: .event("freeze"), transitions: [3], description: "freeze"),
+            .init(trigger: .event("swap"), transitions: [0], description: "swap"),
+            .init(trigger: .event("add"), transitions: [1], holding: ["event.amount > 0"], description: "add [event.amount > 0]"),
+            .init(trigger: .event("add"), transitions: [2], failing: ["event.amount > 0"], description: "add [!(event.amount > 0)]"),
+            .init(trigger: .event("swap"), transitions: [4], description: "swap"),
+            .init(trigger: .event("add"), transitions: [5], description: "add"),
+            .init(trigger: .event("freeze"), transitions: [6], description: "freeze"),
+        ]
+        return .init(
+            states: [
+                .`open`: [],
+                .frozen: [s[0]],
+            ],
+            transitions: [
+                0: [s[1]],
+                1: [s[2]],
+                2: [s[3]],
+                3: [s[0]],
+                4: [s[0], s[4]],
+                5: [s[0], s[5]],
+                6: [s[0], s[6]],
+            ],
+            unreachable: [],
+            truncation: nil)
+    }()
 }

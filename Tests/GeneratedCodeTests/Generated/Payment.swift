@@ -416,4 +416,27 @@ extension Payment: StateLoop.StateMachine {
         .init(id: 1, line: 18, column: 19, description: "authorizing --refused--> declined"),
         .init(id: 2, line: 19, column: 19, description: "authorizing --abort--> declined"),
     ]
+
+    /// For every state and every branch, a shortest path of steps from the initial state
+    /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
+    public static let paths: StateLoop.MachinePaths<StateName> = {
+        let s: [StateLoop.MachinePaths<StateName>.Step] = [
+            .init(trigger: .event("authorized"), transitions: [0], effect: "authorize", description: "authorized (answer of authorize)"),
+            .init(trigger: .event("refused"), transitions: [1], effect: "authorize", description: "refused (answer of authorize)"),
+            .init(trigger: .event("abort"), transitions: [2], description: "abort"),
+        ]
+        return .init(
+            states: [
+                .authorizing: [],
+                .paid: [s[0]],
+                .declined: [s[1]],
+            ],
+            transitions: [
+                0: [s[0]],
+                1: [s[1]],
+                2: [s[2]],
+            ],
+            unreachable: [],
+            truncation: nil)
+    }()
 }

@@ -540,4 +540,50 @@ extension Player: StateLoop.StateMachine {
         .init(id: 11, line: 38, column: 18, description: "paused --pause--> (ignored)"),
         .init(id: 12, line: 38, column: 25, description: "paused --finished--> (ignored)"),
     ]
+
+    /// For every state and every branch, a shortest path of steps from the initial state
+    /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
+    public static let paths: StateLoop.MachinePaths<StateName> = {
+        let s: [StateLoop.MachinePaths<StateName>.Step] = [
+            .init(trigger: .event("play"), transitions: [1], description: "play"),
+            .init(trigger: .event("pause"), transitions: [6], description: "pause"),
+            .init(trigger: .event("finished"), transitions: [7], description: "finished"),
+            .init(trigger: .event("powerOff"), transitions: [0], description: "powerOff"),
+            .init(trigger: .event("pause"), transitions: [2], description: "pause"),
+            .init(trigger: .event("stop"), transitions: [3], description: "stop"),
+            .init(trigger: .event("finished"), transitions: [4], description: "finished"),
+            .init(trigger: .event("stop"), transitions: [5], description: "stop"),
+            .init(trigger: .event("play"), transitions: [8], description: "play"),
+            .init(trigger: .timer(.playing, index: 0), transitions: [9], description: "after 30m in playing"),
+            .init(trigger: .event("play"), transitions: [10], description: "play"),
+            .init(trigger: .event("pause"), transitions: [11], description: "pause"),
+            .init(trigger: .event("finished"), transitions: [12], description: "finished"),
+        ]
+        return .init(
+            states: [
+                .stopped: [],
+                .active: [s[0]],
+                .playing: [s[0]],
+                .paused: [s[0], s[1]],
+                .done: [s[0], s[2]],
+                .off: [s[3]],
+            ],
+            transitions: [
+                0: [s[3]],
+                1: [s[0]],
+                2: [s[4]],
+                3: [s[5]],
+                4: [s[6]],
+                5: [s[0], s[7]],
+                6: [s[0], s[1]],
+                7: [s[0], s[2]],
+                8: [s[0], s[8]],
+                9: [s[0], s[9]],
+                10: [s[0], s[1], s[10]],
+                11: [s[0], s[1], s[11]],
+                12: [s[0], s[1], s[12]],
+            ],
+            unreachable: [],
+            truncation: nil)
+    }()
 }

@@ -339,4 +339,48 @@ extension TrafficLight: StateLoop.StateMachine {
         .init(id: 11, line: 37, column: 14, description: "flashing --pedestrianWaiting--> (ignored)"),
         .init(id: 12, line: 37, column: 33, description: "flashing --powerFailed--> (ignored)"),
     ]
+
+    /// For every state and every branch, a shortest path of steps from the initial state
+    /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
+    public static let paths: StateLoop.MachinePaths<StateName> = {
+        let s: [StateLoop.MachinePaths<StateName>.Step] = [
+            .init(trigger: .timer(.red, index: 0), transitions: [3], description: "after 4s in red"),
+            .init(trigger: .event("pedestrianWaiting"), transitions: [4], description: "pedestrianWaiting"),
+            .init(trigger: .event("powerFailed"), transitions: [1], description: "powerFailed"),
+            .init(trigger: .event("powerRestored"), transitions: [0], description: "powerRestored"),
+            .init(trigger: .event("pedestrianWaiting"), transitions: [2], description: "pedestrianWaiting"),
+            .init(trigger: .event("powerFailed"), transitions: [5], description: "powerFailed"),
+            .init(trigger: .timer(.green, index: 0), transitions: [6], description: "after 5s in green"),
+            .init(trigger: .event("powerFailed"), transitions: [7], description: "powerFailed"),
+            .init(trigger: .event("pedestrianWaiting"), transitions: [8], description: "pedestrianWaiting"),
+            .init(trigger: .timer(.yellow, index: 0), transitions: [9], description: "after 1s in yellow"),
+            .init(trigger: .event("powerRestored"), transitions: [10], description: "powerRestored"),
+            .init(trigger: .event("pedestrianWaiting"), transitions: [11], description: "pedestrianWaiting"),
+            .init(trigger: .event("powerFailed"), transitions: [12], description: "powerFailed"),
+        ]
+        return .init(
+            states: [
+                .red: [],
+                .green: [s[0]],
+                .yellow: [s[0], s[1]],
+                .flashing: [s[2]],
+            ],
+            transitions: [
+                0: [s[3]],
+                1: [s[2]],
+                2: [s[4]],
+                3: [s[0]],
+                4: [s[0], s[1]],
+                5: [s[0], s[5]],
+                6: [s[0], s[6]],
+                7: [s[0], s[1], s[7]],
+                8: [s[0], s[1], s[8]],
+                9: [s[0], s[1], s[9]],
+                10: [s[2], s[10]],
+                11: [s[2], s[11]],
+                12: [s[2], s[12]],
+            ],
+            unreachable: [],
+            truncation: nil)
+    }()
 }

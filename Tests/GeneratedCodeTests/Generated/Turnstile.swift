@@ -446,4 +446,43 @@ extension Turnstile: StateLoop.StateMachine {
         .init(id: 9, line: 35, column: 14, description: "broken --coin--> (ignored)"),
         .init(id: 10, line: 35, column: 20, description: "broken --push--> (ignored)"),
     ]
+
+    /// For every state and every branch, a shortest path of steps from the initial state
+    /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
+    public static let paths: StateLoop.MachinePaths<StateName> = {
+        let s: [StateLoop.MachinePaths<StateName>.Step] = [
+            .init(trigger: .event("coin"), transitions: [1], holding: ["event.value >= 50"], description: "coin [event.value >= 50]"),
+            .init(trigger: .event("push"), transitions: [3], description: "push"),
+            .init(trigger: .event("reset"), transitions: [0], description: "reset"),
+            .init(trigger: .event("coin"), transitions: [2], failing: ["event.value >= 50"], description: "coin [!(event.value >= 50)]"),
+            .init(trigger: .event("coin"), transitions: [4], description: "coin"),
+            .init(trigger: .event("push"), transitions: [5], description: "push"),
+            .init(trigger: .timer(.unlocked, index: 0), transitions: [6], description: "after 10s in unlocked"),
+            .init(trigger: .event("reset"), transitions: [7], description: "reset"),
+            .init(trigger: .event("logged"), transitions: [8], effect: "logAlarm", description: "logged (answer of logAlarm)"),
+            .init(trigger: .event("coin"), transitions: [9], description: "coin"),
+            .init(trigger: .event("push"), transitions: [10], description: "push"),
+        ]
+        return .init(
+            states: [
+                .locked: [],
+                .unlocked: [s[0]],
+                .broken: [s[1]],
+            ],
+            transitions: [
+                0: [s[2]],
+                1: [s[0]],
+                2: [s[3]],
+                3: [s[1]],
+                4: [s[0], s[4]],
+                5: [s[0], s[5]],
+                6: [s[0], s[6]],
+                7: [s[1], s[7]],
+                8: [s[1], s[8]],
+                9: [s[1], s[9]],
+                10: [s[1], s[10]],
+            ],
+            unreachable: [],
+            truncation: nil)
+    }()
 }

@@ -282,4 +282,45 @@ extension Flat: StateLoop.StateMachine {
         .init(id: 10, line: 31, column: 14, description: "outside --toggle--> (ignored)"),
         .init(id: 11, line: 31, column: 22, description: "outside --leave--> (ignored)"),
     ]
+
+    /// For every state and every branch, a shortest path of steps from the initial state
+    /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
+    public static let paths: StateLoop.MachinePaths<StateName> = {
+        let s: [StateLoop.MachinePaths<StateName>.Step] = [
+            .init(trigger: .event("next"), transitions: [0], description: "next"),
+            .init(trigger: .event("leave"), transitions: [3], description: "leave"),
+            .init(trigger: .event("reset"), transitions: [1], description: "reset"),
+            .init(trigger: .event("toggle"), transitions: [2], description: "toggle"),
+            .init(trigger: .event("next"), transitions: [4], description: "next"),
+            .init(trigger: .event("reset"), transitions: [5], description: "reset"),
+            .init(trigger: .event("toggle"), transitions: [6], description: "toggle"),
+            .init(trigger: .event("leave"), transitions: [7], description: "leave"),
+            .init(trigger: .event("next"), transitions: [8], description: "next"),
+            .init(trigger: .event("reset"), transitions: [9], description: "reset"),
+            .init(trigger: .event("toggle"), transitions: [10], description: "toggle"),
+            .init(trigger: .event("leave"), transitions: [11], description: "leave"),
+        ]
+        return .init(
+            states: [
+                .x: [],
+                .y: [s[0]],
+                .outside: [s[1]],
+            ],
+            transitions: [
+                0: [s[0]],
+                1: [s[2]],
+                2: [s[3]],
+                3: [s[1]],
+                4: [s[0], s[4]],
+                5: [s[0], s[5]],
+                6: [s[0], s[6]],
+                7: [s[0], s[7]],
+                8: [s[1], s[8]],
+                9: [s[1], s[9]],
+                10: [s[1], s[10]],
+                11: [s[1], s[11]],
+            ],
+            unreachable: [],
+            truncation: nil)
+    }()
 }

@@ -369,4 +369,41 @@ extension Hierarchical4: StateLoop.StateMachine {
         .init(id: 6, line: 47, column: 14, description: "outside --toggle--> (ignored)"),
         .init(id: 7, line: 47, column: 22, description: "outside --leave--> (ignored)"),
     ]
+
+    /// For every state and every branch, a shortest path of steps from the initial state
+    /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
+    public static let paths: StateLoop.MachinePaths<StateName> = {
+        let s: [StateLoop.MachinePaths<StateName>.Step] = [
+            .init(trigger: .event("next"), transitions: [3], description: "next"),
+            .init(trigger: .event("leave"), transitions: [2], description: "leave"),
+            .init(trigger: .event("reset"), transitions: [0], description: "reset"),
+            .init(trigger: .event("toggle"), transitions: [1], description: "toggle"),
+            .init(trigger: .event("next"), transitions: [4], description: "next"),
+            .init(trigger: .event("next"), transitions: [5], description: "next"),
+            .init(trigger: .event("toggle"), transitions: [6], description: "toggle"),
+            .init(trigger: .event("leave"), transitions: [7], description: "leave"),
+        ]
+        return .init(
+            states: [
+                .a: [],
+                .b: [],
+                .c: [],
+                .d: [],
+                .x: [],
+                .y: [s[0]],
+                .outside: [s[1]],
+            ],
+            transitions: [
+                0: [s[2]],
+                1: [s[3]],
+                2: [s[1]],
+                3: [s[0]],
+                4: [s[0], s[4]],
+                5: [s[1], s[5]],
+                6: [s[1], s[6]],
+                7: [s[1], s[7]],
+            ],
+            unreachable: [],
+            truncation: nil)
+    }()
 }
