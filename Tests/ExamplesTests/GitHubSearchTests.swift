@@ -13,8 +13,9 @@ import Testing
     let nio = Repository(name: "swift-nio"), syntax = Repository(name: "swift-syntax")
 
     @Test func searchesLoadsPagesAndRetriesAFailedPageOnItsTimer() {
-        let coverage = TransitionCoverage()
-        let test = MachineTest(GitHubSearch.self, state: .initial, coverage: coverage)
+        // Recorded in `TransitionCoverage.shared`, as a test does by default: the other tests of
+        // this suite record in their own, so the report below is this test's alone.
+        let test = MachineTest(GitHubSearch.self, state: .initial)
 
         // An empty search does nothing; a real one starts loading its first page.
         test.send(.searchChanged(search: ""))
@@ -71,7 +72,7 @@ import Testing
         test.finish()
 
         // What this test did not take, at the YAML lines of Specs/GitHubSearch.machine.yml.
-        let report = coverage.report(GitHubSearch.self, specDirectory: "Specs")
+        let report = TransitionCoverage.shared.report(GitHubSearch.self, specDirectory: "Specs")
         #expect(report.summary == "GitHubSearch: 8/11 transitions taken")
         #expect(report.warnings == [
             "Specs/GitHubSearch.machine.yml:28:14: warning: transition never taken in tests: idle --scrolledNearBottom--> (ignored)",
@@ -84,7 +85,7 @@ import Testing
     @Test func aStateChangeTheTestDoesNotStateFailsWithADiffOfThatField() {
         var sendLine: UInt = 0
         let failures = withRecordedFailures {
-            let test = MachineTest(GitHubSearch.self, state: .initial)
+            let test = MachineTest(GitHubSearch.self, state: .initial, coverage: TransitionCoverage())
             sendLine = #line; test.send(.searchChanged(search: "swift")) {
                 $0.mode = .searching(.loading)
                 $0.search = "swift"
