@@ -95,6 +95,19 @@ public struct TransitionInfo: Hashable, Sendable, CustomStringConvertible {
         self.column = column
         self.description = description
     }
+
+    /// The table a generated machine declares as one string, `LINE:COLUMN description` a line,
+    /// ids counted from 0: swiftc compiles a string in no time, and an array literal of thousands
+    /// of values in minutes.
+    public static func table(_ text: String) -> [TransitionInfo] {
+        text.split(separator: "\n").enumerated().map { id, line in
+            let place = line.prefix { $0 != " " }
+            let numbers = place.split(separator: ":").map { Int($0) ?? 0 }
+            return TransitionInfo(
+                id: id, line: numbers.first ?? 0, column: numbers.dropFirst().first ?? 0,
+                description: String(line.dropFirst(place.count + 1)))
+        }
+    }
 }
 
 /// A run a state asks for: the call (effect and request) and how its run answers.

@@ -65,12 +65,12 @@ extension MachineContextBuilder {
             "    }",
             "",
             "    /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.",
-            "    \(p)static let transitions: [StateLoop.TransitionInfo] = [",
+            "    \(p)static let transitions: [StateLoop.TransitionInfo] = StateLoop.TransitionInfo.table(\"\"\"",
         ]
         lines += transitions.entries.map { entry in
-            "        .init(id: \(entry.id), line: \(entry.location.line), column: \(entry.location.column), description: \(SwiftLiteral.string(entry.description))),"
+            "        \(entry.location.line):\(entry.location.column) " + SwiftLiteral.string(entry.description).dropFirst().dropLast()
         }
-        return lines + ["    ]", ""] + pathsLines() + ["}"]
+        return lines + ["        \"\"\")", ""] + pathsLines() + ["}"]
     }
 
     /// `runs(in:)`: each effect's request, each element of a set, then the one-shot runs queued.

@@ -39,7 +39,9 @@ public struct TransitionEntry: Sendable {
         case .ignore: "(ignored)"
         case .transition(let transition): transition.target?.value ?? "(stays)"
         }
-        return "\(state ?? "(any)") --\(trigger)\(condition)--> \(outcome)"
+        // One line, whatever the guard's YAML did: warnings and tables hold one description a line.
+        let text = "\(state ?? "(any)") --\(trigger)\(condition)--> \(outcome)"
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.isWhitespace ? " " : $0 }))
     }
 }
 

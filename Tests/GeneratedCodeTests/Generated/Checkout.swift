@@ -911,22 +911,22 @@ extension Checkout: StateLoop.StateMachine {
     }
 
     /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
-    public static let transitions: [StateLoop.TransitionInfo] = [
-        .init(id: 0, line: 31, column: 12, description: "browsing --pay--> paying"),
-        .init(id: 1, line: 32, column: 20, description: "browsing --imageLoaded--> (stays)"),
-        .init(id: 2, line: 33, column: 20, description: "browsing --imageFailed--> (stays)"),
-        .init(id: 3, line: 34, column: 14, description: "browsing --cancel--> (ignored)"),
-        .init(id: 4, line: 37, column: 13, description: "paying --paid--> shipped"),
-        .init(id: 5, line: 38, column: 17, description: "paying --declined--> browsing"),
-        .init(id: 6, line: 39, column: 14, description: "paying --pay--> (ignored)"),
-        .init(id: 7, line: 42, column: 17, description: "shipped --delivery--> (stays)"),
-        .init(id: 8, line: 43, column: 21, description: "shipped --trackingLost--> reconnecting"),
-        .init(id: 9, line: 44, column: 14, description: "shipped --pay--> (ignored)"),
-        .init(id: 10, line: 44, column: 19, description: "shipped --cancel--> (ignored)"),
-        .init(id: 11, line: 49, column: 14, description: "reconnecting --pay--> (ignored)"),
-        .init(id: 12, line: 49, column: 19, description: "reconnecting --cancel--> (ignored)"),
-        .init(id: 13, line: 48, column: 16, description: "reconnecting --after backoff--> shipped"),
-    ]
+    public static let transitions: [StateLoop.TransitionInfo] = StateLoop.TransitionInfo.table("""
+        31:12 browsing --pay--> paying
+        32:20 browsing --imageLoaded--> (stays)
+        33:20 browsing --imageFailed--> (stays)
+        34:14 browsing --cancel--> (ignored)
+        37:13 paying --paid--> shipped
+        38:17 paying --declined--> browsing
+        39:14 paying --pay--> (ignored)
+        42:17 shipped --delivery--> (stays)
+        43:21 shipped --trackingLost--> reconnecting
+        44:14 shipped --pay--> (ignored)
+        44:19 shipped --cancel--> (ignored)
+        49:14 reconnecting --pay--> (ignored)
+        49:19 reconnecting --cancel--> (ignored)
+        48:16 reconnecting --after backoff--> shipped
+        """)
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.

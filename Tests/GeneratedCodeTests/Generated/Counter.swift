@@ -186,12 +186,12 @@ extension Counter: StateLoop.StateMachine {
     }
 
     /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
-    public static let transitions: [StateLoop.TransitionInfo] = [
-        .init(id: 0, line: 16, column: 18, description: "counting --increment--> (stays)"),
-        .init(id: 1, line: 18, column: 11, description: "counting --decrement [count > 0]--> (stays)"),
-        .init(id: 2, line: 19, column: 11, description: "counting --decrement--> (ignored)"),
-        .init(id: 3, line: 20, column: 14, description: "counting --reset--> (stays)"),
-    ]
+    public static let transitions: [StateLoop.TransitionInfo] = StateLoop.TransitionInfo.table("""
+        16:18 counting --increment--> (stays)
+        18:11 counting --decrement [count > 0]--> (stays)
+        19:11 counting --decrement--> (ignored)
+        20:14 counting --reset--> (stays)
+        """)
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.

@@ -419,18 +419,18 @@ extension Edges: StateLoop.StateMachine {
     }
 
     /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
-    public static let transitions: [StateLoop.TransitionInfo] = [
-        .init(id: 0, line: 25, column: 14, description: "waiting --typed--> (stays)"),
-        .init(id: 1, line: 26, column: 13, description: "waiting --hit--> (ignored)"),
-        .init(id: 2, line: 27, column: 13, description: "waiting --poke--> (stays)"),
-        .init(id: 3, line: 21, column: 11, description: "waiting --after 1s [query != nil]--> searching"),
-        .init(id: 4, line: 22, column: 11, description: "waiting --after 1s--> (ignored)"),
-        .init(id: 5, line: 23, column: 11, description: "waiting --after 5s--> waiting"),
-        .init(id: 6, line: 30, column: 14, description: "searching --typed--> searching"),
-        .init(id: 7, line: 31, column: 12, description: "searching --hit--> waiting"),
-        .init(id: 8, line: 32, column: 14, description: "searching --noHit--> waiting"),
-        .init(id: 9, line: 33, column: 14, description: "searching --poke--> (ignored)"),
-    ]
+    public static let transitions: [StateLoop.TransitionInfo] = StateLoop.TransitionInfo.table("""
+        25:14 waiting --typed--> (stays)
+        26:13 waiting --hit--> (ignored)
+        27:13 waiting --poke--> (stays)
+        21:11 waiting --after 1s [query != nil]--> searching
+        22:11 waiting --after 1s--> (ignored)
+        23:11 waiting --after 5s--> waiting
+        30:14 searching --typed--> searching
+        31:12 searching --hit--> waiting
+        32:14 searching --noHit--> waiting
+        33:14 searching --poke--> (ignored)
+        """)
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.

@@ -519,13 +519,13 @@ extension Feeds: StateLoop.StateMachine {
     }
 
     /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
-    public static let transitions: [StateLoop.TransitionInfo] = [
-        .init(id: 0, line: 18, column: 15, description: "live --follow--> (stays)"),
-        .init(id: 1, line: 19, column: 13, description: "live --post--> (stays)"),
-        .init(id: 2, line: 20, column: 16, description: "live --dropped--> (stays)"),
-        .init(id: 3, line: 21, column: 19, description: "live --saveFailed--> (stays)"),
-        .init(id: 4, line: 22, column: 13, description: "live --stop--> stopped"),
-    ]
+    public static let transitions: [StateLoop.TransitionInfo] = StateLoop.TransitionInfo.table("""
+        18:15 live --follow--> (stays)
+        19:13 live --post--> (stays)
+        20:16 live --dropped--> (stays)
+        21:19 live --saveFailed--> (stays)
+        22:13 live --stop--> stopped
+        """)
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.

@@ -552,21 +552,21 @@ extension GitHubSearch: StateLoop.StateMachine {
     }
 
     /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
-    public static let transitions: [StateLoop.TransitionInfo] = [
-        .init(id: 0, line: 24, column: 11, description: "idle --searchChanged [!event.search.isEmpty]--> loading"),
-        .init(id: 1, line: 27, column: 11, description: "idle --searchChanged--> (ignored)"),
-        .init(id: 2, line: 28, column: 14, description: "idle --scrolledNearBottom--> (ignored)"),
-        .init(id: 3, line: 31, column: 15, description: "loading --loaded--> ready"),
-        .init(id: 4, line: 32, column: 15, description: "loading --failed--> failed"),
-        .init(id: 5, line: 33, column: 22, description: "loading --searchChanged--> loading"),
-        .init(id: 6, line: 34, column: 14, description: "loading --scrolledNearBottom--> (ignored)"),
-        .init(id: 7, line: 38, column: 11, description: "ready --scrolledNearBottom [nextPageURL != nil]--> loading"),
-        .init(id: 8, line: 39, column: 11, description: "ready --scrolledNearBottom--> (ignored)"),
-        .init(id: 9, line: 40, column: 22, description: "ready --searchChanged--> loading"),
-        .init(id: 10, line: 45, column: 27, description: "failed --scrolledNearBottom--> loading"),
-        .init(id: 11, line: 46, column: 22, description: "failed --searchChanged--> loading"),
-        .init(id: 12, line: 43, column: 11, description: "failed --after 5s--> loading"),
-    ]
+    public static let transitions: [StateLoop.TransitionInfo] = StateLoop.TransitionInfo.table("""
+        24:11 idle --searchChanged [!event.search.isEmpty]--> loading
+        27:11 idle --searchChanged--> (ignored)
+        28:14 idle --scrolledNearBottom--> (ignored)
+        31:15 loading --loaded--> ready
+        32:15 loading --failed--> failed
+        33:22 loading --searchChanged--> loading
+        34:14 loading --scrolledNearBottom--> (ignored)
+        38:11 ready --scrolledNearBottom [nextPageURL != nil]--> loading
+        39:11 ready --scrolledNearBottom--> (ignored)
+        40:22 ready --searchChanged--> loading
+        45:27 failed --scrolledNearBottom--> loading
+        46:22 failed --searchChanged--> loading
+        43:11 failed --after 5s--> loading
+        """)
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.

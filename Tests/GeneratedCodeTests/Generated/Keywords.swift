@@ -456,16 +456,16 @@ extension Keywords: StateLoop.StateMachine {
     }
 
     /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
-    public static let transitions: [StateLoop.TransitionInfo] = [
-        .init(id: 0, line: 20, column: 15, description: "do --switch [event.case > 0]--> repeat"),
-        .init(id: 1, line: 21, column: 15, description: "do --return--> repeat"),
-        .init(id: 2, line: 22, column: 12, description: "do --for--> (stays)"),
-        .init(id: 3, line: 27, column: 15, description: "repeat --switch--> (stays)"),
-        .init(id: 4, line: 28, column: 15, description: "repeat --return--> repeat"),
-        .init(id: 5, line: 29, column: 14, description: "repeat --throw--> (stays)"),
-        .init(id: 6, line: 30, column: 14, description: "repeat --for--> (ignored)"),
-        .init(id: 7, line: 25, column: 11, description: "repeat --after 1s--> do"),
-    ]
+    public static let transitions: [StateLoop.TransitionInfo] = StateLoop.TransitionInfo.table("""
+        20:15 do --switch [event.case > 0]--> repeat
+        21:15 do --return--> repeat
+        22:12 do --for--> (stays)
+        27:15 repeat --switch--> (stays)
+        28:15 repeat --return--> repeat
+        29:14 repeat --throw--> (stays)
+        30:14 repeat --for--> (ignored)
+        25:11 repeat --after 1s--> do
+        """)
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.

@@ -305,14 +305,14 @@ extension Loop: StateLoop.StateMachine {
     }
 
     /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
-    public static let transitions: [StateLoop.TransitionInfo] = [
-        .init(id: 0, line: 14, column: 9, description: "(any) --spin--> (stays)"),
-        .init(id: 1, line: 15, column: 9, description: "(any) --halt--> (stays)"),
-        .init(id: 2, line: 20, column: 14, description: "a --again--> a"),
-        .init(id: 3, line: 21, column: 13, description: "a --always [spinning]--> b"),
-        .init(id: 4, line: 23, column: 14, description: "b --again--> (ignored)"),
-        .init(id: 5, line: 24, column: 13, description: "b --always [spinning]--> a"),
-    ]
+    public static let transitions: [StateLoop.TransitionInfo] = StateLoop.TransitionInfo.table("""
+        14:9 (any) --spin--> (stays)
+        15:9 (any) --halt--> (stays)
+        20:14 a --again--> a
+        21:13 a --always [spinning]--> b
+        23:14 b --again--> (ignored)
+        24:13 b --always [spinning]--> a
+        """)
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.

@@ -956,36 +956,36 @@ extension Microwave: StateLoop.StateMachine {
     }
 
     /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
-    public static let transitions: [StateLoop.TransitionInfo] = [
-        .init(id: 0, line: 19, column: 11, description: "(any) --unplug--> unplugged"),
-        .init(id: 1, line: 20, column: 11, description: "(any) --beeped--> (stays)"),
-        .init(id: 2, line: 25, column: 13, description: "closed --open--> opened"),
-        .init(id: 3, line: 26, column: 14, description: "closed --close--> (ignored)"),
-        .init(id: 4, line: 31, column: 20, description: "idle --addTime--> ready"),
-        .init(id: 5, line: 32, column: 18, description: "idle --start--> (ignored)"),
-        .init(id: 6, line: 32, column: 25, description: "idle --tick--> (ignored)"),
-        .init(id: 7, line: 32, column: 31, description: "idle --cancel--> (ignored)"),
-        .init(id: 8, line: 35, column: 20, description: "ready --addTime--> (stays)"),
-        .init(id: 9, line: 36, column: 18, description: "ready --start--> cooking"),
-        .init(id: 10, line: 37, column: 19, description: "ready --cancel--> idle"),
-        .init(id: 11, line: 38, column: 18, description: "ready --tick--> (ignored)"),
-        .init(id: 12, line: 44, column: 19, description: "cooking --cancel--> idle"),
-        .init(id: 13, line: 45, column: 21, description: "cooking --addTime [event.seconds > 0]--> (stays)"),
-        .init(id: 14, line: 46, column: 18, description: "cooking --start--> (ignored)"),
-        .init(id: 15, line: 46, column: 25, description: "cooking --tick--> (ignored)"),
-        .init(id: 16, line: 49, column: 16, description: "cooking --after 10m--> idle"),
-        .init(id: 17, line: 47, column: 17, description: "cooking --onDone--> idle"),
-        .init(id: 18, line: 54, column: 21, description: "heating --tick--> (stays)"),
-        .init(id: 19, line: 55, column: 25, description: "heating --addTime [event.seconds > 60]--> defrosting"),
-        .init(id: 20, line: 52, column: 21, description: "heating --always [seconds <= 0]--> done"),
-        .init(id: 21, line: 58, column: 21, description: "defrosting --tick--> heating"),
-        .init(id: 22, line: 66, column: 14, description: "opened --close--> resume"),
-        .init(id: 23, line: 67, column: 14, description: "opened --addTime--> (ignored)"),
-        .init(id: 24, line: 67, column: 23, description: "opened --start--> (ignored)"),
-        .init(id: 25, line: 67, column: 30, description: "opened --tick--> (ignored)"),
-        .init(id: 26, line: 67, column: 36, description: "opened --cancel--> (ignored)"),
-        .init(id: 27, line: 67, column: 44, description: "opened --open--> (ignored)"),
-    ]
+    public static let transitions: [StateLoop.TransitionInfo] = StateLoop.TransitionInfo.table("""
+        19:11 (any) --unplug--> unplugged
+        20:11 (any) --beeped--> (stays)
+        25:13 closed --open--> opened
+        26:14 closed --close--> (ignored)
+        31:20 idle --addTime--> ready
+        32:18 idle --start--> (ignored)
+        32:25 idle --tick--> (ignored)
+        32:31 idle --cancel--> (ignored)
+        35:20 ready --addTime--> (stays)
+        36:18 ready --start--> cooking
+        37:19 ready --cancel--> idle
+        38:18 ready --tick--> (ignored)
+        44:19 cooking --cancel--> idle
+        45:21 cooking --addTime [event.seconds > 0]--> (stays)
+        46:18 cooking --start--> (ignored)
+        46:25 cooking --tick--> (ignored)
+        49:16 cooking --after 10m--> idle
+        47:17 cooking --onDone--> idle
+        54:21 heating --tick--> (stays)
+        55:25 heating --addTime [event.seconds > 60]--> defrosting
+        52:21 heating --always [seconds <= 0]--> done
+        58:21 defrosting --tick--> heating
+        66:14 opened --close--> resume
+        67:14 opened --addTime--> (ignored)
+        67:23 opened --start--> (ignored)
+        67:30 opened --tick--> (ignored)
+        67:36 opened --cancel--> (ignored)
+        67:44 opened --open--> (ignored)
+        """)
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.

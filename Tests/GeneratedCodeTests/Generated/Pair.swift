@@ -236,15 +236,15 @@ extension Pair: StateLoop.StateMachine {
     }
 
     /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
-    public static let transitions: [StateLoop.TransitionInfo] = [
-        .init(id: 0, line: 18, column: 13, description: "open --swap--> (stays)"),
-        .init(id: 1, line: 20, column: 11, description: "open --add [event.amount > 0]--> (stays)"),
-        .init(id: 2, line: 21, column: 11, description: "open --add--> (ignored)"),
-        .init(id: 3, line: 22, column: 15, description: "open --freeze--> frozen"),
-        .init(id: 4, line: 24, column: 14, description: "frozen --swap--> (ignored)"),
-        .init(id: 5, line: 24, column: 20, description: "frozen --add--> (ignored)"),
-        .init(id: 6, line: 24, column: 25, description: "frozen --freeze--> (ignored)"),
-    ]
+    public static let transitions: [StateLoop.TransitionInfo] = StateLoop.TransitionInfo.table("""
+        18:13 open --swap--> (stays)
+        20:11 open --add [event.amount > 0]--> (stays)
+        21:11 open --add--> (ignored)
+        22:15 open --freeze--> frozen
+        24:14 frozen --swap--> (ignored)
+        24:20 frozen --add--> (ignored)
+        24:25 frozen --freeze--> (ignored)
+        """)
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.

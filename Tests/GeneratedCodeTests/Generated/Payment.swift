@@ -411,11 +411,11 @@ extension Payment: StateLoop.StateMachine {
     }
 
     /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
-    public static let transitions: [StateLoop.TransitionInfo] = [
-        .init(id: 0, line: 17, column: 19, description: "authorizing --authorized--> paid"),
-        .init(id: 1, line: 18, column: 19, description: "authorizing --refused--> declined"),
-        .init(id: 2, line: 19, column: 19, description: "authorizing --abort--> declined"),
-    ]
+    public static let transitions: [StateLoop.TransitionInfo] = StateLoop.TransitionInfo.table("""
+        17:19 authorizing --authorized--> paid
+        18:19 authorizing --refused--> declined
+        19:19 authorizing --abort--> declined
+        """)
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.

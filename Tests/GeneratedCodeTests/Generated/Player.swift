@@ -525,21 +525,21 @@ extension Player: StateLoop.StateMachine {
     }
 
     /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
-    public static let transitions: [StateLoop.TransitionInfo] = [
-        .init(id: 0, line: 15, column: 13, description: "(any) --powerOff--> off"),
-        .init(id: 1, line: 19, column: 13, description: "stopped --play--> resume"),
-        .init(id: 2, line: 20, column: 14, description: "stopped --pause--> (ignored)"),
-        .init(id: 3, line: 20, column: 21, description: "stopped --stop--> (ignored)"),
-        .init(id: 4, line: 20, column: 27, description: "stopped --finished--> (ignored)"),
-        .init(id: 5, line: 26, column: 13, description: "active --stop--> stopped"),
-        .init(id: 6, line: 30, column: 18, description: "playing --pause--> paused"),
-        .init(id: 7, line: 31, column: 21, description: "playing --finished--> done"),
-        .init(id: 8, line: 32, column: 18, description: "playing --play--> (ignored)"),
-        .init(id: 9, line: 34, column: 16, description: "playing --after 30m--> paused"),
-        .init(id: 10, line: 37, column: 17, description: "paused --play--> playing"),
-        .init(id: 11, line: 38, column: 18, description: "paused --pause--> (ignored)"),
-        .init(id: 12, line: 38, column: 25, description: "paused --finished--> (ignored)"),
-    ]
+    public static let transitions: [StateLoop.TransitionInfo] = StateLoop.TransitionInfo.table("""
+        15:13 (any) --powerOff--> off
+        19:13 stopped --play--> resume
+        20:14 stopped --pause--> (ignored)
+        20:21 stopped --stop--> (ignored)
+        20:27 stopped --finished--> (ignored)
+        26:13 active --stop--> stopped
+        30:18 playing --pause--> paused
+        31:21 playing --finished--> done
+        32:18 playing --play--> (ignored)
+        34:16 playing --after 30m--> paused
+        37:17 paused --play--> playing
+        38:18 paused --pause--> (ignored)
+        38:25 paused --finished--> (ignored)
+        """)
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.

@@ -324,21 +324,21 @@ extension TrafficLight: StateLoop.StateMachine {
     }
 
     /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
-    public static let transitions: [StateLoop.TransitionInfo] = [
-        .init(id: 0, line: 12, column: 10, description: "(any) --powerRestored--> (ignored)"),
-        .init(id: 1, line: 20, column: 20, description: "red --powerFailed--> flashing"),
-        .init(id: 2, line: 21, column: 14, description: "red --pedestrianWaiting--> (ignored)"),
-        .init(id: 3, line: 18, column: 11, description: "red --after 4s--> green"),
-        .init(id: 4, line: 26, column: 26, description: "green --pedestrianWaiting--> yellow"),
-        .init(id: 5, line: 27, column: 20, description: "green --powerFailed--> flashing"),
-        .init(id: 6, line: 24, column: 11, description: "green --after 5s--> yellow"),
-        .init(id: 7, line: 32, column: 20, description: "yellow --powerFailed--> flashing"),
-        .init(id: 8, line: 33, column: 14, description: "yellow --pedestrianWaiting--> (ignored)"),
-        .init(id: 9, line: 30, column: 11, description: "yellow --after 1s--> red"),
-        .init(id: 10, line: 36, column: 22, description: "flashing --powerRestored--> red"),
-        .init(id: 11, line: 37, column: 14, description: "flashing --pedestrianWaiting--> (ignored)"),
-        .init(id: 12, line: 37, column: 33, description: "flashing --powerFailed--> (ignored)"),
-    ]
+    public static let transitions: [StateLoop.TransitionInfo] = StateLoop.TransitionInfo.table("""
+        12:10 (any) --powerRestored--> (ignored)
+        20:20 red --powerFailed--> flashing
+        21:14 red --pedestrianWaiting--> (ignored)
+        18:11 red --after 4s--> green
+        26:26 green --pedestrianWaiting--> yellow
+        27:20 green --powerFailed--> flashing
+        24:11 green --after 5s--> yellow
+        32:20 yellow --powerFailed--> flashing
+        33:14 yellow --pedestrianWaiting--> (ignored)
+        30:11 yellow --after 1s--> red
+        36:22 flashing --powerRestored--> red
+        37:14 flashing --pedestrianWaiting--> (ignored)
+        37:33 flashing --powerFailed--> (ignored)
+        """)
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.

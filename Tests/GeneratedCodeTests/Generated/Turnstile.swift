@@ -433,19 +433,19 @@ extension Turnstile: StateLoop.StateMachine {
     }
 
     /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
-    public static let transitions: [StateLoop.TransitionInfo] = [
-        .init(id: 0, line: 15, column: 10, description: "(any) --reset--> (ignored)"),
-        .init(id: 1, line: 22, column: 11, description: "locked --coin [event.value >= 50]--> unlocked"),
-        .init(id: 2, line: 23, column: 11, description: "locked --coin--> (ignored)"),
-        .init(id: 3, line: 24, column: 13, description: "locked --push--> broken"),
-        .init(id: 4, line: 27, column: 13, description: "unlocked --coin--> (stays)"),
-        .init(id: 5, line: 28, column: 13, description: "unlocked --push--> locked"),
-        .init(id: 6, line: 30, column: 12, description: "unlocked --after 10s--> locked"),
-        .init(id: 7, line: 33, column: 14, description: "broken --reset--> locked"),
-        .init(id: 8, line: 34, column: 15, description: "broken --logged--> (ignored)"),
-        .init(id: 9, line: 35, column: 14, description: "broken --coin--> (ignored)"),
-        .init(id: 10, line: 35, column: 20, description: "broken --push--> (ignored)"),
-    ]
+    public static let transitions: [StateLoop.TransitionInfo] = StateLoop.TransitionInfo.table("""
+        15:10 (any) --reset--> (ignored)
+        22:11 locked --coin [event.value >= 50]--> unlocked
+        23:11 locked --coin--> (ignored)
+        24:13 locked --push--> broken
+        27:13 unlocked --coin--> (stays)
+        28:13 unlocked --push--> locked
+        30:12 unlocked --after 10s--> locked
+        33:14 broken --reset--> locked
+        34:15 broken --logged--> (ignored)
+        35:14 broken --coin--> (ignored)
+        35:20 broken --push--> (ignored)
+        """)
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.

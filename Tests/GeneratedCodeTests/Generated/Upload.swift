@@ -693,36 +693,36 @@ extension Upload: StateLoop.StateMachine {
     }
 
     /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
-    public static let transitions: [StateLoop.TransitionInfo] = [
-        .init(id: 0, line: 16, column: 10, description: "(any) --reset--> working"),
-        .init(id: 1, line: 24, column: 13, description: "working --fail--> failed"),
-        .init(id: 2, line: 25, column: 14, description: "working --pause--> (stays)"),
-        .init(id: 3, line: 22, column: 13, description: "working --onDone--> finished"),
-        .init(id: 4, line: 33, column: 23, description: "sending --chunk [sent >= 2]--> sent"),
-        .init(id: 5, line: 33, column: 59, description: "sending --chunk--> (stays)"),
-        .init(id: 6, line: 34, column: 22, description: "sending --pause--> paused"),
-        .init(id: 7, line: 35, column: 22, description: "sending --hashed--> (ignored)"),
-        .init(id: 8, line: 35, column: 30, description: "sending --resume--> (ignored)"),
-        .init(id: 9, line: 38, column: 23, description: "paused --resume--> sending"),
-        .init(id: 10, line: 39, column: 22, description: "paused --chunk--> (ignored)"),
-        .init(id: 11, line: 39, column: 29, description: "paused --hashed--> (ignored)"),
-        .init(id: 12, line: 39, column: 37, description: "paused --pause--> (ignored)"),
-        .init(id: 13, line: 43, column: 22, description: "sent --chunk--> (ignored)"),
-        .init(id: 14, line: 43, column: 29, description: "sent --hashed--> (ignored)"),
-        .init(id: 15, line: 43, column: 37, description: "sent --resume--> (ignored)"),
-        .init(id: 16, line: 50, column: 23, description: "hashing --hashed--> verified"),
-        .init(id: 17, line: 51, column: 21, description: "hashing --fail--> hashing"),
-        .init(id: 18, line: 52, column: 22, description: "hashing --chunk--> (ignored)"),
-        .init(id: 19, line: 52, column: 29, description: "hashing --resume--> (ignored)"),
-        .init(id: 20, line: 55, column: 22, description: "verified --chunk--> (ignored)"),
-        .init(id: 21, line: 55, column: 29, description: "verified --hashed--> (ignored)"),
-        .init(id: 22, line: 55, column: 37, description: "verified --resume--> (ignored)"),
-        .init(id: 23, line: 57, column: 14, description: "failed --chunk--> (ignored)"),
-        .init(id: 24, line: 57, column: 21, description: "failed --hashed--> (ignored)"),
-        .init(id: 25, line: 57, column: 29, description: "failed --pause--> (ignored)"),
-        .init(id: 26, line: 57, column: 36, description: "failed --resume--> (ignored)"),
-        .init(id: 27, line: 57, column: 44, description: "failed --fail--> (ignored)"),
-    ]
+    public static let transitions: [StateLoop.TransitionInfo] = StateLoop.TransitionInfo.table("""
+        16:10 (any) --reset--> working
+        24:13 working --fail--> failed
+        25:14 working --pause--> (stays)
+        22:13 working --onDone--> finished
+        33:23 sending --chunk [sent >= 2]--> sent
+        33:59 sending --chunk--> (stays)
+        34:22 sending --pause--> paused
+        35:22 sending --hashed--> (ignored)
+        35:30 sending --resume--> (ignored)
+        38:23 paused --resume--> sending
+        39:22 paused --chunk--> (ignored)
+        39:29 paused --hashed--> (ignored)
+        39:37 paused --pause--> (ignored)
+        43:22 sent --chunk--> (ignored)
+        43:29 sent --hashed--> (ignored)
+        43:37 sent --resume--> (ignored)
+        50:23 hashing --hashed--> verified
+        51:21 hashing --fail--> hashing
+        52:22 hashing --chunk--> (ignored)
+        52:29 hashing --resume--> (ignored)
+        55:22 verified --chunk--> (ignored)
+        55:29 verified --hashed--> (ignored)
+        55:37 verified --resume--> (ignored)
+        57:14 failed --chunk--> (ignored)
+        57:21 failed --hashed--> (ignored)
+        57:29 failed --pause--> (ignored)
+        57:36 failed --resume--> (ignored)
+        57:44 failed --fail--> (ignored)
+        """)
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.

@@ -268,20 +268,20 @@ extension Flat: StateLoop.StateMachine {
     }
 
     /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
-    public static let transitions: [StateLoop.TransitionInfo] = [
-        .init(id: 0, line: 17, column: 13, description: "x --next--> y"),
-        .init(id: 1, line: 18, column: 14, description: "x --reset--> x"),
-        .init(id: 2, line: 19, column: 15, description: "x --toggle--> (stays)"),
-        .init(id: 3, line: 20, column: 14, description: "x --leave--> outside"),
-        .init(id: 4, line: 23, column: 13, description: "y --next--> x"),
-        .init(id: 5, line: 24, column: 14, description: "y --reset--> x"),
-        .init(id: 6, line: 25, column: 15, description: "y --toggle--> (stays)"),
-        .init(id: 7, line: 26, column: 14, description: "y --leave--> outside"),
-        .init(id: 8, line: 29, column: 13, description: "outside --next--> x"),
-        .init(id: 9, line: 30, column: 14, description: "outside --reset--> x"),
-        .init(id: 10, line: 31, column: 14, description: "outside --toggle--> (ignored)"),
-        .init(id: 11, line: 31, column: 22, description: "outside --leave--> (ignored)"),
-    ]
+    public static let transitions: [StateLoop.TransitionInfo] = StateLoop.TransitionInfo.table("""
+        17:13 x --next--> y
+        18:14 x --reset--> x
+        19:15 x --toggle--> (stays)
+        20:14 x --leave--> outside
+        23:13 y --next--> x
+        24:14 y --reset--> x
+        25:15 y --toggle--> (stays)
+        26:14 y --leave--> outside
+        29:13 outside --next--> x
+        30:14 outside --reset--> x
+        31:14 outside --toggle--> (ignored)
+        31:22 outside --leave--> (ignored)
+        """)
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.

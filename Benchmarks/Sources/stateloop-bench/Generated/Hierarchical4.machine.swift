@@ -359,16 +359,16 @@ extension Hierarchical4: StateLoop.StateMachine {
     }
 
     /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
-    public static let transitions: [StateLoop.TransitionInfo] = [
-        .init(id: 0, line: 18, column: 10, description: "(any) --reset--> a"),
-        .init(id: 1, line: 24, column: 15, description: "a --toggle--> (stays)"),
-        .init(id: 2, line: 29, column: 18, description: "b --leave--> outside"),
-        .init(id: 3, line: 40, column: 29, description: "x --next--> y"),
-        .init(id: 4, line: 43, column: 29, description: "y --next--> x"),
-        .init(id: 5, line: 46, column: 13, description: "outside --next--> a"),
-        .init(id: 6, line: 47, column: 14, description: "outside --toggle--> (ignored)"),
-        .init(id: 7, line: 47, column: 22, description: "outside --leave--> (ignored)"),
-    ]
+    public static let transitions: [StateLoop.TransitionInfo] = StateLoop.TransitionInfo.table("""
+        18:10 (any) --reset--> a
+        24:15 a --toggle--> (stays)
+        29:18 b --leave--> outside
+        40:29 x --next--> y
+        43:29 y --next--> x
+        46:13 outside --next--> a
+        47:14 outside --toggle--> (ignored)
+        47:22 outside --leave--> (ignored)
+        """)
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
