@@ -4,7 +4,7 @@
 // payloads and making the guards hold.
 
 /// Shortest paths from the initial state to every state and every branch of a machine.
-public struct MachinePaths<StateName: Hashable & Sendable>: Sendable {
+public struct MachinePaths<StateName: Hashable & Sendable & CaseIterable>: Sendable {
     /// One step of a path.
     public struct Step: Hashable, Sendable, CustomStringConvertible {
         /// What the step is.
@@ -56,5 +56,42 @@ public struct MachinePaths<StateName: Hashable & Sendable>: Sendable {
         self.transitions = transitions
         self.unreachable = unreachable
         self.truncation = truncation
+    }
+
+    /// The table a generated machine declares as one string, parsed at first use: swiftc
+    /// compiles a string in no time, and the literals of a thousand paths in many seconds.
+    ///
+    /// One record a line, its fields separated by U+001F and list items by U+001E: `P` a step
+    /// (`e` event name, `t` state index and timer index, `a` always, `d` onDone; the branch ids;
+    /// the guards that hold; those that fail; the effect; the description), then `S` a state
+    /// (its index in `StateName.allCases`) and `T` a branch id, each with the indexes of its
+    /// steps; `U` a reason something is unreachable; `X` the truncation.
+    public init(table: String) {
+        let names = Array(StateName.allCases)
+        var steps: [Step] = []
+        self.init(states: [:], transitions: [:])
+        for record in table.split(separator: "\n") {
+            let fields = record.dropFirst(2).split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
+            func items(_ field: Int) -> [String] {
+                fields.count > field ? fields[field].split(separator: "\u{1E}").map(String.init) : []
+            }
+            func numbers(_ field: Int) -> [Int] { items(field).compactMap { Int($0) } }
+            switch record.first {
+            case "P":
+                let trigger: Step.Trigger = switch fields.first {
+                case "e": .event(fields[1])
+                case "t": .timer(names[Int(fields[1]) ?? 0], index: Int(fields[2]) ?? 0)
+                case "a": .always
+                default: .onDone
+                }
+                steps.append(Step(
+                    trigger: trigger, transitions: numbers(3), holding: items(4), failing: items(5),
+                    effect: fields[6].isEmpty ? nil : fields[6], description: fields[7]))
+            case "S": states[names[Int(fields[0]) ?? 0]] = numbers(1).map { steps[$0] }
+            case "T": transitions[Int(fields[0]) ?? 0] = numbers(1).map { steps[$0] }
+            case "U": unreachable.append(fields[0])
+            default: truncation = fields[0]
+            }
+        }
     }
 }

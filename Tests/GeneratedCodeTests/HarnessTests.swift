@@ -505,3 +505,36 @@ private final class Locked<Value: Sendable>: @unchecked Sendable {
 
     var value: Value { lock.withLock { stored } }
 }
+
+/// The generated `paths` and `transitions` tables, parsed from their strings, agree with each
+/// other in every golden machine: each path ends with a step that takes its branch.
+@Suite struct GeneratedTablesTests {
+    func check<M: StateMachine>(_ machine: M.Type, _ paths: MachinePaths<M.StateName>, initial: M.StateName) {
+        #expect(M.transitions.map(\.id) == Array(M.transitions.indices), "\(M.self)")
+        #expect(M.transitions.allSatisfy { $0.line > 0 && $0.column > 0 && $0.description.contains("-->") }, "\(M.self)")
+        #expect(paths.states[initial] == [], "\(M.self)")
+        for (id, steps) in paths.transitions {
+            #expect(steps.last?.transitions.contains(id) == true, "\(M.self) \(id)")
+            #expect(steps.allSatisfy { !$0.description.isEmpty && !$0.transitions.isEmpty }, "\(M.self) \(id)")
+        }
+        // What the search reaches and what it reports unreachable add up to every branch.
+        #expect(paths.transitions.count + paths.unreachable.filter { !$0.hasPrefix("state ") }.count == M.transitions.count, "\(M.self)")
+        #expect(paths.truncation == nil, "\(M.self)")
+    }
+
+    @Test func everyGoldenMachinesTablesAgree() {
+        check(GitHubSearch.self, GitHubSearch.paths, initial: .idle)
+        check(Microwave.self, Microwave.paths, initial: .closed)
+        check(Upload.self, Upload.paths, initial: .working)
+        check(Checkout.self, Checkout.paths, initial: .browsing)
+        check(Edges.self, Edges.paths, initial: .waiting)
+        check(Keywords.self, Keywords.paths, initial: .`do`)
+    }
+
+    @Test func aTimerStepNamesItsStateAndAnEffectStepItsEffect() {
+        let toRetry = GitHubSearch.paths.transitions[GitHubSearch.transitions.firstIndex { $0.description == "failed --after 5s--> loading" }!]!
+        #expect(toRetry.map(\.trigger) == [.event("searchChanged"), .event("failed"), .timer(.failed, index: 0)])
+        #expect(toRetry.map(\.effect) == [nil, "loadNextPage", nil])
+        #expect(toRetry[0].holding == ["!event.search.isEmpty"])
+    }
+}

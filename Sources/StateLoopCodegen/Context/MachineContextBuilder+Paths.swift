@@ -1,89 +1,93 @@
 import StateLoopSpec
 
-// `Machine.paths`: the shortest paths of `MachinePaths` (Docs/Testing.md, "Paths") as a Swift
-// table, so that a test can walk every state and branch with the harness. Each distinct step is
-// written once and the paths index into it. The search and the table are bounded, so that a
-// large machine costs neither the build plugin nor swiftc much: past the bounds the table says
-// so in `truncation`, and `stateloop paths` prints everything.
+// `Machine.paths`: the shortest paths of `MachinePaths` (Docs/Testing.md, "Paths") as a table
+// the runtime parses at first use, so that a test can walk every state and branch with the
+// harness. Each distinct step is written once and the paths index into it. One string literal,
+// because swiftc takes seconds over the literals of a thousand paths and no time over a string.
+// The search is bounded, so that a large machine does not slow the build plugin: past the bounds
+// the table says so in `truncation`, and `stateloop paths` prints everything.
 
 extension MachineContextBuilder {
     /// The search stops after this many configurations when it runs for the generator.
     static let pathConfigurationLimit = 5_000
-    /// Above this many states and branches together, the table is left empty.
-    static let pathTableLimit = 1_000
+    /// Above this many states and branches together, the table is left empty: the search takes
+    /// about 2 s of a debug build for a 200 × 50 machine (10,000 branches), which every edit of
+    /// the spec would cost the build plugin.
+    static let pathTableLimit = 2_000
 
-    /// `public static let paths: StateLoop.MachinePaths<StateName> = { ... }()`.
+    /// `public static let paths = StateLoop.MachinePaths<StateName>(table: """ ... """)`: one
+    /// record a line (the format is `MachinePaths.init(table:)`'s), each line escaped as a
+    /// string literal's content, so no spec text can end the literal.
     func pathsLines() -> [String] {
-        let p = access.prefix
-        let head = [
+        let tree = layout.tree
+        var records: [[String]] = []
+        let entries = tree.nodes.count + transitions.entries.count
+        if entries > Self.pathTableLimit {
+            records.append(["X", "\(entries) states and branches: too many to generate; `stateloop paths` prints them"])
+        } else {
+            let paths = MachinePaths(spec, limit: Self.pathConfigurationLimit)
+            let stateIndex = Dictionary(uniqueKeysWithValues: tree.nodes.indices.filter { !tree[$0].spec.isHistory }.enumerated().map { ($1, $0) })
+            var steps: [MachinePaths.Step: Int] = [:]
+            func refer(_ path: [MachinePaths.Step]) -> String {
+                path.map { step -> String in
+                    if let index = steps[step] { return String(index) }
+                    steps[step] = steps.count
+                    records.append(["P"] + stepFields(step, in: paths, stateIndex: stateIndex))
+                    return String(steps.count - 1)
+                }.joined(separator: Self.itemSeparator)
+            }
+            var reached: [[String]] = [], unreachable: [[String]] = []
+            for state in paths.states where !tree[state.position].spec.isHistory {
+                if let path = state.steps {
+                    reached.append(["S", String(stateIndex[state.position]!), refer(path)])
+                } else if let reason = state.unreachable {
+                    unreachable.append(["U", "state \(state.name): \(reason)"])
+                }
+            }
+            for transition in paths.transitions {
+                if let path = transition.steps {
+                    reached.append(["T", String(transition.entry.id), refer(path)])
+                } else if let reason = transition.unreachable {
+                    let place = "\(transition.entry.location.line):\(transition.entry.location.column)"
+                    unreachable.append(["U", "\(transition.entry.description) (\(place)): \(reason)"])
+                }
+            }
+            records += reached + unreachable
+            if let truncation = paths.truncation { records.append(["X", truncation]) }
+        }
+        return [
             "    /// For every state and every branch, a shortest path of steps from the initial state",
             "    /// (Docs/Testing.md, \"Paths\"); guards are symbolic: a test makes them hold.",
-            "    \(p)static let paths: StateLoop.MachinePaths<StateName> = {",
-        ]
-        let tree = layout.tree
-        let entries = tree.nodes.count + transitions.entries.count
-        guard entries <= Self.pathTableLimit else {
-            let note = "\(entries) states and branches: too many to generate; `stateloop paths` prints them"
-            return head + ["        .init(states: [:], transitions: [:], truncation: \(SwiftLiteral.string(note)))", "    }()"]
-        }
-        let paths = MachinePaths(spec, limit: Self.pathConfigurationLimit)
-        var steps: [MachinePaths.Step] = []
-        var indexes: [MachinePaths.Step: Int] = [:]
-        func refer(_ path: [MachinePaths.Step]) -> String {
-            "[" + path.map { step -> String in
-                if let index = indexes[step] { return "s[\(index)]" }
-                indexes[step] = steps.count
-                steps.append(step)
-                return "s[\(steps.count - 1)]"
-            }.joined(separator: ", ") + "]"
-        }
-        var states: [String] = [], reached: [String] = [], unreachable: [String] = []
-        for state in paths.states where !tree[state.position].spec.isHistory {
-            if let path = state.steps {
-                states.append("                .\(caseName(state.position)): \(refer(path)),")
-            } else if let reason = state.unreachable {
-                unreachable.append("                \(SwiftLiteral.string("state \(state.name): \(reason)")),")
-            }
-        }
-        for transition in paths.transitions {
-            if let path = transition.steps {
-                reached.append("                \(transition.entry.id): \(refer(path)),")
-            } else if let reason = transition.unreachable {
-                let place = "\(transition.entry.location.line):\(transition.entry.location.column)"
-                unreachable.append("                \(SwiftLiteral.string("\(transition.entry.description) (\(place)): \(reason)")),")
-            }
-        }
-        var lines = head
-        if !steps.isEmpty {
-            lines.append("        let s: [StateLoop.MachinePaths<StateName>.Step] = [")
-            lines += steps.map { "            " + stepLiteral($0, in: paths) + "," }
-            lines.append("        ]")
-        }
-        lines.append("        return .init(")
-        lines += ["            states: [" + (states.isEmpty ? ":]," : "")] + states + (states.isEmpty ? [] : ["            ],"])
-        lines += ["            transitions: [" + (reached.isEmpty ? ":]," : "")] + reached + (reached.isEmpty ? [] : ["            ],"])
-        lines += ["            unreachable: [" + (unreachable.isEmpty ? "]," : "")] + unreachable + (unreachable.isEmpty ? [] : ["            ],"])
-        lines.append("            truncation: \(paths.truncation.map(SwiftLiteral.string) ?? "nil"))")
-        return lines + ["    }()"]
+            "    \(access.prefix)static let paths = StateLoop.MachinePaths<StateName>(table: \"\"\"",
+        ] + records.map { record in
+            let line = record[0] + " " + record.dropFirst().map(Self.oneLine).joined(separator: Self.fieldSeparator)
+            return "        " + SwiftLiteral.string(line).dropFirst().dropLast()
+        } + ["        \"\"\")"]
     }
 
-    /// `.init(trigger: .event("loaded"), transitions: [4], effect: "loadNextPage", description: "...")`.
-    private func stepLiteral(_ step: MachinePaths.Step, in paths: MachinePaths) -> String {
-        let trigger = switch step.trigger {
-        case .event(let name): ".event(\(SwiftLiteral.string(name)))"
+    private static let fieldSeparator = "\u{1F}"
+    private static let itemSeparator = "\u{1E}"
+
+    /// Whitespace (line breaks included) as spaces: a record is one line.
+    private static func oneLine(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.isWhitespace ? " " : $0 }))
+    }
+
+    /// A step's fields: kind, two arguments, branch ids, guards holding, failing, effect, text.
+    private func stepFields(_ step: MachinePaths.Step, in paths: MachinePaths, stateIndex: [Int: Int]) -> [String] {
+        let head: [String] = switch step.trigger {
+        case .event(let name): ["e", name, ""]
         case .timer(let index, _):
-            ".timer(.\(caseName(layout.tree.index[paths.transitionList.entries[step.transitions[0]].state!]!)), index: \(index))"
-        case .always: ".always"
-        case .done: ".onDone"
+            ["t", String(stateIndex[layout.tree.index[paths.transitionList.entries[step.transitions[0]].state!]!]!), String(index)]
+        case .always: ["a", "", ""]
+        case .done: ["d", "", ""]
         }
-        func strings(_ assumptions: [MachinePaths.Assumption]) -> String {
-            "[" + assumptions.map { SwiftLiteral.string($0.expression) }.joined(separator: ", ") + "]"
+        let guards = { (assumptions: [MachinePaths.Assumption]) in
+            assumptions.map { Self.oneLine($0.expression) }.joined(separator: Self.itemSeparator)
         }
-        var arguments = ["trigger: \(trigger)", "transitions: [\(step.transitions.map(String.init).joined(separator: ", "))]"]
-        if !step.holding.isEmpty { arguments.append("holding: \(strings(step.holding))") }
-        if !step.failing.isEmpty { arguments.append("failing: \(strings(step.failing))") }
-        if let effect = step.effect { arguments.append("effect: \(SwiftLiteral.string(effect))") }
-        arguments.append("description: \(SwiftLiteral.string(paths.text(of: step)))")
-        return ".init(" + arguments.joined(separator: ", ") + ")"
+        return head + [
+            step.transitions.map(String.init).joined(separator: Self.itemSeparator),
+            guards(step.holding), guards(step.failing), step.effect ?? "", paths.text(of: step),
+        ]
     }
 }

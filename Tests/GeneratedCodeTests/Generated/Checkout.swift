@@ -930,47 +930,38 @@ extension Checkout: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths: StateLoop.MachinePaths<StateName> = {
-        let s: [StateLoop.MachinePaths<StateName>.Step] = [
-            .init(trigger: .event("pay"), transitions: [0], description: "pay"),
-            .init(trigger: .event("paid"), transitions: [4], effect: "pay", description: "paid (answer of pay)"),
-            .init(trigger: .event("trackingLost"), transitions: [8], effect: "trackDelivery", description: "trackingLost (answer of trackDelivery)"),
-            .init(trigger: .event("imageLoaded"), transitions: [1], effect: "loadImage", description: "imageLoaded (answer of loadImage)"),
-            .init(trigger: .event("imageFailed"), transitions: [2], effect: "loadImage", description: "imageFailed (answer of loadImage)"),
-            .init(trigger: .event("cancel"), transitions: [3], description: "cancel"),
-            .init(trigger: .event("declined"), transitions: [5], effect: "pay", description: "declined (answer of pay)"),
-            .init(trigger: .event("pay"), transitions: [6], description: "pay"),
-            .init(trigger: .event("delivery"), transitions: [7], effect: "trackDelivery", description: "delivery (answer of trackDelivery)"),
-            .init(trigger: .event("pay"), transitions: [9], description: "pay"),
-            .init(trigger: .event("cancel"), transitions: [10], description: "cancel"),
-            .init(trigger: .event("pay"), transitions: [11], description: "pay"),
-            .init(trigger: .event("cancel"), transitions: [12], description: "cancel"),
-            .init(trigger: .timer(.reconnecting, index: 0), transitions: [13], description: "after backoff in reconnecting"),
-        ]
-        return .init(
-            states: [
-                .browsing: [],
-                .paying: [s[0]],
-                .shipped: [s[0], s[1]],
-                .reconnecting: [s[0], s[1], s[2]],
-            ],
-            transitions: [
-                0: [s[0]],
-                1: [s[3]],
-                2: [s[4]],
-                3: [s[5]],
-                4: [s[0], s[1]],
-                5: [s[0], s[6]],
-                6: [s[0], s[7]],
-                7: [s[0], s[1], s[8]],
-                8: [s[0], s[1], s[2]],
-                9: [s[0], s[1], s[9]],
-                10: [s[0], s[1], s[10]],
-                11: [s[0], s[1], s[2], s[11]],
-                12: [s[0], s[1], s[2], s[12]],
-                13: [s[0], s[1], s[2], s[13]],
-            ],
-            unreachable: [],
-            truncation: nil)
-    }()
+    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+        P e\u{1F}pay\u{1F}\u{1F}0\u{1F}\u{1F}\u{1F}\u{1F}pay
+        P e\u{1F}paid\u{1F}\u{1F}4\u{1F}\u{1F}\u{1F}pay\u{1F}paid (answer of pay)
+        P e\u{1F}trackingLost\u{1F}\u{1F}8\u{1F}\u{1F}\u{1F}trackDelivery\u{1F}trackingLost (answer of trackDelivery)
+        P e\u{1F}imageLoaded\u{1F}\u{1F}1\u{1F}\u{1F}\u{1F}loadImage\u{1F}imageLoaded (answer of loadImage)
+        P e\u{1F}imageFailed\u{1F}\u{1F}2\u{1F}\u{1F}\u{1F}loadImage\u{1F}imageFailed (answer of loadImage)
+        P e\u{1F}cancel\u{1F}\u{1F}3\u{1F}\u{1F}\u{1F}\u{1F}cancel
+        P e\u{1F}declined\u{1F}\u{1F}5\u{1F}\u{1F}\u{1F}pay\u{1F}declined (answer of pay)
+        P e\u{1F}pay\u{1F}\u{1F}6\u{1F}\u{1F}\u{1F}\u{1F}pay
+        P e\u{1F}delivery\u{1F}\u{1F}7\u{1F}\u{1F}\u{1F}trackDelivery\u{1F}delivery (answer of trackDelivery)
+        P e\u{1F}pay\u{1F}\u{1F}9\u{1F}\u{1F}\u{1F}\u{1F}pay
+        P e\u{1F}cancel\u{1F}\u{1F}10\u{1F}\u{1F}\u{1F}\u{1F}cancel
+        P e\u{1F}pay\u{1F}\u{1F}11\u{1F}\u{1F}\u{1F}\u{1F}pay
+        P e\u{1F}cancel\u{1F}\u{1F}12\u{1F}\u{1F}\u{1F}\u{1F}cancel
+        P t\u{1F}3\u{1F}0\u{1F}13\u{1F}\u{1F}\u{1F}\u{1F}after backoff in reconnecting
+        S 0\u{1F}
+        S 1\u{1F}0
+        S 2\u{1F}0\u{1E}1
+        S 3\u{1F}0\u{1E}1\u{1E}2
+        T 0\u{1F}0
+        T 1\u{1F}3
+        T 2\u{1F}4
+        T 3\u{1F}5
+        T 4\u{1F}0\u{1E}1
+        T 5\u{1F}0\u{1E}6
+        T 6\u{1F}0\u{1E}7
+        T 7\u{1F}0\u{1E}1\u{1E}8
+        T 8\u{1F}0\u{1E}1\u{1E}2
+        T 9\u{1F}0\u{1E}1\u{1E}9
+        T 10\u{1F}0\u{1E}1\u{1E}10
+        T 11\u{1F}0\u{1E}1\u{1E}2\u{1E}11
+        T 12\u{1F}0\u{1E}1\u{1E}2\u{1E}12
+        T 13\u{1F}0\u{1E}1\u{1E}2\u{1E}13
+        """)
 }

@@ -195,24 +195,15 @@ extension Counter: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths: StateLoop.MachinePaths<StateName> = {
-        let s: [StateLoop.MachinePaths<StateName>.Step] = [
-            .init(trigger: .event("increment"), transitions: [0], description: "increment"),
-            .init(trigger: .event("decrement"), transitions: [1], holding: ["count > 0"], description: "decrement [count > 0]"),
-            .init(trigger: .event("decrement"), transitions: [2], failing: ["count > 0"], description: "decrement [!(count > 0)]"),
-            .init(trigger: .event("reset"), transitions: [3], description: "reset"),
-        ]
-        return .init(
-            states: [
-                .counting: [],
-            ],
-            transitions: [
-                0: [s[0]],
-                1: [s[1]],
-                2: [s[2]],
-                3: [s[3]],
-            ],
-            unreachable: [],
-            truncation: nil)
-    }()
+    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+        P e\u{1F}increment\u{1F}\u{1F}0\u{1F}\u{1F}\u{1F}\u{1F}increment
+        P e\u{1F}decrement\u{1F}\u{1F}1\u{1F}count > 0\u{1F}\u{1F}\u{1F}decrement [count > 0]
+        P e\u{1F}decrement\u{1F}\u{1F}2\u{1F}\u{1F}count > 0\u{1F}\u{1F}decrement [!(count > 0)]
+        P e\u{1F}reset\u{1F}\u{1F}3\u{1F}\u{1F}\u{1F}\u{1F}reset
+        S 0\u{1F}
+        T 0\u{1F}0
+        T 1\u{1F}1
+        T 2\u{1F}2
+        T 3\u{1F}3
+        """)
 }

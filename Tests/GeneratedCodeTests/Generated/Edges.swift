@@ -434,37 +434,28 @@ extension Edges: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths: StateLoop.MachinePaths<StateName> = {
-        let s: [StateLoop.MachinePaths<StateName>.Step] = [
-            .init(trigger: .timer(.waiting, index: 0), transitions: [3], holding: ["query != nil"], description: "after 1s in waiting [query != nil]"),
-            .init(trigger: .event("typed"), transitions: [0], description: "typed"),
-            .init(trigger: .event("hit"), transitions: [1], description: "hit"),
-            .init(trigger: .event("poke"), transitions: [2], description: "poke"),
-            .init(trigger: .timer(.waiting, index: 0), transitions: [4], failing: ["query != nil"], description: "after 1s in waiting [!(query != nil)]"),
-            .init(trigger: .timer(.waiting, index: 1), transitions: [5], description: "after 5s in waiting"),
-            .init(trigger: .event("typed"), transitions: [6], description: "typed"),
-            .init(trigger: .event("hit"), transitions: [7], description: "hit"),
-            .init(trigger: .event("noHit"), transitions: [8], effect: "search", description: "noHit (answer of search)"),
-            .init(trigger: .event("poke"), transitions: [9], description: "poke"),
-        ]
-        return .init(
-            states: [
-                .waiting: [],
-                .searching: [s[0]],
-            ],
-            transitions: [
-                0: [s[1]],
-                1: [s[2]],
-                2: [s[3]],
-                3: [s[0]],
-                4: [s[4]],
-                5: [s[5]],
-                6: [s[0], s[6]],
-                7: [s[0], s[7]],
-                8: [s[0], s[8]],
-                9: [s[0], s[9]],
-            ],
-            unreachable: [],
-            truncation: nil)
-    }()
+    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+        P t\u{1F}0\u{1F}0\u{1F}3\u{1F}query != nil\u{1F}\u{1F}\u{1F}after 1s in waiting [query != nil]
+        P e\u{1F}typed\u{1F}\u{1F}0\u{1F}\u{1F}\u{1F}\u{1F}typed
+        P e\u{1F}hit\u{1F}\u{1F}1\u{1F}\u{1F}\u{1F}\u{1F}hit
+        P e\u{1F}poke\u{1F}\u{1F}2\u{1F}\u{1F}\u{1F}\u{1F}poke
+        P t\u{1F}0\u{1F}0\u{1F}4\u{1F}\u{1F}query != nil\u{1F}\u{1F}after 1s in waiting [!(query != nil)]
+        P t\u{1F}0\u{1F}1\u{1F}5\u{1F}\u{1F}\u{1F}\u{1F}after 5s in waiting
+        P e\u{1F}typed\u{1F}\u{1F}6\u{1F}\u{1F}\u{1F}\u{1F}typed
+        P e\u{1F}hit\u{1F}\u{1F}7\u{1F}\u{1F}\u{1F}\u{1F}hit
+        P e\u{1F}noHit\u{1F}\u{1F}8\u{1F}\u{1F}\u{1F}search\u{1F}noHit (answer of search)
+        P e\u{1F}poke\u{1F}\u{1F}9\u{1F}\u{1F}\u{1F}\u{1F}poke
+        S 0\u{1F}
+        S 1\u{1F}0
+        T 0\u{1F}1
+        T 1\u{1F}2
+        T 2\u{1F}3
+        T 3\u{1F}0
+        T 4\u{1F}4
+        T 5\u{1F}5
+        T 6\u{1F}0\u{1E}6
+        T 7\u{1F}0\u{1E}7
+        T 8\u{1F}0\u{1E}8
+        T 9\u{1F}0\u{1E}9
+        """)
 }

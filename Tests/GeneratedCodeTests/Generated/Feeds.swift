@@ -529,27 +529,18 @@ extension Feeds: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths: StateLoop.MachinePaths<StateName> = {
-        let s: [StateLoop.MachinePaths<StateName>.Step] = [
-            .init(trigger: .event("stop"), transitions: [4], description: "stop"),
-            .init(trigger: .event("follow"), transitions: [0], description: "follow"),
-            .init(trigger: .event("post"), transitions: [1], effect: "subscribe", description: "post (answer of subscribe)"),
-            .init(trigger: .event("dropped"), transitions: [2], effect: "subscribe", description: "dropped (answer of subscribe)"),
-            .init(trigger: .event("saveFailed"), transitions: [3], effect: "save", description: "saveFailed (answer of save)"),
-        ]
-        return .init(
-            states: [
-                .live: [],
-                .stopped: [s[0]],
-            ],
-            transitions: [
-                0: [s[1]],
-                1: [s[2]],
-                2: [s[3]],
-                3: [s[4]],
-                4: [s[0]],
-            ],
-            unreachable: [],
-            truncation: nil)
-    }()
+    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+        P e\u{1F}stop\u{1F}\u{1F}4\u{1F}\u{1F}\u{1F}\u{1F}stop
+        P e\u{1F}follow\u{1F}\u{1F}0\u{1F}\u{1F}\u{1F}\u{1F}follow
+        P e\u{1F}post\u{1F}\u{1F}1\u{1F}\u{1F}\u{1F}subscribe\u{1F}post (answer of subscribe)
+        P e\u{1F}dropped\u{1F}\u{1F}2\u{1F}\u{1F}\u{1F}subscribe\u{1F}dropped (answer of subscribe)
+        P e\u{1F}saveFailed\u{1F}\u{1F}3\u{1F}\u{1F}\u{1F}save\u{1F}saveFailed (answer of save)
+        S 0\u{1F}
+        S 1\u{1F}0
+        T 0\u{1F}1
+        T 1\u{1F}2
+        T 2\u{1F}3
+        T 3\u{1F}4
+        T 4\u{1F}0
+        """)
 }

@@ -570,45 +570,36 @@ extension GitHubSearch: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths: StateLoop.MachinePaths<StateName> = {
-        let s: [StateLoop.MachinePaths<StateName>.Step] = [
-            .init(trigger: .event("searchChanged"), transitions: [0], holding: ["!event.search.isEmpty"], description: "searchChanged [!event.search.isEmpty]"),
-            .init(trigger: .event("loaded"), transitions: [3], effect: "loadNextPage", description: "loaded (answer of loadNextPage)"),
-            .init(trigger: .event("failed"), transitions: [4], effect: "loadNextPage", description: "failed (answer of loadNextPage)"),
-            .init(trigger: .event("searchChanged"), transitions: [1], failing: ["!event.search.isEmpty"], description: "searchChanged [!(!event.search.isEmpty)]"),
-            .init(trigger: .event("scrolledNearBottom"), transitions: [2], description: "scrolledNearBottom"),
-            .init(trigger: .event("searchChanged"), transitions: [5], description: "searchChanged"),
-            .init(trigger: .event("scrolledNearBottom"), transitions: [6], description: "scrolledNearBottom"),
-            .init(trigger: .event("scrolledNearBottom"), transitions: [7], holding: ["nextPageURL != nil"], description: "scrolledNearBottom [nextPageURL != nil]"),
-            .init(trigger: .event("scrolledNearBottom"), transitions: [8], failing: ["nextPageURL != nil"], description: "scrolledNearBottom [!(nextPageURL != nil)]"),
-            .init(trigger: .event("searchChanged"), transitions: [9], description: "searchChanged"),
-            .init(trigger: .event("scrolledNearBottom"), transitions: [10], description: "scrolledNearBottom"),
-            .init(trigger: .event("searchChanged"), transitions: [11], description: "searchChanged"),
-            .init(trigger: .timer(.failed, index: 0), transitions: [12], description: "after 5s in failed"),
-        ]
-        return .init(
-            states: [
-                .idle: [],
-                .loading: [s[0]],
-                .ready: [s[0], s[1]],
-                .failed: [s[0], s[2]],
-            ],
-            transitions: [
-                0: [s[0]],
-                1: [s[3]],
-                2: [s[4]],
-                3: [s[0], s[1]],
-                4: [s[0], s[2]],
-                5: [s[0], s[5]],
-                6: [s[0], s[6]],
-                7: [s[0], s[1], s[7]],
-                8: [s[0], s[1], s[8]],
-                9: [s[0], s[1], s[9]],
-                10: [s[0], s[2], s[10]],
-                11: [s[0], s[2], s[11]],
-                12: [s[0], s[2], s[12]],
-            ],
-            unreachable: [],
-            truncation: nil)
-    }()
+    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+        P e\u{1F}searchChanged\u{1F}\u{1F}0\u{1F}!event.search.isEmpty\u{1F}\u{1F}\u{1F}searchChanged [!event.search.isEmpty]
+        P e\u{1F}loaded\u{1F}\u{1F}3\u{1F}\u{1F}\u{1F}loadNextPage\u{1F}loaded (answer of loadNextPage)
+        P e\u{1F}failed\u{1F}\u{1F}4\u{1F}\u{1F}\u{1F}loadNextPage\u{1F}failed (answer of loadNextPage)
+        P e\u{1F}searchChanged\u{1F}\u{1F}1\u{1F}\u{1F}!event.search.isEmpty\u{1F}\u{1F}searchChanged [!(!event.search.isEmpty)]
+        P e\u{1F}scrolledNearBottom\u{1F}\u{1F}2\u{1F}\u{1F}\u{1F}\u{1F}scrolledNearBottom
+        P e\u{1F}searchChanged\u{1F}\u{1F}5\u{1F}\u{1F}\u{1F}\u{1F}searchChanged
+        P e\u{1F}scrolledNearBottom\u{1F}\u{1F}6\u{1F}\u{1F}\u{1F}\u{1F}scrolledNearBottom
+        P e\u{1F}scrolledNearBottom\u{1F}\u{1F}7\u{1F}nextPageURL != nil\u{1F}\u{1F}\u{1F}scrolledNearBottom [nextPageURL != nil]
+        P e\u{1F}scrolledNearBottom\u{1F}\u{1F}8\u{1F}\u{1F}nextPageURL != nil\u{1F}\u{1F}scrolledNearBottom [!(nextPageURL != nil)]
+        P e\u{1F}searchChanged\u{1F}\u{1F}9\u{1F}\u{1F}\u{1F}\u{1F}searchChanged
+        P e\u{1F}scrolledNearBottom\u{1F}\u{1F}10\u{1F}\u{1F}\u{1F}\u{1F}scrolledNearBottom
+        P e\u{1F}searchChanged\u{1F}\u{1F}11\u{1F}\u{1F}\u{1F}\u{1F}searchChanged
+        P t\u{1F}3\u{1F}0\u{1F}12\u{1F}\u{1F}\u{1F}\u{1F}after 5s in failed
+        S 0\u{1F}
+        S 1\u{1F}0
+        S 2\u{1F}0\u{1E}1
+        S 3\u{1F}0\u{1E}2
+        T 0\u{1F}0
+        T 1\u{1F}3
+        T 2\u{1F}4
+        T 3\u{1F}0\u{1E}1
+        T 4\u{1F}0\u{1E}2
+        T 5\u{1F}0\u{1E}5
+        T 6\u{1F}0\u{1E}6
+        T 7\u{1F}0\u{1E}1\u{1E}7
+        T 8\u{1F}0\u{1E}1\u{1E}8
+        T 9\u{1F}0\u{1E}1\u{1E}9
+        T 10\u{1F}0\u{1E}2\u{1E}10
+        T 11\u{1F}0\u{1E}2\u{1E}11
+        T 12\u{1F}0\u{1E}2\u{1E}12
+        """)
 }

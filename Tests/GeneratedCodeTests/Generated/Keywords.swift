@@ -469,33 +469,24 @@ extension Keywords: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths: StateLoop.MachinePaths<StateName> = {
-        let s: [StateLoop.MachinePaths<StateName>.Step] = [
-            .init(trigger: .event("switch"), transitions: [0], holding: ["event.case > 0"], description: "switch [event.case > 0]"),
-            .init(trigger: .event("return"), transitions: [1], description: "return"),
-            .init(trigger: .event("for"), transitions: [2], description: "for"),
-            .init(trigger: .event("switch"), transitions: [3], description: "switch"),
-            .init(trigger: .event("return"), transitions: [4], description: "return"),
-            .init(trigger: .event("throw"), transitions: [5], effect: "defer", description: "throw (answer of defer)"),
-            .init(trigger: .event("for"), transitions: [6], description: "for"),
-            .init(trigger: .timer(.`repeat`, index: 0), transitions: [7], description: "after 1s in repeat"),
-        ]
-        return .init(
-            states: [
-                .`do`: [],
-                .`repeat`: [s[0]],
-            ],
-            transitions: [
-                0: [s[0]],
-                1: [s[1]],
-                2: [s[2]],
-                3: [s[0], s[3]],
-                4: [s[0], s[4]],
-                5: [s[0], s[5]],
-                6: [s[0], s[6]],
-                7: [s[0], s[7]],
-            ],
-            unreachable: [],
-            truncation: nil)
-    }()
+    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+        P e\u{1F}switch\u{1F}\u{1F}0\u{1F}event.case > 0\u{1F}\u{1F}\u{1F}switch [event.case > 0]
+        P e\u{1F}return\u{1F}\u{1F}1\u{1F}\u{1F}\u{1F}\u{1F}return
+        P e\u{1F}for\u{1F}\u{1F}2\u{1F}\u{1F}\u{1F}\u{1F}for
+        P e\u{1F}switch\u{1F}\u{1F}3\u{1F}\u{1F}\u{1F}\u{1F}switch
+        P e\u{1F}return\u{1F}\u{1F}4\u{1F}\u{1F}\u{1F}\u{1F}return
+        P e\u{1F}throw\u{1F}\u{1F}5\u{1F}\u{1F}\u{1F}defer\u{1F}throw (answer of defer)
+        P e\u{1F}for\u{1F}\u{1F}6\u{1F}\u{1F}\u{1F}\u{1F}for
+        P t\u{1F}1\u{1F}0\u{1F}7\u{1F}\u{1F}\u{1F}\u{1F}after 1s in repeat
+        S 0\u{1F}
+        S 1\u{1F}0
+        T 0\u{1F}0
+        T 1\u{1F}1
+        T 2\u{1F}2
+        T 3\u{1F}0\u{1E}3
+        T 4\u{1F}0\u{1E}4
+        T 5\u{1F}0\u{1E}5
+        T 6\u{1F}0\u{1E}6
+        T 7\u{1F}0\u{1E}7
+        """)
 }

@@ -316,29 +316,20 @@ extension Loop: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths: StateLoop.MachinePaths<StateName> = {
-        let s: [StateLoop.MachinePaths<StateName>.Step] = [
-            .init(trigger: .always, transitions: [3], holding: ["spinning"], description: "always in a [spinning]"),
-            .init(trigger: .event("spin"), transitions: [0], description: "spin"),
-            .init(trigger: .event("halt"), transitions: [1], description: "halt"),
-            .init(trigger: .event("again"), transitions: [2], description: "again"),
-            .init(trigger: .event("again"), transitions: [4], description: "again"),
-            .init(trigger: .always, transitions: [5], holding: ["spinning"], description: "always in b [spinning]"),
-        ]
-        return .init(
-            states: [
-                .a: [],
-                .b: [s[0]],
-            ],
-            transitions: [
-                0: [s[1]],
-                1: [s[2]],
-                2: [s[3]],
-                3: [s[0]],
-                4: [s[0], s[4]],
-                5: [s[0], s[5]],
-            ],
-            unreachable: [],
-            truncation: nil)
-    }()
+    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+        P a\u{1F}\u{1F}\u{1F}3\u{1F}spinning\u{1F}\u{1F}\u{1F}always in a [spinning]
+        P e\u{1F}spin\u{1F}\u{1F}0\u{1F}\u{1F}\u{1F}\u{1F}spin
+        P e\u{1F}halt\u{1F}\u{1F}1\u{1F}\u{1F}\u{1F}\u{1F}halt
+        P e\u{1F}again\u{1F}\u{1F}2\u{1F}\u{1F}\u{1F}\u{1F}again
+        P e\u{1F}again\u{1F}\u{1F}4\u{1F}\u{1F}\u{1F}\u{1F}again
+        P a\u{1F}\u{1F}\u{1F}5\u{1F}spinning\u{1F}\u{1F}\u{1F}always in b [spinning]
+        S 0\u{1F}
+        S 1\u{1F}0
+        T 0\u{1F}1
+        T 1\u{1F}2
+        T 2\u{1F}3
+        T 3\u{1F}0
+        T 4\u{1F}0\u{1E}4
+        T 5\u{1F}0\u{1E}5
+        """)
 }

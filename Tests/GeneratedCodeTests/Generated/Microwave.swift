@@ -989,80 +989,70 @@ extension Microwave: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths: StateLoop.MachinePaths<StateName> = {
-        let s: [StateLoop.MachinePaths<StateName>.Step] = [
-            .init(trigger: .event("addTime"), transitions: [4], description: "addTime"),
-            .init(trigger: .event("start"), transitions: [9], description: "start"),
-            .init(trigger: .event("addTime"), transitions: [19], holding: ["event.seconds > 60"], description: "addTime [event.seconds > 60]"),
-            .init(trigger: .always, transitions: [20], holding: ["seconds <= 0"], description: "always in heating [seconds <= 0]"),
-            .init(trigger: .event("open"), transitions: [2], description: "open"),
-            .init(trigger: .event("unplug"), transitions: [0], description: "unplug"),
-            .init(trigger: .event("beeped"), transitions: [1], effect: "beep", description: "beeped (answer of beep)"),
-            .init(trigger: .event("close"), transitions: [3], description: "close"),
-            .init(trigger: .event("start"), transitions: [5], description: "start"),
-            .init(trigger: .event("tick"), transitions: [6], description: "tick"),
-            .init(trigger: .event("cancel"), transitions: [7], description: "cancel"),
-            .init(trigger: .event("addTime"), transitions: [8], description: "addTime"),
-            .init(trigger: .event("cancel"), transitions: [10], description: "cancel"),
-            .init(trigger: .event("tick"), transitions: [11], description: "tick"),
-            .init(trigger: .event("cancel"), transitions: [12], description: "cancel"),
-            .init(trigger: .event("addTime"), transitions: [13], holding: ["event.seconds > 0"], failing: ["event.seconds > 60"], description: "addTime [event.seconds > 0, !(event.seconds > 60)]"),
-            .init(trigger: .event("start"), transitions: [14], description: "start"),
-            .init(trigger: .timer(.cooking, index: 0), transitions: [16], description: "after 10m in cooking"),
-            .init(trigger: .onDone, transitions: [17], description: "onDone of cooking"),
-            .init(trigger: .event("tick"), transitions: [18], description: "tick"),
-            .init(trigger: .event("tick"), transitions: [21], description: "tick"),
-            .init(trigger: .event("close"), transitions: [22], description: "close"),
-            .init(trigger: .event("addTime"), transitions: [23], description: "addTime"),
-            .init(trigger: .event("start"), transitions: [24], description: "start"),
-            .init(trigger: .event("tick"), transitions: [25], description: "tick"),
-            .init(trigger: .event("cancel"), transitions: [26], description: "cancel"),
-            .init(trigger: .event("open"), transitions: [27], description: "open"),
-        ]
-        return .init(
-            states: [
-                .closed: [],
-                .idle: [],
-                .ready: [s[0]],
-                .cooking: [s[0], s[1]],
-                .heating: [s[0], s[1]],
-                .defrosting: [s[0], s[1], s[2]],
-                .done: [s[0], s[1], s[3]],
-                .opened: [s[4]],
-                .unplugged: [s[5]],
-            ],
-            transitions: [
-                0: [s[5]],
-                1: [s[6]],
-                2: [s[4]],
-                3: [s[7]],
-                4: [s[0]],
-                5: [s[8]],
-                6: [s[9]],
-                7: [s[10]],
-                8: [s[0], s[11]],
-                9: [s[0], s[1]],
-                10: [s[0], s[12]],
-                11: [s[0], s[13]],
-                12: [s[0], s[1], s[14]],
-                13: [s[0], s[1], s[15]],
-                14: [s[0], s[1], s[16]],
-                16: [s[0], s[1], s[17]],
-                17: [s[0], s[1], s[3], s[18]],
-                18: [s[0], s[1], s[19]],
-                19: [s[0], s[1], s[2]],
-                20: [s[0], s[1], s[3]],
-                21: [s[0], s[1], s[2], s[20]],
-                22: [s[4], s[21]],
-                23: [s[4], s[22]],
-                24: [s[4], s[23]],
-                25: [s[4], s[24]],
-                26: [s[4], s[25]],
-                27: [s[4], s[26]],
-            ],
-            unreachable: [
-                "cooking --tick--> (ignored) (46:25): 'heating --tick--> (stays)' (line 54) always applies first",
-            ],
-            truncation: nil)
-    }()
+    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+        P e\u{1F}addTime\u{1F}\u{1F}4\u{1F}\u{1F}\u{1F}\u{1F}addTime
+        P e\u{1F}start\u{1F}\u{1F}9\u{1F}\u{1F}\u{1F}\u{1F}start
+        P e\u{1F}addTime\u{1F}\u{1F}19\u{1F}event.seconds > 60\u{1F}\u{1F}\u{1F}addTime [event.seconds > 60]
+        P a\u{1F}\u{1F}\u{1F}20\u{1F}seconds <= 0\u{1F}\u{1F}\u{1F}always in heating [seconds <= 0]
+        P e\u{1F}open\u{1F}\u{1F}2\u{1F}\u{1F}\u{1F}\u{1F}open
+        P e\u{1F}unplug\u{1F}\u{1F}0\u{1F}\u{1F}\u{1F}\u{1F}unplug
+        P e\u{1F}beeped\u{1F}\u{1F}1\u{1F}\u{1F}\u{1F}beep\u{1F}beeped (answer of beep)
+        P e\u{1F}close\u{1F}\u{1F}3\u{1F}\u{1F}\u{1F}\u{1F}close
+        P e\u{1F}start\u{1F}\u{1F}5\u{1F}\u{1F}\u{1F}\u{1F}start
+        P e\u{1F}tick\u{1F}\u{1F}6\u{1F}\u{1F}\u{1F}\u{1F}tick
+        P e\u{1F}cancel\u{1F}\u{1F}7\u{1F}\u{1F}\u{1F}\u{1F}cancel
+        P e\u{1F}addTime\u{1F}\u{1F}8\u{1F}\u{1F}\u{1F}\u{1F}addTime
+        P e\u{1F}cancel\u{1F}\u{1F}10\u{1F}\u{1F}\u{1F}\u{1F}cancel
+        P e\u{1F}tick\u{1F}\u{1F}11\u{1F}\u{1F}\u{1F}\u{1F}tick
+        P e\u{1F}cancel\u{1F}\u{1F}12\u{1F}\u{1F}\u{1F}\u{1F}cancel
+        P e\u{1F}addTime\u{1F}\u{1F}13\u{1F}event.seconds > 0\u{1F}event.seconds > 60\u{1F}\u{1F}addTime [event.seconds > 0, !(event.seconds > 60)]
+        P e\u{1F}start\u{1F}\u{1F}14\u{1F}\u{1F}\u{1F}\u{1F}start
+        P t\u{1F}3\u{1F}0\u{1F}16\u{1F}\u{1F}\u{1F}\u{1F}after 10m in cooking
+        P d\u{1F}\u{1F}\u{1F}17\u{1F}\u{1F}\u{1F}\u{1F}onDone of cooking
+        P e\u{1F}tick\u{1F}\u{1F}18\u{1F}\u{1F}\u{1F}\u{1F}tick
+        P e\u{1F}tick\u{1F}\u{1F}21\u{1F}\u{1F}\u{1F}\u{1F}tick
+        P e\u{1F}close\u{1F}\u{1F}22\u{1F}\u{1F}\u{1F}\u{1F}close
+        P e\u{1F}addTime\u{1F}\u{1F}23\u{1F}\u{1F}\u{1F}\u{1F}addTime
+        P e\u{1F}start\u{1F}\u{1F}24\u{1F}\u{1F}\u{1F}\u{1F}start
+        P e\u{1F}tick\u{1F}\u{1F}25\u{1F}\u{1F}\u{1F}\u{1F}tick
+        P e\u{1F}cancel\u{1F}\u{1F}26\u{1F}\u{1F}\u{1F}\u{1F}cancel
+        P e\u{1F}open\u{1F}\u{1F}27\u{1F}\u{1F}\u{1F}\u{1F}open
+        S 0\u{1F}
+        S 1\u{1F}
+        S 2\u{1F}0
+        S 3\u{1F}0\u{1E}1
+        S 4\u{1F}0\u{1E}1
+        S 5\u{1F}0\u{1E}1\u{1E}2
+        S 6\u{1F}0\u{1E}1\u{1E}3
+        S 7\u{1F}4
+        S 8\u{1F}5
+        T 0\u{1F}5
+        T 1\u{1F}6
+        T 2\u{1F}4
+        T 3\u{1F}7
+        T 4\u{1F}0
+        T 5\u{1F}8
+        T 6\u{1F}9
+        T 7\u{1F}10
+        T 8\u{1F}0\u{1E}11
+        T 9\u{1F}0\u{1E}1
+        T 10\u{1F}0\u{1E}12
+        T 11\u{1F}0\u{1E}13
+        T 12\u{1F}0\u{1E}1\u{1E}14
+        T 13\u{1F}0\u{1E}1\u{1E}15
+        T 14\u{1F}0\u{1E}1\u{1E}16
+        T 16\u{1F}0\u{1E}1\u{1E}17
+        T 17\u{1F}0\u{1E}1\u{1E}3\u{1E}18
+        T 18\u{1F}0\u{1E}1\u{1E}19
+        T 19\u{1F}0\u{1E}1\u{1E}2
+        T 20\u{1F}0\u{1E}1\u{1E}3
+        T 21\u{1F}0\u{1E}1\u{1E}2\u{1E}20
+        T 22\u{1F}4\u{1E}21
+        T 23\u{1F}4\u{1E}22
+        T 24\u{1F}4\u{1E}23
+        T 25\u{1F}4\u{1E}24
+        T 26\u{1F}4\u{1E}25
+        T 27\u{1F}4\u{1E}26
+        U cooking --tick--> (ignored) (46:25): 'heating --tick--> (stays)' (line 54) always applies first
+        """)
 }

@@ -248,31 +248,22 @@ extension Pair: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths: StateLoop.MachinePaths<StateName> = {
-        let s: [StateLoop.MachinePaths<StateName>.Step] = [
-            .init(trigger: .event("freeze"), transitions: [3], description: "freeze"),
-            .init(trigger: .event("swap"), transitions: [0], description: "swap"),
-            .init(trigger: .event("add"), transitions: [1], holding: ["event.amount > 0"], description: "add [event.amount > 0]"),
-            .init(trigger: .event("add"), transitions: [2], failing: ["event.amount > 0"], description: "add [!(event.amount > 0)]"),
-            .init(trigger: .event("swap"), transitions: [4], description: "swap"),
-            .init(trigger: .event("add"), transitions: [5], description: "add"),
-            .init(trigger: .event("freeze"), transitions: [6], description: "freeze"),
-        ]
-        return .init(
-            states: [
-                .`open`: [],
-                .frozen: [s[0]],
-            ],
-            transitions: [
-                0: [s[1]],
-                1: [s[2]],
-                2: [s[3]],
-                3: [s[0]],
-                4: [s[0], s[4]],
-                5: [s[0], s[5]],
-                6: [s[0], s[6]],
-            ],
-            unreachable: [],
-            truncation: nil)
-    }()
+    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+        P e\u{1F}freeze\u{1F}\u{1F}3\u{1F}\u{1F}\u{1F}\u{1F}freeze
+        P e\u{1F}swap\u{1F}\u{1F}0\u{1F}\u{1F}\u{1F}\u{1F}swap
+        P e\u{1F}add\u{1F}\u{1F}1\u{1F}event.amount > 0\u{1F}\u{1F}\u{1F}add [event.amount > 0]
+        P e\u{1F}add\u{1F}\u{1F}2\u{1F}\u{1F}event.amount > 0\u{1F}\u{1F}add [!(event.amount > 0)]
+        P e\u{1F}swap\u{1F}\u{1F}4\u{1F}\u{1F}\u{1F}\u{1F}swap
+        P e\u{1F}add\u{1F}\u{1F}5\u{1F}\u{1F}\u{1F}\u{1F}add
+        P e\u{1F}freeze\u{1F}\u{1F}6\u{1F}\u{1F}\u{1F}\u{1F}freeze
+        S 0\u{1F}
+        S 1\u{1F}0
+        T 0\u{1F}1
+        T 1\u{1F}2
+        T 2\u{1F}3
+        T 3\u{1F}0
+        T 4\u{1F}0\u{1E}4
+        T 5\u{1F}0\u{1E}5
+        T 6\u{1F}0\u{1E}6
+        """)
 }

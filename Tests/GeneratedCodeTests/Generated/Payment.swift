@@ -419,24 +419,15 @@ extension Payment: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths: StateLoop.MachinePaths<StateName> = {
-        let s: [StateLoop.MachinePaths<StateName>.Step] = [
-            .init(trigger: .event("authorized"), transitions: [0], effect: "authorize", description: "authorized (answer of authorize)"),
-            .init(trigger: .event("refused"), transitions: [1], effect: "authorize", description: "refused (answer of authorize)"),
-            .init(trigger: .event("abort"), transitions: [2], description: "abort"),
-        ]
-        return .init(
-            states: [
-                .authorizing: [],
-                .paid: [s[0]],
-                .declined: [s[1]],
-            ],
-            transitions: [
-                0: [s[0]],
-                1: [s[1]],
-                2: [s[2]],
-            ],
-            unreachable: [],
-            truncation: nil)
-    }()
+    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+        P e\u{1F}authorized\u{1F}\u{1F}0\u{1F}\u{1F}\u{1F}authorize\u{1F}authorized (answer of authorize)
+        P e\u{1F}refused\u{1F}\u{1F}1\u{1F}\u{1F}\u{1F}authorize\u{1F}refused (answer of authorize)
+        P e\u{1F}abort\u{1F}\u{1F}2\u{1F}\u{1F}\u{1F}\u{1F}abort
+        S 0\u{1F}
+        S 1\u{1F}0
+        S 2\u{1F}1
+        T 0\u{1F}0
+        T 1\u{1F}1
+        T 2\u{1F}2
+        """)
 }

@@ -543,47 +543,38 @@ extension Player: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths: StateLoop.MachinePaths<StateName> = {
-        let s: [StateLoop.MachinePaths<StateName>.Step] = [
-            .init(trigger: .event("play"), transitions: [1], description: "play"),
-            .init(trigger: .event("pause"), transitions: [6], description: "pause"),
-            .init(trigger: .event("finished"), transitions: [7], description: "finished"),
-            .init(trigger: .event("powerOff"), transitions: [0], description: "powerOff"),
-            .init(trigger: .event("pause"), transitions: [2], description: "pause"),
-            .init(trigger: .event("stop"), transitions: [3], description: "stop"),
-            .init(trigger: .event("finished"), transitions: [4], description: "finished"),
-            .init(trigger: .event("stop"), transitions: [5], description: "stop"),
-            .init(trigger: .event("play"), transitions: [8], description: "play"),
-            .init(trigger: .timer(.playing, index: 0), transitions: [9], description: "after 30m in playing"),
-            .init(trigger: .event("play"), transitions: [10], description: "play"),
-            .init(trigger: .event("pause"), transitions: [11], description: "pause"),
-            .init(trigger: .event("finished"), transitions: [12], description: "finished"),
-        ]
-        return .init(
-            states: [
-                .stopped: [],
-                .active: [s[0]],
-                .playing: [s[0]],
-                .paused: [s[0], s[1]],
-                .done: [s[0], s[2]],
-                .off: [s[3]],
-            ],
-            transitions: [
-                0: [s[3]],
-                1: [s[0]],
-                2: [s[4]],
-                3: [s[5]],
-                4: [s[6]],
-                5: [s[0], s[7]],
-                6: [s[0], s[1]],
-                7: [s[0], s[2]],
-                8: [s[0], s[8]],
-                9: [s[0], s[9]],
-                10: [s[0], s[1], s[10]],
-                11: [s[0], s[1], s[11]],
-                12: [s[0], s[1], s[12]],
-            ],
-            unreachable: [],
-            truncation: nil)
-    }()
+    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+        P e\u{1F}play\u{1F}\u{1F}1\u{1F}\u{1F}\u{1F}\u{1F}play
+        P e\u{1F}pause\u{1F}\u{1F}6\u{1F}\u{1F}\u{1F}\u{1F}pause
+        P e\u{1F}finished\u{1F}\u{1F}7\u{1F}\u{1F}\u{1F}\u{1F}finished
+        P e\u{1F}powerOff\u{1F}\u{1F}0\u{1F}\u{1F}\u{1F}\u{1F}powerOff
+        P e\u{1F}pause\u{1F}\u{1F}2\u{1F}\u{1F}\u{1F}\u{1F}pause
+        P e\u{1F}stop\u{1F}\u{1F}3\u{1F}\u{1F}\u{1F}\u{1F}stop
+        P e\u{1F}finished\u{1F}\u{1F}4\u{1F}\u{1F}\u{1F}\u{1F}finished
+        P e\u{1F}stop\u{1F}\u{1F}5\u{1F}\u{1F}\u{1F}\u{1F}stop
+        P e\u{1F}play\u{1F}\u{1F}8\u{1F}\u{1F}\u{1F}\u{1F}play
+        P t\u{1F}2\u{1F}0\u{1F}9\u{1F}\u{1F}\u{1F}\u{1F}after 30m in playing
+        P e\u{1F}play\u{1F}\u{1F}10\u{1F}\u{1F}\u{1F}\u{1F}play
+        P e\u{1F}pause\u{1F}\u{1F}11\u{1F}\u{1F}\u{1F}\u{1F}pause
+        P e\u{1F}finished\u{1F}\u{1F}12\u{1F}\u{1F}\u{1F}\u{1F}finished
+        S 0\u{1F}
+        S 1\u{1F}0
+        S 2\u{1F}0
+        S 3\u{1F}0\u{1E}1
+        S 4\u{1F}0\u{1E}2
+        S 5\u{1F}3
+        T 0\u{1F}3
+        T 1\u{1F}0
+        T 2\u{1F}4
+        T 3\u{1F}5
+        T 4\u{1F}6
+        T 5\u{1F}0\u{1E}7
+        T 6\u{1F}0\u{1E}1
+        T 7\u{1F}0\u{1E}2
+        T 8\u{1F}0\u{1E}8
+        T 9\u{1F}0\u{1E}9
+        T 10\u{1F}0\u{1E}1\u{1E}10
+        T 11\u{1F}0\u{1E}1\u{1E}11
+        T 12\u{1F}0\u{1E}1\u{1E}12
+        """)
 }

@@ -342,45 +342,36 @@ extension TrafficLight: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths: StateLoop.MachinePaths<StateName> = {
-        let s: [StateLoop.MachinePaths<StateName>.Step] = [
-            .init(trigger: .timer(.red, index: 0), transitions: [3], description: "after 4s in red"),
-            .init(trigger: .event("pedestrianWaiting"), transitions: [4], description: "pedestrianWaiting"),
-            .init(trigger: .event("powerFailed"), transitions: [1], description: "powerFailed"),
-            .init(trigger: .event("powerRestored"), transitions: [0], description: "powerRestored"),
-            .init(trigger: .event("pedestrianWaiting"), transitions: [2], description: "pedestrianWaiting"),
-            .init(trigger: .event("powerFailed"), transitions: [5], description: "powerFailed"),
-            .init(trigger: .timer(.green, index: 0), transitions: [6], description: "after 5s in green"),
-            .init(trigger: .event("powerFailed"), transitions: [7], description: "powerFailed"),
-            .init(trigger: .event("pedestrianWaiting"), transitions: [8], description: "pedestrianWaiting"),
-            .init(trigger: .timer(.yellow, index: 0), transitions: [9], description: "after 1s in yellow"),
-            .init(trigger: .event("powerRestored"), transitions: [10], description: "powerRestored"),
-            .init(trigger: .event("pedestrianWaiting"), transitions: [11], description: "pedestrianWaiting"),
-            .init(trigger: .event("powerFailed"), transitions: [12], description: "powerFailed"),
-        ]
-        return .init(
-            states: [
-                .red: [],
-                .green: [s[0]],
-                .yellow: [s[0], s[1]],
-                .flashing: [s[2]],
-            ],
-            transitions: [
-                0: [s[3]],
-                1: [s[2]],
-                2: [s[4]],
-                3: [s[0]],
-                4: [s[0], s[1]],
-                5: [s[0], s[5]],
-                6: [s[0], s[6]],
-                7: [s[0], s[1], s[7]],
-                8: [s[0], s[1], s[8]],
-                9: [s[0], s[1], s[9]],
-                10: [s[2], s[10]],
-                11: [s[2], s[11]],
-                12: [s[2], s[12]],
-            ],
-            unreachable: [],
-            truncation: nil)
-    }()
+    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+        P t\u{1F}0\u{1F}0\u{1F}3\u{1F}\u{1F}\u{1F}\u{1F}after 4s in red
+        P e\u{1F}pedestrianWaiting\u{1F}\u{1F}4\u{1F}\u{1F}\u{1F}\u{1F}pedestrianWaiting
+        P e\u{1F}powerFailed\u{1F}\u{1F}1\u{1F}\u{1F}\u{1F}\u{1F}powerFailed
+        P e\u{1F}powerRestored\u{1F}\u{1F}0\u{1F}\u{1F}\u{1F}\u{1F}powerRestored
+        P e\u{1F}pedestrianWaiting\u{1F}\u{1F}2\u{1F}\u{1F}\u{1F}\u{1F}pedestrianWaiting
+        P e\u{1F}powerFailed\u{1F}\u{1F}5\u{1F}\u{1F}\u{1F}\u{1F}powerFailed
+        P t\u{1F}1\u{1F}0\u{1F}6\u{1F}\u{1F}\u{1F}\u{1F}after 5s in green
+        P e\u{1F}powerFailed\u{1F}\u{1F}7\u{1F}\u{1F}\u{1F}\u{1F}powerFailed
+        P e\u{1F}pedestrianWaiting\u{1F}\u{1F}8\u{1F}\u{1F}\u{1F}\u{1F}pedestrianWaiting
+        P t\u{1F}2\u{1F}0\u{1F}9\u{1F}\u{1F}\u{1F}\u{1F}after 1s in yellow
+        P e\u{1F}powerRestored\u{1F}\u{1F}10\u{1F}\u{1F}\u{1F}\u{1F}powerRestored
+        P e\u{1F}pedestrianWaiting\u{1F}\u{1F}11\u{1F}\u{1F}\u{1F}\u{1F}pedestrianWaiting
+        P e\u{1F}powerFailed\u{1F}\u{1F}12\u{1F}\u{1F}\u{1F}\u{1F}powerFailed
+        S 0\u{1F}
+        S 1\u{1F}0
+        S 2\u{1F}0\u{1E}1
+        S 3\u{1F}2
+        T 0\u{1F}3
+        T 1\u{1F}2
+        T 2\u{1F}4
+        T 3\u{1F}0
+        T 4\u{1F}0\u{1E}1
+        T 5\u{1F}0\u{1E}5
+        T 6\u{1F}0\u{1E}6
+        T 7\u{1F}0\u{1E}1\u{1E}7
+        T 8\u{1F}0\u{1E}1\u{1E}8
+        T 9\u{1F}0\u{1E}1\u{1E}9
+        T 10\u{1F}2\u{1E}10
+        T 11\u{1F}2\u{1E}11
+        T 12\u{1F}2\u{1E}12
+        """)
 }

@@ -449,40 +449,31 @@ extension Turnstile: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths: StateLoop.MachinePaths<StateName> = {
-        let s: [StateLoop.MachinePaths<StateName>.Step] = [
-            .init(trigger: .event("coin"), transitions: [1], holding: ["event.value >= 50"], description: "coin [event.value >= 50]"),
-            .init(trigger: .event("push"), transitions: [3], description: "push"),
-            .init(trigger: .event("reset"), transitions: [0], description: "reset"),
-            .init(trigger: .event("coin"), transitions: [2], failing: ["event.value >= 50"], description: "coin [!(event.value >= 50)]"),
-            .init(trigger: .event("coin"), transitions: [4], description: "coin"),
-            .init(trigger: .event("push"), transitions: [5], description: "push"),
-            .init(trigger: .timer(.unlocked, index: 0), transitions: [6], description: "after 10s in unlocked"),
-            .init(trigger: .event("reset"), transitions: [7], description: "reset"),
-            .init(trigger: .event("logged"), transitions: [8], effect: "logAlarm", description: "logged (answer of logAlarm)"),
-            .init(trigger: .event("coin"), transitions: [9], description: "coin"),
-            .init(trigger: .event("push"), transitions: [10], description: "push"),
-        ]
-        return .init(
-            states: [
-                .locked: [],
-                .unlocked: [s[0]],
-                .broken: [s[1]],
-            ],
-            transitions: [
-                0: [s[2]],
-                1: [s[0]],
-                2: [s[3]],
-                3: [s[1]],
-                4: [s[0], s[4]],
-                5: [s[0], s[5]],
-                6: [s[0], s[6]],
-                7: [s[1], s[7]],
-                8: [s[1], s[8]],
-                9: [s[1], s[9]],
-                10: [s[1], s[10]],
-            ],
-            unreachable: [],
-            truncation: nil)
-    }()
+    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+        P e\u{1F}coin\u{1F}\u{1F}1\u{1F}event.value >= 50\u{1F}\u{1F}\u{1F}coin [event.value >= 50]
+        P e\u{1F}push\u{1F}\u{1F}3\u{1F}\u{1F}\u{1F}\u{1F}push
+        P e\u{1F}reset\u{1F}\u{1F}0\u{1F}\u{1F}\u{1F}\u{1F}reset
+        P e\u{1F}coin\u{1F}\u{1F}2\u{1F}\u{1F}event.value >= 50\u{1F}\u{1F}coin [!(event.value >= 50)]
+        P e\u{1F}coin\u{1F}\u{1F}4\u{1F}\u{1F}\u{1F}\u{1F}coin
+        P e\u{1F}push\u{1F}\u{1F}5\u{1F}\u{1F}\u{1F}\u{1F}push
+        P t\u{1F}1\u{1F}0\u{1F}6\u{1F}\u{1F}\u{1F}\u{1F}after 10s in unlocked
+        P e\u{1F}reset\u{1F}\u{1F}7\u{1F}\u{1F}\u{1F}\u{1F}reset
+        P e\u{1F}logged\u{1F}\u{1F}8\u{1F}\u{1F}\u{1F}logAlarm\u{1F}logged (answer of logAlarm)
+        P e\u{1F}coin\u{1F}\u{1F}9\u{1F}\u{1F}\u{1F}\u{1F}coin
+        P e\u{1F}push\u{1F}\u{1F}10\u{1F}\u{1F}\u{1F}\u{1F}push
+        S 0\u{1F}
+        S 1\u{1F}0
+        S 2\u{1F}1
+        T 0\u{1F}2
+        T 1\u{1F}0
+        T 2\u{1F}3
+        T 3\u{1F}1
+        T 4\u{1F}0\u{1E}4
+        T 5\u{1F}0\u{1E}5
+        T 6\u{1F}0\u{1E}6
+        T 7\u{1F}1\u{1E}7
+        T 8\u{1F}1\u{1E}8
+        T 9\u{1F}1\u{1E}9
+        T 10\u{1F}1\u{1E}10
+        """)
 }

@@ -726,77 +726,68 @@ extension Upload: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths: StateLoop.MachinePaths<StateName> = {
-        let s: [StateLoop.MachinePaths<StateName>.Step] = [
-            .init(trigger: .event("pause"), transitions: [6, 2], description: "pause"),
-            .init(trigger: .event("chunk"), transitions: [4, 18], holding: ["sent >= 2"], description: "chunk [sent >= 2]"),
-            .init(trigger: .event("hashed"), transitions: [7, 16], description: "hashed"),
-            .init(trigger: .event("fail"), transitions: [1], description: "fail"),
-            .init(trigger: .event("hashed"), transitions: [14, 16], description: "hashed"),
-            .init(trigger: .onDone, transitions: [3], description: "onDone of working"),
-            .init(trigger: .event("reset"), transitions: [0], description: "reset"),
-            .init(trigger: .event("chunk"), transitions: [5, 18], failing: ["sent >= 2"], description: "chunk [!(sent >= 2)]"),
-            .init(trigger: .event("resume"), transitions: [8, 19], description: "resume"),
-            .init(trigger: .event("resume"), transitions: [9, 19], description: "resume"),
-            .init(trigger: .event("chunk"), transitions: [10, 18], description: "chunk"),
-            .init(trigger: .event("hashed"), transitions: [11, 16], description: "hashed"),
-            .init(trigger: .event("pause"), transitions: [12, 2], description: "pause"),
-            .init(trigger: .event("chunk"), transitions: [13, 18], description: "chunk"),
-            .init(trigger: .event("resume"), transitions: [15, 19], description: "resume"),
-            .init(trigger: .event("fail"), transitions: [17], description: "fail"),
-            .init(trigger: .event("chunk"), transitions: [4, 20], holding: ["sent >= 2"], description: "chunk [sent >= 2]"),
-            .init(trigger: .event("hashed"), transitions: [7, 21], description: "hashed"),
-            .init(trigger: .event("resume"), transitions: [8, 22], description: "resume"),
-            .init(trigger: .event("chunk"), transitions: [23], description: "chunk"),
-            .init(trigger: .event("hashed"), transitions: [24], description: "hashed"),
-            .init(trigger: .event("pause"), transitions: [25], description: "pause"),
-            .init(trigger: .event("resume"), transitions: [26], description: "resume"),
-            .init(trigger: .event("fail"), transitions: [27], description: "fail"),
-        ]
-        return .init(
-            states: [
-                .working: [],
-                .transfer: [],
-                .sending: [],
-                .paused: [s[0]],
-                .sent: [s[1]],
-                .checksum: [],
-                .hashing: [],
-                .verified: [s[2]],
-                .failed: [s[2], s[3]],
-                .finished: [s[1], s[4], s[5]],
-            ],
-            transitions: [
-                0: [s[6]],
-                1: [s[2], s[3]],
-                2: [s[0]],
-                3: [s[1], s[4], s[5]],
-                4: [s[1]],
-                5: [s[7]],
-                6: [s[0]],
-                7: [s[2]],
-                8: [s[8]],
-                9: [s[0], s[9]],
-                10: [s[0], s[10]],
-                11: [s[0], s[11]],
-                12: [s[0], s[12]],
-                13: [s[1], s[13]],
-                14: [s[1], s[4]],
-                15: [s[1], s[14]],
-                16: [s[2]],
-                17: [s[15]],
-                18: [s[1]],
-                19: [s[8]],
-                20: [s[2], s[16]],
-                21: [s[2], s[17]],
-                22: [s[2], s[18]],
-                23: [s[2], s[3], s[19]],
-                24: [s[2], s[3], s[20]],
-                25: [s[2], s[3], s[21]],
-                26: [s[2], s[3], s[22]],
-                27: [s[2], s[3], s[23]],
-            ],
-            unreachable: [],
-            truncation: nil)
-    }()
+    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+        P e\u{1F}pause\u{1F}\u{1F}6\u{1E}2\u{1F}\u{1F}\u{1F}\u{1F}pause
+        P e\u{1F}chunk\u{1F}\u{1F}4\u{1E}18\u{1F}sent >= 2\u{1F}\u{1F}\u{1F}chunk [sent >= 2]
+        P e\u{1F}hashed\u{1F}\u{1F}7\u{1E}16\u{1F}\u{1F}\u{1F}\u{1F}hashed
+        P e\u{1F}fail\u{1F}\u{1F}1\u{1F}\u{1F}\u{1F}\u{1F}fail
+        P e\u{1F}hashed\u{1F}\u{1F}14\u{1E}16\u{1F}\u{1F}\u{1F}\u{1F}hashed
+        P d\u{1F}\u{1F}\u{1F}3\u{1F}\u{1F}\u{1F}\u{1F}onDone of working
+        P e\u{1F}reset\u{1F}\u{1F}0\u{1F}\u{1F}\u{1F}\u{1F}reset
+        P e\u{1F}chunk\u{1F}\u{1F}5\u{1E}18\u{1F}\u{1F}sent >= 2\u{1F}\u{1F}chunk [!(sent >= 2)]
+        P e\u{1F}resume\u{1F}\u{1F}8\u{1E}19\u{1F}\u{1F}\u{1F}\u{1F}resume
+        P e\u{1F}resume\u{1F}\u{1F}9\u{1E}19\u{1F}\u{1F}\u{1F}\u{1F}resume
+        P e\u{1F}chunk\u{1F}\u{1F}10\u{1E}18\u{1F}\u{1F}\u{1F}\u{1F}chunk
+        P e\u{1F}hashed\u{1F}\u{1F}11\u{1E}16\u{1F}\u{1F}\u{1F}\u{1F}hashed
+        P e\u{1F}pause\u{1F}\u{1F}12\u{1E}2\u{1F}\u{1F}\u{1F}\u{1F}pause
+        P e\u{1F}chunk\u{1F}\u{1F}13\u{1E}18\u{1F}\u{1F}\u{1F}\u{1F}chunk
+        P e\u{1F}resume\u{1F}\u{1F}15\u{1E}19\u{1F}\u{1F}\u{1F}\u{1F}resume
+        P e\u{1F}fail\u{1F}\u{1F}17\u{1F}\u{1F}\u{1F}\u{1F}fail
+        P e\u{1F}chunk\u{1F}\u{1F}4\u{1E}20\u{1F}sent >= 2\u{1F}\u{1F}\u{1F}chunk [sent >= 2]
+        P e\u{1F}hashed\u{1F}\u{1F}7\u{1E}21\u{1F}\u{1F}\u{1F}\u{1F}hashed
+        P e\u{1F}resume\u{1F}\u{1F}8\u{1E}22\u{1F}\u{1F}\u{1F}\u{1F}resume
+        P e\u{1F}chunk\u{1F}\u{1F}23\u{1F}\u{1F}\u{1F}\u{1F}chunk
+        P e\u{1F}hashed\u{1F}\u{1F}24\u{1F}\u{1F}\u{1F}\u{1F}hashed
+        P e\u{1F}pause\u{1F}\u{1F}25\u{1F}\u{1F}\u{1F}\u{1F}pause
+        P e\u{1F}resume\u{1F}\u{1F}26\u{1F}\u{1F}\u{1F}\u{1F}resume
+        P e\u{1F}fail\u{1F}\u{1F}27\u{1F}\u{1F}\u{1F}\u{1F}fail
+        S 0\u{1F}
+        S 1\u{1F}
+        S 2\u{1F}
+        S 3\u{1F}0
+        S 4\u{1F}1
+        S 5\u{1F}
+        S 6\u{1F}
+        S 7\u{1F}2
+        S 8\u{1F}2\u{1E}3
+        S 9\u{1F}1\u{1E}4\u{1E}5
+        T 0\u{1F}6
+        T 1\u{1F}2\u{1E}3
+        T 2\u{1F}0
+        T 3\u{1F}1\u{1E}4\u{1E}5
+        T 4\u{1F}1
+        T 5\u{1F}7
+        T 6\u{1F}0
+        T 7\u{1F}2
+        T 8\u{1F}8
+        T 9\u{1F}0\u{1E}9
+        T 10\u{1F}0\u{1E}10
+        T 11\u{1F}0\u{1E}11
+        T 12\u{1F}0\u{1E}12
+        T 13\u{1F}1\u{1E}13
+        T 14\u{1F}1\u{1E}4
+        T 15\u{1F}1\u{1E}14
+        T 16\u{1F}2
+        T 17\u{1F}15
+        T 18\u{1F}1
+        T 19\u{1F}8
+        T 20\u{1F}2\u{1E}16
+        T 21\u{1F}2\u{1E}17
+        T 22\u{1F}2\u{1E}18
+        T 23\u{1F}2\u{1E}3\u{1E}19
+        T 24\u{1F}2\u{1E}3\u{1E}20
+        T 25\u{1F}2\u{1E}3\u{1E}21
+        T 26\u{1F}2\u{1E}3\u{1E}22
+        T 27\u{1F}2\u{1E}3\u{1E}23
+        """)
 }

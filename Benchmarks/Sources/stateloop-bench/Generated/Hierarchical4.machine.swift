@@ -372,38 +372,29 @@ extension Hierarchical4: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths: StateLoop.MachinePaths<StateName> = {
-        let s: [StateLoop.MachinePaths<StateName>.Step] = [
-            .init(trigger: .event("next"), transitions: [3], description: "next"),
-            .init(trigger: .event("leave"), transitions: [2], description: "leave"),
-            .init(trigger: .event("reset"), transitions: [0], description: "reset"),
-            .init(trigger: .event("toggle"), transitions: [1], description: "toggle"),
-            .init(trigger: .event("next"), transitions: [4], description: "next"),
-            .init(trigger: .event("next"), transitions: [5], description: "next"),
-            .init(trigger: .event("toggle"), transitions: [6], description: "toggle"),
-            .init(trigger: .event("leave"), transitions: [7], description: "leave"),
-        ]
-        return .init(
-            states: [
-                .a: [],
-                .b: [],
-                .c: [],
-                .d: [],
-                .x: [],
-                .y: [s[0]],
-                .outside: [s[1]],
-            ],
-            transitions: [
-                0: [s[2]],
-                1: [s[3]],
-                2: [s[1]],
-                3: [s[0]],
-                4: [s[0], s[4]],
-                5: [s[1], s[5]],
-                6: [s[1], s[6]],
-                7: [s[1], s[7]],
-            ],
-            unreachable: [],
-            truncation: nil)
-    }()
+    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+        P e\u{1F}next\u{1F}\u{1F}3\u{1F}\u{1F}\u{1F}\u{1F}next
+        P e\u{1F}leave\u{1F}\u{1F}2\u{1F}\u{1F}\u{1F}\u{1F}leave
+        P e\u{1F}reset\u{1F}\u{1F}0\u{1F}\u{1F}\u{1F}\u{1F}reset
+        P e\u{1F}toggle\u{1F}\u{1F}1\u{1F}\u{1F}\u{1F}\u{1F}toggle
+        P e\u{1F}next\u{1F}\u{1F}4\u{1F}\u{1F}\u{1F}\u{1F}next
+        P e\u{1F}next\u{1F}\u{1F}5\u{1F}\u{1F}\u{1F}\u{1F}next
+        P e\u{1F}toggle\u{1F}\u{1F}6\u{1F}\u{1F}\u{1F}\u{1F}toggle
+        P e\u{1F}leave\u{1F}\u{1F}7\u{1F}\u{1F}\u{1F}\u{1F}leave
+        S 0\u{1F}
+        S 1\u{1F}
+        S 2\u{1F}
+        S 3\u{1F}
+        S 4\u{1F}
+        S 5\u{1F}0
+        S 6\u{1F}1
+        T 0\u{1F}2
+        T 1\u{1F}3
+        T 2\u{1F}1
+        T 3\u{1F}0
+        T 4\u{1F}0\u{1E}4
+        T 5\u{1F}1\u{1E}5
+        T 6\u{1F}1\u{1E}6
+        T 7\u{1F}1\u{1E}7
+        """)
 }
