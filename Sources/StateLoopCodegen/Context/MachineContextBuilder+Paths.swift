@@ -60,18 +60,13 @@ extension MachineContextBuilder {
             "    /// (Docs/Testing.md, \"Paths\"); guards are symbolic: a test makes them hold.",
             "    \(access.prefix)static let paths = StateLoop.MachinePaths<StateName>(table: \"\"\"",
         ] + records.map { record in
-            let line = record[0] + " " + record.dropFirst().map(Self.oneLine).joined(separator: Self.fieldSeparator)
+            let line = record[0] + " " + record.dropFirst().map(\.onOneLine).joined(separator: Self.fieldSeparator)
             return "        " + SwiftLiteral.string(line).dropFirst().dropLast()
         } + ["        \"\"\")"]
     }
 
     private static let fieldSeparator = "\u{1F}"
     private static let itemSeparator = "\u{1E}"
-
-    /// Whitespace (line breaks included) as spaces: a record is one line.
-    private static func oneLine(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.isWhitespace ? " " : $0 }))
-    }
 
     /// A step's fields: kind, two arguments, branch ids, guards holding, failing, effect, text.
     private func stepFields(_ step: MachinePaths.Step, in paths: MachinePaths, stateIndex: [Int: Int]) -> [String] {
@@ -83,7 +78,7 @@ extension MachineContextBuilder {
         case .done: ["d", "", ""]
         }
         let guards = { (assumptions: [MachinePaths.Assumption]) in
-            assumptions.map { Self.oneLine($0.expression) }.joined(separator: Self.itemSeparator)
+            assumptions.map(\.expression.onOneLine).joined(separator: Self.itemSeparator)
         }
         return head + [
             step.transitions.map(String.init).joined(separator: Self.itemSeparator),

@@ -40,8 +40,7 @@ public struct TransitionEntry: Sendable {
         case .transition(let transition): transition.target?.value ?? "(stays)"
         }
         // One line, whatever the guard's YAML did: warnings and tables hold one description a line.
-        let text = "\(state ?? "(any)") --\(trigger)\(condition)--> \(outcome)"
-        return String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.isWhitespace ? " " : $0 }))
+        return "\(state ?? "(any)") --\(trigger)\(condition)--> \(outcome)".onOneLine
     }
 }
 
@@ -81,5 +80,12 @@ public struct TransitionList: Sendable {
     /// The id of the branch (or `ignore:` entry) written at `location`.
     public func id(at location: SourceLocation) -> Int? {
         idsByLocation[location]
+    }
+}
+
+extension String {
+    /// The text with every whitespace character (line breaks included) as a space.
+    public var onOneLine: String {
+        String(String.UnicodeScalarView(unicodeScalars.map { $0.properties.isWhitespace ? " " : $0 }))
     }
 }
