@@ -1,4 +1,5 @@
 import Foundation
+import StateLoopTesting
 import Testing
 
 /// The generated reducers, driven event by event: transitions, guards and their else branches,
@@ -36,27 +37,39 @@ import Testing
         #expect(reduced(frozen, [.swap, .add(amount: 3), .freeze], by: Pair.reduce) == frozen)
     }
 
-    @Test func gitHubSearchTypingStartsLoadingAndAnEmptySearchIsIgnored() throws {
-        var state = GitHubSearch.State.initial
-        GitHubSearch.reduce(&state, .searchChanged(search: ""))
-        #expect(state == .initial)
-        GitHubSearch.reduce(&state, .searchChanged(search: "swift"))
-        #expect(state.mode == .loading)
-        #expect(state.search == "swift")
-        #expect(state.nextPageURL == GitHub.searchURL("swift"))
+    // GitHubSearch with the harness: each step states its whole change (a forgotten field fails),
+    // and the page load it starts must be answered or let go.
+
+    @Test func gitHubSearchTypingStartsLoadingAndAnEmptySearchIsIgnored() {
+        let test = MachineTest(GitHubSearch.self, state: .initial, coverage: TransitionCoverage())
+        test.send(.searchChanged(search: ""))
+        test.send(.searchChanged(search: "swift")) {
+            $0.mode = .loading
+            $0.search = "swift"
+            $0.nextPageURL = GitHub.searchURL("swift")
+        }
+        #expect(test.pendingRuns == [.loadNextPage(GitHub.searchURL("swift")!)])
+        test.skipPendingRuns()
+        test.finish()
     }
 
     @Test func gitHubSearchAppendsAPageToTheOldResults() {
-        let old = [Repository(name: "a")]
-        var state = GitHubSearch.State(mode: .loading, search: "s", results: old, nextPageURL: nil, lastError: nil)
+        let old = [Repository(name: "a")], request = URL(string: "https://example.invalid/1")!
         let next = URL(string: "https://example.invalid/2")
-        GitHubSearch.reduce(&state, .loaded(repositories: [Repository(name: "b")], nextURL: next))
-        #expect(state.mode == .ready)
-        #expect(state.results == [Repository(name: "a"), Repository(name: "b")])
-        #expect(state.nextPageURL == next)
+        let test = MachineTest(
+            GitHubSearch.self, state: .init(mode: .loading, search: "s", results: old, nextPageURL: request, lastError: nil),
+            coverage: TransitionCoverage())
+        test.answer(.loadNextPage(request), with: .loaded(repositories: [Repository(name: "b")], nextURL: next))
+        test.receive(.loaded(repositories: [Repository(name: "b")], nextURL: next)) {
+            $0.mode = .ready
+            $0.results = [Repository(name: "a"), Repository(name: "b")]
+            $0.nextPageURL = next
+        }
+        test.finish()
     }
 
     @Test func effectsOnlyEventsAreIgnoredWhereNoEffectRuns() {
+        // The reducer itself, not the harness: in `idle` no effect runs, so nothing can answer.
         var state = GitHubSearch.State.initial
         GitHubSearch.reduce(&state, .loaded(repositories: [Repository(name: "x")], nextURL: nil))
         GitHubSearch.reduce(&state, .failed(error: .offline))
@@ -64,9 +77,11 @@ import Testing
     }
 
     @Test func theLastPageStopsScrolling() {
-        var state = GitHubSearch.State(mode: .ready, search: "s", results: [], nextPageURL: nil, lastError: nil)
-        GitHubSearch.reduce(&state, .scrolledNearBottom)
-        #expect(state.mode == .ready)
+        let test = MachineTest(
+            GitHubSearch.self, state: .init(mode: .ready, search: "s", results: [], nextPageURL: nil, lastError: nil),
+            coverage: TransitionCoverage())
+        test.send(.scrolledNearBottom)
+        test.finish()
     }
 
     @Test func aTimerFiresOnlyForTheEntryThatArmedIt() {
