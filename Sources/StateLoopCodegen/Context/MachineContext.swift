@@ -55,7 +55,9 @@ public struct MachineContext: Sendable {
     /// The `RecordingEffects` test double, laid out (none without effects).
     public var recordingLines: [String]
     /// `extension Machine: StateLoop.StateMachine`: what tests and coverage read (Docs/Testing.md).
-    public var conformanceLines: [String]
+    /// One string, its lines joined: tens of thousands of lines for a large machine, which Mustache
+    /// would render one section at a time.
+    public var conformance: String
     /// Functions after `system(...)`: `system(input:...)` for a machine with `input:`.
     public var systemLines: [String]
     /// `, isFinished: { $0.isDone }` when the machine can finish.

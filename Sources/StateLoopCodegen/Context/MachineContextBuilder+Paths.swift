@@ -61,7 +61,7 @@ extension MachineContextBuilder {
             "    \(access.prefix)static let paths = StateLoop.MachinePaths<StateName>(table: \"\"\"",
         ] + records.map { record in
             let line = record[0] + " " + record.dropFirst().map(\.onOneLine).joined(separator: Self.fieldSeparator)
-            return "        " + SwiftLiteral.string(line).dropFirst().dropLast()
+            return "        " + SwiftLiteral.escaped(line)
         } + ["        \"\"\")"]
     }
 

@@ -68,7 +68,7 @@ extension MachineContextBuilder {
             "    \(p)static let transitions: [StateLoop.TransitionInfo] = StateLoop.TransitionInfo.table(\"\"\"",
         ]
         lines += transitions.entries.map { entry in
-            "        \(entry.location.line):\(entry.location.column) " + SwiftLiteral.string(entry.description).dropFirst().dropLast()
+            "        \(entry.location.line):\(entry.location.column) " + SwiftLiteral.escaped(entry.description)
         }
         return lines + ["        \"\"\")", ""] + pathsLines() + ["}"]
     }

@@ -234,7 +234,7 @@ public struct MachineContextBuilder {
                 ? "\(access.prefix)static var initial: Self"
                 : "\(access.prefix)static func initial(_ input: Input) -> Self",
             recordingLines: recordingLines(),
-            conformanceLines: conformanceLines(),
+            conformance: conformanceLines().joined(separator: "\n"),
             systemLines: systemLines(systemParameters: systemParameters, feedbacksArguments: feedbacksArguments),
             systemFinish: layout.hasTopLevelFinal ? ", isFinished: { $0.isDone }" : "",
             fields: zip(spec.context, fieldTypes).map { field, type in

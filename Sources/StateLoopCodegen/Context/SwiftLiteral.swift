@@ -6,7 +6,16 @@ enum SwiftLiteral {
     /// line-breaking character are escaped, so the literal always ends where we end it; `#` needs no
     /// escape because the literal is not a raw one.
     static func string(_ text: String) -> String {
-        var result = "\""
+        "\"" + escaped(text) + "\""
+    }
+
+    /// `text` as the inside of a string literal: `string(text)` without its quotes.
+    static func escaped(_ text: String) -> String {
+        // Printable ASCII without a backslash or a quote needs no escape (most names and texts).
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "\"") }) {
+            return text
+        }
+        var result = ""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\\": result += "\\\\"
@@ -22,7 +31,7 @@ enum SwiftLiteral {
                 }
             }
         }
-        return result + "\""
+        return result
     }
 
     /// `path` as the `file:` literal of a `#sourceLocation` directive.

@@ -231,9 +231,7 @@ enum EmbeddedTemplates {
 {{{.}}}
 {{/systemLines}}
 }
-{{#conformanceLines}}
-{{{.}}}
-{{/conformanceLines}}
+{{{conformance}}}
 
 """#,
         "Reducer": #"""

@@ -33,7 +33,7 @@ extension MachineContext: MustacheParent {
         case "typeLines": self.typeLines
         case "initialDeclaration": self.initialDeclaration
         case "recordingLines": self.recordingLines
-        case "conformanceLines": self.conformanceLines
+        case "conformance": self.conformance
         case "systemLines": self.systemLines
         case "systemFinish": self.systemFinish
         case "fields": self.fields

@@ -48,7 +48,8 @@ public struct TransitionEntry: Sendable {
 /// depth first with its `on:`, `ignore:`, `after:`, `always:` and `onDone:` in that order.
 public struct TransitionList: Sendable {
     public let entries: [TransitionEntry]
-    private let idsByLocation: [SourceLocation: Int]
+    /// Ids by line and column (`line << 32 | column`): one file, and an `Int` hashes faster than a path.
+    private let idsByPlace: [Int: Int]
 
     public init(_ spec: MachineSpec) {
         var entries: [TransitionEntry] = []
@@ -74,18 +75,25 @@ public struct TransitionList: Sendable {
         addOwn(nil, on: spec.on, ignore: spec.ignore)
         spec.states.forEach(visit)
         self.entries = entries
-        idsByLocation = Dictionary(entries.map { ($0.location, $0.id) }, uniquingKeysWith: { first, _ in first })
+        idsByPlace = Dictionary(entries.map { (Self.place($0.location), $0.id) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The id of the branch (or `ignore:` entry) written at `location`.
     public func id(at location: SourceLocation) -> Int? {
-        idsByLocation[location]
+        idsByPlace[Self.place(location)]
+    }
+
+    private static func place(_ location: SourceLocation) -> Int {
+        location.line << 32 | location.column
     }
 }
 
 extension String {
     /// The text with every whitespace character (line breaks included) as a space.
     public var onOneLine: String {
-        String(String.UnicodeScalarView(unicodeScalars.map { $0.properties.isWhitespace ? " " : $0 }))
+        // Most text is printable ASCII: nothing to change, and no walk over Unicode scalars,
+        // which costs the generator seconds on a spec with tens of thousands of branches.
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return self }
+        return String(String.UnicodeScalarView(unicodeScalars.map { $0.properties.isWhitespace ? " " : $0 }))
     }
 }
