@@ -9,6 +9,9 @@
 //                   system per request), `timer(...)`, `runs(pending:effect:)`.
 //   Store         - a main-actor, observable view of one instance for UI.
 //   CallLog       - the thread-safe call list of generated test doubles.
+//   StateMachine  - what a generated machine gives tests and tools (Docs/Testing.md): the traced
+//                   reducer (`TransitionTrace`), the runs and timers a state asks for, its
+//                   branches (`TransitionInfo`) and its paths (`MachinePaths`).
 //
 // Internals: `SystemCore` (the floodgate: a queue drained by one thread at a time, under a
 // `PlatformLock`), the running loops (`RequestLoop`, `RequestSetLoop`, `RunsLoop`, reached
