@@ -273,8 +273,7 @@ extension MachineContextBuilder {
     }
 
     func makeTimers() -> [MachineContext.Timer] {
-        let timers = layout.tree.nodes.map(\.spec).flatMap { state in state.after.enumerated().map { (state, $0, $1) } }
-        return timers.enumerated().map { number, entry in
+        allTimers().enumerated().map { number, entry in
             let (state, index, timer) = entry
             let mode = SwiftName.escaped(state.name.value)
             let named = timer.milliseconds == nil
@@ -292,6 +291,12 @@ extension MachineContextBuilder {
                 fireEvent: "\(named ? "request" : "entry") in " + timerEvent(mode: mode, index: index, entry: named ? "request.entry" : "entry")
             )
         }
+    }
+
+    /// Every `after:` timer with its state and its index there, in document order: timer `n` of the
+    /// list has the request member `_timerRequest<n>`.
+    func allTimers() -> [(state: StateSpec, index: Int, timer: TimerSpec)] {
+        layout.tree.nodes.map(\.spec).flatMap { state in state.after.enumerated().map { (state, $0, $1) } }
     }
 
     /// `._timer(.init(state: .failed, index: 0, entry: entry))`: the event timer `index` of `mode` sends.

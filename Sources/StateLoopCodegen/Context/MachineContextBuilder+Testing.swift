@@ -133,9 +133,8 @@ extension MachineContextBuilder {
 
     /// `timers(in:)`: each `after:` timer whose request is set, with its delay and the event it sends.
     private func timersLines() -> [String] {
-        let timers = layout.tree.nodes.map(\.spec).flatMap { state in state.after.enumerated().map { (state, $0, $1) } }
         var body: [String] = []
-        for (number, (state, index, timer)) in timers.enumerated() {
+        for (number, (state, index, timer)) in allTimers().enumerated() {
             let named = timer.milliseconds == nil
             let mode = SwiftName.escaped(state.name.value)
             let delay = named ? "request.delay" : ".milliseconds(\(timer.milliseconds!))"
