@@ -92,6 +92,14 @@ extension MachineContextBuilder {
         }
     }
 
+    /// True when a guard of `branches` reads the event's payload.
+    static func guardsMentionPayload(_ branches: [Branch]) -> Bool {
+        branches.contains { branch in
+            guard case .transition(let transition) = branch, let condition = transition.guardExpression else { return false }
+            return mentions("event", in: condition.value)
+        }
+    }
+
     /// True when `word` stands in `text` as an identifier of its own (not inside `events` or `_event`).
     static func mentions(_ word: String, in text: String) -> Bool {
         func isIdentifierByte(_ byte: UInt8) -> Bool {

@@ -126,6 +126,8 @@ extension MachineContextBuilder {
     func modeValue(in container: Int?, path: ArraySlice<Int>, recorded: Bool = true) -> String {
         let tree = layout.tree
         if let container, tree[container].spec.kind == .parallel {
+            // A history child of a parallel state restores all its regions at once (S61, S65).
+            if let child = path.first, tree[child].spec.isHistory { return historyValue(child, recorded: recorded) }
             let regions = tree.regions(of: container).map { region in
                 "\(SwiftName.escaped(tree[region].name)): " + modeValue(in: region, path: path.first == region ? path.dropFirst() : [], recorded: recorded)
             }

@@ -306,6 +306,9 @@ extension MachineContextBuilder {
             lines.append(indent + "_next.\(delayField(tree[state].name, index)) = _next.\(delayMembers[timer.delay.value]!)()")
         }
         for target in layout.doneTargets[state] {
+            // A parallel state is due once however many regions finish in one microstep, after
+            // the regions' own `onDone:` (S71): an earlier entry moves to the end.
+            if tree[target].spec.kind == .parallel { lines.append(indent + "_next._done.removeAll { $0 == .\(caseName(target)) }") }
             lines.append(indent + "_next._done.append(.\(caseName(target)))")
         }
         return lines
@@ -394,6 +397,8 @@ extension MachineContextBuilder {
             loop += ["                isSettled = true", "                return"]
         }
         loop += ["            }", "            isSettled = false"]
+        // At the bound, what is still due stays due once: the queue cannot grow step after step (S51).
+        if layout.hasOnDone { loop += ["            var _seen = Swift.Set<StateName>()", "            _done.removeAll { !_seen.insert($0).inserted }"] }
         addMember(
             doc: "Takes `onDone:` and `always:` microsteps until none applies, at most 1,000 (S51).",
             declaration: "fileprivate mutating func _settle<_R: StateLoop._TransitionRecorder>(_ _trace: inout _R)",
@@ -423,8 +428,14 @@ extension MachineContextBuilder {
         body += selectLines(alwaysBranches(leaf), payload: nil, indent: "                ")
         body += ["            }", "            switch _event {"]
         for decision in leafDecisions(leaf) {
-            body.append("            " + decision.pattern)
-            if let binding = decision.payloadBinding { body.append(binding) }
+            // A selector evaluates guards only: it binds the payload when a guard reads it (the
+            // branch's own phases bind it again for `set:` and `do:`).
+            if let payload = decision.payload, !Self.guardsMentionPayload(decision.chain.map(\.branch)) {
+                body.append("            " + eventCaseSpellings[spec.events.firstIndex { $0.name.value == payload.name.value }!].pattern)
+            } else {
+                body.append("            " + decision.pattern)
+                if let binding = decision.payloadBinding { body.append(binding) }
+            }
             body += selectLines(decision.chain, payload: decision.payload, indent: Self.caseIndent)
         }
         body.append("            }")
@@ -545,9 +556,9 @@ extension MachineContextBuilder {
             doc: "Takes the selected branches as one microstep: each once; of two that exit the same states, the inner source's, else the first (S68–S70).",
             declaration: "fileprivate static func _step<_R: StateLoop._TransitionRecorder>(_ _ids: [Swift.Int], _ _event: Event?, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool",
             body: [
-                "            let domains = [\(parallelDomains.map(String.init).joined(separator: ", "))]  // -1: the machine, -2: no target",
-                "            let sources = [\(parallelSources.map(String.init).joined(separator: ", "))]  // -1: the machine's own on:",
-                "            let parents = [\(parents)]",
+                "            let domains: [Swift.Int] = [\(parallelDomains.map(String.init).joined(separator: ", "))]  // -1: the machine, -2: no target",
+                "            let sources: [Swift.Int] = [\(parallelSources.map(String.init).joined(separator: ", "))]  // -1: the machine's own on:",
+                "            let parents: [Swift.Int] = [\(parents)]",
                 "            func within(_ state: Swift.Int, _ ancestor: Swift.Int) -> Swift.Bool {",
                 "                if ancestor == -1 { return true }",
                 "                var current = state",

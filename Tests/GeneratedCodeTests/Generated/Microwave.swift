@@ -437,6 +437,8 @@ public enum Microwave {
                 }
             }
             isSettled = false
+            var _seen = Swift.Set<StateName>()
+            _done.removeAll { !_seen.insert($0).inserted }
         }
 
         /// Queues a one-shot run for the system to start (S38).

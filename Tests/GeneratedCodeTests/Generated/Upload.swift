@@ -400,9 +400,9 @@ public enum Upload {
 
         /// Takes the selected branches as one microstep: each once; of two that exit the same states, the inner source's, else the first (S68–S70).
         fileprivate static func _step<_R: StateLoop._TransitionRecorder>(_ _ids: [Swift.Int], _ _event: Event?, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
-            let domains = [1, -2, 1, -1, -1, 1, -2, 5, 5]  // -1: the machine, -2: no target
-            let sources = [2, 2, 2, -1, 0, 3, 0, 6, 6]  // -1: the machine's own on:
-            let parents = [-1, 0, 1, 1, 1, 0, 5, 5, -1, -1]
+            let domains: [Swift.Int] = [1, -2, 1, -1, -1, 1, -2, 5, 5]  // -1: the machine, -2: no target
+            let sources: [Swift.Int] = [2, 2, 2, -1, 0, 3, 0, 6, 6]  // -1: the machine's own on:
+            let parents: [Swift.Int] = [-1, 0, 1, 1, 1, 0, 5, 5, -1, -1]
             func within(_ state: Swift.Int, _ ancestor: Swift.Int) -> Swift.Bool {
                 if ancestor == -1 { return true }
                 var current = state
@@ -510,6 +510,7 @@ public enum Upload {
                 break
             case .sent:
                 do { let _s = _next; _s._action4(&_next) }
+                _next._done.removeAll { $0 == .working }
                 _next._done.append(.working)
             }
         }
@@ -520,6 +521,7 @@ public enum Upload {
             case .hashing:
                 break
             case .verified:
+                _next._done.removeAll { $0 == .working }
                 _next._done.append(.working)
             }
         }
@@ -558,6 +560,8 @@ public enum Upload {
                 return
             }
             isSettled = false
+            var _seen = Swift.Set<StateName>()
+            _done.removeAll { !_seen.insert($0).inserted }
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
