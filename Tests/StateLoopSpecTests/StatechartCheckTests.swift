@@ -227,6 +227,22 @@ import Testing
         }, "\(checked(yaml))")
     }
 
+    @Test("S82: a composite whose Mode type would hide Mode, a module the generated code names, or a name Swift keeps fails at its name",
+          arguments: [
+            ("mode", "Mode", "would hide 'Mode' inside it, where the generated code names every state type 'Mode.<Name>'"),
+            ("swift", "Swift", "would hide the module 'Swift' inside 'Mode', where the generated code names 'Swift.Hashable' and 'Swift.Sendable'"),
+            ("stateLoop", "StateLoop", "would hide the module 'StateLoop' inside 'Mode', where the generated code may name the runtime's types"),
+            ("type", "Type", "is the metatype's name in Swift: a nested type cannot take it"),
+            ("protocol", "Protocol", "is the protocol metatype's name in Swift: a nested type cannot take it"),
+            ("any", "Any", "is a Swift keyword: a type cannot take it"),
+          ])
+    func modeTypeNamesTheGeneratedCodeNeedsAreReserved(_ state: String, _ type: String, _ why: String) {
+        let yaml = machine("  a:\n    initial: \(state)\n    states:\n      \(state):\n        initial: x\n        states:\n          x: {}\n")
+        #expect(checked(yaml) == [
+            "test.machine.yml:9:7: error: state '\(state)' generates the Swift type 'Mode.\(type)', which \(why) (fix: rename the state, e.g. '\(state)State')",
+        ])
+    }
+
     @Test("S8: a history state that nothing targets gets the unreachable-state warning")
     func untargetedHistoryIsUnreachable() {
         #expect(checked(machine("  a:\n    initial: b\n    states:\n      b: {}\n      h: {type: history}\n")) == [
