@@ -27,6 +27,8 @@ struct Check: ParsableCommand {
         var errors = 0
         var warnings = 0
         let read = try ChildSpecs(specs: specs)
+        Console.report(read.duplicateNames)
+        errors += read.duplicateNames.count
         for spec in specs {
             let result = SpecLoader.load(contents: read.contents(of: spec), path: spec, library: read.library)
             Console.report(result.diagnostics)

@@ -59,6 +59,8 @@ struct Generate: ParsableCommand {
         var failed = !named.isEmpty
         // Refused specs are neither read nor known as children: the plugin cannot build them.
         let read = try ChildSpecs(specs: specs.filter { !named.contains($0) }, children: children)
+        Console.report(read.duplicateNames)
+        failed = failed || !read.duplicateNames.isEmpty
         for spec in specs where !named.contains(spec) {
             let name = SpecFileNaming.outputFileName(forSpecAt: spec)
             let result = pipeline.generate(contents: read.contents(of: spec), path: spec, library: read.library)

@@ -94,4 +94,28 @@ import Testing
         #expect(missing.status == 2)
         #expect(missing.stderr == "child/None.machine.yml: error: cannot read the spec: no such file\n")
     }
+
+    @Test("E57: two specs of one machine name fail at the later one's machine:, in every run that reads both")
+    func twoSpecsOfOneMachineNameFailAtTheLaterOne() throws {
+        let directory = try folder()
+        try Data(Self.worker.utf8).write(to: directory.appending(path: "child/Again.machine.yml"))
+        let expected = """
+            child/Worker.machine.yml:1:10: error: machine 'Worker' is declared by another spec read with this one too: both would generate the type 'Worker', and a parent would run either (fix: rename one of the machines)
+            child/Again.machine.yml:1:10: note: 'Worker' is also declared here
+
+            """
+        // As the plugin runs them: each spec of the target with every other one as --child.
+        for (spec, child) in [("child/Again.machine.yml", "child/Worker.machine.yml"), ("child/Worker.machine.yml", "child/Again.machine.yml")] {
+            let generate = try StateLoopTool.run(["generate", spec, "--child", child, "--child", "parent/Parent.machine.yml", "--output", "out"], in: directory)
+            #expect(generate.status == 1)
+            #expect(generate.stderr == expected)
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.appending(path: "out").path))
+        let check = try StateLoopTool.run(["check", "child/Worker.machine.yml", "child/Again.machine.yml"], in: directory)
+        #expect(check.status == 1)
+        #expect(check.stderr == expected + "checked 2 specs: 1 error, no warnings\n")
+        // A copy lying in the spec's folder is not part of the run: the folder is a convenience.
+        let alone = try StateLoopTool.run(["check", "child/Worker.machine.yml"], in: directory)
+        #expect(alone.status == 0, "\(alone.stderr)")
+    }
 }

@@ -204,6 +204,16 @@ import Testing
 
     // MARK: E23–E31: child machines
 
+    @Test("E56: a child machine named like a result type of the parent fails at the machine: value, with a note at the effect")
+    func childMachineNamedLikeAResultTypeFails() {
+        let loadResult = Self.payment.replacingOccurrences(of: "machine: Payment", with: "machine: LoadResult")
+        let yaml = checkout(machine: "LoadResult") + "  load: {in: [paying], request: {type: Int, value: total}, emits: [paid]}\n"
+        #expect(checked(yaml, library: [loadResult]) == [
+            "test.machine.yml:20:14: error: effect 'pay' runs machine 'LoadResult', which the type 'LoadResult' of effect 'load' would hide inside 'Checkout' (fix: rename the machine, or the effect 'load')\n"
+                + "test.machine.yml:24:3: note: effect 'load' is declared here",
+        ])
+    }
+
     @Test("E23, E28: a parent of a known child loads, and a forwarded event is answered where the child runs")
     func childMachineLoads() throws {
         #expect(checked(checkout()) == [])

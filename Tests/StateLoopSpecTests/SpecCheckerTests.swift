@@ -496,6 +496,46 @@ import Testing
         ])
     }
 
+    @Test("Names: a machine named like a type the spec's Swift names fails at its name, with a note at the use")
+    func machineNamedLikeATypeItsSwiftUsesFails() {
+        let yaml = """
+            machine: Int
+            context:
+              count: {type: Int, default: "0"}
+            events: {go: {}}
+            initial: a
+            states:
+              a:
+                on: {go: a}
+            """
+        #expect(printedDiagnostics(yaml) == [
+            "test.machine.yml:1:10: error: machine 'Int' would hide the type 'Int' that the spec's Swift names: inside the generated code, 'Int' is the machine (fix: rename the machine, e.g. 'IntMachine')\n"
+                + "test.machine.yml:3:17: note: 'Int' is named here",
+        ])
+        let expression = yaml.replacingOccurrences(of: "machine: Int", with: "machine: String")
+            .replacingOccurrences(of: "default: \"0\"", with: "default: \"String(0).count\"")
+        #expect(printedDiagnostics(expression) == [
+            "test.machine.yml:1:10: error: machine 'String' would hide the type 'String' that the spec's Swift names: inside the generated code, 'String' is the machine (fix: rename the machine, e.g. 'StringMachine')\n"
+                + "test.machine.yml:3:32: note: 'String' is named here",
+        ])
+    }
+
+    @Test("Names: the machine's own name before a member, in a string or after a dot is no clash")
+    func machineNameUsedAsItsNamespaceIsAccepted() throws {
+        _ = try loadedSpec("""
+            machine: M
+            context:
+              last: {type: "M.Mode?", default: nil}
+              label: {type: String, default: '"M"'}
+              size: {type: Int, default: "Foo.M"}
+            events: {go: {}}
+            initial: a
+            states:
+              a:
+                on: {go: a}
+            """)
+    }
+
     @Test func effectsWhoseResultTypesCollideFail() {
         let yaml = """
             machine: M

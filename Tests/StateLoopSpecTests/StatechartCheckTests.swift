@@ -155,6 +155,65 @@ import Testing
         ])
     }
 
+    @Test("S80: a shallow history's record enters the recorded child through its initial: chain (W3C test 388)")
+    func shallowHistoryRecordMakesTheInitialChainReachable() {
+        // s012 is the machine's first state, so s0 and s01 are active without being entered
+        // through their initial:. The record of h can be s01, which re-enters s01 through s011.
+        let states = "  s0:\n    initial: s02\n    on: {go: s1}\n    states:\n      s01:\n        initial: s011\n        states:\n          s011: {}\n          s012: {}\n          s013: {}\n      s02: {}\n      h: {type: history, target: s02}\n  s1:\n    on: {stop: h}\n"
+        let yaml = "machine: M\nevents: {go: {}, stop: {}}\nignore: [go, stop]\ninitial: s012\nstates:\n" + states
+        #expect(checked(yaml) == [
+            "test.machine.yml:15:11: warning: state 's013' is unreachable: no transition from the initial state 's012' leads to it (fix: add a transition with 'target: s013', or remove the state)",
+        ])
+    }
+
+    @Test("S80: a deep history's default enters its parent's initial: chain, even where the parent was already active")
+    func deepHistoryDefaultMakesTheInitialChainReachable() {
+        let states = "  s0:\n    initial: s01\n    on: {go: s1}\n    states:\n      s01:\n        initial: s011\n        states:\n          s011: {}\n          s012: {}\n      h: {type: history, history: deep}\n  s1:\n    on: {stop: h}\n"
+        let yaml = "machine: M\nevents: {go: {}, stop: {}}\nignore: [go, stop]\ninitial: s012\nstates:\n" + states
+        #expect(checked(yaml) == [])
+    }
+
+    @Test("S81: an unguarded onDone: that re-enters its own composite fails at the onDone: key")
+    func unguardedOnDoneReenteringItsCompositeFails() {
+        #expect(checked(machine("  a:\n    initial: f\n    onDone: a\n    states:\n      f: {type: final}\n")) == [
+            "test.machine.yml:8:5: error: 'onDone:' transitions without a guard loop forever: a -> a (fix: add a 'guard:' to one of them)",
+        ])
+    }
+
+    @Test("S81: an unguarded onDone: that enters its own final state again fails, and so does a chain of them")
+    func unguardedOnDoneChainsFail() {
+        #expect(checked(machine("  a:\n    initial: x\n    onDone: f\n    states:\n      x: {on: {go: f}}\n      f: {type: final}\n")) == [
+            "test.machine.yml:8:5: error: 'onDone:' transitions without a guard loop forever: a -> a (fix: add a 'guard:' to one of them)",
+        ])
+        let chain = "  a:\n    initial: f1\n    onDone: b\n    states:\n      f1: {type: final}\n  b:\n    initial: f2\n    onDone: a\n    states:\n      f2: {type: final}\n"
+        #expect(checked(machine(chain)) == [
+            "test.machine.yml:8:5: error: 'onDone:' transitions without a guard loop forever: a -> b -> a (fix: add a 'guard:' to one of them)",
+        ])
+    }
+
+    @Test("S81: a parallel state's unguarded onDone: that re-enters it with every region final fails")
+    func unguardedParallelOnDoneFails() {
+        let yaml = machine("  a:\n    type: parallel\n    onDone: a\n    states:\n      r1: {initial: f1, states: {f1: {type: final}}}\n      r2: {initial: f2, states: {f2: {type: final}}}\n")
+        #expect(checked(yaml) == [
+            "test.machine.yml:8:5: error: 'onDone:' transitions without a guard loop forever: a -> a (fix: add a 'guard:' to one of them)",
+        ])
+    }
+
+    @Test("S81: an onDone: and an always: without guards that loop through each other fail at the first state")
+    func unguardedOnDoneAndAlwaysLoopFails() {
+        let yaml = machine("  a:\n    initial: f\n    onDone: c\n    states:\n      f: {type: final}\n  c:\n    always: a\n")
+        #expect(checked(yaml) == [
+            "test.machine.yml:8:5: error: 'always:' and 'onDone:' transitions without a guard loop forever: a -> c -> a (fix: add a 'guard:' to one of them)",
+        ])
+    }
+
+    @Test("S81: a guarded onDone:, one without a target, and one that leaves for good are not loops")
+    func onDoneThatSettlesIsAccepted() throws {
+        _ = try loadedSpec(machine("  a:\n    initial: f\n    onDone: {guard: \"false\", target: a}\n    states:\n      f: {type: final}\n"))
+        _ = try loadedSpec(machine("  a:\n    initial: f\n    onDone: {}\n    states:\n      f: {type: final}\n"))
+        _ = try loadedSpec(machine("  a:\n    initial: f\n    onDone: b\n    states:\n      f: {type: final}\n  b: {on: {go: a}}\n"))
+    }
+
     @Test("S50: a guarded always: is not a loop")
     func guardedAlwaysIsAccepted() throws {
         _ = try loadedSpec(machine("  a:\n    always: {guard: \"false\", target: b}\n  b:\n    always: a\n"))
@@ -166,6 +225,22 @@ import Testing
         #expect(checked(yaml).contains {
             $0.hasPrefix("test.machine.yml:6:3: error: state 'a' generates the Swift name 'A', which state 'A' already uses")
         }, "\(checked(yaml))")
+    }
+
+    @Test("S82: a composite whose Mode type would hide Mode, a module the generated code names, or a name Swift keeps fails at its name",
+          arguments: [
+            ("mode", "Mode", "would hide 'Mode' inside it, where the generated code names every state type 'Mode.<Name>'"),
+            ("swift", "Swift", "would hide the module 'Swift' inside 'Mode', where the generated code names 'Swift.Hashable' and 'Swift.Sendable'"),
+            ("stateLoop", "StateLoop", "would hide the module 'StateLoop' inside 'Mode', where the generated code may name the runtime's types"),
+            ("type", "Type", "is the metatype's name in Swift: a nested type cannot take it"),
+            ("protocol", "Protocol", "is the protocol metatype's name in Swift: a nested type cannot take it"),
+            ("any", "Any", "is a Swift keyword: a type cannot take it"),
+          ])
+    func modeTypeNamesTheGeneratedCodeNeedsAreReserved(_ state: String, _ type: String, _ why: String) {
+        let yaml = machine("  a:\n    initial: \(state)\n    states:\n      \(state):\n        initial: x\n        states:\n          x: {}\n")
+        #expect(checked(yaml) == [
+            "test.machine.yml:9:7: error: state '\(state)' generates the Swift type 'Mode.\(type)', which \(why) (fix: rename the state, e.g. '\(state)State')",
+        ])
     }
 
     @Test("S8: a history state that nothing targets gets the unreachable-state warning")

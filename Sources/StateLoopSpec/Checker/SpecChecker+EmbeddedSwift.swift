@@ -5,35 +5,45 @@
 /// everything else is left to swiftc, which reports it at the YAML line too.
 extension SpecChecker {
     func checkEmbeddedSwift(_ spec: MachineSpec, into findings: inout Findings) {
+        let fragments = embeddedSwift(spec, tree: findings.tree)
+        for type in fragments.types { checkType(type, into: &findings) }
+        for expression in fragments.expressions { checkExpression(expression, into: &findings) }
+    }
+
+    /// Every Swift type and expression written in the spec, in the order the checks report them.
+    func embeddedSwift(_ spec: MachineSpec, tree: StateTree) -> (types: [Located<String>], expressions: [Located<String>]) {
+        var types: [Located<String>] = []
+        var expressions: [Located<String>] = []
         for field in spec.context {
-            checkType(field.type, into: &findings)
-            if let value = field.defaultValue { checkExpression(value, into: &findings) }
+            types.append(field.type)
+            if let value = field.defaultValue { expressions.append(value) }
         }
         for event in spec.events {
-            for field in event.payload { checkType(field.type, into: &findings) }
+            types += event.payload.map(\.type)
         }
-        let states = findings.tree.nodes.map(\.spec)
+        let states = tree.nodes.map(\.spec)
         let transitions = spec.on.flatMap(\.branches).compactMap(\.transition) + states.flatMap { $0.branches.compactMap(\.transition) }
         for transition in transitions {
-            for expression in transition.expressions { checkExpression(expression, into: &findings) }
+            expressions += transition.expressions
         }
         for action in states.flatMap({ $0.entry + $0.exit }) {
-            for expression in action.expressions { checkExpression(expression, into: &findings) }
+            expressions += action.expressions
         }
         for effect in spec.effects {
-            for assignment in effect.child?.input ?? [] { checkExpression(assignment.expression, into: &findings) }
+            expressions += (effect.child?.input ?? []).map(\.expression)
             guard let request = effect.request else { continue }
-            checkType(request.type, into: &findings)
-            if let value = request.value { checkExpression(value, into: &findings) }
+            types.append(request.type)
+            if let value = request.value { expressions.append(value) }
         }
         // Docs/Effects.md E21, E22, E35: input types, output fields and delays land in the
         // generated code too.
-        for field in spec.input { checkType(field.type, into: &findings) }
+        types += spec.input.map(\.type)
         for field in states.flatMap(\.output) {
-            checkType(field.type, into: &findings)
-            checkExpression(field.value, into: &findings)
+            types.append(field.type)
+            expressions.append(field.value)
         }
-        for delay in spec.delays { checkExpression(delay.expression, into: &findings) }
+        expressions += spec.delays.map(\.expression)
+        return (types, expressions)
     }
 
     private func checkType(_ type: Located<String>, into findings: inout Findings) {

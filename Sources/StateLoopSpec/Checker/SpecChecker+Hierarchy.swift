@@ -1,7 +1,7 @@
-/// The structure of nested states (Docs/Statecharts.md S1–S7, S42, S49, S50, S60): composites
+/// The structure of nested states (Docs/Statecharts.md S1–S7, S42, S49, S50, S60, S81): composites
 /// name an initial child, names are unique, final and history states carry only their own keys,
-/// parallel states have regions, actions start effects that exist, and `always:` cannot loop
-/// without a guard.
+/// parallel states have regions, actions start effects that exist, and `always:` and `onDone:`
+/// cannot loop without a guard.
 extension SpecChecker {
     func checkHierarchy(_ spec: MachineSpec, into findings: inout Findings) {
         let tree = findings.tree
@@ -153,65 +153,106 @@ extension SpecChecker {
         }
     }
 
-    /// S50: `always:` transitions that are certain to be taken must not come back to a state they left.
+    /// S50, S81: `always:` and `onDone:` transitions that are certain to be taken must not come
+    /// back to a configuration they left.
     private func checkAlwaysLoops(into findings: inout Findings) {
         let tree = findings.tree
-        // The unguarded first `always:` branch that decides in each leaf (the innermost state
-        // with `always:` whose first branch has no guard).
-        func certainStep(from leaf: Int) -> (source: Int, target: Int?)? {
-            for state in tree.lineage(of: leaf) where !tree[state].spec.always.isEmpty {
-                guard case .transition(let transition)? = tree[state].spec.always.first, transition.guardExpression == nil else { return nil }
-                guard let target = transition.target else { return (state, nil) }
-                guard let position = tree.index[target.value] else { return nil }
-                return (state, position)
+        /// A transition certain to be taken: its source, its target (`nil`: no target), and
+        /// whether it is an `onDone:` (else an `always:`).
+        struct Step {
+            var source: Int
+            var target: Int?
+            var isOnDone: Bool
+        }
+        /// The step of the first branch of `branches` on `source`, when that branch has no guard.
+        func unguarded(_ branches: [Branch], of source: Int, isOnDone: Bool) -> Step? {
+            guard case .transition(let transition)? = branches.first, transition.guardExpression == nil else { return nil }
+            guard let target = transition.target else { return Step(source: source, target: nil, isOnDone: isOnDone) }
+            guard let position = tree.index[target.value] else { return nil }
+            return Step(source: source, target: position, isOnDone: isOnDone)
+        }
+        /// The step certain to follow a microstep that left the machine in `leaves` (every
+        /// region's leaf, in document order), having just entered them when `entered` is true.
+        /// `onDone:` comes first (S53): a composite's when one of its final children was entered,
+        /// a parallel state's when every region was entered into a final child (S71). `nil` when
+        /// the next step is not certain (a guard decides) or there is none.
+        func certainStep(from leaves: [Int], entered: Bool) -> Step? {
+            if entered {
+                for leaf in leaves where tree[leaf].spec.isFinal {
+                    guard let parent = tree[leaf].parent, !tree[parent].spec.onDone.isEmpty else { continue }
+                    return unguarded(tree[parent].spec.onDone, of: parent, isOnDone: true)
+                }
+                for parallel in tree.ancestors(of: leaves[0]) where tree[parallel].spec.kind == .parallel && !tree[parallel].spec.onDone.isEmpty {
+                    let finished = tree.regions(of: parallel).allSatisfy { region in
+                        leaves.contains { tree[$0].parent == region && tree[$0].spec.isFinal }
+                    }
+                    if finished { return unguarded(tree[parallel].spec.onDone, of: parallel, isOnDone: true) }
+                }
+            }
+            // The innermost `always:` above the first region's leaf decides.
+            for state in tree.lineage(of: leaves[0]) where !tree[state].spec.always.isEmpty {
+                return unguarded(tree[state].spec.always, of: state, isOnDone: false)
             }
             return nil
         }
-        // Follow the initial chain down to the leaf a target enters (the first region's, for a parallel state).
-        func enteredLeaf(_ target: Int) -> Int? {
-            var current = target
-            var guardCount = 0
-            while !tree.isLeaf(current), guardCount < tree.nodes.count {
-                guardCount += 1
-                let node = tree[current]
-                if node.spec.isHistory {
-                    guard let parent = node.parent else { return nil }
-                    if let fallback = node.spec.historyTarget.flatMap({ tree.index[$0.value] }) { current = fallback; continue }
-                    guard let initial = tree.initialChild(of: parent), initial != current else { return nil }
-                    current = initial
-                } else if node.spec.kind == .parallel {
-                    guard let first = tree.regions(of: current).first else { return nil }
-                    current = first
-                } else if let initial = tree.initialChild(of: current) {
-                    current = initial
-                } else {
-                    return nil  // a top-level final, or a structure error reported elsewhere
+        /// The leaves a target enters through its `initial:` chain: every region's, for a parallel
+        /// state; a history state's default, for a history state.
+        func enteredLeaves(_ target: Int, depth: Int = 0) -> [Int]? {
+            guard depth <= tree.nodes.count else { return nil }
+            if tree.isLeaf(target) { return [target] }
+            let node = tree[target]
+            if node.spec.isHistory {
+                guard let fallback = tree.historyDefault(of: target), fallback != target else { return nil }
+                return enteredLeaves(fallback, depth: depth + 1)
+            } else if node.spec.kind == .parallel {
+                var leaves: [Int] = []
+                for region in tree.regions(of: target) {
+                    guard let below = enteredLeaves(region, depth: depth + 1) else { return nil }
+                    leaves += below
                 }
+                return leaves.isEmpty ? nil : leaves
+            } else if let initial = tree.initialChild(of: target) {
+                return enteredLeaves(initial, depth: depth + 1)
             }
-            return tree.isLeaf(current) ? current : nil
+            return nil  // a top-level final, or a structure error reported elsewhere
+        }
+        struct Configuration: Equatable {
+            var leaves: [Int]
+            var entered: Bool
         }
         var reported: Set<Int> = []
-        for start in tree.leaves {
-            var seen: [Int] = []
-            var sources: [Int] = []
-            var leaf = start
-            while let step = certainStep(from: leaf) {
-                if let index = seen.firstIndex(of: leaf) {
-                    let loop = sources[index...]
-                    let first = loop.min()!
-                    guard reported.insert(first).inserted, let key = tree[first].spec.key("always") else { break }
-                    let names = loop.map { tree[$0].name } + [tree[loop.first!].name]
+        // Each leaf as just entered, and each parallel state entered whole (its `onDone:` needs
+        // every region).
+        let starts = tree.leaves.map { [$0] }
+            + tree.nodes.indices.filter { tree[$0].spec.kind == .parallel && !tree[$0].spec.onDone.isEmpty }.compactMap { enteredLeaves($0) }
+        for start in starts {
+            var seen: [Configuration] = []
+            var steps: [Step] = []
+            var configuration = Configuration(leaves: start, entered: true)
+            while let step = certainStep(from: configuration.leaves, entered: configuration.entered) {
+                if let index = seen.firstIndex(of: configuration) {
+                    let loop = steps[index...]
+                    let first = loop.min { $0.source < $1.source }!
+                    let kinds = Set(loop.map(\.isOnDone))
+                    guard reported.insert(first.source).inserted,
+                          let key = tree[first.source].spec.key(first.isOnDone ? "onDone" : "always")
+                    else { break }
+                    let names = loop.map { tree[$0.source].name } + [tree[loop.first!.source].name]
+                    let what = kinds.count == 2 ? "'always:' and 'onDone:'" : kinds.contains(true) ? "'onDone:'" : "'always:'"
                     findings.error(
-                        "'always:' transitions without a guard loop forever: \(names.joined(separator: " -> "))", at: key.location,
+                        "\(what) transitions without a guard loop forever: \(names.joined(separator: " -> "))", at: key.location,
                         fixIt: "add a 'guard:' to one of them")
                     break
                 }
-                seen.append(leaf)
-                sources.append(step.source)
-                // No target: the same leaf again, and the same unguarded branch.
-                guard let target = step.target else { continue }
-                guard let next = enteredLeaf(target) else { break }
-                leaf = next
+                seen.append(configuration)
+                steps.append(step)
+                // No target: nothing is exited or entered, and the same configuration decides again.
+                guard let target = step.target else {
+                    configuration.entered = false
+                    continue
+                }
+                guard let next = enteredLeaves(target) else { break }
+                configuration = Configuration(leaves: next, entered: true)
             }
         }
     }

@@ -61,6 +61,25 @@ extension SpecChecker {
             checkName(delay.field, kind: "delay", into: &findings)
         }
         checkDerivedNames(spec, into: &findings)
+        checkMachineNameUses(spec, into: &findings)
+    }
+
+    /// Inside the generated namespace the machine's name means the machine, so a machine named
+    /// like a type the spec's own Swift names (`Int`, `String`, `URL`) would turn every such use
+    /// into the machine. Only bare uses count: `M.Mode` names the machine on purpose, and `Foo.M`,
+    /// `"M"` name something else (Docs/Statecharts.md S83).
+    private func checkMachineNameUses(_ spec: MachineSpec, into findings: inout Findings) {
+        let name = spec.name.value
+        guard SwiftName.isIdentifier(name) else { return }
+        let fragments = embeddedSwift(spec, tree: findings.tree)
+        for (fragment, isType) in fragments.types.map({ ($0, true) }) + fragments.expressions.map({ ($0, false) })
+        where SwiftFragment.namesBare(name, in: fragment.value, isType: isType) {
+            findings.error(
+                "machine '\(name)' would hide the type '\(name)' that the spec's Swift names: inside the generated code, '\(name)' is the machine",
+                at: spec.name.location, notes: [Diagnostic.Note("'\(name)' is named here", at: fragment.location)],
+                fixIt: "rename the machine, e.g. '\(name)Machine'")
+            return
+        }
     }
 
     /// Type names derived from spec names (`LoadNextPageResult`, `SearchChangedPayload`) must not
@@ -87,6 +106,13 @@ extension SpecChecker {
             claim(tree[root].name, for: "state '\(tree[root].name)'", verb: "is", at: tree[root].spec.name.location, in: &modeScope, into: &findings)
         }
         for node in tree.nodes where node.isComposite {
+            let type = GeneratedNames.modeType(ofState: node.name)
+            if let why = GeneratedNames.reservedModeTypes[type] {
+                findings.error(
+                    "state '\(node.name)' generates the Swift type '\(GeneratedNames.mode).\(type)', which \(why)",
+                    at: node.spec.name.location, fixIt: "rename the state, e.g. '\(node.name)State'")
+                continue
+            }
             claim(
                 GeneratedNames.modeType(ofState: node.name), for: "state '\(node.name)'",
                 at: node.spec.name.location, in: &modeScope, into: &findings)
@@ -98,6 +124,19 @@ extension SpecChecker {
             claim(
                 GeneratedNames.payloadType(ofEvent: event.name.value), for: "the payload of event '\(event.name.value)'",
                 at: event.name.location, in: &eventScope, into: &findings)
+        }
+        // E56: a child machine is named from inside the parent's namespace, where a result type
+        // of the same name would hide it.
+        for effect in spec.effects {
+            guard let machine = effect.child?.machine,
+                  let other = spec.effects.first(where: {
+                      $0.child == nil && !$0.results.isEmpty && GeneratedNames.resultType(ofEffect: $0.name.value) == machine.value
+                  })
+            else { continue }
+            findings.error(
+                "effect '\(effect.name.value)' runs machine '\(machine.value)', which the type '\(machine.value)' of effect '\(other.name.value)' would hide inside '\(spec.name.value)'",
+                at: machine.location, notes: [Diagnostic.Note("effect '\(other.name.value)' is declared here", at: other.name.location)],
+                fixIt: "rename the machine, or the effect '\(other.name.value)'")
         }
     }
 

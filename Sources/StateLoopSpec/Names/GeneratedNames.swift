@@ -49,6 +49,22 @@ public enum GeneratedNames {
     /// the same name would shadow them.
     public static let qualifyingModules: Set<String> = ["StateLoop", "Swift"]
 
+    /// Names a type nested in `Mode` (`modeType(ofState:)`) cannot take, and why (Docs/Statecharts.md
+    /// S82). Inside `Mode`, the generated code names its sibling types `Mode.<Name>` and the
+    /// protocols `Swift.Hashable`, `Swift.Sendable`, so a nested `Mode` or `Swift` hides them;
+    /// `StateLoop` is kept for the same reason. Swift itself refuses the rest as type members. Other
+    /// names are safe there: nothing else is named unqualified inside `Mode`, so `Mode.State`,
+    /// `Mode.Int` or a type named like the machine compile.
+    public static let reservedModeTypes: [String: String] = [
+        mode: "would hide 'Mode' inside it, where the generated code names every state type 'Mode.<Name>'",
+        "Swift": "would hide the module 'Swift' inside 'Mode', where the generated code names 'Swift.Hashable' and 'Swift.Sendable'",
+        "StateLoop": "would hide the module 'StateLoop' inside 'Mode', where the generated code may name the runtime's types",
+        "Type": "is the metatype's name in Swift: a nested type cannot take it",
+        "Protocol": "is the protocol metatype's name in Swift: a nested type cannot take it",
+        "Any": "is a Swift keyword: a type cannot take it",
+        "Self": "is a Swift keyword: a type cannot take it",
+    ]
+
     /// Context fields the generated code already uses, and why.
     public static let reservedFields: [String: String] = [
         "mode": "the generated 'State.mode', which holds the current state",

@@ -32,6 +32,35 @@ package enum SwiftFragment {
         return scanner.literals
     }
 
+    /// True when `text` (a type, or an expression) names `identifier` on its own: not after a
+    /// `.` (a member of something else), not before a `.` (a namespace, as `M.Mode` names the
+    /// machine's own types), and not inside a string literal or comment.
+    static func namesBare(_ identifier: String, in text: String, isType: Bool) -> Bool {
+        let scalars = Array(text.unicodeScalars)
+        let literals = isType ? [] : literalRanges(in: scalars)
+        let wanted = Array(identifier.unicodeScalars)
+        func isWord(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_")
+        }
+        var index = 0
+        while index < scalars.count {
+            guard isWord(scalars[index]) else { index += 1; continue }
+            var end = index
+            while end < scalars.count, isWord(scalars[end]) { end += 1 }
+            defer { index = end }
+            guard Array(scalars[index..<end]) == wanted, !literals.contains(where: { $0.contains(index) }) else { continue }
+            var before = index - 1
+            if before >= 0, scalars[before] == "`" { before -= 1 }
+            while before >= 0, scalars[before] == " " || scalars[before] == "\t" { before -= 1 }
+            var after = end
+            if after < scalars.count, scalars[after] == "`" { after += 1 }
+            let isMember = before >= 0 && scalars[before] == "."
+            let isNamespace = after < scalars.count && scalars[after] == "."
+            if !isMember && !isNamespace { return true }
+        }
+        return false
+    }
+
     /// Why `text`, used as a type, could leave its declaration; `nil` when it cannot.
     ///
     /// A type is one line of names, `.`, `?`, `!`, `&`, `@`, `~`, spaces, `->`, and `()`, `[]`, `<>`
