@@ -31,23 +31,19 @@ func reduceCounter(_ count: inout Int, _ event: CounterEvent) {
     }
 }
 
-/// A run handle that the counter's observer sends to (set once `start` has returned).
-final class RunHandle: @unchecked Sendable {
-    var run: SystemRun<Int, CounterEvent>?
-}
-
 /// `events` self-sent events: every state answers with the next event at once, so the queue
 /// never runs empty until the last one. The shape of an app whose observer or effects answer
 /// every state, or of a steady producer.
 func runSelfSentEvents(_ events: Int) {
-    let handle = RunHandle()
+    let done = DispatchSemaphore(value: 0)
     let system = System(initial: 0, reduce: reduceCounter, feedbacks: [])
-    let run = system.start { count in
-        if count > 0 && count < events { handle.run?.send(.increment) }
+    let run = system.start { count, run in
+        if count > 0 && count < events { run.send(.increment) }
+        if count == events { done.signal() }
     }
-    handle.run = run
-    run.send(.increment)  // drains all `events` on this thread
-    handle.run = nil
+    // Drains one budget of events on this thread and hands the rest on to a task (E58).
+    run.send(.increment)
+    done.wait()
     run.stop()
 }
 
