@@ -6,8 +6,12 @@
 import Testing
 
 /// Each answer makes a new request: `"" -> "_a" -> "_a_a" -> ...` for ever (the peers' test).
-private func answeringForever() -> System<String, String> {
-    System(initial: "", reduce: { $0 += $1 }, feedbacks: [.react(request: { $0 }, effect: { _ in "_a" })])
+/// `valve`, once open, ends the loop: only so that a runtime without the bound of E58 fails a
+/// test instead of running for ever on the test's thread.
+private func answeringForever(valve: Box<Bool>? = nil) -> System<String, String> {
+    System(
+        initial: "", reduce: { $0 += $1 },
+        feedbacks: [.react(request: { state in valve?.value == true ? nil : state }, effect: { _ in "_a" })])
 }
 
 /// The same loop on a counter, whose states do not grow: `0 -> 1 -> 2 -> ...` for ever.
@@ -57,7 +61,9 @@ private func countingForever(valve: Box<Bool>) -> System<Int, Int> {
         let run = system.start { count, run in
             guard count > 0 else { return }
             if delivered.update({ $0 += 1; return $0 }) == 3 * DrainBudget.events { past.yield() }
-            run.send(1)  // every state asks for the next, for ever
+            // Every state asks for the next, for ever; the valve only lets a runtime without
+            // the bound of E58 fail this test instead of running for ever on its thread.
+            if count < 20 * DrainBudget.events { run.send(1) }
         }
         run.send(1)
         let atReturn = delivered.value
@@ -88,6 +94,28 @@ private func countingForever(valve: Box<Bool>) -> System<Int, Int> {
         #expect(states.all == ["", "_a", "_a_a", "_a_a_a"])
         run.send("_b")
         #expect(states.all.count == 4, "no state after the stop: memory stays as it is")
+    }
+
+    @Test func startReturnsAfterBoundedWorkOnThePeersLoop() async {
+        // The peers' loop itself, through the `start(onState:)` without a handle: its states grow
+        // by two characters each, so this stops soon after the budget.
+        let valve = Box(false)
+        let delivered = Box(0)
+        let (passed, past) = AsyncStream.makeStream(of: Void.self)
+        let run = answeringForever(valve: valve).start { _ in
+            let count = delivered.update { $0 += 1; return $0 }
+            if count == DrainBudget.events + 2 { past.yield() }
+            if count == 4 * DrainBudget.events { valve.value = true }
+        }
+        let atReturn = delivered.value
+
+        #expect(atReturn <= DrainBudget.events, "states delivered before start returned: \(atReturn)")
+        #expect(valve.value == false)
+        for await _ in passed { break }  // handed on, and still going
+        run.stop()
+        let atStop = delivered.value
+        run.send("_b")
+        #expect(delivered.value == atStop)
     }
 
     @Test func stateCallbackCanStopAtTheInitialState() {
