@@ -1,4 +1,12 @@
 // Feedback+Timer: a timer encoded in state, as one more query-triggered effect.
+//
+// Two ways to wait, one behaviour. On the system clocks (ContinuousClock off Apple platforms,
+// SuspendingClock everywhere Dispatch exists) each timer feedback of an instance keeps one
+// Dispatch timer source, re-armed by replacing its deadline (TimerWait.swift): a cancelled
+// `clock.sleep(until:)` there keeps its sleep until the old deadline passes (~730 bytes per
+// arming), so a timer re-armed often would grow without bound. On any other clock (a test's
+// manual clock) each arming sleeps in a task of its own with `clock.sleep(until:)`, which such a
+// clock releases when the task is cancelled.
 
 extension Feedback {
     /// A timer as an effect: while `request` is non-`nil`, sends `event(request)` once, `delay`
@@ -6,12 +14,17 @@ extension Feedback {
     ///
     /// The deadline is read from `clock` when the request is observed: synchronously, as the
     /// state that carries it is delivered to this feedback, before any later event is reduced.
-    /// The timer's task then sleeps until that deadline, so a task that starts late (a busy
-    /// thread pool) does not make the timer late, and a manual clock may be advanced as soon as
-    /// `send` returns.
+    /// The timer then waits until that deadline, so a task that starts late (a busy thread pool)
+    /// does not make the timer late, and a manual clock may be advanced as soon as `send`
+    /// returns.
     ///
     /// A different request value restarts the timer from zero; an equal one keeps it running;
     /// `nil` cancels it. Tests pass a manual clock and advance it instead of waiting.
+    ///
+    /// A delay of zero or less fires at once (still as an event after the step that armed the
+    /// timer). A delay of 2⁶² seconds or more, `.seconds(Int64.max)` included, is "never": the
+    /// timer stays armed (an equal request keeps it, a new one replaces it) but never fires and
+    /// holds no wait.
     @inlinable
     public static func timer<Request: Equatable & Sendable, C: Clock>(
         request: @escaping @Sendable (State) -> Request?,
@@ -19,9 +32,15 @@ extension Feedback {
         delay: @escaping @Sendable (Request) -> C.Duration,
         event: @escaping @Sendable (Request) -> Event
     ) -> Feedback {
-        single(request: request, starting: { request in
+        if TimerWait.serves(C.self) {
+            // `C.Duration` is `Duration` on both system clocks.
+            return waitingTimer(request: request, delay: { delay($0) as! Duration }, event: event)
+        }
+        return single(request: request, starting: { request in
             // Now: the request is being observed.
-            let deadline = clock.now.advanced(by: delay(request))
+            guard let deadline = TimerDeadline.deadline(on: clock, after: delay(request)) else {
+                return { _ in }  // Never: the run stays current and sends nothing.
+            }
             return { send in
                 do {
                     try await clock.sleep(until: deadline, tolerance: nil)
@@ -31,5 +50,70 @@ extension Feedback {
                 if !Task.isCancelled { send(event(request)) }
             }
         })
+    }
+
+    /// The timer on a system clock: one ``TimerWait`` per running feedback, re-armed in place.
+    @inlinable
+    static func waitingTimer<Request: Equatable & Sendable>(
+        request: @escaping @Sendable (State) -> Request?,
+        delay: @escaping @Sendable (Request) -> Duration,
+        event: @escaping @Sendable (Request) -> Event
+    ) -> Feedback {
+        Feedback { launcher in
+            let wait = TimerWait()
+            let deliver = launcher.deliver
+            let loop = RequestLoop<State, Request, TimerArming>(
+                request: request,
+                start: { request in
+                    let arming = TimerArming(wait: wait)
+                    let token = arming.token
+                    wait.arm(token, after: delay(request)) { deliver(event(request), token) }
+                    return arming
+                })
+            return FeedbackLoop(observe: loop.observe, stop: {
+                loop.stop()
+                wait.cancel()
+            })
+        }
+    }
+}
+
+/// Deadlines of the timers that sleep with `clock.sleep(until:)`.
+@usableFromInline
+enum TimerDeadline {
+    /// Delays of this length or more never fire (2⁶² s, about 146 billion years): far beyond any
+    /// run, and short enough that a system clock's instant plus it still fits its sleep.
+    @usableFromInline
+    static let never = Duration.seconds(Int64(1) << 62)
+
+    /// `clock.now` advanced by `delay`, or `nil` for "never". Delays measured in `Duration`
+    /// below zero count as zero, and from ``never`` on are never; other duration types are
+    /// the clock's own business.
+    @inlinable
+    static func deadline<C: Clock>(on clock: C, after delay: C.Duration) -> C.Instant? {
+        if let duration = delay as? Duration {
+            if duration >= never { return nil }
+            if duration < .zero { return clock.now }
+        }
+        return clock.now.advanced(by: delay)
+    }
+}
+
+/// One arming of a ``TimerWait``: the token its event carries (stale once the arming is
+/// replaced or cancelled, like an effect run's) and the wait to disarm.
+@usableFromInline
+final class TimerArming: CancellableRun {
+    @usableFromInline let token = EffectRun()
+    @usableFromInline let wait: TimerWait
+
+    @inlinable
+    init(wait: TimerWait) {
+        self.wait = wait
+    }
+
+    @inlinable
+    func cancel() {
+        token.cancel()
+        wait.disarm(token)
     }
 }

@@ -105,10 +105,46 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
     /// with itself or the reducer; it may call ``SystemRun/send(_:)`` (the event is queued and
     /// reduced after the current one). Hop to your UI's actor yourself, or use ``Store``.
     ///
+    /// This thread reduces at most 4,096 events before `start` returns, however many the
+    /// initial state causes (effects that answer at once, an observer that sends); the rest is
+    /// reduced by a task (E58). To stop the instance from `onState`, from the first state on,
+    /// use the `start(onState:)` whose closure is also handed the instance's handle.
+    ///
     /// - Returns: The instance's handle. Keep it: releasing it stops the instance.
     @inlinable
     public func start(onState: @escaping @Sendable (State) -> Void) -> SystemRun<State, Event> {
         start(observer: onState, onStop: nil, onFinished: nil, immediately: EffectStart.immediately())
+    }
+
+    /// Starts a fresh instance like ``start(onState:)``, and hands `onState` the instance's own
+    /// handle with every state, from the initial state on: the way to stop the instance (or send
+    /// to it) from its state callback, as RxFeedback's `take(n)` does (E58).
+    ///
+    /// ```swift
+    /// var seen = 0   // (in a Sendable box)
+    /// let run = system.start { state, run in
+    ///     seen += 1
+    ///     if seen == 4 { run.stop() }   // no fifth state, even if every effect answers at once
+    /// }
+    /// ```
+    ///
+    /// `run` is the handle this method returns (the callback may run before it returns, on this
+    /// thread). Use it, do not keep it from the callback: the instance would then keep its own
+    /// handle alive and run until stopped. While the handle is being released (which stops the
+    /// instance), a state being delivered on another thread is not shown to `onState`.
+    ///
+    /// - Returns: The instance's handle. Keep it: releasing it stops the instance.
+    @inlinable
+    public func start(
+        onState: @escaping @Sendable (_ state: State, _ run: SystemRun<State, Event>) -> Void
+    ) -> SystemRun<State, Event> {
+        let handle = RunReference<State, Event>()
+        return start(
+            observer: { state in
+                // `nil` only while the handle is being released, which stops the instance.
+                if let run = handle.run { onState(state, run) }
+            },
+            onStop: nil, onFinished: nil, immediately: EffectStart.immediately(), handle: handle)
     }
 
     /// Starts a fresh instance like ``start(onState:)``, and calls `onFinished` with the last
@@ -155,17 +191,21 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
 
     /// Starts an instance. `immediately`: its effect runs start on the draining thread (E54);
     /// the public `start` methods read it from `EffectStart`, a child takes its parent's.
+    /// `handle`: set to the instance's handle before the initial state is delivered.
     @inlinable
     func start(
         observer: @escaping @Sendable (State) -> Void,
         onStop: (@Sendable () -> Void)?,
         onFinished: (@Sendable (State) -> Void)?,
-        immediately: Bool
+        immediately: Bool,
+        handle: RunReference<State, Event>? = nil
     ) -> SystemRun<State, Event> {
         let core = SystemCore(
             initial: initial, reduce: reduce, eventHook: eventHook,
             observer: observer, onStop: onStop, onFinished: onFinished)
+        let run = SystemRun(core: core)
+        handle?.run = run
         core.start(feedbacks: feedbacks, isFinished: isFinished, immediately: immediately)
-        return SystemRun(core: core)
+        return run
     }
 }

@@ -34,8 +34,13 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         @usableFromInline var isDraining = true
         /// Once set, the gate never opens again and new events are dropped.
         @usableFromInline var isStopped = false
-        /// The thread that holds the drain role (meaningful while `isDraining`).
+        /// The thread that holds the drain role (meaningful while `isDraining`); `nil` while the
+        /// role is handed on.
         @usableFromInline var drainer: PlatformThread?
+        /// A drainer spent its budget with events still queued and handed the role on to a task
+        /// that has not taken it yet (`isDraining` stays set, `drainer` is `nil`). A `stop()`
+        /// meanwhile takes the role itself; the task then finds nothing to do.
+        @usableFromInline var isHandedOn = false
         /// Every loop is stopped and every effect cancelled; `stop()` callers may return.
         @usableFromInline var isTornDown = false
         /// Where `stop()` callers on other threads wait for the drainer to tear down; made by
@@ -157,7 +162,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
             if !isStopping { loop.observe(state) }
         }
         observeLoops = chain(loops[...])
-        drain()
+        // The start counts as one step of this thread's budget.
+        if drain(budget: DrainBudget.events - 1) { handOn() }
     }
 
     /// The loops' `observe` calls as one closure: each loop, then, unless a `stop()` made from
@@ -227,7 +233,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         gate.drainer = currentThread()
         lock.unlock()
         process(event, from: run)
-        drain()
+        if drain(budget: DrainBudget.events - 1) { handOn() }
     }
 
     /// Stops the instance: drops queued events, cancels every effect, finishes the observer.
@@ -265,8 +271,10 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
             gate.isStopped = true
             swap(&dropped, &gate.queue)
         }
-        if !gate.isDraining {
+        if !gate.isDraining || gate.isHandedOn {
+            // Nobody drains, or the role waits for the task it was handed to: take it for good.
             gate.isDraining = true
+            gate.isHandedOn = false
             gate.drainer = currentThread()
             lock.unlock()
             // Released outside the lock: an event's deinit may do anything.
@@ -292,24 +300,65 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         latch.wait()
     }
 
-    /// Reduces queued events until the queue is empty, then opens the gate.
+    /// Reduces queued events until the queue is empty, then opens the gate; or, once `budget`
+    /// events are reduced with more queued, hands the drain role on to a task (E58), so that the
+    /// calling thread (whoever sent, or started the instance) is never held for longer than one
+    /// budget, even by a loop that never runs empty.
+    ///
+    /// - Returns: Whether it handed the role on: the caller must then make a task take it
+    ///   (``handOn()``), or, in that task, yield and take it again (``resumeDrain()``).
     @inlinable
-    func drain() {
+    func drain(budget: Int) -> Bool {
+        var budget = budget
         while true {
             lock.lock()
             if gate.isStopped {
                 lock.unlock()
                 tearDown()
-                return
+                return false
+            }
+            if budget <= 0, !gate.queue.isEmpty {
+                gate.isHandedOn = true
+                gate.drainer = nil
+                lock.unlock()
+                return true
             }
             guard let pending = gate.queue.popFirst() else {
                 gate.isDraining = false
                 lock.unlock()
-                return
+                return false
             }
             lock.unlock()
+            budget -= 1
             process(pending.event, from: pending.run)
         }
+    }
+
+    /// Goes on draining in a new task on the global executor, a budget at a time, yielding
+    /// between budgets (a loop that never runs empty takes turns with the pool's other work).
+    /// The task holds the instance while it runs; a `stop()` while the role waits for it takes
+    /// the role itself, and the task ends. (Inlinable, so that the task drains in code
+    /// specialised for the client's State and Event, like the drainer that handed on.)
+    @inlinable
+    func handOn() {
+        Task { [self] in
+            while resumeDrain() { await Task.yield() }
+        }
+    }
+
+    /// The task's side of ``handOn()``: takes the drain role unless a `stop()` took it first,
+    /// and drains one budget. Returns whether it handed the role on again.
+    @inlinable
+    func resumeDrain() -> Bool {
+        lock.lock()
+        guard gate.isHandedOn else {
+            lock.unlock()
+            return false
+        }
+        gate.isHandedOn = false
+        gate.drainer = currentThread()
+        lock.unlock()
+        return drain(budget: DrainBudget.events)
     }
 
     /// Reduces one event and shows the new state to the hook, the observer and every loop.
@@ -393,4 +442,12 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         onStop?()
         if let finished { onFinished?(finished) }
     }
+}
+
+/// How much one thread reduces in a row before it hands the rest of the queue on (E58).
+@usableFromInline
+enum DrainBudget {
+    /// Events (each: reduce, hook, observer, every feedback) per drain on one thread; the start
+    /// of an instance (the initial state to the observer and every loop) counts as one.
+    @usableFromInline static let events = 4_096
 }

@@ -18,9 +18,11 @@ public final class SystemRun<State: Sendable, Event: Sendable>: Sendable {
 
     /// Sends an event from outside, from any thread.
     ///
-    /// If no event is being reduced, this reduces it on the calling thread before returning;
-    /// otherwise it is queued and reduced in order by the thread that is reducing. Events sent
-    /// after the instance stopped are ignored.
+    /// If no event is being reduced, this reduces it on the calling thread before returning,
+    /// with whatever the states it makes queue, up to 4,096 events in all; the rest is reduced
+    /// by a task, so the call returns after bounded work (E58). Otherwise it is queued and
+    /// reduced in order by the thread that is reducing. Events sent after the instance stopped
+    /// are ignored.
     @inlinable
     public func send(_ event: Event) {
         core.enqueue(event, from: nil)
@@ -38,4 +40,15 @@ public final class SystemRun<State: Sendable, Event: Sendable>: Sendable {
     public func stop() {
         core.stop()
     }
+}
+
+/// A weak reference to an instance's handle, for a state callback that is handed the handle
+/// (the `start(onState:)` whose closure takes the state and the handle). Weak: the instance must not keep its own
+/// handle alive. Set once, before the instance starts; read by whoever drains it.
+@usableFromInline
+final class RunReference<State: Sendable, Event: Sendable>: @unchecked Sendable {
+    @usableFromInline weak var run: SystemRun<State, Event>?
+
+    @inlinable
+    init() {}
 }

@@ -18,30 +18,31 @@ private final class Payload: Sendable {
 }
 
 @Suite(.bothStartModes) struct QueueMemoryTests {
-    @Test func reducedEventsAreReleasedWhileTheQueueNeverRunsEmpty() {
+    @Test func reducedEventsAreReleasedWhileTheQueueNeverRunsEmpty() async {
         let events = 100_000
         let live = Box(0)
         let liveAtEnd = Box<Int?>(nil)
-        let handle = Box<SystemRun<Int, Payload>?>(nil)
+        let (ended, end) = AsyncStream.makeStream(of: Void.self)
         let system = System<Int, Payload>(initial: 0, reduce: { count, _ in count += 1 }, feedbacks: [])
         // Every state answers with the next event at once: one event always waits while the
         // current one is reduced, so the queue never runs empty until the last one.
-        let run = system.start { count in
+        let run = system.start { count, run in
             guard count > 0 else { return }
             if count < events {
-                handle.value?.send(Payload(live: live))
+                run.send(Payload(live: live))
             } else {
                 liveAtEnd.value = live.value
+                end.yield()
             }
         }
-        handle.value = run
 
-        run.send(Payload(live: live))  // drains all `events` on this thread before returning
+        // Drains one budget on this thread, and the rest in tasks (E58).
+        run.send(Payload(live: live))
+        for await _ in ended { break }
 
         // Alive: the event being reduced, not the 99,999 before it.
         #expect(liveAtEnd.value.map { $0 <= 2 } == true, "live payloads after \(events) events: \(String(describing: liveAtEnd.value))")
-        handle.value = nil
-        withExtendedLifetime(run) {}
+        run.stop()
         #expect(live.value == 0)
     }
 }

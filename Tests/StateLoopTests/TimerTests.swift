@@ -1,11 +1,12 @@
 // Feedback.timer: while the request is non-nil, send the event once after the delay on the
 // given clock; a new request value restarts the timer; nil cancels it.
 
-import StateLoop
+@testable import StateLoop
 import StateLoopTestSupport
 import Testing
 
-@Suite(.bothStartModes) struct TimerTests {
+// Serialized: the system-clock tests count the process's live timer sources.
+@Suite(.bothStartModes, .serialized) struct TimerTests {
     private func system(_ clock: ManualClock) -> System<Model, Action> {
         System(
             initial: Model(), reduce: reduceModel,
@@ -84,4 +85,83 @@ import Testing
         #expect(states.all.last == Model(count: 1))
         #expect(states.all.allSatisfy { $0.loaded.isEmpty })
     }
+
+    // E40 speaks of computed delays: `.seconds(Int64.max)` is the natural "never". Its deadline
+    // cannot be represented (ContinuousClock's sleep traps on it), so the timer never fires.
+
+    @Test func unrepresentableDelayNeverFiresOnTheManualClock() async {
+        let clock = ManualClock()
+        let system = System<Model, Action>(
+            initial: Model(), reduce: reduceModel,
+            feedbacks: [
+                .timer(request: { $0.query }, clock: clock, delay: { _ in .seconds(Int64.max) }, event: { .loaded($0) })
+            ])
+        let states = Recorder<Model>()
+        let run = system.start { states.append($0) }
+        run.send(.query(5))
+        #expect(clock.sleeperCount == 0, "a timer that never fires holds no sleep")
+
+        clock.advance(by: .seconds(Int64.max))
+        run.send(.increment)  // reduced after anything the timer could have sent by now
+        #expect(states.all.last == Model(count: 1, query: 5))
+        #expect(states.all.allSatisfy { $0.loaded.isEmpty })
+
+        run.send(.query(6))  // a new request with a representable delay is still never: same closure
+        run.send(.query(nil))
+        #expect(clock.sleeperCount == 0)
+        withExtendedLifetime(run) {}
+    }
+
+    @Test func unrepresentableDelayNeverFiresOnTheContinuousClock() async {
+        let fired = Box(false)
+        let system = System<Model, Action>(
+            initial: Model(), reduce: reduceModel,
+            feedbacks: [
+                .timer(request: { $0.query }, clock: ContinuousClock(),
+                       delay: { $0 == 0 ? .zero : .seconds(Int64.max) }, event: { .loaded($0) })
+            ])
+        let run = system.start { if !$0.loaded.isEmpty { fired.value = true } }
+        run.send(.query(5))   // never
+        run.send(.query(7))   // never, re-armed
+        run.send(.increment)
+        // A zero delay afterwards still fires (E40), so the clock and the loop are alive.
+        let (probe, stream) = system.start()
+        probe.send(.query(0))
+        let zero = await stream.firstMatch { !$0.loaded.isEmpty }
+        #expect(zero?.loaded == [0])
+        #expect(fired.value == false)
+        run.stop()
+        probe.stop()
+    }
+
+    // On a system clock a timer waits on one Dispatch source per feedback, re-armed in place: a
+    // cancelled `clock.sleep(until:)` keeps its sleep until the old deadline on Linux, so one
+    // sleep per arming grew by ~730 bytes per re-arm.
+
+    @Test func reArmingATimerOnASystemClockKeepsOneWait() async {
+        let system = System<Model, Action>(
+            initial: Model(), reduce: reduceModel,
+            feedbacks: [
+                .timer(request: { $0.query }, clock: ContinuousClock(),
+                       delay: { $0 == 0 ? .zero : .seconds(60) }, event: { .loaded($0) })
+            ])
+        let before = TimerWait.live.value
+        let (run, states) = system.start()
+        var most = 0
+        for query in 1...100_000 {
+            run.send(.query(query))  // a new request: re-arms the 60 s timer from now
+            if query % 1_000 == 0 { most = max(most, TimerWait.live.value - before) }
+        }
+        #expect(most == 1, "live timer waits while re-arming: \(most)")
+
+        run.send(.query(nil))  // exiting disarms; the source stays for the next arming
+        run.send(.query(0))    // a zero delay fires at once, on the same source
+        let fired = await states.firstMatch { !$0.loaded.isEmpty }
+        // Only the last arming fired: none of the 100,000 replaced ones, and it fired once.
+        #expect(fired?.loaded == [0])
+        #expect(TimerWait.live.value - before == 1)
+        run.stop()
+        #expect(TimerWait.live.value == before, "stopping releases the wait")
+    }
 }
+

@@ -31,23 +31,19 @@ func reduceCounter(_ count: inout Int, _ event: CounterEvent) {
     }
 }
 
-/// A run handle that the counter's observer sends to (set once `start` has returned).
-final class RunHandle: @unchecked Sendable {
-    var run: SystemRun<Int, CounterEvent>?
-}
-
 /// `events` self-sent events: every state answers with the next event at once, so the queue
 /// never runs empty until the last one. The shape of an app whose observer or effects answer
 /// every state, or of a steady producer.
 func runSelfSentEvents(_ events: Int) {
-    let handle = RunHandle()
+    let done = DispatchSemaphore(value: 0)
     let system = System(initial: 0, reduce: reduceCounter, feedbacks: [])
-    let run = system.start { count in
-        if count > 0 && count < events { handle.run?.send(.increment) }
+    let run = system.start { count, run in
+        if count > 0 && count < events { run.send(.increment) }
+        if count == events { done.signal() }
     }
-    handle.run = run
-    run.send(.increment)  // drains all `events` on this thread
-    handle.run = nil
+    // Drains one budget of events on this thread and hands the rest on to a task (E58).
+    run.send(.increment)
+    done.wait()
     run.stop()
 }
 
@@ -169,6 +165,19 @@ func restartLoop(_ events: Int) -> Duration {
     let elapsed = clock.now - start
     run.stop()
     return elapsed
+}
+
+/// `rearms` events, each a new request of one 60 s `ContinuousClock` timer, so each re-arms it:
+/// a debounce state re-entered `rearms` times (Docs/Runtime.md, E57). Stops the instance and
+/// lets a second pass, then returns: what is still resident is what re-arming left behind.
+func rearmTimer(_ rearms: Int) {
+    let system = System<Int, CounterEvent>(
+        initial: 0, reduce: reduceCounter,
+        feedbacks: [.timer(request: { $0 }, clock: ContinuousClock(), delay: { _ in .seconds(60) }, event: { _ in .increment })])
+    let run = system.start { _ in }
+    for _ in 0..<rearms { run.send(.increment) }
+    run.stop()
+    Thread.sleep(forTimeInterval: 1)
 }
 
 /// One stream effect whose `AsyncStream` (unbounded buffer) is fed `events` elements by a
@@ -340,14 +349,17 @@ final class RuntimeTimes: @unchecked Sendable {
 enum RuntimeChildMode {
     static let selfSent = "--child-self-sent-events"
     static let restarts = "--child-restarting-events"
+    static let rearms = "--child-rearmed-timers"
 
     /// Runs the mode named by `arguments` and exits; returns when they name none.
     static func runIfRequested(_ arguments: [String]) {
-        guard let mode = arguments.dropFirst().first, mode == selfSent || mode == restarts,
+        guard let mode = arguments.dropFirst().first, mode == selfSent || mode == restarts || mode == rearms,
             arguments.count == 3, let events = Int(arguments[2])
         else { return }
         if mode == selfSent {
             runSelfSentEvents(events)
+        } else if mode == rearms {
+            rearmTimer(events)
         } else {
             _ = restartLoop(events)
         }
@@ -379,6 +391,19 @@ let runtimeBenchmarks: [Benchmark] = [
             let oneMillion = try runChild([RuntimeChildMode.selfSent, "1000000"])
             let tenMillion = try runChild([RuntimeChildMode.selfSent, "10000000"])
             return tenMillion / oneMillion
+        } catch {
+            fatalError("\(error)")
+        }
+    },
+
+    Benchmark(name: "runtime.memory.timer_rearm_rss_ratio_1M_100K") {
+        // Peak resident memory of a fresh child that re-armed a 60 s timer 1 M times and
+        // stopped, over that of one that re-armed it 100 K times: 1.0 when a re-arm leaves
+        // nothing behind (E57; ~8 when every arming kept its cancelled sleep).
+        do {
+            let hundredThousand = try runChild([RuntimeChildMode.rearms, "100000"])
+            let oneMillion = try runChild([RuntimeChildMode.rearms, "1000000"])
+            return oneMillion / hundredThousand
         } catch {
             fatalError("\(error)")
         }
