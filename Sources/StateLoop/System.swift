@@ -107,7 +107,7 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
     ///
     /// This thread reduces at most 4,096 events before `start` returns, however many the
     /// initial state causes (effects that answer at once, an observer that sends); the rest is
-    /// reduced by a task (E58). To stop the instance from `onState`, from the first state on,
+    /// reduced by a task (E60). To stop the instance from `onState`, from the first state on,
     /// use the `start(onState:)` whose closure is also handed the instance's handle.
     ///
     /// - Returns: The instance's handle. Keep it: releasing it stops the instance.
@@ -118,7 +118,7 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
 
     /// Starts a fresh instance like ``start(onState:)``, and hands `onState` the instance's own
     /// handle with every state, from the initial state on: the way to stop the instance (or send
-    /// to it) from its state callback, as RxFeedback's `take(n)` does (E58).
+    /// to it) from its state callback, as RxFeedback's `take(n)` does (E60).
     ///
     /// ```swift
     /// var seen = 0   // (in a Sendable box)

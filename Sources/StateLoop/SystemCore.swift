@@ -301,7 +301,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     }
 
     /// Reduces queued events until the queue is empty, then opens the gate; or, once `budget`
-    /// events are reduced with more queued, hands the drain role on to a task (E58), so that the
+    /// events are reduced with more queued, hands the drain role on to a task (E60), so that the
     /// calling thread (whoever sent, or started the instance) is never held for longer than one
     /// budget, even by a loop that never runs empty.
     ///
@@ -444,7 +444,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     }
 }
 
-/// How much one thread reduces in a row before it hands the rest of the queue on (E58).
+/// How much one thread reduces in a row before it hands the rest of the queue on (E60).
 @usableFromInline
 enum DrainBudget {
     /// Events (each: reduce, hook, observer, every feedback) per drain on one thread; the start

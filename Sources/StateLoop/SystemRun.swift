@@ -20,7 +20,7 @@ public final class SystemRun<State: Sendable, Event: Sendable>: Sendable {
     ///
     /// If no event is being reduced, this reduces it on the calling thread before returning,
     /// with whatever the states it makes queue, up to 4,096 events in all; the rest is reduced
-    /// by a task, so the call returns after bounded work (E58). Otherwise it is queued and
+    /// by a task, so the call returns after bounded work (E60). Otherwise it is queued and
     /// reduced in order by the thread that is reducing. Events sent after the instance stopped
     /// are ignored.
     @inlinable

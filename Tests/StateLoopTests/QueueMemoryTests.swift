@@ -36,7 +36,7 @@ private final class Payload: Sendable {
             }
         }
 
-        // Drains one budget on this thread, and the rest in tasks (E58).
+        // Drains one budget on this thread, and the rest in tasks (E60).
         run.send(Payload(live: live))
         for await _ in ended { break }
 

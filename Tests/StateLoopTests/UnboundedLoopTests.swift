@@ -6,7 +6,7 @@
 import Testing
 
 /// Each answer makes a new request: `"" -> "_a" -> "_a_a" -> ...` for ever (the peers' test).
-/// `valve`, once open, ends the loop: only so that a runtime without the bound of E58 fails a
+/// `valve`, once open, ends the loop: only so that a runtime without the bound of E60 fails a
 /// test instead of running for ever on the test's thread.
 private func answeringForever(valve: Box<Bool>? = nil) -> System<String, String> {
     System(
@@ -62,7 +62,7 @@ private func countingForever(valve: Box<Bool>) -> System<Int, Int> {
             guard count > 0 else { return }
             if delivered.update({ $0 += 1; return $0 }) == 3 * DrainBudget.events { past.yield() }
             // Every state asks for the next, for ever; the valve only lets a runtime without
-            // the bound of E58 fail this test instead of running for ever on its thread.
+            // the bound of E60 fail this test instead of running for ever on its thread.
             if count < 20 * DrainBudget.events { run.send(1) }
         }
         run.send(1)

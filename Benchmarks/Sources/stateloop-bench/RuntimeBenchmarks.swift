@@ -41,7 +41,7 @@ func runSelfSentEvents(_ events: Int) {
         if count > 0 && count < events { run.send(.increment) }
         if count == events { done.signal() }
     }
-    // Drains one budget of events on this thread and hands the rest on to a task (E58).
+    // Drains one budget of events on this thread and hands the rest on to a task (E60).
     run.send(.increment)
     done.wait()
     run.stop()
@@ -168,7 +168,7 @@ func restartLoop(_ events: Int) -> Duration {
 }
 
 /// `rearms` events, each a new request of one 60 s `ContinuousClock` timer, so each re-arms it:
-/// a debounce state re-entered `rearms` times (Docs/Runtime.md, E57). Stops the instance and
+/// a debounce state re-entered `rearms` times (Docs/Runtime.md, E59). Stops the instance and
 /// lets a second pass, then returns: what is still resident is what re-arming left behind.
 func rearmTimer(_ rearms: Int) {
     let system = System<Int, CounterEvent>(
@@ -399,7 +399,7 @@ let runtimeBenchmarks: [Benchmark] = [
     Benchmark(name: "runtime.memory.timer_rearm_rss_ratio_1M_100K") {
         // Peak resident memory of a fresh child that re-armed a 60 s timer 1 M times and
         // stopped, over that of one that re-armed it 100 K times: 1.0 when a re-arm leaves
-        // nothing behind (E57; ~8 when every arming kept its cancelled sleep).
+        // nothing behind (E59; ~8 when every arming kept its cancelled sleep).
         do {
             let hundredThousand = try runChild([RuntimeChildMode.rearms, "100000"])
             let oneMillion = try runChild([RuntimeChildMode.rearms, "1000000"])
