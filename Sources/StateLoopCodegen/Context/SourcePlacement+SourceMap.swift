@@ -202,10 +202,10 @@ extension SourcePlacement {
     /// `literal`, a whole one-line string literal as written (`"abc"`, `#"a\#nb"#`), rewritten
     /// with the same value and `amount` UTF-8 bytes wider: each `#` added around it widens it by
     /// 2 and each escape in it by 1 (`\#n`), a character written as `\u{…}` by 4 or more minus
-    /// its own width (`\u{61}` for `a`: 5, `\u{0061}`: 7), a `'` or tab written `\'`, `\t` by 1.
-    /// `nil` when no such rewriting has that width (a literal with no escape, no `'` and no tab
-    /// cannot grow by 1 or 3), or when it is not such a literal (a multi-line one, one with an
-    /// interpolation).
+    /// its own width (`\u{61}` for `a`: 5, `\u{0061}`: 7), a `'` or tab written `\'`, `\t` by 1
+    /// (and a `"` or `\` of a raw literal written `\#"`, `\#\` by 2). `nil` when no such rewriting
+    /// has that width (only some widths up to 4 bytes, and odd ones for `""`), or when it is not
+    /// such a literal (a multi-line one, one with an interpolation).
     static func widened(_ literal: [Unicode.Scalar], by amount: Int) -> [Unicode.Scalar]? {
         var hashes = 0
         while hashes < literal.count, literal[hashes] == "#" { hashes += 1 }
@@ -243,6 +243,8 @@ extension SourcePlacement {
             index = end + 1
         }
         let escapes = units.count { if case .escape = $0 { true } else { false } }
+        /// What a short escape may stand for: `\'`, `\t`, and in a raw literal `\#"` and `\#\`.
+        let shortEscapes: Set<Unicode.Scalar> = ["'", "\t", "\"", "\\"]
 
         /// The widths a plain character may grow by, at `level` `#`s: as `\u{…}` with 1 to 8 hex
         /// digits (no fewer than it needs), or as a short escape.
@@ -250,10 +252,10 @@ extension SourcePlacement {
             let width = UTF8.width(scalar)
             let digits = String(scalar.value, radix: 16).count
             var options = Array((4 + level + digits - width)...(4 + level + 8 - width))
-            if scalar == "'" || scalar == "\t" { options.append(1 + level) }
+            if shortEscapes.contains(scalar) { options.append(1 + level) }
             return options
         }
-        for added in 0...4 {
+        for added in 0...(amount / 2) {
             let level = hashes + added
             let remaining = amount - added * (2 + escapes)
             guard remaining >= 0 else { break }
@@ -291,8 +293,8 @@ extension SourcePlacement {
                     result += ["\\"] + fence + rest
                 case .plain(let scalar) where growth[position] == 0:
                     result.append(scalar)
-                case .plain(let scalar) where growth[position] == 1 + level && (scalar == "'" || scalar == "\t"):
-                    result += ["\\"] + fence + [scalar == "'" ? "'" : "t"]
+                case .plain(let scalar) where growth[position] == 1 + level && shortEscapes.contains(scalar):
+                    result += ["\\"] + fence + [scalar == "\t" ? "t" : scalar]
                 case .plain(let scalar):
                     let digits = growth[position] + UTF8.width(scalar) - 4 - level
                     let hex = String(scalar.value, radix: 16, uppercase: true)
