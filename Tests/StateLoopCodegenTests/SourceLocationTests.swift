@@ -298,7 +298,7 @@ struct SourceLocationTests {
 
         """
 
-    @Test("16: code right after a string literal YAML wrote wider, and after a \\r escape, is reported at its YAML column")
+    @Test("Code right after a string literal YAML wrote wider, and after a \\r escape, is reported at its YAML column")
     func typeErrorsAfterWidenedLiteralsAreReportedAtTheirYAMLLineAndColumn() throws {
         let path = "Widened.machine.yml"
         let output = GeneratorPipeline().generate(contents: Array(Self.widened.utf8), path: path)
