@@ -1,5 +1,10 @@
 // TransitionCoverage: which branches of each spec the harness's steps took (T11-T13).
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import StateLoop
 
@@ -65,6 +70,12 @@ public final class TransitionCoverage: @unchecked Sendable {
 
     /// Writes one file per spec file recorded, `DIRECTORY/<specFile>.<processID>.taken`, with one
     /// line `LINE:COL` per branch taken, sorted; the directory is created if missing.
+    ///
+    /// Each file is written to a new temporary file in the directory (created with `O_EXCL` and
+    /// `O_NOFOLLOW`, so that no planted link is followed) and renamed over its name: a link planted
+    /// at that name is replaced, and its target is never written (T15).
+    ///
+    /// - Throws: `CoverageWriteError`, in words ("DIR is a file, not a folder", "permission denied").
     public func writeTaken(toDirectory directory: String, processID: Int32) throws {
         var lines = [String: Set<TransitionInfo>]()
         lock.withLock {
@@ -72,12 +83,12 @@ public final class TransitionCoverage: @unchecked Sendable {
                 lines[machine.specFile, default: []].formUnion(machine.transitions.filter { machine.taken.contains($0.id) })
             }
         }
-        let url = URL(fileURLWithPath: directory, isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        for (specFile, taken) in lines {
+        try CoverageFiles.createDirectory(directory)
+        for (specFile, taken) in lines.sorted(by: { $0.key < $1.key }) {
             let text = taken.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
                 .map { "\($0.line):\($0.column)\n" }.joined()
-            try Data(text.utf8).write(to: url.appendingPathComponent("\(specFile).\(processID).taken"))
+            let path = (directory.hasSuffix("/") ? directory : directory + "/") + "\(specFile).\(processID).taken"
+            try CoverageFiles.replace(path, with: Array(text.utf8), directory: directory)
         }
     }
 
@@ -92,7 +103,7 @@ public final class TransitionCoverage: @unchecked Sendable {
                     toDirectory: directory, processID: ProcessInfo.processInfo.processIdentifier
                 )
             } catch {
-                FileHandle.standardError.write(Data("stateloop: cannot write transition coverage to \(directory): \(error)\n".utf8))
+                FileHandle.standardError.write(Data("stateloop: \(error)\n".utf8))
             }
         }
     }
@@ -101,8 +112,8 @@ public final class TransitionCoverage: @unchecked Sendable {
 /// The branches of a machine its tests never took, as `stateloop` prints warnings:
 ///
 /// ```
-/// GitHubSearch.machine.yml:38:9: warning: transition never taken in tests: ready --scrolledNearBottom--> loading
-/// GitHubSearch: 41/47 transitions taken
+/// GitHubSearch.machine.yml:48:31: warning: transition never taken in tests: failed --scrolledNearBottom--> loading
+/// GitHubSearch: 8/11 transitions taken
 /// ```
 public struct CoverageReport: Hashable, Sendable, CustomStringConvertible {
     /// The machine's type name: `GitHubSearch`.
@@ -131,7 +142,7 @@ public struct CoverageReport: Hashable, Sendable, CustomStringConvertible {
         untaken.map { "\(specPath):\($0.line):\($0.column): warning: transition never taken in tests: \($0.description)" }
     }
 
-    /// `GitHubSearch: 41/47 transitions taken`.
+    /// `GitHubSearch: 8/11 transitions taken`.
     public var summary: String {
         "\(machine): \(transitions.count - untaken.count)/\(transitions.count) transitions taken"
     }
@@ -139,5 +150,71 @@ public struct CoverageReport: Hashable, Sendable, CustomStringConvertible {
     /// The warnings, then the summary, one per line.
     public var description: String {
         (warnings + [summary]).joined(separator: "\n")
+    }
+}
+
+/// Why the coverage files could not be written, in words: `cannot write transition coverage to
+/// DIR: DIR is a file, not a folder`.
+public struct CoverageWriteError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The directory `STATELOOP_COVERAGE` named.
+    public var directory: String
+    /// What went wrong: `permission denied`, `out is a file, not a folder`.
+    public var reason: String
+
+    public var description: String { "cannot write transition coverage to \(directory): \(reason)" }
+}
+
+/// The file system calls of `writeTaken`, with `errno` put in words.
+enum CoverageFiles {
+    /// Creates `directory` and any missing folders above it.
+    static func createDirectory(_ directory: String) throws {
+        var prefix = directory.hasPrefix("/") ? "/" : ""
+        for component in directory.split(separator: "/") {
+            prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + component
+            if mkdir(prefix, 0o777) != 0, errno != EEXIST { throw failure(directory, errno, at: prefix) }
+            var status = stat()
+            guard stat(prefix, &status) == 0 else { throw failure(directory, errno, at: prefix) }
+            guard status.st_mode & S_IFMT == S_IFDIR else { throw failure(directory, ENOTDIR, at: prefix) }
+        }
+    }
+
+    /// Writes `bytes` to a new temporary file in `directory` and renames it to `path`: whatever
+    /// stands at `path` (a file, a link) is replaced, never written through.
+    static func replace(_ path: String, with bytes: [UInt8], directory: String) throws {
+        let temporary = (directory.hasSuffix("/") ? directory : directory + "/") + ".\(UUID().uuidString).taken.tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw failure(directory, errno, at: path) }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                close(descriptor)
+                unlink(temporary)
+                throw failure(directory, code, at: path)
+            }
+            written += count
+        }
+        close(descriptor)
+        // rename(2) replaces the name itself, a symbolic link included, in one step.
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw failure(directory, code, at: path)
+        }
+    }
+
+    private static func failure(_ directory: String, _ code: Int32, at path: String) -> CoverageWriteError {
+        let reason = switch code {
+        case ENOTDIR: "\(path) is a file, not a folder"
+        case EISDIR: "\(path) is a folder"
+        case EACCES, EPERM: "\(path): permission denied"
+        case EROFS: "\(path): the file system is read-only"
+        case ENOSPC: "\(path): the disk is full"
+        case ENOENT: "\(path): no such file or folder"
+        default: "\(path): " + String(cString: strerror(code)).lowercased()
+        }
+        return CoverageWriteError(directory: directory, reason: reason)
     }
 }

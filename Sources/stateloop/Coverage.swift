@@ -100,12 +100,20 @@ struct Coverage: ParsableCommand {
         }
         var ids = Set<Int>()
         var problems: [Diagnostic] = []
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Any line end counts: "\r\n" is one `Character`, so splitting at "\n" alone would keep a
+        // CRLF file in one piece (C6).
+        for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty { continue }
-            let parts = trimmed.split(separator: ":")
+            let here = SourceLocation(file: path, line: number + 1, column: 1)
+            let parts = trimmed.split(separator: ":", omittingEmptySubsequences: false)
             guard parts.count == 2, let row = Int(parts[0]), let column = Int(parts[1]) else {
-                problems.append(.warning("'\(trimmed)' is not LINE:COL; left out", at: SourceLocation(file: path, line: number + 1, column: 1)))
+                problems.append(.warning("'\(trimmed)' is not LINE:COL; left out", at: here))
+                continue
+            }
+            // C7: a place in a file has a line and a column from 1, written in digits only.
+            guard row >= 1, column >= 1, parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }) else {
+                problems.append(.warning("'\(trimmed)' is not a position in the spec (LINE:COL, each a number from 1); left out", at: here))
                 continue
             }
             let location = SourceLocation(file: spec, line: row, column: column)

@@ -38,11 +38,14 @@ struct Paths: ParsableCommand {
             throw ExitCode.specErrors
         }
         let paths = MachinePaths(machine.spec)
-        let output = switch format {
-        case .text: Self.text(of: paths, spec: spec)
-        case .json: try Self.json(of: paths, spec: spec, machine: machine.name.value)
+        // The output is written as it is made, a path at a time: the paths of a long chain hold
+        // quadratically many steps, which the search stores once each (P15).
+        var output = BufferedOutput()
+        switch format {
+        case .text: Self.text(of: paths, spec: spec, to: &output)
+        case .json: try Self.json(of: paths, spec: spec, machine: machine.name.value, to: &output)
         }
-        FileHandle.standardOutput.write(Data(output.utf8))
+        output.flush()
         Console.report(Self.warnings(paths))
     }
 
@@ -63,44 +66,83 @@ struct Paths: ParsableCommand {
     ///     state loading: searchChanged [!event.search.isEmpty]
     ///     transition GitHubSearch.machine.yml:41:15 ready --scrolledNearBottom [nextPageURL != nil]--> loading:
     ///       searchChanged [!event.search.isEmpty] → loaded (answer of loadNextPage) → scrolledNearBottom [nextPageURL != nil]
-    static func text(of paths: MachinePaths, spec: String) -> String {
+    static func text(of paths: MachinePaths, spec: String, to output: inout BufferedOutput) {
         func count(_ number: Int, _ noun: String, unreachable: Int) -> String {
             "\(number) \(noun)\(number == 1 ? "" : "s")" + (unreachable == 0 ? "" : " (\(unreachable) unreachable)")
         }
         func line(_ steps: [MachinePaths.Step]) -> String {
             steps.isEmpty ? "(initial)" : steps.map(paths.text(of:)).joined(separator: " → ")
         }
-        let lostStates = paths.states.filter { $0.steps == nil }.count
-        let lostTransitions = paths.transitions.filter { $0.steps == nil }.count
-        var lines = [
+        let lostStates = paths.states.filter { $0.last == nil }.count
+        let lostTransitions = paths.transitions.filter { $0.last == nil }.count
+        output.line(
             "\(spec): " + count(paths.states.count, "state", unreachable: lostStates) + ", "
                 + count(paths.transitions.count, "transition", unreachable: lostTransitions)
-                + (paths.isComplete ? ", all reachable" : "")
-        ]
-        if let truncation = paths.truncation { lines.append("note: \(truncation)") }
+                + (paths.isComplete ? ", all reachable" : ""))
+        if let truncation = paths.truncation { output.line("note: \(truncation)") }
         for state in paths.states {
-            if let steps = state.steps { lines.append("state \(state.name): \(line(steps))") }
+            if let steps = state.steps { output.line("state \(state.name): \(line(steps))") }
         }
         for transition in paths.transitions {
             guard let steps = transition.steps else { continue }
-            lines.append("transition \(transition.entry.location) \(transition.entry.description):")
-            lines.append("  " + line(steps))
+            output.line("transition \(transition.entry.location) \(transition.entry.description):")
+            output.line("  " + line(steps))
         }
-        return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The JSON form, for tools: keys sorted, absent values left out.
-    static func json(of paths: MachinePaths, spec: String, machine: String) throws -> String {
-        let report = PathsJSON(paths: paths, spec: spec, machine: machine)
+    /// The JSON form, for tools: keys sorted, absent values left out. Written a state and a
+    /// transition at a time, laid out as `JSONEncoder` lays out the whole (pretty, sorted keys).
+    static func json(of paths: MachinePaths, spec: String, machine: String, to output: inout BufferedOutput) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(report), as: UTF8.self) + "\n"
+        func encoded(_ value: some Encodable, indent: String) throws -> String {
+            String(decoding: try encoder.encode(value), as: UTF8.self)
+                .split(separator: "\n", omittingEmptySubsequences: false)
+                .map { $0.isEmpty ? "" : indent + $0 }.joined(separator: "\n")
+        }
+        func array<Element, JSON: Encodable>(_ key: String, _ elements: [Element], last: Bool, _ json: (Element) -> JSON) throws {
+            output.write("  \(try encoded(key, indent: "")) : [\n")
+            if elements.isEmpty { output.write("\n") }
+            for (index, element) in elements.enumerated() {
+                output.write(try encoded(json(element), indent: "    ") + (index + 1 < elements.count ? ",\n" : "\n"))
+            }
+            output.write("  ]" + (last ? "\n" : ",\n"))
+        }
+        output.write("{\n")
+        output.write("  \"configurations\" : \(paths.configurations),\n")
+        output.write("  \"machine\" : \(try encoded(machine, indent: "")),\n")
+        output.write("  \"spec\" : \(try encoded(spec, indent: "")),\n")
+        try array("states", paths.states, last: false) { PathsJSON.State($0, paths: paths) }
+        try array("transitions", paths.transitions, last: paths.truncation == nil) { PathsJSON.Transition($0, paths: paths) }
+        if let truncation = paths.truncation { output.write("  \"truncation\" : \(try encoded(truncation, indent: ""))\n") }
+        output.write("}\n")
+    }
+}
+
+/// Standard output, written in blocks of 64 KB as the output is made.
+struct BufferedOutput {
+    private var buffer: [UInt8] = []
+
+    mutating func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    mutating func line(_ text: String) {
+        write(text)
+        write("\n")
+    }
+
+    mutating func flush() {
+        FileHandle.standardOutput.write(Data(buffer))
+        buffer.removeAll(keepingCapacity: true)
     }
 }
 
 /// `stateloop paths --format json`: the spec, its machine, how many configurations the search saw and why it stopped early,
 /// and every state and transition with its path (a list of steps) or the reason it has none.
-private struct PathsJSON: Encodable {
+/// `Paths.json` writes the object's keys itself, one state and transition at a time.
+private enum PathsJSON {
     struct Guard: Encodable {
         var expression: String
         var line: Int
@@ -139,43 +181,39 @@ private struct PathsJSON: Encodable {
         var unreachable: String?
     }
 
-    var spec: String
-    var machine: String
-    /// How many configurations the search visited.
-    var configurations: Int
-    var truncation: String?
-    var states: [State]
-    var transitions: [Transition]
+    static func guards(_ assumptions: [MachinePaths.Assumption]) -> [Guard] {
+        assumptions.map { Guard(expression: $0.expression, line: $0.location.line, column: $0.location.column, transition: $0.transition) }
+    }
 
-    init(paths: MachinePaths, spec: String, machine: String) {
-        func guards(_ assumptions: [MachinePaths.Assumption]) -> [Guard] {
-            assumptions.map { Guard(expression: $0.expression, line: $0.location.line, column: $0.location.column, transition: $0.transition) }
-        }
-        func steps(_ steps: [MachinePaths.Step]?) -> [Step]? {
-            steps?.map { step in
-                var json = Step(
-                    trigger: "", transitions: step.transitions, holding: guards(step.holding), failing: guards(step.failing),
-                    effect: step.effect, text: paths.text(of: step))
-                switch step.trigger {
-                case .event(let name): (json.trigger, json.event) = ("event", name)
-                case .timer(_, let delay): (json.trigger, json.delay) = ("timer", delay)
-                case .always: json.trigger = "always"
-                case .done: json.trigger = "onDone"
-                }
-                return json
+    static func steps(_ steps: [MachinePaths.Step]?, paths: MachinePaths) -> [Step]? {
+        steps?.map { step in
+            var json = Step(
+                trigger: "", transitions: step.transitions, holding: guards(step.holding), failing: guards(step.failing),
+                effect: step.effect, text: paths.text(of: step))
+            switch step.trigger {
+            case .event(let name): (json.trigger, json.event) = ("event", name)
+            case .timer(_, let delay): (json.trigger, json.delay) = ("timer", delay)
+            case .always: json.trigger = "always"
+            case .done: json.trigger = "onDone"
             }
+            return json
         }
-        self.spec = spec
-        self.machine = machine
-        configurations = paths.configurations
-        truncation = paths.truncation
-        states = paths.states.map {
-            State(name: $0.name, line: $0.location.line, column: $0.location.column, path: steps($0.steps), unreachable: $0.unreachable)
-        }
-        transitions = paths.transitions.map {
-            Transition(
-                id: $0.entry.id, line: $0.entry.location.line, column: $0.entry.location.column, state: $0.entry.state,
-                description: $0.entry.description, path: steps($0.steps), unreachable: $0.unreachable)
-        }
+    }
+}
+
+extension PathsJSON.State {
+    init(_ state: MachinePaths.StatePath, paths: MachinePaths) {
+        self.init(
+            name: state.name, line: state.location.line, column: state.location.column,
+            path: PathsJSON.steps(state.steps, paths: paths), unreachable: state.unreachable)
+    }
+}
+
+extension PathsJSON.Transition {
+    init(_ transition: MachinePaths.TransitionPath, paths: MachinePaths) {
+        self.init(
+            id: transition.entry.id, line: transition.entry.location.line, column: transition.entry.location.column,
+            state: transition.entry.state, description: transition.entry.description,
+            path: PathsJSON.steps(transition.steps, paths: paths), unreachable: transition.unreachable)
     }
 }

@@ -79,6 +79,13 @@ import Testing
             "Specs/GitHubSearch.machine.yml:38:18: warning: transition never taken in tests: loading --scrolledNearBottom--> (ignored)",
             "Specs/GitHubSearch.machine.yml:48:31: warning: transition never taken in tests: failed --scrolledNearBottom--> loading",
         ])
+        // T12's example in Docs/Testing.md, as `report(_:)` prints it without a directory.
+        #expect(TransitionCoverage.shared.report(GitHubSearch.self).description == """
+            GitHubSearch.machine.yml:28:14: warning: transition never taken in tests: idle --scrolledNearBottom--> (ignored)
+            GitHubSearch.machine.yml:38:18: warning: transition never taken in tests: loading --scrolledNearBottom--> (ignored)
+            GitHubSearch.machine.yml:48:31: warning: transition never taken in tests: failed --scrolledNearBottom--> loading
+            GitHubSearch: 8/11 transitions taken
+            """)
     }
 
     /// The harness's own reason to exist: a test that forgets a change fails, and says which.

@@ -143,6 +143,30 @@ import Testing
         #expect(result.stderr.contains("GitHubSearch.machine.yml.1.taken:3:1: warning: 'oops' is not LINE:COL; left out\n"))
     }
 
+    @Test("C6: a .taken file with CRLF line ends counts as one with LF line ends")
+    func crlf() throws {
+        let taken = try StateLoopTool.temporaryDirectory()
+        try Data("24:11\r\n36:19\r\n42:15\r\n".utf8).write(to: taken.appending(path: "GitHubSearch.machine.yml.1.taken"))
+        let result = try StateLoopTool.run(["coverage", Self.gitHubSearch, "--taken", taken.path])
+        #expect(result.status == 0)
+        #expect(result.output == "GitHubSearch: 3/11 transitions taken\n")
+        #expect(!result.stderr.contains("LINE:COL"), "\(result.stderr)")
+    }
+
+    @Test("C7: a position that is not in any file (a line or column below 1) is a warning at its line in the .taken file")
+    func invalidPositions() throws {
+        let taken = try Self.recorded(["GitHubSearch.machine.yml.1.taken": ["24:11", "0:0", "-1:5", "3:0", "+24:11"]])
+        let result = try StateLoopTool.run(["coverage", Self.gitHubSearch, "--taken", taken.path])
+        #expect(result.status == 0)
+        #expect(result.output == "GitHubSearch: 1/11 transitions taken\n")
+        let file = "\(taken.path)/GitHubSearch.machine.yml.1.taken"
+        for (line, text) in [(2, "0:0"), (3, "-1:5"), (4, "3:0"), (5, "+24:11")] {
+            #expect(result.stderr.contains("\(file):\(line):1: warning: '\(text)' is not a position in the spec (LINE:COL, each a number from 1); left out\n"), "\(result.stderr)")
+        }
+        #expect(!result.stderr.contains("Specs/GitHubSearch.machine.yml: warning"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Specs/GitHubSearch.machine.yml:-1"), "\(result.stderr)")
+    }
+
     @Test("C5: a missing folder is an error at it, with exit status 2; a spec with errors exits with 1")
     func failures() throws {
         let missing = try StateLoopTool.run(["coverage", Self.gitHubSearch, "--taken", "/nonexistent/coverage"])

@@ -273,6 +273,56 @@ struct SourceLocationTests {
         #expect(reported.sorted() == expected.sorted(), "swiftc said:\n\(result.output)\n\(source)")
     }
 
+    /// A string literal YAML wrote wider than it is (`\"abc\"` for `"abc"`, `\u00e9` for `é`),
+    /// with code right after it (`.count`): no space may go between them, so the literal is
+    /// written as much wider with the same value (`#"abc"#`, `\u{0000E9}`, `\'`). And a `\r`
+    /// escape between tokens is a space, as `\n` is: swiftc would count it as a line break.
+    static let widened = """
+        machine: Widened
+        context:
+          n: {type: Int, default: "0"}
+          q: {type: String, default: '""'}
+        events: {a: {}, b: {}, c: {}, d: {}, e: {}, f: {}, g: {}, h: {}}
+        initial: idle
+        states:
+          idle:
+            on:
+              a: {target: idle, set: {n: "\\"abc\\".count + q"}}
+              b: {target: idle, set: {n: "\\"ü→\\".count + q"}}
+              c: {target: idle, set: {n: "\\"😀\\".count + q"}}
+              d: {target: idle, set: {n: "n +\\rq"}}
+              e: {target: idle, set: {n: "\\"\\u00e9\\".count + q"}}
+              f: {target: idle, set: {n: '"it''s".count + q'}}
+              g: {target: idle, set: {n: "\\"a\\\\tb\\".count + q"}}
+              h: {target: idle, set: {n: "[\\"x\\"].count + \\"\\U0001F600\\".count + q"}}
+
+        """
+
+    @Test("Code right after a string literal YAML wrote wider, and after a \\r escape, is reported at its YAML column")
+    func typeErrorsAfterWidenedLiteralsAreReportedAtTheirYAMLLineAndColumn() throws {
+        let path = "Widened.machine.yml"
+        let output = GeneratorPipeline().generate(contents: Array(Self.widened.utf8), path: path)
+        let source = try #require(output.source, "\(output.diagnostics)")
+        let result = try Swiftc.typecheck(["Widened.swift": source])
+        let reported = result.output.split(separator: "\n").filter { $0.hasPrefix("\(path):") && $0.contains(": error: ") }
+            .map { line in line.split(separator: ":").dropFirst().prefix(2).joined(separator: ":") }
+        let lines = Self.widened.split(separator: "\n", omittingEmptySubsequences: false)
+        // Each error is at `q`, the String added to an Int, at its UTF-8 column on its line.
+        let expected = try (10...17).map { line in
+            let text = lines[line - 1]
+            let range = try #require(text.range(of: "q", options: .backwards, range: text.startIndex..<text.index(text.endIndex, offsetBy: -3)))
+            return "\(line):\(text.utf8.distance(from: text.startIndex, to: range.lowerBound) + 1)"
+        }
+        #expect(result.status != 0)
+        #expect(reported.sorted() == expected.sorted(), "swiftc said:\n\(result.output)\n\(source)")
+        // The literals keep their values: the same spec without the type error compiles.
+        let fixed = Self.widened.replacingOccurrences(of: #"q: {type: String, default: '""'}"#, with: #"q: {type: Int, default: "0"}"#)
+        #expect(fixed != Self.widened)
+        let fine = try #require(GeneratorPipeline().generate(contents: Array(fixed.utf8), path: path).source)
+        let compiled = try Swiftc.typecheck(["Widened.swift": fine])
+        #expect(compiled.status == 0, "\(compiled.output)")
+    }
+
     /// `''` in a single-quoted scalar is made up after the string literal it shrinks; a line
     /// folded inside a string literal has no exact place (the literal cannot span two lines), so
     /// that value is laid out from its start as if written there on one line: the error lands on

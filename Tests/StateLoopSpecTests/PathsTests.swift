@@ -438,4 +438,20 @@ import Testing
         #expect(Printed(paths).transitions["c --up--> a"] == "unreachable: not reached: the search stopped after 2 configurations")
         #expect(MachinePaths(try loadedSpec(yaml)).truncation == nil)
     }
+
+    @Test("P15: the search stores each step once, so what it keeps grows with the machine, not with the lengths of its paths")
+    func linearStorage() throws {
+        // A chain s0 → s1 → ... : its paths hold n²/2 steps for the states and as many for the
+        // transitions, which stored path by path took 1.7 GB for 4,000 states.
+        let count = 400
+        var yaml = "machine: Chain\nevents: {next: {}}\ninitial: s0\nstates:\n"
+        for state in 0..<count - 1 { yaml += "  s\(state): {on: {next: s\(state + 1)}}\n" }
+        yaml += "  s\(count - 1): {ignore: [next]}\n"
+        let paths = MachinePaths(try loadedSpec(yaml))
+        #expect(paths.isComplete)
+        #expect(paths.storedSteps <= paths.configurations + paths.states.count + paths.transitions.count, "\(paths.storedSteps) steps stored")
+        #expect(paths.states.map { $0.steps?.count } == (0..<count).map { $0 })
+        #expect(paths.transitions.last?.steps?.count == count)
+        #expect(paths.transitions.last?.steps?.allSatisfy { $0.trigger == .event("next") } == true)
+    }
 }

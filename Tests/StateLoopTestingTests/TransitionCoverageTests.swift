@@ -58,4 +58,37 @@ import Testing
         #expect(written == "10:7\n14:7\n20:7\n")
         #expect(TransitionCoverage.directoryVariable == "STATELOOP_COVERAGE")
     }
+
+    @Test("T15: a link planted at the coverage file's name is replaced, its target never written")
+    func t15() throws {
+        let coverage = TransitionCoverage()
+        coverage.record(Radio.self, taken: [5, 0, 2])
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stateloop-coverage-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let victim = directory.appendingPathComponent("victim.txt")
+        try Data("precious\n".utf8).write(to: victim)
+        let name = directory.appendingPathComponent("Radio.machine.yml.42.taken")
+        try FileManager.default.createSymbolicLink(atPath: name.path, withDestinationPath: victim.path)
+        try coverage.writeTaken(toDirectory: directory.path, processID: 42)
+        #expect(try String(contentsOf: victim, encoding: .utf8) == "precious\n")
+        let attributes = try FileManager.default.attributesOfItem(atPath: name.path)
+        #expect(attributes[.type] as? FileAttributeType == .typeRegular)
+        #expect(try String(contentsOf: name, encoding: .utf8) == "10:7\n14:7\n20:7\n")
+        // Nothing else is left in the folder: no temporary file.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["Radio.machine.yml.42.taken", "victim.txt"])
+    }
+
+    @Test("T15: a folder that cannot be made or written is an error in words, naming the path")
+    func t15Errors() throws {
+        let coverage = TransitionCoverage()
+        coverage.record(Radio.self, taken: [0])
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("stateloop-coverage-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data().write(to: file)
+        let error = try #require(throws: (any Error).self) {
+            try coverage.writeTaken(toDirectory: file.appendingPathComponent("nested").path, processID: 42)
+        }
+        #expect("\(error)" == "cannot write transition coverage to \(file.path)/nested: \(file.path) is a file, not a folder")
+    }
 }

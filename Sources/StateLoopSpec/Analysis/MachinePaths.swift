@@ -36,6 +36,44 @@ public struct MachinePaths: Sendable {
         public var effect: String?
     }
 
+    /// Every step of every path, each stored once (P15): a step and the index of the step before
+    /// it, so that the paths form a tree and a path is its last step's index. Paths share their
+    /// prefixes, so the table grows with the configurations searched, not with the paths' lengths
+    /// (stored path by path, a chain of 4,000 states took 1.7 GB); a path is rebuilt when read.
+    public final class StepTable: Sendable {
+        /// The steps, each after the one before it in its path.
+        public let steps: [Step]
+        /// For each step, the index of the step before it; `-1` for a path's first step.
+        public let previous: [Int]
+
+        init(steps: [Step], previous: [Int]) {
+            self.steps = steps
+            self.previous = previous
+        }
+
+        /// The path whose last step is `last`, first step first; empty for `-1`.
+        public func path(endingAt last: Int) -> [Step] {
+            var path: [Step] = []
+            var index = last
+            while index >= 0 {
+                path.append(steps[index])
+                index = previous[index]
+            }
+            return path.reversed()
+        }
+
+        /// How many steps the path ending at `last` has, without building it.
+        public func length(endingAt last: Int) -> Int {
+            var count = 0
+            var index = last
+            while index >= 0 {
+                count += 1
+                index = previous[index]
+            }
+            return count
+        }
+    }
+
     /// A state, and a shortest path that enters it.
     public struct StatePath: Sendable {
         /// Its position in `StateTree(spec.states)`.
@@ -43,20 +81,32 @@ public struct MachinePaths: Sendable {
         public var name: String
         /// Where its name is written.
         public var location: SourceLocation
-        /// The steps that enter it: empty for the initial configuration, `nil` when no path does.
-        /// A history state counts as entered by a step that targets it.
-        public var steps: [Step]?
+        /// The index in `table` of the last step of its path (`-1`: the empty path); `nil` when
+        /// no path enters it.
+        public var last: Int?
+        /// The table `last` indexes.
+        public let table: StepTable
         /// Why no path enters it, when none does.
         public var unreachable: String?
+
+        /// The steps that enter it: empty for the initial configuration, `nil` when no path does.
+        /// A history state counts as entered by a step that targets it. Built on each call.
+        public var steps: [Step]? { last.map(table.path(endingAt:)) }
     }
 
     /// A branch of the spec, and a shortest path whose last step takes it.
     public struct TransitionPath: Sendable {
         public var entry: TransitionEntry
-        /// The steps, the last of which takes `entry`; `nil` when no path takes it.
-        public var steps: [Step]?
+        /// The index in `table` of the path's last step, which takes `entry`; `nil` when no path
+        /// takes it.
+        public var last: Int?
+        /// The table `last` indexes.
+        public let table: StepTable
         /// Why no path takes it, when none does.
         public var unreachable: String?
+
+        /// The steps, the last of which takes `entry`; `nil` when no path takes it. Built on each call.
+        public var steps: [Step]? { last.map(table.path(endingAt:)) }
     }
 
     /// The search stops when it has seen this many configurations (P12).
@@ -70,6 +120,8 @@ public struct MachinePaths: Sendable {
     public let transitions: [TransitionPath]
     /// How many configurations (sets of active leaves) the search visited.
     public let configurations: Int
+    /// The steps of every path, each stored once.
+    public let table: StepTable
     /// Why the search stopped before it saw every configuration; `nil` when it did not.
     public let truncation: String?
 
@@ -78,15 +130,21 @@ public struct MachinePaths: Sendable {
         let search = PathSearch(spec, limit: limit)
         search.run()
         transitionList = search.list
-        states = search.statePaths()
-        transitions = search.transitionPaths()
+        let table = search.table()
+        self.table = table
+        states = search.statePaths(table)
+        transitions = search.transitionPaths(table)
         configurations = search.configurations.count
         truncation = search.truncation
     }
 
+    /// How many `Step` values the result stores: at most one per configuration, state and
+    /// branch, however long the paths (P15).
+    public var storedSteps: Int { table.steps.count }
+
     /// True when every state and every branch has a path.
     public var isComplete: Bool {
-        states.allSatisfy { $0.steps != nil } && transitions.allSatisfy { $0.steps != nil }
+        states.allSatisfy { $0.last != nil } && transitions.allSatisfy { $0.last != nil }
     }
 
     /// `searchChanged [!event.search.isEmpty]`, `loaded (answer of loadNextPage)`,
@@ -573,37 +631,75 @@ final class PathSearch {
 
     // MARK: Results
 
-    private func steps(to position: Int) -> [MachinePaths.Step] {
-        var steps: [MachinePaths.Step] = []
-        var current = position
-        while let (previous, step) = parent[current] {
-            if let step { steps.append(step) }
-            current = previous
-        }
-        return steps.reversed()
+    /// The steps of the paths, built as the results ask for them (P15): a node's path is its
+    /// parent's and its own step, stored once and shared by every path through the node.
+    private var tableSteps: [MachinePaths.Step] = []
+    private var tablePrevious: [Int] = []
+    /// By node: the index in the table of its path's last step, `-1` for the empty path.
+    private var nodeEnds: [Int: Int] = [:]
+
+    private func append(_ step: MachinePaths.Step, after previous: Int) -> Int {
+        tableSteps.append(step)
+        tablePrevious.append(previous)
+        return tableSteps.count - 1
     }
 
-    func statePaths() -> [MachinePaths.StatePath] {
+    /// The table index of the last step of the path to `position`, adding what is missing.
+    private func end(of position: Int) -> Int {
+        var chain: [Int] = []
+        var current = position
+        var end = -1
+        while true {
+            if let known = nodeEnds[current] {
+                end = known
+                break
+            }
+            guard let link = parent[current] else {
+                nodeEnds[current] = -1
+                break
+            }
+            chain.append(current)
+            current = link.node
+        }
+        for node in chain.reversed() {
+            if let step = parent[node]?.step { end = append(step, after: end) }
+            nodeEnds[node] = end
+        }
+        return end
+    }
+
+    /// The last step of each state's path, then of each transition's: the table is complete after both.
+    private lazy var ends: (states: [Int?], transitions: [Int?]) = {
+        let states = tree.nodes.indices.map { position -> Int? in
+            guard let found = stateFound[position] else { return nil }
+            let last = end(of: found.node)
+            return found.step.map { append($0, after: last) } ?? last
+        }
+        let transitions = list.entries.map { entry -> Int? in
+            guard let found = entryFound[entry.id] else { return nil }
+            return append(found.step, after: end(of: found.node))
+        }
+        return (states, transitions)
+    }()
+
+    func table() -> MachinePaths.StepTable {
+        _ = ends
+        return MachinePaths.StepTable(steps: tableSteps, previous: tablePrevious)
+    }
+
+    func statePaths(_ table: MachinePaths.StepTable) -> [MachinePaths.StatePath] {
         tree.nodes.indices.map { position in
             let node = tree[position]
-            var path = MachinePaths.StatePath(position: position, name: node.name, location: node.spec.name.location)
-            if let found = stateFound[position] {
-                path.steps = steps(to: found.node) + (found.step.map { [$0] } ?? [])
-            } else {
-                path.unreachable = stateReason(position)
-            }
+            var path = MachinePaths.StatePath(position: position, name: node.name, location: node.spec.name.location, last: ends.states[position], table: table)
+            if path.last == nil { path.unreachable = stateReason(position) }
             return path
         }
     }
 
-    func transitionPaths() -> [MachinePaths.TransitionPath] {
+    func transitionPaths(_ table: MachinePaths.StepTable) -> [MachinePaths.TransitionPath] {
         list.entries.map { entry in
-            var path = MachinePaths.TransitionPath(entry: entry)
-            if let found = entryFound[entry.id] {
-                path.steps = steps(to: found.node) + [found.step]
-            } else {
-                path.unreachable = transitionReason(entry)
-            }
+            var path = MachinePaths.TransitionPath(entry: entry, last: ends.transitions[entry.id], table: table)
+            if path.last == nil { path.unreachable = transitionReason(entry) }
             return path
         }
     }
