@@ -73,7 +73,14 @@ public protocol _TransitionRecorder {
 extension TransitionTrace: _TransitionRecorder {}
 
 /// The recorder of an untraced `reduce`: records nothing, costs nothing.
+///
+/// It stores one byte it never reads. A zero-sized value has no address of its own, and
+/// ThreadSanitizer instruments the `inout` access of a generic reducer to one at whatever address
+/// it is given: two reducers on two threads then "race" on that address, or TSan dies reading it
+/// (swiftlang/swift#35579 skips only types known to be empty where the access is compiled). A
+/// stored byte gives every `_NoTrace` its own stack slot; once specialised it costs nothing.
 @frozen public struct _NoTrace: _TransitionRecorder {
+    @usableFromInline var _slot: Swift.UInt8 = 0
     @inlinable public init() {}
     @inlinable @inline(__always) public mutating func take(_ id: Int) {}
 }

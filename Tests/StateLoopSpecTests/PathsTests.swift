@@ -63,6 +63,28 @@ import Testing
         #expect(paths.truncation == nil)
     }
 
+    @Test("P16: a guarded onDone: loop that makes two regions due again and again ends the search")
+    func guardedOnDoneLoopEnds() throws {
+        // Each region's onDone: re-enters both regions, so the queue of due states would grow
+        // with every step if a state already due were queued again (the reducer keeps it once, S51).
+        let paths = try Self.paths("""
+            machine: Spin
+            context: {n: {type: Int, default: "0"}}
+            events: {spin: {}}
+            initial: idle
+            states:
+              idle: {on: {spin: spinning}}
+              spinning:
+                type: parallel
+                ignore: [spin]
+                states:
+                  x: {initial: xf, onDone: {guard: "n >= 0", target: spinning, set: {n: n + 1}}, states: {xf: {type: final}}}
+                  y: {initial: yf, onDone: {guard: "n >= 0", target: spinning, set: {n: n + 1}}, states: {yf: {type: final}}}
+            """)
+        #expect(paths.truncation == nil)
+        #expect(paths.states.first { $0.name == "xf" }?.last != nil)
+    }
+
     @Test("P2: a step names the branches it takes by their TransitionList ids, and the guards it assumes with their lines")
     func stepsNameTheirBranches() throws {
         let paths = try Self.paths("""

@@ -191,6 +191,16 @@ import Testing
         ])
     }
 
+    @Test("S84: an onDone: of a composite without a final child, or of a parallel state with a region without one, warns")
+    func onDoneThatCannotFireWarns() {
+        #expect(checked(machine("  a:\n    initial: x\n    onDone: {set: {}}\n    states:\n      x: {on: {go: x}}\n")).contains(
+            "test.machine.yml:8:5: warning: 'onDone:' of 'a' never fires: 'a' has no final child (fix: add a child with 'type: final' to 'a', or remove 'onDone:')"))
+        let parallel = "  a:\n    type: parallel\n    onDone: {target: a}\n    states:\n      r1: {initial: f1, states: {f1: {type: final}}}\n      r2: {initial: x, states: {x: {on: {go: x}}}}\n"
+        #expect(checked(machine(parallel)) == [
+            "test.machine.yml:8:5: warning: 'onDone:' of 'a' never fires: region 'r2' of 'a' has no final child (fix: add a child with 'type: final' to 'r2', or remove 'onDone:')",
+        ])
+    }
+
     @Test("S81: a parallel state's unguarded onDone: that re-enters it with every region final fails")
     func unguardedParallelOnDoneFails() {
         let yaml = machine("  a:\n    type: parallel\n    onDone: a\n    states:\n      r1: {initial: f1, states: {f1: {type: final}}}\n      r2: {initial: f2, states: {f2: {type: final}}}\n")

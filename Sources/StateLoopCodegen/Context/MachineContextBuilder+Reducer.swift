@@ -100,6 +100,11 @@ extension MachineContextBuilder {
         }
     }
 
+    /// True when a transition's `set:` or `do:` reads the event's payload.
+    static func actionsMentionPayload(_ transition: Transition) -> Bool {
+        (transition.assignments.map(\.expression) + transition.actions.flatMap(\.expressions)).contains { mentions("event", in: $0.value) }
+    }
+
     /// True when `word` stands in `text` as an identifier of its own (not inside `events` or `_event`).
     static func mentions(_ word: String, in text: String) -> Bool {
         func isIdentifierByte(_ byte: UInt8) -> Bool {

@@ -362,9 +362,11 @@ extension MachineContextBuilder {
             for (position, node) in tree.nodes.enumerated() where !node.spec.onDone.isEmpty {
                 let finished: String
                 if node.spec.kind == .parallel {
-                    finished = tree.regions(of: position).map { region in
-                        "(" + tree[region].children.filter { tree[$0].spec.isFinal }.map { "isIn(.\(caseName($0)))" }.joined(separator: " || ") + ")"
-                    }.joined(separator: " && ")
+                    let finals = tree.regions(of: position).map { region in
+                        tree[region].children.filter { tree[$0].spec.isFinal }.map { "isIn(.\(caseName($0)))" }
+                    }
+                    // A region without a final state never finishes, and neither does the parallel state.
+                    finished = finals.contains(where: \.isEmpty) ? "" : finals.map { "(" + $0.joined(separator: " || ") + ")" }.joined(separator: " && ")
                 } else {
                     finished = node.children.filter { tree[$0].spec.isFinal }.map { "isIn(.\(caseName($0)))" }.joined(separator: " || ")
                 }
@@ -458,7 +460,8 @@ extension MachineContextBuilder {
                 open = false
                 break
             }
-            let number = parallelBranch(transition, source: source, payload: payload != nil && Self.mentionsPayload([branch]) ? payload : nil)
+            // The branch's phases bind the payload for its `set:` and `do:`; its guard reads it here.
+            let number = parallelBranch(transition, source: source, payload: payload != nil && Self.actionsMentionPayload(transition) ? payload : nil)
             if let condition = transition.guardExpression {
                 body.spec(condition, after: open ? "} else if " : "if ", indent: indent, then: indent + "{")
                 body.generated(indent + "    return \(number)")

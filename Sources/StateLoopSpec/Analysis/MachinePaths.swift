@@ -384,7 +384,9 @@ final class PathSearch {
                 }
                 take(Selection(taken: [taken], holding: choice.holding, failing: choice.failing), .done) { move in
                     var next = move.node
-                    if !next.leaves.contains(where: isDoneState) { next.dues = rest.dues + next.dues }
+                    // A state already due stays due once (as the reducer keeps it at its bound,
+                    // S51): a guarded `onDone:` loop then revisits nodes instead of making new ones.
+                    if !next.leaves.contains(where: isDoneState) { next.dues = rest.dues + next.dues.filter { !rest.dues.contains($0) } }
                     return next
                 }
             }

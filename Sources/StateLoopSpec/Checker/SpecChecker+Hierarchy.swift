@@ -76,6 +76,18 @@ extension SpecChecker {
                     "'onDone:' belongs to a composite or parallel state; '\(name)' has no children to finish", at: key.location,
                     fixIt: "move 'onDone:' to the state that contains the final state")
             }
+            if !state.onDone.isEmpty, node.isComposite, let key = state.key("onDone") {
+                // S84: a composite without a final child, or a region without one, never finishes.
+                let unfinished = state.kind == .parallel
+                    ? tree.regions(of: position).filter { region in !tree[region].children.contains { tree[$0].spec.isFinal } }
+                    : (node.children.contains { tree[$0].spec.isFinal } ? [] : [position])
+                if let first = unfinished.first {
+                    let whose = first == position ? "'\(name)' has no final child" : "region '\(tree[first].name)' of '\(name)' has no final child"
+                    findings.warning(
+                        "'onDone:' of '\(name)' never fires: \(whose)", at: key.location,
+                        fixIt: "add a child with 'type: final' to '\(tree[first].name)', or remove 'onDone:'")
+                }
+            }
             for branch in state.always + state.onDone {
                 if case .ignore(let location) = branch {
                     findings.error(
