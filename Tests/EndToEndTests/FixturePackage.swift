@@ -72,6 +72,19 @@ struct FixturePackage {
         throw FixtureError.textNotFound(name, outputs.path)
     }
 
+    /// Removes what the copy's kept build folder holds of `target`: its module, its objects and
+    /// its plugin outputs, as if it had never been built.
+    func removeBuildProducts(of target: String) throws {
+        let fileManager = FileManager.default
+        let build = directory.appending(path: ".build")
+        let outputs = build.appending(path: "plugins/outputs/\(directory.lastPathComponent.lowercased())")
+        for folder in [build.appending(path: "debug"), build.appending(path: "debug/Modules"), outputs] {
+            for item in (try? fileManager.contentsOfDirectory(atPath: folder.path)) ?? [] where item == target || item.hasPrefix(target + ".") {
+                try fileManager.removeItem(at: folder.appending(path: item))
+            }
+        }
+    }
+
     /// Runs `swift ARGUMENTS` in the copy; returns the exit status and stdout+stderr.
     func swift(_ arguments: String...) throws -> (status: Int32, output: String) {
         try swift(arguments, environment: [:])

@@ -144,6 +144,10 @@ struct PluginBuildTests {
         try FileManager.default.moveItem(at: package.directory.appending(path: Self.spec), to: sources.appending(path: "Door.machine.yml"))
         try package.edit("Sources/DoorApp/DoorApp.swift", replacing: "import StateLoop\n", with: "import StateLoop\nimport \(target)\n")
 
+        // The build folder is kept between runs: the module an earlier run built for the target
+        // would be found (and fail at the link instead).
+        try package.removeBuildProducts(of: target)
+        defer { try? package.removeBuildProducts(of: target) }
         let dropped = try package.swift("build")
         #expect(dropped.status != 0, "the build should fail:\n\(dropped.output)")
         let identity = package.directory.lastPathComponent.lowercased()
