@@ -12,24 +12,35 @@ struct FixturePackage {
 
     let directory: URL
 
-    /// Copies `Tests/Fixtures/<name>` afresh (keeping the copy's `.build`) and points its
-    /// dependency on StateLoop at this repository.
-    init(copying name: String) throws {
+    /// Where the copies live; `StateLoop` in it is a link to this repository, so a copy's
+    /// `.package(path: "../StateLoop")`, as the README writes it, reaches this checkout by the
+    /// folder name the README tells a user to clone into, whatever this checkout's folder is called.
+    static let copies = repositoryRoot.appending(path: ".build-e2e")
+
+    /// Copies `Tests/Fixtures/<name>` afresh (keeping the copy's `.build`) into `.build-e2e/<folder>`,
+    /// its manifest unchanged: the dependency on StateLoop is written exactly as the README says.
+    init(copying name: String, into folder: String? = nil) throws {
         let fileManager = FileManager.default
         let source = Self.repositoryRoot.appending(path: "Tests/Fixtures/\(name)")
         // A space in the path: every path the plugin hands on must survive it.
-        directory = Self.repositoryRoot.appending(path: ".build-e2e/\(name) copy")
+        directory = Self.copies.appending(path: folder ?? "\(name) copy")
         try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Self.linkRepository()
         for item in try fileManager.contentsOfDirectory(atPath: directory.path) where item != ".build" {
             try fileManager.removeItem(at: directory.appending(path: item))
         }
         for item in try fileManager.contentsOfDirectory(atPath: source.path) where item != ".build" {
             try fileManager.copyItem(at: source.appending(path: item), to: directory.appending(path: item))
         }
-        let manifest = directory.appending(path: "Package.swift")
-        let text = try String(contentsOf: manifest, encoding: .utf8)
-            .replacingOccurrences(of: "path: \"../../..\"", with: "path: \"\(Self.repositoryRoot.path)\"")
-        try text.write(to: manifest, atomically: true, encoding: .utf8)
+    }
+
+    /// Makes `.build-e2e/StateLoop` a link to `..`, this repository.
+    static func linkRepository() throws {
+        let fileManager = FileManager.default
+        let link = copies.appending(path: "StateLoop")
+        if (try? fileManager.destinationOfSymbolicLink(atPath: link.path)) == ".." { return }
+        if (try? fileManager.attributesOfItem(atPath: link.path)) != nil { try fileManager.removeItem(at: link) }
+        try fileManager.createSymbolicLink(atPath: link.path, withDestinationPath: "..")
     }
 
     /// Replaces `old` with `new` in a file of the copy; fails loudly when `old` is not there, so a
@@ -46,18 +57,41 @@ struct FixturePackage {
         try String(contentsOf: directory.appending(path: path), encoding: .utf8)
     }
 
-    /// The text of a file the build plugin generated into the copy's build folder.
-    func generatedFile(named name: String) throws -> String {
+    /// The text of a file the build plugin generated for `target` into the copy's build folder
+    /// (`.build/plugins/outputs/<package>/<target>/...`; the build folder is kept between tests,
+    /// and with it the outputs of targets that another test added).
+    func generatedFile(named name: String, target: String = "DoorApp") throws -> String {
         let outputs = directory.appending(path: ".build/plugins/outputs")
         let enumerator = FileManager.default.enumerator(at: outputs, includingPropertiesForKeys: nil)
         while let url = enumerator?.nextObject() as? URL {
-            if url.lastPathComponent == name { return try String(contentsOf: url, encoding: .utf8) }
+            let below = url.pathComponents.dropFirst(outputs.pathComponents.count)
+            if url.lastPathComponent == name && below.dropFirst().first == target {
+                return try String(contentsOf: url, encoding: .utf8)
+            }
         }
         throw FixtureError.textNotFound(name, outputs.path)
     }
 
+    /// Removes what the copy's kept build folder holds of `target`: its module, its objects and
+    /// its plugin outputs, as if it had never been built.
+    func removeBuildProducts(of target: String) throws {
+        let fileManager = FileManager.default
+        let build = directory.appending(path: ".build")
+        let outputs = build.appending(path: "plugins/outputs/\(directory.lastPathComponent.lowercased())")
+        for folder in [build.appending(path: "debug"), build.appending(path: "debug/Modules"), outputs] {
+            for item in (try? fileManager.contentsOfDirectory(atPath: folder.path)) ?? [] where item == target || item.hasPrefix(target + ".") {
+                try fileManager.removeItem(at: folder.appending(path: item))
+            }
+        }
+    }
+
     /// Runs `swift ARGUMENTS` in the copy; returns the exit status and stdout+stderr.
     func swift(_ arguments: String...) throws -> (status: Int32, output: String) {
+        try swift(arguments, environment: [:])
+    }
+
+    /// Runs `swift ARGUMENTS` in the copy with `environment` added to a user's shell variables.
+    func swift(_ arguments: [String], environment extra: [String: String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["swift"] + arguments
@@ -67,7 +101,7 @@ struct FixturePackage {
         let inherited = ProcessInfo.processInfo.environment
         process.environment = ["PATH", "HOME", "TMPDIR", "LANG"].reduce(into: [:]) { environment, name in
             environment[name] = inherited[name]
-        }
+        }.merging(extra) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

@@ -41,6 +41,125 @@ struct PluginBuildTests {
         let run = try package.swift("run", "--skip-build", "DoorApp")
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output == (try ReadmeTour().block("swift run")))
+
+        // The CLI of the dependency, run as the README says (SwiftPM builds it first, and prints
+        // its build lines before what the command prints).
+        let tour = try ReadmeTour()
+        let command = try #require(tour.blocks.keys.first { $0.hasPrefix("swift run stateloop ") }, "the tour runs no `swift run stateloop ...`")
+        let cli = try package.swift(Array(command.split(separator: " ").dropFirst().map(String.init)), environment: [:])
+        #expect(cli.status == 0, "\(command) failed:\n\(cli.output)")
+        #expect(cli.output.hasSuffix(try tour.block(command)), "\(command) printed:\n\(cli.output)")
+    }
+
+    /// The README's other ways to name the dependency: from Git by URL and branch (there is no
+    /// tagged version), and by path from a folder not named StateLoop with `name:`; and the error
+    /// it quotes for `path:` alone from such a folder. Resolving is enough: the package graph,
+    /// with `package: "StateLoop"` of the product and the plugin, is checked before building.
+    @Test func theToursOtherSpellingsOfTheDependencyResolve() throws {
+        let tour = try ReadmeTour()
+        let written = #".package(path: "../StateLoop"),"#
+        #expect(try tour.block("Package.swift").contains(written))
+        let spellings = tour.text.matches(of: /`(\.package\([^`]*\))`/).map { String($0.1) }
+        let url = try #require(spellings.first { $0.contains("url:") }, "the tour shows no `.package(url: ...)`: \(spellings)")
+        let named = try #require(spellings.first { $0.contains("name:") && $0.contains("path:") }, "the tour shows no `.package(name: ..., path: ...)`: \(spellings)")
+
+        // The URL as published, served from a Git repository of this checkout's commit whose
+        // folder is not named StateLoop: SwiftPM names the package after the URL, git fetches it
+        // from the folder.
+        let address = try #require(url.firstMatch(of: /url: "([^"]+)"/)?.1).description
+        let branch = try #require(url.firstMatch(of: /branch: "([^"]+)"/)?.1, "\(url) names no branch (no version is tagged)").description
+        let published = FixturePackage.copies.appending(path: "published.git")
+        if !FileManager.default.fileExists(atPath: published.path) {
+            #expect(try Self.git(["init", "--quiet", "--bare", published.path]).status == 0)
+        }
+        let push = try Self.git(["-C", FixturePackage.repositoryRoot.path, "push", "--quiet", "--force", published.path, "HEAD:refs/heads/\(branch)"])
+        #expect(push.status == 0, "\(push.output)")
+        let package = try FixturePackage(copying: "DoorApp", into: "DoorApp resolve")
+        try package.edit("Package.swift", replacing: written, with: url + ",")
+        let fromGit = try package.swift(["package", "--disable-dependency-cache", "show-dependencies"], environment: [
+            "GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "url.\(published.path).insteadOf", "GIT_CONFIG_VALUE_0": address,
+        ])
+        #expect(fromGit.status == 0, "\(url):\n\(fromGit.output)")
+        #expect(fromGit.output.contains("stateloop<\(address)"), "\(fromGit.output)")
+
+        // By path, from a folder of another name: this checkout's own.
+        let root = FixturePackage.repositoryRoot.path
+        let folder = FixturePackage.repositoryRoot.lastPathComponent
+        let byName = try #require(named.firstMatch(of: /path: "([^"]+)"/)?.1).description
+        try package.edit("Package.swift", replacing: url + ",", with: named.replacingOccurrences(of: byName, with: root) + ",")
+        let fromFolder = try package.swift("package", "show-dependencies")
+        #expect(fromFolder.status == 0, "\(named):\n\(fromFolder.output)")
+
+        // `path:` alone from that folder fails as the README says (unless it is named StateLoop).
+        guard folder.lowercased() != "stateloop" else { return }
+        try package.edit("Package.swift", replacing: named.replacingOccurrences(of: byName, with: root) + ",", with: ".package(path: \"\(root)\"),")
+        let unnamed = try package.swift("package", "show-dependencies")
+        #expect(unnamed.status != 0, "\(unnamed.output)")
+        let quoted = try #require(tour.text.firstMatch(of: /`(error: [^`]*unknown package 'StateLoop'[^`]*)`/)?.1, "the tour quotes no 'unknown package' error").description
+        // The README's example folder is `/…/main`; the package's own identity is its folder's.
+        let expected = quoted
+            .replacingOccurrences(of: "'/…/main'", with: "'\(root)'")
+            .replacingOccurrences(of: "'main'", with: "'\(folder.lowercased())'")
+            .replacingOccurrences(of: "error: 'doorapp':", with: "error: '\(package.directory.lastPathComponent.lowercased())':")
+        #expect(unnamed.output.contains(expected), "expected \(expected):\n\(unnamed.output)")
+    }
+
+    /// Runs `git ARGUMENTS`; returns the exit status and stdout+stderr.
+    static func git(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// SwiftPM decides which targets to build before any plugin runs, so a target that holds only
+    /// specs has no sources and is dropped (swiftlang/swift-package-manager#8061): the README says
+    /// so at the plugin step, with the warning and the error a user sees, and that one Swift file
+    /// of the target's own (empty will do) keeps it.
+    @Test func aTargetOfOnlySpecsIsDroppedAndOneSwiftFileKeepsIt() throws {
+        let tour = try ReadmeTour()
+        let warning = try #require(tour.text.firstMatch(of: /`(warning: [^`]*Source files for target [^`]*)`/)?.1, "the tour quotes no 'Source files for target' warning").description
+        let error = try #require(tour.text.firstMatch(of: /`(error: no such module [^`]*)`/)?.1, "the tour quotes no 'no such module' error").description
+        let target = try #require(error.firstMatch(of: /'([A-Za-z]+)'/)?.1).description
+
+        let package = try FixturePackage(copying: "DoorApp")
+        try package.edit("Package.swift", replacing: "    targets: [\n", with: """
+                targets: [
+                    .target(
+                        name: "\(target)",
+                        dependencies: [.product(name: "StateLoop", package: "StateLoop")],
+                        plugins: [.plugin(name: "StateLoopPlugin", package: "StateLoop")]
+                    ),
+
+            """)
+        try package.edit("Package.swift", replacing: "dependencies: [.product(name: \"StateLoop\", package: \"StateLoop\")],\n            plugins: [.plugin(name: \"StateLoopPlugin\", package: \"StateLoop\")]\n        ),\n    ]", with: "dependencies: [\"\(target)\", .product(name: \"StateLoop\", package: \"StateLoop\")]\n        ),\n    ]")
+        let sources = package.directory.appending(path: "Sources/\(target)")
+        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: package.directory.appending(path: Self.spec), to: sources.appending(path: "Door.machine.yml"))
+        try package.edit("Sources/DoorApp/DoorApp.swift", replacing: "import StateLoop\n", with: "import StateLoop\nimport \(target)\n")
+
+        // The build folder is kept between runs: the module an earlier run built for the target
+        // would be found (and fail at the link instead).
+        try package.removeBuildProducts(of: target)
+        defer { try? package.removeBuildProducts(of: target) }
+        let dropped = try package.swift("build")
+        #expect(dropped.status != 0, "the build should fail:\n\(dropped.output)")
+        let identity = package.directory.lastPathComponent.lowercased()
+        #expect(dropped.output.contains(warning.replacingOccurrences(of: "warning: 'doorapp':", with: "warning: '\(identity)':")), "expected \(warning):\n\(dropped.output)")
+        #expect(dropped.output.contains(error), "expected \(error):\n\(dropped.output)")
+
+        // One Swift file of its own, with nothing in it, and the target is built.
+        try "// The specs of this folder are generated into this module by StateLoopPlugin.\n".write(to: sources.appending(path: "\(target).swift"), atomically: true, encoding: .utf8)
+        let kept = try package.swift("build")
+        #expect(kept.status == 0, "\(kept.output)")
+        #expect(!kept.output.contains("Source files for target"), "\(kept.output)")
+        #expect(kept.output.contains("Generating Door.machine.swift from Door.machine.yml"), "\(kept.output)")
     }
 
     @Test func unhandledEventFailsTheBuildAtTheYAMLLine() throws {

@@ -5,7 +5,7 @@ let package = Package(
     name: "DoorApp",
     platforms: [.macOS(.v14)],                  // StateLoop needs macOS 14 or later
     dependencies: [
-        .package(name: "StateLoop", path: "../../.."),
+        .package(path: "../StateLoop"),         // a clone of StateLoop beside this package (below)
     ],
     targets: [
         .executableTarget(
