@@ -35,6 +35,10 @@ public struct MachineContext: Sendable {
     public var internalFields: [String]
     /// The body of `State.initial`.
     public var initialBody: [String]
+    /// `State`'s `==`, written out when it has context fields (MachineContextBuilder+Equality.swift).
+    public var stateEquality: [String]
+    /// `Event`'s `==`, written out when an event has a payload.
+    public var eventEquality: [String]
     /// The body of `reduce`.
     public var reduceBody: [String]
     /// The cases of `_reduce`'s switch on the configuration.
@@ -170,6 +174,8 @@ public struct MachineContext: Sendable {
         public var results: [EventCase]
         /// Lines of the result's `switch self` that turn it into an `Event`.
         public var conversions: [String]
+        /// The result enum's `==`, written out when a result has a payload.
+        public var resultEquality: [String]
         /// True when its result enum is declared (it has `emits:`).
         public var hasResults: Bool
         /// The doc comment and declaration of its method in `Effects`, laid out.

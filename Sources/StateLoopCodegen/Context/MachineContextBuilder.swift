@@ -143,10 +143,16 @@ public struct MachineContextBuilder {
             }
         }
         bookkeeping = (hasTimers ? ["_entries"] : []) + ownFields.map(\.name)
+        // Every stored property of `State`, in declaration order.
+        let stateProperties = ["mode"] + spec.context.map { SwiftName.escaped($0.name.value) }
+            + (hasTimers ? ["_entries"] : []) + (hasForwarding ? ["forwarded"] : []) + ownFields.map(\.name)
+        let stateEquality = spec.context.isEmpty ? [] : structEquality(GeneratedNames.state, properties: stateProperties, indent: "        ")
         let internalFields = forwardedFieldLines() + ownFields.flatMap { ["        /// \($0.doc)", "        \(access.readOnlyPrefix)var \($0.name): \($0.declaration)"] }
-        let initialMode = isV1
+        // Qualified: with a field of a type swiftc cannot find, `.init(mode: .idle, ...)` would also
+        // report "cannot infer contextual base" here.
+        let initialMode = GeneratedNames.mode + (isV1
             ? ".\(SwiftName.escaped(spec.initial.value))"
-            : modeValue(in: nil, path: tree.path(from: nil, to: tree.index[spec.initial.value]!)[...], recorded: false)
+            : modeValue(in: nil, path: tree.path(from: nil, to: tree.index[spec.initial.value]!)[...], recorded: false))
         let initArguments = Self.commaSeparated(["mode: \(initialMode)"] + initialArguments).map { "                " + $0 }
         var initialBody = ["            .init("] + initArguments + ["            )"]
         if !isV1, layout.entryBelow(nil) || layout.settles {
@@ -219,6 +225,10 @@ public struct MachineContextBuilder {
             queryLines: queryLines() + effectQueries,
             internalFields: internalFields,
             initialBody: initialBody,
+            stateEquality: stateEquality,
+            eventEquality: enumEquality(
+                GeneratedNames.event, events: spec.events,
+                extra: hasTimers ? [(name: GeneratedNames.timerCase, arity: 1)] : [], indent: "        "),
             reduceBody: reduceBody,
             dispatch: dispatch,
             reducerReturn: layout.settles ? " -> Swift.Bool" : "",

@@ -87,6 +87,9 @@ enum EmbeddedTemplates {
 {{{.}}}
 {{/initialBody}}
         }
+{{#stateEquality}}
+{{{.}}}
+{{/stateEquality}}
 {{#queryLines}}
 {{{.}}}
 {{/queryLines}}
@@ -136,6 +139,9 @@ enum EmbeddedTemplates {
             {{{access}}}var description: Swift.String { "after #\(index) in \({{{timerStateLabel}}})" }
         }
 {{/hasTimers}}
+{{#eventEquality}}
+{{{.}}}
+{{/eventEquality}}
 {{#payloads}}
 
         /// {{{doc}}}
@@ -189,6 +195,9 @@ enum EmbeddedTemplates {
 {{/conversions}}
             }
         }
+{{#resultEquality}}
+{{{.}}}
+{{/resultEquality}}
     }
 {{/hasResults}}
 {{/effects}}

@@ -22,6 +22,8 @@ extension MachineContext: MustacheParent {
         case "queryLines": self.queryLines
         case "internalFields": self.internalFields
         case "initialBody": self.initialBody
+        case "stateEquality": self.stateEquality
+        case "eventEquality": self.eventEquality
         case "reduceBody": self.reduceBody
         case "dispatch": self.dispatch
         case "reducerReturn": self.reducerReturn
@@ -137,6 +139,7 @@ extension MachineContext.Effect: MustacheParent {
         case "resultType": self.resultType
         case "results": self.results
         case "conversions": self.conversions
+        case "resultEquality": self.resultEquality
         case "hasResults": self.hasResults
         case "method": self.method
         case "requestMember": self.requestMember

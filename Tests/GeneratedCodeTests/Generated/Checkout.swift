@@ -171,6 +171,12 @@ public enum Checkout {
             self.total = total
             self.images = images
         }
+
+        /// Equal when every field is (`Equatable`).
+        public static func == (lhs: Input, rhs: Input) -> Swift.Bool {
+            guard lhs.total == rhs.total else { return false }
+            return lhs.images == rhs.images
+        }
     }
 
     /// An event a step forwarded to a child machine (E43), by the effect that runs the child.
@@ -244,7 +250,7 @@ public enum Checkout {
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static func initial(_ input: Input) -> Self {
             var _next = Self.init(
-                mode: .browsing,
+                mode: Mode.browsing,
                 total: _default0(input),
                 images: _default1(input),
                 loaded: _default2(input),
@@ -255,6 +261,22 @@ public enum Checkout {
             )
             State._enterBelow(_next.mode, &_next)
             return _next
+        }
+
+        /// Equal when every field is (`Equatable`).
+        public static func == (lhs: State, rhs: State) -> Swift.Bool {
+            guard lhs.mode == rhs.mode else { return false }
+            guard lhs.total == rhs.total else { return false }
+            guard lhs.images == rhs.images else { return false }
+            guard lhs.loaded == rhs.loaded else { return false }
+            guard lhs.receipt == rhs.receipt else { return false }
+            guard lhs.status == rhs.status else { return false }
+            guard lhs.problem == rhs.problem else { return false }
+            guard lhs.attempt == rhs.attempt else { return false }
+            guard lhs._entries == rhs._entries else { return false }
+            guard lhs.forwarded == rhs.forwarded else { return false }
+            guard lhs._delay_reconnecting_0 == rhs._delay_reconnecting_0 else { return false }
+            return lhs._entered_reconnecting == rhs._entered_reconnecting
         }
 
         /// True while `name` is active: the state itself or, for a composite, any state below it.
@@ -665,6 +687,41 @@ public enum Checkout {
             public var description: Swift.String { "after #\(index) in \(state)" }
         }
 
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Event, rhs: Event) -> Swift.Bool {
+            switch lhs {
+            case .pay:
+                guard case .pay = rhs else { return false }
+                return true
+            case .cancel:
+                guard case .cancel = rhs else { return false }
+                return true
+            case .imageLoaded(let _l0, let _l1):
+                guard case .imageLoaded(let _r0, let _r1) = rhs else { return false }
+                guard _l0 == _r0 else { return false }
+                return _l1 == _r1
+            case .imageFailed(let _l0, let _l1):
+                guard case .imageFailed(let _r0, let _r1) = rhs else { return false }
+                guard _l0 == _r0 else { return false }
+                return _l1 == _r1
+            case .paid(let _l0):
+                guard case .paid(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .declined(let _l0):
+                guard case .declined(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .delivery(let _l0):
+                guard case .delivery(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .trackingLost(let _l0):
+                guard case .trackingLost(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case ._timer(let _l0):
+                guard case ._timer(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            }
+        }
+
         /// The payload of `imageLoaded` by name: what `event` means in the spec's expressions.
         fileprivate struct ImageLoadedPayload {
             let url: _T9
@@ -736,6 +793,16 @@ public enum Checkout {
             case .imageLoaded(let _0, let _1): .imageLoaded(url: _0, data: _1)
             }
         }
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: LoadImageResult, rhs: LoadImageResult) -> Swift.Bool {
+            switch lhs {
+            case .imageLoaded(let _l0, let _l1):
+                guard case .imageLoaded(let _r0, let _r1) = rhs else { return false }
+                guard _l0 == _r0 else { return false }
+                return _l1 == _r1
+            }
+        }
     }
 
     /// What `trackDelivery` answers with: the events of its `emits:`.
@@ -747,6 +814,15 @@ public enum Checkout {
         fileprivate var _event: Event {
             switch self {
             case .delivery(let _0): .delivery(status: _0)
+            }
+        }
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: TrackDeliveryResult, rhs: TrackDeliveryResult) -> Swift.Bool {
+            switch lhs {
+            case .delivery(let _l0):
+                guard case .delivery(let _r0) = rhs else { return false }
+                return _l0 == _r0
             }
         }
     }

@@ -39,9 +39,15 @@ public enum Counter {
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
             .init(
-                mode: .counting,
+                mode: Mode.counting,
                 count: _default0()
             )
+        }
+
+        /// Equal when every field is (`Equatable`).
+        public static func == (lhs: State, rhs: State) -> Swift.Bool {
+            guard lhs.mode == rhs.mode else { return false }
+            return lhs.count == rhs.count
         }
 
         /// True while `name` is active: the state itself or, for a composite, any state below it.

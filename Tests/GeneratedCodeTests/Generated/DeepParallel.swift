@@ -63,7 +63,7 @@ public enum DeepParallel {
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
             .init(
-                mode: .par(Mode.Par(a: .a1, b: .b1))
+                mode: Mode.par(Mode.Par(a: .a1, b: .b1))
             )
         }
 

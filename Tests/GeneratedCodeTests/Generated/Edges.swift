@@ -78,10 +78,18 @@ public enum Edges {
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
             .init(
-                mode: .waiting,
+                mode: Mode.waiting,
                 query: _default0(),
                 hits: _default1()
             )
+        }
+
+        /// Equal when every field is (`Equatable`).
+        public static func == (lhs: State, rhs: State) -> Swift.Bool {
+            guard lhs.mode == rhs.mode else { return false }
+            guard lhs.query == rhs.query else { return false }
+            guard lhs.hits == rhs.hits else { return false }
+            return lhs._entries == rhs._entries
         }
 
         /// True while `name` is active: the state itself or, for a composite, any state below it.
@@ -258,6 +266,27 @@ public enum Edges {
             public var description: Swift.String { "after #\(index) in \(mode)" }
         }
 
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Event, rhs: Event) -> Swift.Bool {
+            switch lhs {
+            case .typed(let _l0):
+                guard case .typed(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .hit(let _l0):
+                guard case .hit(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .noHit:
+                guard case .noHit = rhs else { return false }
+                return true
+            case .poke:
+                guard case .poke = rhs else { return false }
+                return true
+            case ._timer(let _l0):
+                guard case ._timer(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            }
+        }
+
         /// The payload of `typed` by name: what `event` means in the spec's expressions.
         fileprivate struct TypedPayload {
             let text: _T2
@@ -300,6 +329,18 @@ public enum Edges {
             switch self {
             case .hit(let _0): .hit(count: _0)
             case .noHit: .noHit
+            }
+        }
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: SearchResult, rhs: SearchResult) -> Swift.Bool {
+            switch lhs {
+            case .hit(let _l0):
+                guard case .hit(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .noHit:
+                guard case .noHit = rhs else { return false }
+                return true
             }
         }
     }

@@ -150,11 +150,21 @@ public enum Feeds {
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
             .init(
-                mode: .live,
+                mode: Mode.live,
                 topics: _default0(),
                 seen: _default1(),
                 lastError: nil
             )
+        }
+
+        /// Equal when every field is (`Equatable`).
+        public static func == (lhs: State, rhs: State) -> Swift.Bool {
+            guard lhs.mode == rhs.mode else { return false }
+            guard lhs.topics == rhs.topics else { return false }
+            guard lhs.seen == rhs.seen else { return false }
+            guard lhs.lastError == rhs.lastError else { return false }
+            guard lhs.runs == rhs.runs else { return false }
+            return lhs._runsQueued == rhs._runsQueued
         }
 
         /// True while `name` is active: the state itself or, for a composite, any state below it.
@@ -321,6 +331,29 @@ public enum Feeds {
         /// `stop` (Feeds.machine.yml:13).
         case stop
 
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Event, rhs: Event) -> Swift.Bool {
+            switch lhs {
+            case .follow(let _l0):
+                guard case .follow(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .post(let _l0, let _l1):
+                guard case .post(let _r0, let _r1) = rhs else { return false }
+                guard _l0 == _r0 else { return false }
+                return _l1 == _r1
+            case .dropped(let _l0, let _l1):
+                guard case .dropped(let _r0, let _r1) = rhs else { return false }
+                guard _l0 == _r0 else { return false }
+                return _l1 == _r1
+            case .saveFailed(let _l0):
+                guard case .saveFailed(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .stop:
+                guard case .stop = rhs else { return false }
+                return true
+            }
+        }
+
         /// The payload of `follow` by name: what `event` means in the spec's expressions.
         fileprivate struct FollowPayload {
             let topic: _T3
@@ -378,6 +411,16 @@ public enum Feeds {
         fileprivate var _event: Event {
             switch self {
             case .post(let _0, let _1): .post(topic: _0, text: _1)
+            }
+        }
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: SubscribeResult, rhs: SubscribeResult) -> Swift.Bool {
+            switch lhs {
+            case .post(let _l0, let _l1):
+                guard case .post(let _r0, let _r1) = rhs else { return false }
+                guard _l0 == _r0 else { return false }
+                return _l1 == _r1
             }
         }
     }

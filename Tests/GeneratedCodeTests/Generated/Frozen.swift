@@ -53,7 +53,7 @@ public enum Frozen {
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
             .init(
-                mode: .both(Mode.Both(left: .l1, right: .r1))
+                mode: Mode.both(Mode.Both(left: .l1, right: .r1))
             )
         }
 

@@ -120,12 +120,22 @@ public enum GitHubSearch {
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
             .init(
-                mode: .idle,
+                mode: Mode.idle,
                 search: _default0(),
                 results: _default1(),
                 nextPageURL: _default2(),
                 lastError: _default3()
             )
+        }
+
+        /// Equal when every field is (`Equatable`).
+        public static func == (lhs: State, rhs: State) -> Swift.Bool {
+            guard lhs.mode == rhs.mode else { return false }
+            guard lhs.search == rhs.search else { return false }
+            guard lhs.results == rhs.results else { return false }
+            guard lhs.nextPageURL == rhs.nextPageURL else { return false }
+            guard lhs.lastError == rhs.lastError else { return false }
+            return lhs._entries == rhs._entries
         }
 
         /// True while `name` is active: the state itself or, for a composite, any state below it.
@@ -394,6 +404,28 @@ public enum GitHubSearch {
             public var description: Swift.String { "after #\(index) in \(mode)" }
         }
 
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Event, rhs: Event) -> Swift.Bool {
+            switch lhs {
+            case .searchChanged(let _l0):
+                guard case .searchChanged(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .scrolledNearBottom:
+                guard case .scrolledNearBottom = rhs else { return false }
+                return true
+            case .loaded(let _l0, let _l1):
+                guard case .loaded(let _r0, let _r1) = rhs else { return false }
+                guard _l0 == _r0 else { return false }
+                return _l1 == _r1
+            case .failed(let _l0):
+                guard case .failed(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case ._timer(let _l0):
+                guard case ._timer(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            }
+        }
+
         /// The payload of `searchChanged` by name: what `event` means in the spec's expressions.
         fileprivate struct SearchChangedPayload {
             let search: _T4
@@ -442,6 +474,19 @@ public enum GitHubSearch {
             switch self {
             case .loaded(let _0, let _1): .loaded(repositories: _0, nextURL: _1)
             case .failed(let _0): .failed(error: _0)
+            }
+        }
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: LoadNextPageResult, rhs: LoadNextPageResult) -> Swift.Bool {
+            switch lhs {
+            case .loaded(let _l0, let _l1):
+                guard case .loaded(let _r0, let _r1) = rhs else { return false }
+                guard _l0 == _r0 else { return false }
+                return _l1 == _r1
+            case .failed(let _l0):
+                guard case .failed(let _r0) = rhs else { return false }
+                return _l0 == _r0
             }
         }
     }

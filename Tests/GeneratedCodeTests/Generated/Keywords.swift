@@ -114,12 +114,22 @@ public enum Keywords {
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
             .init(
-                mode: .`do`,
+                mode: Mode.`do`,
                 default: _default0(),
                 in: _default1(),
                 let: _default2(),
                 var: _default3()
             )
+        }
+
+        /// Equal when every field is (`Equatable`).
+        public static func == (lhs: State, rhs: State) -> Swift.Bool {
+            guard lhs.mode == rhs.mode else { return false }
+            guard lhs.`default` == rhs.`default` else { return false }
+            guard lhs.`in` == rhs.`in` else { return false }
+            guard lhs.`let` == rhs.`let` else { return false }
+            guard lhs.`var` == rhs.`var` else { return false }
+            return lhs._entries == rhs._entries
         }
 
         /// True while `name` is active: the state itself or, for a composite, any state below it.
@@ -301,6 +311,28 @@ public enum Keywords {
             public var description: Swift.String { "after #\(index) in \(mode)" }
         }
 
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Event, rhs: Event) -> Swift.Bool {
+            switch lhs {
+            case .`switch`(let _l0):
+                guard case .`switch`(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .`return`:
+                guard case .`return` = rhs else { return false }
+                return true
+            case .`throw`(let _l0):
+                guard case .`throw`(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .`for`(let _l0, let _l1):
+                guard case .`for`(let _r0, let _r1) = rhs else { return false }
+                guard _l0 == _r0 else { return false }
+                return _l1 == _r1
+            case ._timer(let _l0):
+                guard case ._timer(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            }
+        }
+
         /// The payload of `switch` by name: what `event` means in the spec's expressions.
         fileprivate struct SwitchPayload {
             let `case`: _T4
@@ -346,6 +378,15 @@ public enum Keywords {
         fileprivate var _event: Event {
             switch self {
             case .`throw`(let _0): .`throw`(where: _0)
+            }
+        }
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: DeferResult, rhs: DeferResult) -> Swift.Bool {
+            switch lhs {
+            case .`throw`(let _l0):
+                guard case .`throw`(let _r0) = rhs else { return false }
+                return _l0 == _r0
             }
         }
     }

@@ -54,7 +54,7 @@ public enum Loop {
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
             var _next = Self.init(
-                mode: .a,
+                mode: Mode.a,
                 spinning: _default0(),
                 laps: _default1()
             )
@@ -62,6 +62,14 @@ public enum Loop {
             var _trace = StateLoop._NoTrace()
             _next._settle(&_trace)
             return _next
+        }
+
+        /// Equal when every field is (`Equatable`).
+        public static func == (lhs: State, rhs: State) -> Swift.Bool {
+            guard lhs.mode == rhs.mode else { return false }
+            guard lhs.spinning == rhs.spinning else { return false }
+            guard lhs.laps == rhs.laps else { return false }
+            return lhs.isSettled == rhs.isSettled
         }
 
         /// True while `name` is active: the state itself or, for a composite, any state below it.

@@ -127,7 +127,7 @@ public enum Microwave {
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
             var _next = Self.init(
-                mode: .closed(.idle),
+                mode: Mode.closed(.idle),
                 seconds: _default0(),
                 log: _default1()
             )
@@ -135,6 +135,20 @@ public enum Microwave {
             var _trace = StateLoop._NoTrace()
             _next._settle(&_trace)
             return _next
+        }
+
+        /// Equal when every field is (`Equatable`).
+        public static func == (lhs: State, rhs: State) -> Swift.Bool {
+            guard lhs.mode == rhs.mode else { return false }
+            guard lhs.seconds == rhs.seconds else { return false }
+            guard lhs.log == rhs.log else { return false }
+            guard lhs._entries == rhs._entries else { return false }
+            guard lhs._entered_cooking == rhs._entered_cooking else { return false }
+            guard lhs._history_resume == rhs._history_resume else { return false }
+            guard lhs._done == rhs._done else { return false }
+            guard lhs.runs == rhs.runs else { return false }
+            guard lhs._runsQueued == rhs._runsQueued else { return false }
+            return lhs.isSettled == rhs.isSettled
         }
 
         /// True while `name` is active: the state itself or, for a composite, any state below it.
@@ -783,6 +797,39 @@ public enum Microwave {
 
             /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
             public var description: Swift.String { "after #\(index) in \(state)" }
+        }
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Event, rhs: Event) -> Swift.Bool {
+            switch lhs {
+            case .addTime(let _l0):
+                guard case .addTime(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .start:
+                guard case .start = rhs else { return false }
+                return true
+            case .tick:
+                guard case .tick = rhs else { return false }
+                return true
+            case .`open`:
+                guard case .`open` = rhs else { return false }
+                return true
+            case .close:
+                guard case .close = rhs else { return false }
+                return true
+            case .cancel:
+                guard case .cancel = rhs else { return false }
+                return true
+            case .unplug:
+                guard case .unplug = rhs else { return false }
+                return true
+            case .beeped:
+                guard case .beeped = rhs else { return false }
+                return true
+            case ._timer(let _l0):
+                guard case ._timer(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            }
         }
 
         /// The payload of `addTime` by name: what `event` means in the spec's expressions.

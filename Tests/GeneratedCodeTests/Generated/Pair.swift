@@ -59,10 +59,17 @@ public enum Pair {
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
             .init(
-                mode: .`open`,
+                mode: Mode.`open`,
                 first: _default0(),
                 second: _default1()
             )
+        }
+
+        /// Equal when every field is (`Equatable`).
+        public static func == (lhs: State, rhs: State) -> Swift.Bool {
+            guard lhs.mode == rhs.mode else { return false }
+            guard lhs.first == rhs.first else { return false }
+            return lhs.second == rhs.second
         }
 
         /// True while `name` is active: the state itself or, for a composite, any state below it.
@@ -153,6 +160,21 @@ public enum Pair {
         case add(amount: _T2)
         /// `freeze` (Pair.machine.yml:12).
         case freeze
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Event, rhs: Event) -> Swift.Bool {
+            switch lhs {
+            case .swap:
+                guard case .swap = rhs else { return false }
+                return true
+            case .add(let _l0):
+                guard case .add(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .freeze:
+                guard case .freeze = rhs else { return false }
+                return true
+            }
+        }
 
         /// The payload of `add` by name: what `event` means in the spec's expressions.
         fileprivate struct AddPayload {

@@ -91,6 +91,11 @@ public enum Payment {
         public init(amount: _T0) {
             self.amount = amount
         }
+
+        /// Equal when every field is (`Equatable`).
+        public static func == (lhs: Input, rhs: Input) -> Swift.Bool {
+            return lhs.amount == rhs.amount
+        }
     }
 
     /// How the machine ended: a case per top-level final state, with its `output:` (E22).
@@ -128,11 +133,19 @@ public enum Payment {
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static func initial(_ input: Input) -> Self {
             .init(
-                mode: .authorizing,
+                mode: Mode.authorizing,
                 amount: _default0(input),
                 receipt: _default1(input),
                 reason: _default2(input)
             )
+        }
+
+        /// Equal when every field is (`Equatable`).
+        public static func == (lhs: State, rhs: State) -> Swift.Bool {
+            guard lhs.mode == rhs.mode else { return false }
+            guard lhs.amount == rhs.amount else { return false }
+            guard lhs.receipt == rhs.receipt else { return false }
+            return lhs.reason == rhs.reason
         }
 
         /// True while `name` is active: the state itself or, for a composite, any state below it.
@@ -264,6 +277,21 @@ public enum Payment {
         /// `abort` (Payment.machine.yml:12).
         case abort
 
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Event, rhs: Event) -> Swift.Bool {
+            switch lhs {
+            case .authorized(let _l0):
+                guard case .authorized(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .refused(let _l0):
+                guard case .refused(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .abort:
+                guard case .abort = rhs else { return false }
+                return true
+            }
+        }
+
         /// The payload of `authorized` by name: what `event` means in the spec's expressions.
         fileprivate struct AuthorizedPayload {
             let receipt: _T4
@@ -307,6 +335,18 @@ public enum Payment {
             switch self {
             case .authorized(let _0): .authorized(receipt: _0)
             case .refused(let _0): .refused(reason: _0)
+            }
+        }
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: AuthorizeResult, rhs: AuthorizeResult) -> Swift.Bool {
+            switch lhs {
+            case .authorized(let _l0):
+                guard case .authorized(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .refused(let _l0):
+                guard case .refused(let _r0) = rhs else { return false }
+                return _l0 == _r0
             }
         }
     }

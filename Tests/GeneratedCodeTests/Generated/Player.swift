@@ -100,12 +100,24 @@ public enum Player {
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
             var _next = Self.init(
-                mode: .stopped,
+                mode: Mode.stopped,
                 volume: _default0(),
                 sessions: _default1()
             )
             State._enterBelow(_next.mode, &_next)
             return _next
+        }
+
+        /// Equal when every field is (`Equatable`).
+        public static func == (lhs: State, rhs: State) -> Swift.Bool {
+            guard lhs.mode == rhs.mode else { return false }
+            guard lhs.volume == rhs.volume else { return false }
+            guard lhs.sessions == rhs.sessions else { return false }
+            guard lhs._entries == rhs._entries else { return false }
+            guard lhs._entered_playing == rhs._entered_playing else { return false }
+            guard lhs._history_resume == rhs._history_resume else { return false }
+            guard lhs.runs == rhs.runs else { return false }
+            return lhs._runsQueued == rhs._runsQueued
         }
 
         /// True while `name` is active: the state itself or, for a composite, any state below it.

@@ -50,9 +50,16 @@ public enum TrafficLight {
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
             .init(
-                mode: .red,
+                mode: Mode.red,
                 cycles: _default0()
             )
+        }
+
+        /// Equal when every field is (`Equatable`).
+        public static func == (lhs: State, rhs: State) -> Swift.Bool {
+            guard lhs.mode == rhs.mode else { return false }
+            guard lhs.cycles == rhs.cycles else { return false }
+            return lhs._entries == rhs._entries
         }
 
         /// True while `name` is active: the state itself or, for a composite, any state below it.

@@ -91,11 +91,20 @@ public enum Turnstile {
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
             .init(
-                mode: .locked,
+                mode: Mode.locked,
                 coins: _default0(),
                 passes: _default1(),
                 alarm: nil
             )
+        }
+
+        /// Equal when every field is (`Equatable`).
+        public static func == (lhs: State, rhs: State) -> Swift.Bool {
+            guard lhs.mode == rhs.mode else { return false }
+            guard lhs.coins == rhs.coins else { return false }
+            guard lhs.passes == rhs.passes else { return false }
+            guard lhs.alarm == rhs.alarm else { return false }
+            return lhs._entries == rhs._entries
         }
 
         /// True while `name` is active: the state itself or, for a composite, any state below it.
@@ -284,6 +293,27 @@ public enum Turnstile {
             public var description: Swift.String { "after #\(index) in \(mode)" }
         }
 
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Event, rhs: Event) -> Swift.Bool {
+            switch lhs {
+            case .coin(let _l0):
+                guard case .coin(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .push:
+                guard case .push = rhs else { return false }
+                return true
+            case .reset:
+                guard case .reset = rhs else { return false }
+                return true
+            case .logged(let _l0):
+                guard case .logged(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case ._timer(let _l0):
+                guard case ._timer(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            }
+        }
+
         /// The payload of `coin` by name: what `event` means in the spec's expressions.
         fileprivate struct CoinPayload {
             let value: _T3
@@ -323,6 +353,15 @@ public enum Turnstile {
         fileprivate var _event: Event {
             switch self {
             case .logged(let _0): .logged(ok: _0)
+            }
+        }
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: LogAlarmResult, rhs: LogAlarmResult) -> Swift.Bool {
+            switch lhs {
+            case .logged(let _l0):
+                guard case .logged(let _r0) = rhs else { return false }
+                return _l0 == _r0
             }
         }
     }

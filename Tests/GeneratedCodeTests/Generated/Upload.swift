@@ -95,7 +95,7 @@ public enum Upload {
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
             var _next = Self.init(
-                mode: .working(Mode.Working(transfer: .sending, checksum: .hashing)),
+                mode: Mode.working(Mode.Working(transfer: .sending, checksum: .hashing)),
                 sent: _default0(),
                 log: _default1()
             )
@@ -103,6 +103,15 @@ public enum Upload {
             var _trace = StateLoop._NoTrace()
             _next._settle(&_trace)
             return _next
+        }
+
+        /// Equal when every field is (`Equatable`).
+        public static func == (lhs: State, rhs: State) -> Swift.Bool {
+            guard lhs.mode == rhs.mode else { return false }
+            guard lhs.sent == rhs.sent else { return false }
+            guard lhs.log == rhs.log else { return false }
+            guard lhs._done == rhs._done else { return false }
+            return lhs.isSettled == rhs.isSettled
         }
 
         /// True while `name` is active: the state itself or, for a composite, any state below it.

@@ -1,0 +1,47 @@
+import StateLoopSpec
+
+// `==` written out for the types that hold the spec's types: `State` (its context fields), `Input`,
+// `Event` and the effects' result enums (payload fields). A type swiftc cannot find (`type: Innt`)
+// is reported once, at its YAML line, by its alias (MachineContextBuilder+Types.swift); the alias
+// is then an error type, which a synthesized `Equatable` would report again in the generated file
+// ("type 'State' does not conform to protocol 'Equatable'"), while swiftc stays silent about an
+// expression that compares values of an error type (issue 20, item 15). Types without a spec type
+// keep the synthesized `==`, which cannot fail.
+
+extension MachineContextBuilder {
+    /// `static func ==` of a struct: equal when every stored property in `properties` is. The list
+    /// must name every stored property of the struct.
+    func structEquality(_ type: String, properties: [String], indent: String) -> [String] {
+        guard let last = properties.last else { return [] }
+        return [
+            "",
+            "\(indent)/// Equal when every field is (`Equatable`).",
+            "\(indent)\(access.prefix)static func == (lhs: \(type), rhs: \(type)) -> Swift.Bool {",
+        ]
+            + properties.dropLast().map { "\(indent)    guard lhs.\($0) == rhs.\($0) else { return false }" }
+            + ["\(indent)    return lhs.\(last) == rhs.\(last)", "\(indent)}"]
+    }
+
+    /// `static func ==` of an enum whose cases are `events` (then `extra`, escaped name and payload
+    /// arity): equal when both are the same case with equal payloads. None when no case has a payload.
+    func enumEquality(_ type: String, events: [EventSpec], extra: [(name: String, arity: Int)] = [], indent: String) -> [String] {
+        let cases = events.map { (name: SwiftName.escaped($0.name.value), arity: $0.payload.count) } + extra
+        guard events.contains(where: { !$0.payload.isEmpty }) else { return [] }
+        var lines = [
+            "",
+            "\(indent)/// Equal when both are the same case with equal payloads (`Equatable`).",
+            "\(indent)\(access.prefix)static func == (lhs: \(type), rhs: \(type)) -> Swift.Bool {",
+            "\(indent)    switch lhs {",
+        ]
+        for (name, arity) in cases {
+            func pattern(_ side: String) -> String {
+                arity == 0 ? ".\(name)" : ".\(name)(\((0..<arity).map { "let _\(side)\($0)" }.joined(separator: ", ")))"
+            }
+            lines.append("\(indent)    case \(pattern("l")):")
+            lines.append("\(indent)        guard case \(pattern("r")) = rhs else { return false }")
+            lines += (0..<max(arity - 1, 0)).map { "\(indent)        guard _l\($0) == _r\($0) else { return false }" }
+            lines.append("\(indent)        return " + (arity == 0 ? "true" : "_l\(arity - 1) == _r\(arity - 1)"))
+        }
+        return lines + ["\(indent)    }", "\(indent)}"]
+    }
+}
