@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: reader, checks, generator snippets and goldens (compiled and run), diagrams
 # through real Graphviz, the runtime, the CLI, the examples, end-to-end `swift build`s of fixture
-# packages that apply the build-tool plugin; then the runtime under ThreadSanitizer, the front end
+# packages that apply the build-tool plugin; then the runtime and generated machines under ThreadSanitizer, the front end
 # and generator under AddressSanitizer, and a one-minute fuzz run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,8 +18,10 @@ time swift test --skip-build --parallel --skip EndToEndTests
 echo "== swift test: end-to-end builds of Tests/Fixtures packages that apply the plugin"
 time swift test --skip-build --filter EndToEndTests
 
-echo "== the runtime under ThreadSanitizer"
-swift test --sanitize=thread --scratch-path .build-tsan --filter StateLoopTests
+echo "== the runtime and the generated machines under ThreadSanitizer"
+# GeneratedCodeTests: users run their apps and tests under TSan, so the generated reducers (every
+# statechart golden, traced and untraced) run here too, not only the hand-written runtime.
+swift test --sanitize=thread --scratch-path .build-tsan --filter "StateLoopTests|GeneratedCodeTests"
 
 echo "== the front end and generator under AddressSanitizer"
 # --disable-xctest: LeakSanitizer reports a leak inside XCTest's own runner (which runs no test

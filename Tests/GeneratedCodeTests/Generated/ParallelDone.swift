@@ -67,9 +67,25 @@ public enum ParallelDone {
             case c2
         }
 
-        /// The children of `spinning`.
-        public enum Spinning: Swift.Hashable, Swift.Sendable {
-            case turned
+        /// The regions of `spinning`, all active at once.
+        public struct Spinning: Swift.Hashable, Swift.Sendable {
+            public var x: Mode.X
+            public var y: Mode.Y
+
+            public init(x: Mode.X, y: Mode.Y) {
+                self.x = x
+                self.y = y
+            }
+        }
+
+        /// The children of `x`.
+        public enum X: Swift.Hashable, Swift.Sendable {
+            case xf
+        }
+
+        /// The children of `y`.
+        public enum Y: Swift.Hashable, Swift.Sendable {
+            case yf
         }
     }
 
@@ -86,7 +102,10 @@ public enum ParallelDone {
         case c1
         case c2
         case spinning
-        case turned
+        case x
+        case xf
+        case y
+        case yf
     }
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
@@ -120,7 +139,7 @@ public enum ParallelDone {
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
             var _next = Self.init(
-                mode: .work(Mode.Work(a: .a1, b: .b1, c: .c1)),
+                mode: Mode.work(Mode.Work(a: .a1, b: .b1, c: .c1)),
                 n: _default0(),
                 label: _default1(),
                 loops: _default2()
@@ -129,6 +148,16 @@ public enum ParallelDone {
             var _trace = StateLoop._NoTrace()
             _next._settle(&_trace)
             return _next
+        }
+
+        /// Equal when every field is (`Equatable`).
+        public static func == (lhs: State, rhs: State) -> Swift.Bool {
+            guard lhs.mode == rhs.mode else { return false }
+            guard lhs.n == rhs.n else { return false }
+            guard lhs.label == rhs.label else { return false }
+            guard lhs.loops == rhs.loops else { return false }
+            guard lhs._done == rhs._done else { return false }
+            return lhs.isSettled == rhs.isSettled
         }
 
         /// True while `name` is active: the state itself or, for a composite, any state below it.
@@ -145,7 +174,10 @@ public enum ParallelDone {
             case .c1: if case .work(let _p0) = mode, case .c1 = _p0.c { true } else { false }
             case .c2: if case .work(let _p0) = mode, case .c2 = _p0.c { true } else { false }
             case .spinning: if case .spinning = mode { true } else { false }
-            case .turned: if case .spinning(.turned) = mode { true } else { false }
+            case .x: if case .spinning = mode { true } else { false }
+            case .xf: if case .spinning(let _p0) = mode, case .xf = _p0.x { true } else { false }
+            case .y: if case .spinning = mode { true } else { false }
+            case .yf: if case .spinning(let _p0) = mode, case .yf = _p0.y { true } else { false }
             }
         }
 
@@ -171,14 +203,6 @@ public enum ParallelDone {
 #sourceLocation(file: "ParallelDone.machine.yml", line: 8)
                                0
 #sourceLocation()
-        }
-
-        /// The transition of ParallelDone.machine.yml:34, shared by the states that inherit it.
-        fileprivate func _take0<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
-            _trace.take(8)
-            let _c: Mode = .spinning(.turned)
-            _next.mode = _c
-            State._enterBelow(_c, &_next)
         }
 
         /// The branch `a1` selects for `_event` (`always:` for `nil`), innermost first, not yet taken (S67).
@@ -279,6 +303,40 @@ public enum ParallelDone {
             }
         }
 
+        /// The branch `xf` selects for `_event` (`always:` for `nil`), innermost first, not yet taken (S67).
+        fileprivate func _select_xf<_R: StateLoop._TransitionRecorder>(_ _event: Event?, _ _trace: inout _R) -> Swift.Int? {
+            guard let _event else {
+                return nil
+            }
+            switch _event {
+            case .finish:
+                _trace.take(9) // ignored
+                return nil
+            case .name:
+                _trace.take(10) // ignored
+                return nil
+            case .spin:
+                return 5
+            }
+        }
+
+        /// The branch `yf` selects for `_event` (`always:` for `nil`), innermost first, not yet taken (S67).
+        fileprivate func _select_yf<_R: StateLoop._TransitionRecorder>(_ _event: Event?, _ _trace: inout _R) -> Swift.Int? {
+            guard let _event else {
+                return nil
+            }
+            switch _event {
+            case .finish:
+                _trace.take(9) // ignored
+                return nil
+            case .name:
+                _trace.take(10) // ignored
+                return nil
+            case .spin:
+                return 5
+            }
+        }
+
         /// Collects the branches the active leaves below `work` select, in document order.
         fileprivate func _selectIn_work<_R: StateLoop._TransitionRecorder>(_ _content: Mode.Work, _ _event: Event?, _ _ids: inout [Swift.Int], _ _trace: inout _R) {
             _selectIn_a(_content.a, _event, &_ids, &_trace)
@@ -317,6 +375,33 @@ public enum ParallelDone {
             }
         }
 
+        /// Collects the branches the active leaves below `spinning` select, in document order.
+        fileprivate func _selectIn_spinning<_R: StateLoop._TransitionRecorder>(_ _content: Mode.Spinning, _ _event: Event?, _ _ids: inout [Swift.Int], _ _trace: inout _R) {
+            _selectIn_x(_content.x, _event, &_ids, &_trace)
+            _selectIn_y(_content.y, _event, &_ids, &_trace)
+        }
+
+        /// One microstep below parallel state `spinning`: every region's branch, taken together.
+        fileprivate func _reduce_spinning<_R: StateLoop._TransitionRecorder>(_ _content: Mode.Spinning, _ _event: Event?, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
+            var _ids: [Swift.Int] = []
+            _selectIn_spinning(_content, _event, &_ids, &_trace)
+            return State._step(_ids, _event, &_next, &_trace)
+        }
+
+        /// Collects the branches the active leaves below `x` select, in document order.
+        fileprivate func _selectIn_x<_R: StateLoop._TransitionRecorder>(_ _content: Mode.X, _ _event: Event?, _ _ids: inout [Swift.Int], _ _trace: inout _R) {
+            switch _content {
+            case .xf: if let _id = _select_xf(_event, &_trace) { _ids.append(_id) }
+            }
+        }
+
+        /// Collects the branches the active leaves below `y` select, in document order.
+        fileprivate func _selectIn_y<_R: StateLoop._TransitionRecorder>(_ _content: Mode.Y, _ _event: Event?, _ _ids: inout [Swift.Int], _ _trace: inout _R) {
+            switch _content {
+            case .yf: if let _id = _select_yf(_event, &_trace) { _ids.append(_id) }
+            }
+        }
+
         /// Phase 0 (exits), 1 (actions) or 2 (entries) of a branch taken below a parallel state, on the state as it is then.
         fileprivate func _parallel<_R: StateLoop._TransitionRecorder>(_ _branch: Swift.Int, _ _phase: Swift.Int, _ _event: Event?, _ _next: inout State, _ _trace: inout _R) {
             switch (_branch, _phase) {
@@ -341,7 +426,7 @@ public enum ParallelDone {
             case (2, 1):
                 _trace.take(0)
             case (2, 2):
-                let _c: Mode = .spinning(.turned)
+                let _c: Mode = .spinning(Mode.Spinning(x: .xf, y: .yf))
                 _next.mode = _c
                 State._enterBelow(_c, &_next)
             case (3, 1):
@@ -364,15 +449,21 @@ public enum ParallelDone {
                     _next.mode = .work(_w0)
                 }
                 State._enterBelow_c(_c, &_next)
+            case (5, 1):
+                _trace.take(8)
+            case (5, 2):
+                let _c: Mode = .spinning(Mode.Spinning(x: .xf, y: .yf))
+                _next.mode = _c
+                State._enterBelow(_c, &_next)
             default: break
             }
         }
 
         /// Takes the selected branches as one microstep: each once; of two that exit the same states, the inner source's, else the first (S68–S70).
         fileprivate static func _step<_R: StateLoop._TransitionRecorder>(_ _ids: [Swift.Int], _ _event: Event?, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
-            let domains: [Swift.Int] = [1, -2, -1, 4, 7]  // -1: the machine, -2: no target
-            let sources: [Swift.Int] = [2, 2, 0, 5, 8]  // -1: the machine's own on:
-            let parents: [Swift.Int] = [-1, 0, 1, 1, 0, 4, 4, 0, 7, 7, -1, 10]
+            let domains: [Swift.Int] = [1, -2, -1, 4, 7, -1]  // -1: the machine, -2: no target
+            let sources: [Swift.Int] = [2, 2, 0, 5, 8, 10]  // -1: the machine's own on:
+            let parents: [Swift.Int] = [-1, 0, 1, 1, 0, 4, 4, 0, 7, 7, -1, 10, 11, 10, 13]
             func within(_ state: Swift.Int, _ ancestor: Swift.Int) -> Swift.Bool {
                 if ancestor == -1 { return true }
                 var current = state
@@ -450,27 +541,52 @@ public enum ParallelDone {
 
         /// Enters every active state below `spinning`, outermost first (S31).
         fileprivate static func _enterBelow_spinning(_ _content: Mode.Spinning, _ _next: inout State) {
+            State._enterBelow_x(_content.x, &_next)
+            State._enterBelow_y(_content.y, &_next)
+        }
+
+        /// Enters every active state below `x`, outermost first (S31).
+        fileprivate static func _enterBelow_x(_ _content: Mode.X, _ _next: inout State) {
             switch _content {
-            case .turned:
-                _next._done.append(.spinning)
+            case .xf:
+                _next._done.append(.x)
+            }
+        }
+
+        /// Enters every active state below `y`, outermost first (S31).
+        fileprivate static func _enterBelow_y(_ _content: Mode.Y, _ _next: inout State) {
+            switch _content {
+            case .yf:
+                _next._done.append(.y)
             }
         }
 
         /// The transition of ParallelDone.machine.yml:17, shared by the states that inherit it.
-        fileprivate func _take1<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
+        fileprivate func _take0<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
             _trace.take(3)
 #sourceLocation(file: "ParallelDone.machine.yml", line: 17)
             _next.n = n + 1
 #sourceLocation()
         }
 
-        /// The transition of ParallelDone.machine.yml:33, shared by the states that inherit it.
-        fileprivate func _take2<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
+        /// The transition of ParallelDone.machine.yml:36, shared by the states that inherit it.
+        fileprivate func _take1<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
             _trace.take(11)
-#sourceLocation(file: "ParallelDone.machine.yml", line: 33)
-                                                   _next.loops = loops + 1
+#sourceLocation(file: "ParallelDone.machine.yml", line: 36)
+                                                                      _next.loops = loops + 1
 #sourceLocation()
-            let _c: Mode = .spinning(.turned)
+            let _c: Mode = .spinning(Mode.Spinning(x: .xf, y: .yf))
+            _next.mode = _c
+            State._enterBelow(_c, &_next)
+        }
+
+        /// The transition of ParallelDone.machine.yml:37, shared by the states that inherit it.
+        fileprivate func _take2<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
+            _trace.take(12)
+#sourceLocation(file: "ParallelDone.machine.yml", line: 37)
+                                                                      _next.loops = loops + 1
+#sourceLocation()
+            let _c: Mode = .spinning(Mode.Spinning(x: .xf, y: .yf))
             _next.mode = _c
             State._enterBelow(_c, &_next)
         }
@@ -480,12 +596,22 @@ public enum ParallelDone {
             switch _state {
             case .work:
                 guard (isIn(.a2)) && (isIn(.b2)) && (isIn(.c2)) else { return false }
-                _take1(&_next, &_trace)
+                _take0(&_next, &_trace)
                 return true
-            case .spinning:
-                guard isIn(.turned) else { return false }
-#sourceLocation(file: "ParallelDone.machine.yml", line: 33)
-                  if loops >= 0
+            case .x:
+                guard isIn(.xf) else { return false }
+#sourceLocation(file: "ParallelDone.machine.yml", line: 36)
+                                     if loops >= 0
+                {
+#sourceLocation()
+                    _take1(&_next, &_trace)
+                    return true
+                }
+                return false
+            case .y:
+                guard isIn(.yf) else { return false }
+#sourceLocation(file: "ParallelDone.machine.yml", line: 37)
+                                     if loops >= 0
                 {
 #sourceLocation()
                     _take2(&_next, &_trace)
@@ -521,22 +647,7 @@ public enum ParallelDone {
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch mode {
             case .work(let _p): return _reduce_work(_p, _event, &_next, &_trace)
-            case .spinning(.turned): return _reduce_turned(_event, &_next, &_trace)
-            }
-        }
-
-        /// `reduce` in state `turned`.
-        private func _reduce_turned<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
-            switch _event {
-            case .finish:
-                _trace.take(9) // ignored
-                return false
-            case .name:
-                _trace.take(10) // ignored
-                return false
-            case .spin:
-                _take0(&_next, &_trace)
-                return true
+            case .spinning(let _p): return _reduce_spinning(_p, _event, &_next, &_trace)
             }
         }
     }
@@ -549,6 +660,21 @@ public enum ParallelDone {
         case name(label: _T3)
         /// `spin` (ParallelDone.machine.yml:12).
         case spin
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Event, rhs: Event) -> Swift.Bool {
+            switch lhs {
+            case .finish:
+                guard case .finish = rhs else { return false }
+                return true
+            case .name(let _l0):
+                guard case .name(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .spin:
+                guard case .spin = rhs else { return false }
+                return true
+            }
+        }
 
         /// The payload of `name` by name: what `event` means in the spec's expressions.
         fileprivate struct NamePayload {
@@ -643,10 +769,11 @@ extension ParallelDone: StateLoop.StateMachine {
         27:21 a1 --name--> (stays)
         29:51 b1 --finish--> b2
         30:51 c1 --finish--> c2
-        34:16 spinning --spin--> spinning
-        35:14 spinning --finish--> (ignored)
-        35:22 spinning --name--> (ignored)
-        33:13 spinning --onDone [loops >= 0]--> spinning
+        33:16 spinning --spin--> spinning
+        34:14 spinning --finish--> (ignored)
+        34:22 spinning --name--> (ignored)
+        36:32 x --onDone [loops >= 0]--> spinning
+        37:32 y --onDone [loops >= 0]--> spinning
         """)
 
     /// For every state and every branch, a shortest path of steps from the initial state
@@ -660,7 +787,8 @@ extension ParallelDone: StateLoop.StateMachine {
         P e\u{1F}spin\u{1F}\u{1F}8\u{1F}\u{1F}\u{1F}\u{1F}spin
         P e\u{1F}finish\u{1F}\u{1F}9\u{1F}\u{1F}\u{1F}\u{1F}finish
         P e\u{1F}name\u{1F}\u{1F}10\u{1F}\u{1F}\u{1F}\u{1F}name
-        P d\u{1F}\u{1F}\u{1F}11\u{1F}loops >= 0\u{1F}\u{1F}\u{1F}onDone of spinning [loops >= 0]
+        P d\u{1F}\u{1F}\u{1F}11\u{1F}loops >= 0\u{1F}\u{1F}\u{1F}onDone of x [loops >= 0]
+        P d\u{1F}\u{1F}\u{1F}12\u{1F}loops >= 0\u{1F}\u{1F}\u{1F}onDone of y [loops >= 0]
         S 0\u{1F}
         S 1\u{1F}
         S 2\u{1F}
@@ -673,6 +801,9 @@ extension ParallelDone: StateLoop.StateMachine {
         S 9\u{1F}0
         S 10\u{1F}1
         S 11\u{1F}1
+        S 12\u{1F}1
+        S 13\u{1F}1
+        S 14\u{1F}1
         T 0\u{1F}1
         T 1\u{1F}2
         T 2\u{1F}0\u{1E}3\u{1E}4
@@ -685,5 +816,6 @@ extension ParallelDone: StateLoop.StateMachine {
         T 9\u{1F}1\u{1E}6
         T 10\u{1F}1\u{1E}7
         T 11\u{1F}1\u{1E}8
+        T 12\u{1F}1\u{1E}9
         """)
 }
