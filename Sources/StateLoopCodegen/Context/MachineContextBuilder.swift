@@ -148,15 +148,17 @@ public struct MachineContextBuilder {
             + (hasTimers ? ["_entries"] : []) + (hasForwarding ? ["forwarded"] : []) + ownFields.map(\.name)
         let stateEquality = spec.context.isEmpty ? [] : structEquality(GeneratedNames.state, properties: stateProperties, indent: "        ")
         let internalFields = forwardedFieldLines() + ownFields.flatMap { ["        /// \($0.doc)", "        \(access.readOnlyPrefix)var \($0.name): \($0.declaration)"] }
-        // Qualified: with a field of a type swiftc cannot find, `.init(mode: .idle, ...)` would also
-        // report "cannot infer contextual base" here.
-        let initialMode = GeneratedNames.mode + (isV1
+        // Typed apart: with a field of a type swiftc cannot find, `.init(mode: .idle, ...)` would
+        // also report "cannot infer contextual base" here; and `Mode.idle` in an expression would
+        // find a context field named `Mode` (a type annotation looks up types only).
+        let initialMode = isV1
             ? ".\(SwiftName.escaped(spec.initial.value))"
-            : modeValue(in: nil, path: tree.path(from: nil, to: tree.index[spec.initial.value]!)[...], recorded: false))
-        let initArguments = Self.commaSeparated(["mode: \(initialMode)"] + initialArguments).map { "                " + $0 }
-        var initialBody = ["            .init("] + initArguments + ["            )"]
+            : modeValue(in: nil, path: tree.path(from: nil, to: tree.index[spec.initial.value]!)[...], recorded: false)
+        let initArguments = Self.commaSeparated(["mode: _mode"] + initialArguments).map { "                " + $0 }
+        let modeLine = "            let _mode: \(GeneratedNames.mode) = \(initialMode)"
+        var initialBody = [modeLine, "            return .init("] + initArguments + ["            )"]
         if !isV1, layout.entryBelow(nil) || layout.settles {
-            initialBody = ["            var _next = Self.init("] + initArguments + ["            )"]
+            initialBody = [modeLine, "            var _next = Self.init("] + initArguments + ["            )"]
             if layout.entryBelow(nil) { initialBody.append("            State.\(below("enter", nil))(_next.mode, &_next)") }
             if layout.settles { initialBody += ["            var _trace = StateLoop._NoTrace()", "            _next._settle(&_trace)"] }
             initialBody.append("            return _next")

@@ -70,7 +70,9 @@ extension SpecChecker {
     /// `"M"` name something else (Docs/Statecharts.md S83).
     private func checkMachineNameUses(_ spec: MachineSpec, into findings: inout Findings) {
         let name = spec.name.value
-        guard SwiftName.isIdentifier(name) else { return }
+        // A name already refused (a module, a nested type) gets one error, not a second.
+        guard SwiftName.isIdentifier(name),
+              !findings.diagnostics.items.contains(where: { $0.severity == .error && $0.location == spec.name.location }) else { return }
         let fragments = embeddedSwift(spec, tree: findings.tree)
         for (fragment, isType) in fragments.types.map({ ($0, true) }) + fragments.expressions.map({ ($0, false) })
         where SwiftFragment.namesBare(name, in: fragment.value, isType: isType) {

@@ -249,8 +249,9 @@ public enum Checkout {
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static func initial(_ input: Input) -> Self {
+            let _mode: Mode = .browsing
             var _next = Self.init(
-                mode: Mode.browsing,
+                mode: _mode,
                 total: _default0(input),
                 images: _default1(input),
                 loaded: _default2(input),

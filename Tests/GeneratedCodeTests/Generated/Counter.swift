@@ -38,8 +38,9 @@ public enum Counter {
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
-            .init(
-                mode: Mode.counting,
+            let _mode: Mode = .counting
+            return .init(
+                mode: _mode,
                 count: _default0()
             )
         }

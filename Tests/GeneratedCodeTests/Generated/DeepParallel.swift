@@ -62,8 +62,9 @@ public enum DeepParallel {
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
-            .init(
-                mode: Mode.par(Mode.Par(a: .a1, b: .b1))
+            let _mode: Mode = .par(Mode.Par(a: .a1, b: .b1))
+            return .init(
+                mode: _mode
             )
         }
 

@@ -77,8 +77,9 @@ public enum Edges {
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
-            .init(
-                mode: Mode.waiting,
+            let _mode: Mode = .waiting
+            return .init(
+                mode: _mode,
                 query: _default0(),
                 hits: _default1()
             )

@@ -149,8 +149,9 @@ public enum Feeds {
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
-            .init(
-                mode: Mode.live,
+            let _mode: Mode = .live
+            return .init(
+                mode: _mode,
                 topics: _default0(),
                 seen: _default1(),
                 lastError: nil

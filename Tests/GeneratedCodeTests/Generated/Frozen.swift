@@ -52,8 +52,9 @@ public enum Frozen {
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
-            .init(
-                mode: Mode.both(Mode.Both(left: .l1, right: .r1))
+            let _mode: Mode = .both(Mode.Both(left: .l1, right: .r1))
+            return .init(
+                mode: _mode
             )
         }
 

@@ -119,8 +119,9 @@ public enum GitHubSearch {
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
-            .init(
-                mode: Mode.idle,
+            let _mode: Mode = .idle
+            return .init(
+                mode: _mode,
                 search: _default0(),
                 results: _default1(),
                 nextPageURL: _default2(),

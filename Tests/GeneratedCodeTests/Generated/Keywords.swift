@@ -113,8 +113,9 @@ public enum Keywords {
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
-            .init(
-                mode: Mode.`do`,
+            let _mode: Mode = .`do`
+            return .init(
+                mode: _mode,
                 default: _default0(),
                 in: _default1(),
                 let: _default2(),

@@ -53,8 +53,9 @@ public enum Loop {
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
+            let _mode: Mode = .a
             var _next = Self.init(
-                mode: Mode.a,
+                mode: _mode,
                 spinning: _default0(),
                 laps: _default1()
             )

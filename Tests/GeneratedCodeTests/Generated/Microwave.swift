@@ -126,8 +126,9 @@ public enum Microwave {
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
+            let _mode: Mode = .closed(.idle)
             var _next = Self.init(
-                mode: Mode.closed(.idle),
+                mode: _mode,
                 seconds: _default0(),
                 log: _default1()
             )

@@ -58,8 +58,9 @@ public enum Pair {
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
-            .init(
-                mode: Mode.`open`,
+            let _mode: Mode = .`open`
+            return .init(
+                mode: _mode,
                 first: _default0(),
                 second: _default1()
             )

@@ -138,8 +138,9 @@ public enum ParallelDone {
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
+            let _mode: Mode = .work(Mode.Work(a: .a1, b: .b1, c: .c1))
             var _next = Self.init(
-                mode: Mode.work(Mode.Work(a: .a1, b: .b1, c: .c1)),
+                mode: _mode,
                 n: _default0(),
                 label: _default1(),
                 loops: _default2()

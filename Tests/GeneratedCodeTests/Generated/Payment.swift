@@ -132,8 +132,9 @@ public enum Payment {
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static func initial(_ input: Input) -> Self {
-            .init(
-                mode: Mode.authorizing,
+            let _mode: Mode = .authorizing
+            return .init(
+                mode: _mode,
                 amount: _default0(input),
                 receipt: _default1(input),
                 reason: _default2(input)

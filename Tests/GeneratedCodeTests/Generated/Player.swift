@@ -99,8 +99,9 @@ public enum Player {
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
+            let _mode: Mode = .stopped
             var _next = Self.init(
-                mode: Mode.stopped,
+                mode: _mode,
                 volume: _default0(),
                 sessions: _default1()
             )

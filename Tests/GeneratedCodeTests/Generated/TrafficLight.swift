@@ -49,8 +49,9 @@ public enum TrafficLight {
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
-            .init(
-                mode: Mode.red,
+            let _mode: Mode = .red
+            return .init(
+                mode: _mode,
                 cycles: _default0()
             )
         }

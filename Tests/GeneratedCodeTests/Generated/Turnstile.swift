@@ -90,8 +90,9 @@ public enum Turnstile {
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
-            .init(
-                mode: Mode.locked,
+            let _mode: Mode = .locked
+            return .init(
+                mode: _mode,
                 coins: _default0(),
                 passes: _default1(),
                 alarm: nil

@@ -94,8 +94,9 @@ public enum Upload {
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
+            let _mode: Mode = .working(Mode.Working(transfer: .sending, checksum: .hashing))
             var _next = Self.init(
-                mode: Mode.working(Mode.Working(transfer: .sending, checksum: .hashing)),
+                mode: _mode,
                 sent: _default0(),
                 log: _default1()
             )
