@@ -6,12 +6,6 @@ import Testing
 /// which also pins that a payload read only by `set:` below a parallel state and a parallel
 /// state with no transition below it compile cleanly.
 @Suite struct ParallelCornerTests {
-    private func reduced<State, Event>(_ initial: State, _ events: [Event], by reduce: (inout State, Event) -> Void) -> State {
-        var state = initial
-        for event in events { reduce(&state, event) }
-        return state
-    }
-
     @Test("S61, S65: deep history directly below a parallel state restores every region")
     func deepHistoryBelowParallelRestoresEveryRegion() {
         let state = reduced(.initial, [.go, .away, .back], by: DeepParallel.reduce)

@@ -5,12 +5,6 @@ import Testing
 /// The generated reducers, driven event by event: transitions, guards and their else branches,
 /// `set:` from the old state, ignored events, timers of earlier entries.
 @Suite struct ReducerTests {
-    private func reduced<State, Event>(_ initial: State, _ events: [Event], by reduce: (inout State, Event) -> Void) -> State {
-        var state = initial
-        for event in events { reduce(&state, event) }
-        return state
-    }
-
     @Test func counterCountsAndTheGuardsElseIgnoresDecrementAtZero() {
         let state = reduced(Counter.State.initial, [.increment, .increment, .decrement, .decrement, .decrement], by: Counter.reduce)
         #expect(state == Counter.State(mode: .counting, count: 0))

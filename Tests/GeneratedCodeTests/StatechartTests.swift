@@ -4,12 +4,6 @@ import Testing
 /// test: inheritance and fall-through, the order of exits, actions and entries, history,
 /// `always:`, `onDone:`, one-shot runs and final states.
 @Suite struct StatechartTests {
-    private func reduced<State, Event>(_ initial: State, _ events: [Event], by reduce: (inout State, Event) -> Void) -> State {
-        var state = initial
-        for event in events { reduce(&state, event) }
-        return state
-    }
-
     @Test("S21, S31: the initial configuration is entered with its entry actions")
     func initialConfigurationRunsEntries() {
         let state = Microwave.State.initial
