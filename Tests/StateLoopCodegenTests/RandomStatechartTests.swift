@@ -127,8 +127,13 @@ struct RandomStatechart {
                 case .leaf:
                     break
                 }
-                if Int.random(in: 0..<4, using: &random) == 0 { lines.append(inner + "entry: [{set: {n: n + 1}}]") }
-                if Int.random(in: 0..<4, using: &random) == 0 { lines.append(inner + "exit: [{set: {s: s + \"x\"}}]") }
+                // Markers that spell the order of entries and exits in `s` (DifferentialTests).
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: lines.append(inner + "entry: [{set: {n: n + 1}}]")
+                case 1: lines.append(inner + "entry: [{set: {s: s + \"+\(state)\"}}]")
+                default: break
+                }
+                if Int.random(in: 0..<3, using: &random) == 0 { lines.append(inner + "exit: [{set: {s: s + \"-\(state)\"}}]") }
                 var handlers: [String] = []
                 for event in ["e0", "e1", "e2", "e3"] where Int.random(in: 0..<3, using: &random) == 0 {
                     if Bool.random(using: &random) {

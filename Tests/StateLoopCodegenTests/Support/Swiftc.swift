@@ -45,4 +45,46 @@ enum Swiftc {
         process.waitUntilExit()
         return (process.terminationStatus, text)
     }
+
+    /// Builds `files` (one of them `main.swift`) into an executable linked with the StateLoop
+    /// module's objects from `.build/debug`, and runs it; returns the exit status (the build's,
+    /// when it fails) and what was printed.
+    static func run(_ files: [String: String]) throws -> (status: Int32, output: String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stateloop-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var paths: [String] = []
+        for (name, source) in files.sorted(by: { $0.key < $1.key }) {
+            let file = directory.appendingPathComponent(name)
+            try source.write(to: file, atomically: true, encoding: .utf8)
+            paths.append(file.path)
+        }
+        let build = modules.deletingLastPathComponent()
+        var objects: [String] = []
+        for module in ["StateLoop", "DequeModule", "ContainersPreview", "InternalCollectionsUtilities"] {
+            let folder = build.appendingPathComponent("\(module).build")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            objects += names.filter { $0.hasSuffix(".o") }.sorted().map { folder.appendingPathComponent($0).path }
+        }
+        let executable = directory.appendingPathComponent("driver").path
+        let compiled = try launch(path ?? "swiftc", [
+            "-swift-version", "6", "-package-name", "StateLoopTests", "-I", modules.path, "-o", executable,
+        ] + paths + objects, in: directory)
+        guard compiled.status == 0 else { return compiled }
+        return try launch(executable, [], in: directory)
+    }
+
+    private static func launch(_ executable: String, _ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let output = Pipe()
+        process.standardError = output
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
 }

@@ -1,0 +1,145 @@
+// MachineInterpreter: runs a machine's configuration by `MachineSemantics`, the way the generated
+// reducer does, without compiling anything. The spec's Swift (guards, actions) is not evaluated
+// here: a host answers the guards and performs the actions, in the order the reducer runs them.
+// The differential test drives it and the compiled generated code with the same events.
+//
+// Invariants:
+// - `active` holds every active state (leaves and their ancestors), in document order;
+// - guards of one step are all asked before any action of it runs (S67): the host sees the
+//   state before the step;
+// - a microstep runs all its exits (later branches first), then every branch's `set:` and `do:`,
+//   then all entries (S70); a history is recorded when its parent exits (S60).
+
+/// What the interpreter asks of the world: the spec's guards, and its actions run.
+public protocol MachineHost {
+    /// The value of branch `branch`'s guard now; `active` is the configuration it reads (`isIn`).
+    mutating func holds(_ guardExpression: Located<String>, branch: Int, active: [Int]) -> Bool
+    /// Runs one action: an `entry:`, `exit:` or `do:` action, or a transition's `set:` (as one `.set`).
+    mutating func perform(_ action: Action)
+}
+
+/// A machine's configuration, stepped by the rules of `MachineSemantics`.
+public struct MachineInterpreter: Sendable {
+    public let semantics: MachineSemantics
+    /// Every active state, in document order.
+    public private(set) var active: [Int] = []
+    /// False when `always:` or `onDone:` microsteps were still enabled at the bound (S51).
+    public private(set) var isSettled = true
+    /// Per history state: the states that were active below its parent when the parent last exited.
+    private var records: [Int: [Int]] = [:]
+    /// The states whose `onDone:` is due, in order.
+    private var due: [Int] = []
+
+    /// The machine in its initial configuration, its entries run and settled (S21, S45).
+    public init<Host: MachineHost>(_ semantics: MachineSemantics, host: inout Host) {
+        self.semantics = semantics
+        guard let initial = semantics.tree.index[semantics.spec.initial.value] else { return }
+        let entered = semantics.entered(below: nil, toward: initial)
+        active = entered
+        for state in entered { runEntry(state, host: &host) }
+        settle(host: &host)
+    }
+
+    /// True once a top-level final state is active: nothing changes the machine any more (S56).
+    public var isDone: Bool {
+        active.contains(where: semantics.isDoneState)
+    }
+
+    /// True while the state at `position` is active.
+    public func isActive(_ position: Int) -> Bool {
+        active.contains(position)
+    }
+
+    /// The branches `trigger` takes now and everything they do, then settling (S45); `false` when
+    /// no branch was taken (an ignored event, a timer of a state not active).
+    @discardableResult
+    public mutating func step<Host: MachineHost>(_ trigger: MachineSemantics.Trigger, host: inout Host) -> Bool {
+        guard !isDone, select(trigger, host: &host) else { return false }
+        settle(host: &host)
+        return true
+    }
+
+    // MARK: Microsteps
+
+    /// Every active leaf's choice for `trigger`, taken together as one microstep (S67–S70).
+    private mutating func select<Host: MachineHost>(_ trigger: MachineSemantics.Trigger, host: inout Host) -> Bool {
+        var selected: [Int] = []
+        for leaf in active where semantics.tree.isLeaf(leaf) {
+            if let id = first(of: semantics.chain(leaf: leaf, trigger), host: &host) { selected.append(id) }
+        }
+        let taken = semantics.withoutConflicts(selected)
+        guard !taken.isEmpty else { return false }
+        microstep(taken, host: &host)
+        return true
+    }
+
+    /// The first branch of `chain` whose guard holds; `nil` when none does or an `ignore` decides.
+    private func first<Host: MachineHost>(of chain: [Int], host: inout Host) -> Int? {
+        for id in chain {
+            guard let transition = semantics.transitions.entries[id].branch.transition else { return nil }
+            if let condition = transition.guardExpression, !host.holds(condition, branch: id, active: active) { continue }
+            return id
+        }
+        return nil
+    }
+
+    /// Exits, actions and entries of the branches `taken`, phase by phase (S70).
+    private mutating func microstep<Host: MachineHost>(_ taken: [Int], host: inout Host) {
+        let entries = semantics.transitions.entries
+        for id in taken.reversed() {
+            guard let domain = semantics.domains[id] else { continue }
+            for state in semantics.exited(below: domain, active: active) { runExit(state, host: &host) }
+        }
+        for id in taken {
+            guard let transition = entries[id].branch.transition else { continue }
+            if !transition.assignments.isEmpty { host.perform(.set(transition.assignments, at: transition.location)) }
+            for action in transition.actions { host.perform(action) }
+        }
+        for id in taken {
+            guard let domain = semantics.domains[id], let target = semantics.targets[id] else { continue }
+            let records = self.records
+            let entered = semantics.entered(below: domain, toward: target) { records[$0] }
+            let kept = active.filter { state in domain.map { state == $0 || !semantics.tree.isWithin(state, $0) } ?? false }
+            active = (kept + entered).sorted()
+            for state in entered { runEntry(state, host: &host) }
+        }
+    }
+
+    /// A state's exit work: its history records, then its `exit:` actions (S29, S60).
+    private mutating func runExit<Host: MachineHost>(_ state: Int, host: inout Host) {
+        let tree = semantics.tree
+        for history in tree[state].children where tree[history].spec.isHistory {
+            records[history] = active.filter { $0 != state && tree.isWithin($0, state) }
+        }
+        for action in tree[state].spec.exit { host.perform(action) }
+    }
+
+    /// A state's entry work: its `entry:` actions, then the `onDone:` it makes due (S31, S53).
+    private mutating func runEntry<Host: MachineHost>(_ state: Int, host: inout Host) {
+        for action in semantics.tree[state].spec.entry { host.perform(action) }
+        semantics.queueDone(entering: state, into: &due)
+    }
+
+    /// `onDone:` and `always:` microsteps until none applies, at most `microstepLimit` (S45–S55).
+    private mutating func settle<Host: MachineHost>(host: inout Host) {
+        for _ in 0..<MachineSemantics.microstepLimit {
+            if isDone { return }
+            if !due.isEmpty {
+                let state = due.removeFirst()
+                let active = self.active
+                if semantics.isDue(state, active: { active.contains($0) }), let id = first(of: semantics.doneChain(state), host: &host) {
+                    microstep([id], host: &host)
+                }
+                continue
+            }
+            if !select(.always, host: &host) {
+                isSettled = true
+                return
+            }
+        }
+        isSettled = false
+        // What is still due stays due once: the queue cannot grow step after step (S51).
+        var seen = Set<Int>()
+        due.removeAll { !seen.insert($0).inserted }
+    }
+}

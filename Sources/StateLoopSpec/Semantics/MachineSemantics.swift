@@ -1,0 +1,286 @@
+// MachineSemantics: the statechart rules of Docs/Statecharts.md decided once per machine, for
+// everything that needs them: the generator prints them, `MachinePaths` searches with them, and
+// `MachineInterpreter` runs them (the differential test holds the three together).
+//
+// Invariants:
+// - a branch is named by its `TransitionList` id everywhere (trace, coverage, paths, tables);
+// - a chain is the branches tried in order for one leaf and one trigger, innermost state first,
+//   ending at its first branch without a guard (S10–S13, S46): whoever reads it never walks the
+//   lineage again;
+// - a configuration's states in document order are its entry order, and in reverse its exit
+//   order (S29–S31): entries outermost first with regions in document order, exits innermost
+//   first with later regions first.
+
+/// The decisions of one machine: which branches a leaf tries for each trigger, each branch's
+/// source, target and domain, the conflict rule between regions, which `onDone:` a final state
+/// makes due, and the states a transition enters.
+public struct MachineSemantics: Sendable {
+    /// What makes a leaf try a chain of branches.
+    public enum Trigger: Hashable, Sendable {
+        case event(String)
+        /// `after:` timer `index` of the state at `state`.
+        case timer(state: Int, index: Int)
+        case always
+    }
+
+    /// How a branch selected later stands against one kept earlier in the same microstep (S69).
+    public enum Conflict: Sendable {
+        /// They exit disjoint states: both are taken.
+        case none
+        /// Its source lies inside the other's: it replaces the other.
+        case replaces
+        /// It yields to the other, selected first.
+        case yields
+    }
+
+    public let spec: MachineSpec
+    public let tree: StateTree
+    public let transitions: TransitionList
+    /// The owner of the machine's own `on:` and `ignore:` in per-owner tables: one past the states.
+    public let machine: Int
+    /// By branch id: the state that owns it (`nil` for the machine), its target, and its domain,
+    /// the state whose active descendants it exits (`.some(nil)`: the machine; `nil`: no target).
+    public let sources: [Int?]
+    public let targets: [Int?]
+    public let domains: [Int??]
+    /// Per state: the composites and parallel states whose `onDone:` entering it makes due (S53, S71).
+    public let doneTargets: [[Int]]
+    /// Per owner (a state's position, or `machine`): its branch ids per event, per timer,
+    /// `always:` and `onDone:`, in the order they are tried.
+    private let eventBranches: [[String: [Int]]]
+    private let timerBranches: [[[Int]]]
+    private let alwaysBranches: [[Int]]
+    private let doneBranches: [[Int]]
+
+    /// The semantics of a spec the checks accepted.
+    public init(_ checked: CheckedMachineSpec) {
+        self.init(spec: checked.spec)
+    }
+
+    /// The semantics of a spec whose names all resolve: a checked one, or the tools' own reads.
+    init(spec: MachineSpec) {
+        let tree = StateTree(spec.states)
+        let list = TransitionList(spec)
+        let machine = tree.nodes.count
+        self.spec = spec
+        self.tree = tree
+        self.transitions = list
+        self.machine = machine
+        let sources = list.entries.map { entry in entry.state.flatMap { tree.index[$0] } }
+        let targets = list.entries.map { entry in entry.branch.transition?.target.flatMap { tree.index[$0.value] } }
+        self.sources = sources
+        self.targets = targets
+        domains = zip(sources, targets).map { source, target in target.map { tree.domain(source: source, target: $0) } }
+        var events = [[String: [Int]]](repeating: [:], count: machine + 1)
+        var timers = [[[Int]]](repeating: [], count: machine + 1)
+        var always = [[Int]](repeating: [], count: machine + 1)
+        var done = [[Int]](repeating: [], count: machine + 1)
+        for entry in list.entries {
+            let owner = sources[entry.id] ?? machine
+            switch entry.trigger {
+            case .event(let name): events[owner][name, default: []].append(entry.id)
+            case .timer(let index, _):
+                while timers[owner].count <= index { timers[owner].append([]) }
+                timers[owner][index].append(entry.id)
+            case .always: always[owner].append(entry.id)
+            case .done: done[owner].append(entry.id)
+            }
+        }
+        eventBranches = events
+        timerBranches = timers
+        alwaysBranches = always
+        doneBranches = done
+        doneTargets = tree.nodes.indices.map { position in
+            guard tree[position].spec.isFinal, let parent = tree[position].parent else { return [] }
+            var due: [Int] = []
+            if !done[parent].isEmpty { due.append(parent) }
+            if let outer = tree[parent].parent, tree[outer].spec.kind == .parallel, !done[outer].isEmpty { due.append(outer) }
+            return due
+        }
+    }
+
+    // MARK: Chains
+
+    /// The branches `leaf` tries for `trigger`, in order: the innermost state that has some, then,
+    /// while every branch so far is guarded, the next one up (and, for events, the machine's own
+    /// `on:` and `ignore:` last); an `ignore` ends the chain (S10–S13, S46). Empty: nothing applies.
+    /// An event `from: effects` that no effect running in `leaf` sends applies nowhere (S19).
+    public func chain(leaf: Int, _ trigger: Trigger) -> [Int] {
+        switch trigger {
+        case .event(let name):
+            guard canArrive(name, in: leaf) else { return [] }
+            return truncated((tree.lineage(of: leaf) + [machine]).compactMap { eventBranches[$0][name] })
+        case .timer(let state, let index):
+            guard tree.isWithin(leaf, state), index < timerBranches[state].count else { return [] }
+            return truncated([timerBranches[state][index]])
+        case .always:
+            return truncated(tree.lineage(of: leaf).map { alwaysBranches[$0] })
+        }
+    }
+
+    /// The `onDone:` branches of `state`, in order.
+    public func doneChain(_ state: Int) -> [Int] {
+        doneBranches[state]
+    }
+
+    /// The lists joined, up to and including the first branch without a guard.
+    private func truncated(_ lists: [[Int]]) -> [Int] {
+        var chain: [Int] = []
+        for list in lists {
+            for id in list {
+                chain.append(id)
+                if isUnconditional(id) { return chain }
+            }
+        }
+        return chain
+    }
+
+    /// True when a branch has no guard (an `ignore` has none): it ends its chain.
+    public func isUnconditional(_ id: Int) -> Bool {
+        transitions.entries[id].branch.isUnconditional
+    }
+
+    /// True when `event` can reach the reducer in `leaf` (S19): anyone's events always; effect
+    /// results where an effect that sends them runs (in the leaf or above it), or from one-shot runs.
+    public func canArrive(_ event: String, in leaf: Int) -> Bool {
+        guard let declared = spec.events.first(where: { $0.name.value == event }), declared.source == .effects else { return true }
+        let lineage = Set(tree.lineage(of: leaf).map { tree[$0].name })
+        return spec.effects.contains { effect in
+            effect.results.contains { $0.value == event } && (effect.isOneShot || effect.runningStates.contains { lineage.contains($0.value) })
+        }
+    }
+
+    // MARK: Several regions in one microstep
+
+    /// How `later`, selected after `earlier` in one microstep, stands against it (S69, SCXML's
+    /// `removeConflictingTransitions`): two targeted branches conflict when the states they exit
+    /// overlap (one domain contains the other); the one whose source lies inside the other's wins,
+    /// else the one selected first.
+    public func conflict(_ later: Int, with earlier: Int) -> Conflict {
+        guard let exits = domains[later], let otherExits = domains[earlier], overlap(exits, otherExits) else { return .none }
+        return isInside(sources[later], sources[earlier]) ? .replaces : .yields
+    }
+
+    /// The branches a microstep takes of those its leaves selected, in selection order: each once
+    /// (S68), without the losers of conflicts (S69).
+    public func withoutConflicts(_ selected: [Int]) -> [Int] {
+        var kept: [Int] = []
+        for id in selected where !kept.contains(id) {
+            var replaced: [Int] = []
+            var yields = false
+            for other in kept {
+                switch conflict(id, with: other) {
+                case .none: continue
+                case .replaces: replaced.append(other)
+                case .yields: yields = true
+                }
+                if yields { break }
+            }
+            guard !yields else { continue }
+            kept.removeAll { replaced.contains($0) }
+            kept.append(id)
+        }
+        return kept
+    }
+
+    private func overlap(_ first: Int?, _ second: Int?) -> Bool {
+        guard let first, let second else { return true }
+        return tree.isWithin(first, second) || tree.isWithin(second, first)
+    }
+
+    /// True when `inner` lies strictly inside `outer` (every state lies inside the machine, `nil`).
+    private func isInside(_ inner: Int?, _ outer: Int?) -> Bool {
+        guard let inner else { return false }
+        guard let outer else { return true }
+        return inner != outer && tree.isWithin(inner, outer)
+    }
+
+    // MARK: Entering and exiting
+
+    /// The states below `domain` (`nil`: the machine) of the configuration a transition to
+    /// `target` enters, in entry order (S21, S61–S66): the way down to the target, every region
+    /// of a parallel state, the `initial:` chain below, and for a history state what `records`
+    /// holds for it (the states that were active below its parent when the parent was last
+    /// exited), else its default. A shallow history restores the recorded child through that
+    /// child's `initial:` chain; one below a parallel state enters its default (S65).
+    public func entered(below domain: Int?, toward target: Int, records: (Int) -> [Int]? = { _ in nil }) -> [Int] {
+        var entered: [Int] = []
+        enterChildren(of: domain, toward: target, records: records, into: &entered)
+        return entered.sorted()
+    }
+
+    /// The states to exit of the active ones `active` for a transition of `domain`: those strictly
+    /// below it, innermost first and later regions first (S29).
+    public func exited(below domain: Int?, active: [Int]) -> [Int] {
+        active.filter { state in domain.map { state != $0 && tree.isWithin(state, $0) } ?? true }.sorted(by: >)
+    }
+
+    private func enter(_ position: Int, toward target: Int?, records: (Int) -> [Int]?, into entered: inout [Int]) {
+        if tree[position].spec.isHistory {
+            restore(position, records: records, into: &entered)
+            return
+        }
+        entered.append(position)
+        enterChildren(of: position, toward: target == position ? nil : target, records: records, into: &entered)
+    }
+
+    /// Enters the children of `position` (the top-level states for `nil`): every region of a
+    /// parallel state, else the child on the way to `target` or the `initial:` child.
+    private func enterChildren(of position: Int?, toward target: Int?, records: (Int) -> [Int]?, into entered: inout [Int]) {
+        let inside = target.flatMap { target in position.map { target != $0 && tree.isWithin(target, $0) } ?? true ? target : nil }
+        let way = inside.flatMap { tree.path(from: position, to: $0).first }
+        if let position, tree[position].spec.kind == .parallel {
+            // A history child of a parallel state restores all its regions at once (S61, S65).
+            if let way, tree[way].spec.isHistory { return restore(way, records: records, into: &entered) }
+            for region in tree.regions(of: position) {
+                enter(region, toward: inside.flatMap { tree.isWithin($0, region) ? $0 : nil }, records: records, into: &entered)
+            }
+        } else if let child = way ?? position.flatMap(tree.initialChild(of:)) {
+            enter(child, toward: inside, records: records, into: &entered)
+        }
+    }
+
+    /// What entering history state `history` enters (S61–S65).
+    private func restore(_ history: Int, records: (Int) -> [Int]?, into entered: inout [Int]) {
+        guard let parent = tree[history].parent, case .history(let deep) = tree[history].spec.kind else { return }
+        let parallel = tree[parent].spec.kind == .parallel
+        if let record = records(history), deep || !parallel {
+            if deep {
+                entered += record
+            } else if let child = record.first(where: { tree[$0].parent == parent }) {
+                enter(child, toward: nil, records: records, into: &entered)
+            }
+            return
+        }
+        let fallback = tree[history].spec.historyTarget.flatMap { tree.index[$0.value] }
+        enterChildren(of: parent, toward: fallback, records: records, into: &entered)
+    }
+
+    // MARK: Settling
+
+    /// True when `composite`'s `onDone:` applies: it rests in a final child, or, for a parallel
+    /// state, every region does (S53, S71).
+    public func isDue(_ composite: Int, active: (Int) -> Bool) -> Bool {
+        func restsInFinal(_ state: Int) -> Bool {
+            tree[state].children.contains { tree[$0].spec.isFinal && active($0) }
+        }
+        return tree[composite].spec.kind == .parallel ? tree.regions(of: composite).allSatisfy(restsInFinal) : restsInFinal(composite)
+    }
+
+    /// Adds to the queue of due `onDone:`s what entering `state` makes due: a parallel state once,
+    /// after the regions' own (an earlier entry moves to the end, S71).
+    public func queueDone(entering state: Int, into queue: inout [Int]) {
+        for target in doneTargets[state] {
+            if tree[target].spec.kind == .parallel { queue.removeAll { $0 == target } }
+            queue.append(target)
+        }
+    }
+
+    /// A top-level final state: entering it ends the machine (S56).
+    public func isDoneState(_ position: Int) -> Bool {
+        tree[position].spec.isFinal && tree[position].parent == nil
+    }
+
+    /// At most this many `always:` and `onDone:` microsteps follow a step (S51).
+    public static let microstepLimit = 1_000
+}
