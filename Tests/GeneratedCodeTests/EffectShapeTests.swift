@@ -143,7 +143,7 @@ struct EffectShapeTests {
         run.stop()
     }
 
-    @Test("E26, E30, E32: a forwarded cancel ends the child, whose output comes back once; the next pay starts a new child")
+    @Test("E26, E30, E32, E34: a forwarded cancel ends the child, whose output comes back once; the next pay starts a new child and asks for its effects again")
     func forwardedEventEndsTheChild() async throws {
         let shop = Self.shop { _ in
             try? await Task.sleep(for: .seconds(3600))
@@ -161,7 +161,7 @@ struct EffectShapeTests {
         #expect(shop.calls.filter { $0 == .pay(Payment.Input(amount: 42)) }.count == 2)
     }
 
-    @Test("E12, E14, E16: each element of a set of streams gets its own stream; one that fails becomes its onError: event with its element")
+    @Test("E7, E11, E12, E14, E16: each element of a set of streams gets its own stream, run once while it stays; one that fails becomes its onError: event with its element")
     func setOfStreamsFeedsEachElement() async throws {
         let feeds = Feeds.RecordingEffects(
             subscribe: { topic in

@@ -89,7 +89,8 @@ import Testing
     // E40 speaks of computed delays: `.seconds(Int64.max)` is the natural "never". Its deadline
     // cannot be represented (ContinuousClock's sleep traps on it), so the timer never fires.
 
-    @Test func unrepresentableDelayNeverFiresOnTheManualClock() async {
+    @Test("E58: a delay too long to be a deadline never fires on the manual clock")
+    func unrepresentableDelayNeverFiresOnTheManualClock() async {
         let clock = ManualClock()
         let system = System<Model, Action>(
             initial: Model(), reduce: reduceModel,
@@ -112,7 +113,8 @@ import Testing
         withExtendedLifetime(run) {}
     }
 
-    @Test func unrepresentableDelayNeverFiresOnTheContinuousClock() async {
+    @Test("E58: a delay too long to be a deadline never fires, and never traps, on the continuous clock")
+    func unrepresentableDelayNeverFiresOnTheContinuousClock() async {
         let fired = Box(false)
         let system = System<Model, Action>(
             initial: Model(), reduce: reduceModel,
@@ -138,7 +140,8 @@ import Testing
     // cancelled `clock.sleep(until:)` keeps its sleep until the old deadline on Linux, so one
     // sleep per arming grew by ~730 bytes per re-arm.
 
-    @Test func reArmingATimerOnASystemClockKeepsOneWait() async {
+    @Test("E59: re-arming a timer on a system clock keeps one wait")
+    func reArmingATimerOnASystemClockKeepsOneWait() async {
         let system = System<Model, Action>(
             initial: Model(), reduce: reduceModel,
             feedbacks: [
