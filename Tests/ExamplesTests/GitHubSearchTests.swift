@@ -119,7 +119,8 @@ import Testing
 
     /// Every branch of the spec, reached by walking its generated path with the harness: the
     /// test fills in the payloads so that the guards each step assumes hold (or fail).
-    @Test func everyGeneratedPathTakesItsBranch() throws {
+    @Test("P14: every generated path, walked with the harness, takes its branch")
+    func everyGeneratedPathTakesItsBranch() throws {
         let paths = GitHubSearch.paths
         #expect(paths.truncation == nil && paths.unreachable.isEmpty)
         #expect(paths.transitions.count == GitHubSearch.transitions.count)

@@ -143,7 +143,29 @@ struct EffectShapeTests {
         run.stop()
     }
 
-    @Test("E26, E30, E32: a forwarded cancel ends the child, whose output comes back once; the next pay starts a new child")
+    @Test("E5: leaving a stream's in: cancels its run, which ends the iteration and calls the stream's onTermination")
+    func leavingInEndsTheStream() async throws {
+        let (ended, endedSink) = AsyncStream.makeStream(of: Void.self)
+        let shop = Checkout.RecordingEffects(
+            loadImage: { url in .imageLoaded(url: url, data: Data()) },
+            pay: { _ in Payment.RecordingEffects(authorize: { _ in .authorized(receipt: "R1") }) },
+            trackDelivery: { _ in
+                AsyncThrowingStream { continuation in
+                    continuation.onTermination = { _ in endedSink.yield() }
+                    continuation.yield(.delivery(status: "packed"))  // and then nothing, until cancelled
+                }
+            })
+        let (run, states) = Checkout.system(input: Self.input, effects: shop, clock: ManualClock()).start()
+        run.send(.pay)
+        _ = try #require(await firstState(in: states) { $0.status == "packed" })
+        run.send(.trackingLost(error: "the test left"))  // to `reconnecting`: the request goes away
+        _ = try #require(await firstState(in: states) { $0.isIn(.reconnecting) })
+        var iterator = ended.makeAsyncIterator()
+        #expect(await iterator.next() != nil)
+        run.stop()
+    }
+
+    @Test("E26, E30, E32, E34: a forwarded cancel ends the child, whose output comes back once; the next pay starts a new child and asks for its effects again")
     func forwardedEventEndsTheChild() async throws {
         let shop = Self.shop { _ in
             try? await Task.sleep(for: .seconds(3600))
@@ -161,7 +183,7 @@ struct EffectShapeTests {
         #expect(shop.calls.filter { $0 == .pay(Payment.Input(amount: 42)) }.count == 2)
     }
 
-    @Test("E12, E14, E16: each element of a set of streams gets its own stream; one that fails becomes its onError: event with its element")
+    @Test("E7, E11, E12, E14, E16: each element of a set of streams gets its own stream, run once while it stays; one that fails becomes its onError: event with its element")
     func setOfStreamsFeedsEachElement() async throws {
         let feeds = Feeds.RecordingEffects(
             subscribe: { topic in

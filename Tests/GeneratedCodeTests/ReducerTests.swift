@@ -11,7 +11,8 @@ import Testing
         #expect(reduced(state, [.increment, .reset], by: Counter.reduce).count == 0)
     }
 
-    @Test func everySetValueIsComputedFromTheOldState() {
+    @Test("S35: every set: value is computed from the old state, so a swap swaps")
+    func everySetValueIsComputedFromTheOldState() {
         var state = Pair.State.initial
         Pair.reduce(&state, .swap)
         #expect(state == Pair.State(mode: .open, first: 2, second: 1))

@@ -496,7 +496,7 @@ import Testing
         ])
     }
 
-    @Test("Names: a machine named like a type the spec's Swift names fails at its name, with a note at the use")
+    @Test("S83: a machine named like a type the spec's Swift names fails at its name, with a note at the use")
     func machineNamedLikeATypeItsSwiftUsesFails() {
         let yaml = """
             machine: Int
@@ -520,7 +520,7 @@ import Testing
         ])
     }
 
-    @Test("Names: the machine's own name before a member, in a string or after a dot is no clash")
+    @Test("S83: the machine's own name before a member, in a string or after a dot is no clash")
     func machineNameUsedAsItsNamespaceIsAccepted() throws {
         _ = try loadedSpec("""
             machine: M

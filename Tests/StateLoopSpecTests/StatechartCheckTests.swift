@@ -113,6 +113,12 @@ import Testing
         _ = try loadedSpec(machine("  a:\n    initial: b\n    on: {stop: f}\n    states:\n      b: {on: {go: h}}\n      h: {type: history}\n  f: {type: final}\n", ignore: "[]"))
     }
 
+    @Test("S20: after: timers need no answer from any leaf: each is answered by its own state")
+    func timersNeedNoAnswers() {
+        let yaml = machine("  a:\n    initial: b\n    after: {1s: c}\n    states:\n      b: {after: {2s: c}}\n  c: {after: {5s: a}}\n")
+        #expect(checked(yaml) == [])
+    }
+
     @Test("S42: run: of an effect with in: fails at the run: value")
     func runStartsOnlyOneShotEffects() {
         let yaml = machine(

@@ -302,6 +302,23 @@ func readyRadio(coverage: TransitionCoverage = TransitionCoverage()) -> MachineT
         test.finish()
     }
 
+    @Test("T14: without stating, steps reduce unchecked; the runs stay exhaustive")
+    func t14() {
+        let messages = failures {
+            let test = MachineTest(Radio.self, state: Radio.State())
+            test.checksState = false
+            test.send(.tune("jazz"))  // the mode and the station change, unstated
+            #expect(test.state.mode == .tuning)
+            test.answer(.load("jazz"), with: .loaded(["a"]))
+            test.receive(.loaded(["a"])) { $0.mode = .failed }  // a wrong expectation, not compared
+            #expect(test.state.mode == .ready)
+            test.finish()  // the prefetch the last step started is still pending
+        }
+        #expect(messages == [
+            "The run .prefetch(0) is still pending at the end of the test: answer it, or skipPendingRuns().",
+        ])
+    }
+
     @Test("T9: finish fails for each run pending and event queued, naming them, at its line")
     func t9() {
         var finishLine: UInt = 0

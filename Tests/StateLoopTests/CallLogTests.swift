@@ -1,4 +1,4 @@
-// The call log of generated test doubles (Docs/Effects.md E55).
+// The call log of generated test doubles (Docs/Runtime.md E55).
 
 import Dispatch
 import StateLoop

@@ -1,4 +1,4 @@
-// Child systems (Docs/Effects.md E49-E52): a separate System per request of the parent's state,
+// Child systems (Docs/Runtime.md E49-E52): a separate System per request of the parent's state,
 // started on the draining thread, fed the parent's forwarded events, its output fed back unless
 // stale, stopped with the parent.
 
@@ -150,7 +150,7 @@ private final class LateStarts: @unchecked Sendable {
         withExtendedLifetime(run) {}
     }
 
-    @Test("E50: forwarded events reach the child in order before the parent's next event")
+    @Test("E27, E50: forwarded events reach the child in order before the parent's next event")
     func forwardedEventsReachTheChildInOrderBeforeTheNextParentEvent() async {
         let watch = ChildWatch()
         let handle = Box<SystemRun<Parent, ParentEvent>?>(nil)
@@ -206,7 +206,7 @@ private final class LateStarts: @unchecked Sendable {
         handle.value = nil
     }
 
-    @Test("E52: stopping the parent stops its child before stop() returns")
+    @Test("E33, E52: stopping the parent stops its child before stop() returns")
     func stoppingTheParentStopsTheChildBeforeStopReturns() async {
         let watch = ChildWatch()
         let starts = LateStarts()
@@ -243,7 +243,7 @@ private final class LateStarts: @unchecked Sendable {
         #expect(starts.counts.total == before)
     }
 
-    @Test("E52: finishing the parent stops its child")
+    @Test("E33, E52: finishing the parent stops its child")
     func finishingTheParentStopsTheChild() async {
         let watch = ChildWatch()
         let probe = EffectProbe()

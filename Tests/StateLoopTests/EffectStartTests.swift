@@ -1,4 +1,4 @@
-// Starting effects without a hop (Docs/Effects.md E54): where `Task.immediate` exists, a run
+// Starting effects without a hop (Docs/Runtime.md E54): where `Task.immediate` exists, a run
 // starts on the draining thread and runs there until its first suspension; what it sends there
 // is queued, never reduced inside it.
 

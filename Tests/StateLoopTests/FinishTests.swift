@@ -7,7 +7,8 @@ import StateLoopTestSupport
 import Testing
 
 @Suite(.bothStartModes) struct FinishTests {
-    @Test func theFinishedStateStartsTheRunsItQueued() async {
+    @Test("S58: the finished state still reaches every feedback, so the runs it queued start")
+    func theFinishedStateStartsTheRunsItQueued() async {
         let clock = ManualClock()
         let log = JobLog()
         let system = System<Jobs, JobStep>(
@@ -24,7 +25,8 @@ import Testing
         withExtendedLifetime(run) {}
     }
 
-    @Test func finishingCancelsEveryOtherEffectAndDropsEveryLaterEvent() async {
+    @Test("S58: finishing cancels every other effect and drops every later event")
+    func finishingCancelsEveryOtherEffectAndDropsEveryLaterEvent() async {
         let clock = ManualClock()
         let probe = EffectProbe()
         let reduced = Recorder<JobStep>()
@@ -69,7 +71,8 @@ import Testing
         handle.value = nil
     }
 
-    @Test func statesFinishOnceTheStartedRunsHaveReturned() async {
+    @Test("S58: the states finish once the runs already started have returned")
+    func statesFinishOnceTheStartedRunsHaveReturned() async {
         let clock = ManualClock()
         let log = JobLog()
         let order = Recorder<String>()
@@ -119,7 +122,8 @@ import Testing
         withExtendedLifetime(run) {}
     }
 
-    @Test func stoppingWhileFinishingCancelsTheRunsAtOnce() async {
+    @Test("S58: stop() while the system waits for its runs cancels them at once")
+    func stoppingWhileFinishingCancelsTheRunsAtOnce() async {
         let clock = ManualClock()
         let log = JobLog()
         let system = System<Jobs, JobStep>(

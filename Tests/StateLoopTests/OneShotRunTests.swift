@@ -13,7 +13,8 @@ import Testing
             isFinished: { $0.isDone })
     }
 
-    @Test func everyQueuedRunStartsExactlyOnce() async {
+    @Test("S40: every queued run starts exactly once")
+    func everyQueuedRunStartsExactlyOnce() async {
         let log = JobLog()
         let (run, states) = system(ManualClock(), log).start()
 
@@ -45,7 +46,8 @@ import Testing
         withExtendedLifetime(run) {}
     }
 
-    @Test func aRunOutlivesItsStateAndItsEventIsReduced() async {
+    @Test("S41: a run outlives the state that queued it, and its event is never stale")
+    func aRunOutlivesItsStateAndItsEventIsReduced() async {
         let clock = ManualClock()
         let log = JobLog()
         let reduced = Recorder<JobStep>()

@@ -52,7 +52,8 @@ import Testing
         withExtendedLifetime(run) {}
     }
 
-    @Test func setFormRunsOneEffectPerElementAndDiffsTheSet() async {
+    @Test("E13: the set form runs one effect per element, concurrently, and diffs the set")
+    func setFormRunsOneEffectPerElementAndDiffsTheSet() async {
         let probe = EffectProbe()
         let system = System<Model, Action>(
             initial: Model(), reduce: reduceModel,

@@ -1,4 +1,4 @@
-// Effects that send (Docs/Effects.md E46-E48): a run gets a `send` function and may call it any
+// Effects that send (Docs/Runtime.md E46-E48): a run gets a `send` function and may call it any
 // number of times until it returns; a changed request cancels it and drops its later events.
 
 import StateLoop
@@ -10,7 +10,7 @@ private struct Boom: Error, CustomStringConvertible {
 }
 
 @Suite(.bothStartModes) struct RunEffectTests {
-    @Test("E46: a run's events are fed back in order until its request changes")
+    @Test("E6, E46: a run's events are fed back in order until its request changes; later ones are dropped")
     func runSendsEveryEventUntilItsRequestChanges() async {
         let probe = EffectProbe()
         let system = System<Model, Action>(
@@ -39,7 +39,7 @@ private struct Boom: Error, CustomStringConvertible {
         withExtendedLifetime(run) {}
     }
 
-    @Test("E47: a failing run feeds back its events, then the event onError chooses")
+    @Test("E18, E47: a failing run feeds back its events, then the event onError chooses; a cancelled one sends nothing")
     func failingRunFeedsItsEventsThenTheChosenEvent() async {
         let probe = EffectProbe()
         let asked = Recorder<Int>()
@@ -81,7 +81,7 @@ private struct Boom: Error, CustomStringConvertible {
         withExtendedLifetime(run) {}
     }
 
-    @Test("E48: a set of runs sends per element and drops the events of elements that left")
+    @Test("E10, E48: a set of runs sends per element and drops the events of elements that left")
     func setOfRunsSendsPerElementAndDropsLeavers() async {
         let probe = EffectProbe()
         let system = System<Model, Action>(

@@ -86,10 +86,28 @@ import Testing
         #expect(states.all.allSatisfy { $0.loaded.isEmpty })
     }
 
+    @Test("E40: a delay of zero or less fires without the clock moving, as an event after the step that armed it")
+    func zeroOrNegativeDelayFiresAfterTheStep() async {
+        let clock = ManualClock()
+        let states = Recorder<Model>()
+        let run = system(clock).start { states.append($0) }
+        run.send(.query(0))
+        let zero = await states.eventually { $0.last?.loaded == [0] }
+        run.send(.query(-3))
+        let negative = await states.eventually { $0.last?.loaded == [0, -3] }
+
+        // Each arming step is delivered without its timer's event; the event is a step of its own.
+        #expect(zero == [Model(), Model(query: 0), Model(query: 0, loaded: [0])])
+        #expect(negative.suffix(2) == [Model(query: -3, loaded: [0]), Model(query: -3, loaded: [0, -3])])
+        #expect(clock.now == ManualClock().now)
+        withExtendedLifetime(run) {}
+    }
+
     // E40 speaks of computed delays: `.seconds(Int64.max)` is the natural "never". Its deadline
     // cannot be represented (ContinuousClock's sleep traps on it), so the timer never fires.
 
-    @Test func unrepresentableDelayNeverFiresOnTheManualClock() async {
+    @Test("E58: a delay too long to be a deadline never fires on the manual clock")
+    func unrepresentableDelayNeverFiresOnTheManualClock() async {
         let clock = ManualClock()
         let system = System<Model, Action>(
             initial: Model(), reduce: reduceModel,
@@ -112,7 +130,8 @@ import Testing
         withExtendedLifetime(run) {}
     }
 
-    @Test func unrepresentableDelayNeverFiresOnTheContinuousClock() async {
+    @Test("E58: a delay too long to be a deadline never fires, and never traps, on the continuous clock")
+    func unrepresentableDelayNeverFiresOnTheContinuousClock() async {
         let fired = Box(false)
         let system = System<Model, Action>(
             initial: Model(), reduce: reduceModel,
@@ -138,7 +157,8 @@ import Testing
     // cancelled `clock.sleep(until:)` keeps its sleep until the old deadline on Linux, so one
     // sleep per arming grew by ~730 bytes per re-arm.
 
-    @Test func reArmingATimerOnASystemClockKeepsOneWait() async {
+    @Test("E59: re-arming a timer on a system clock keeps one wait")
+    func reArmingATimerOnASystemClockKeepsOneWait() async {
         let system = System<Model, Action>(
             initial: Model(), reduce: reduceModel,
             feedbacks: [

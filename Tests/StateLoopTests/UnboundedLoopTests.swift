@@ -26,7 +26,8 @@ private func countingForever(valve: Box<Bool>) -> System<Int, Int> {
 }
 
 @Suite(.bothStartModes, .timeLimit(.minutes(1))) struct UnboundedLoopTests {
-    @Test func startReturnsAfterBoundedWorkWhenEffectsAnswerForever() async {
+    @Test("E60: start returns after bounded work when effects answer for ever")
+    func startReturnsAfterBoundedWorkWhenEffectsAnswerForever() async {
         let valve = Box(false)
         let delivered = Box(0)
         let (passed, past) = AsyncStream.makeStream(of: Void.self)
@@ -54,7 +55,8 @@ private func countingForever(valve: Box<Bool>) -> System<Int, Int> {
         #expect(delivered.value == atStop)
     }
 
-    @Test func sendReturnsAfterBoundedWorkWhenTheObserverAnswersForever() async {
+    @Test("E60: send returns after bounded work when the observer answers for ever")
+    func sendReturnsAfterBoundedWorkWhenTheObserverAnswersForever() async {
         let delivered = Box(0)
         let (passed, past) = AsyncStream.makeStream(of: Void.self)
         let system = System<Int, Int>(initial: 0, reduce: { $0 += $1 }, feedbacks: [])
@@ -78,7 +80,8 @@ private func countingForever(valve: Box<Bool>) -> System<Int, Int> {
 
     // The peers' scenario: take four states from inside the state callback, then stop.
 
-    @Test func stateCallbackStopsALoopThatAnswersForeverAfterFourStates() async {
+    @Test("E60: the state callback stops a loop that answers for ever after four states")
+    func stateCallbackStopsALoopThatAnswersForeverAfterFourStates() async {
         let states = Recorder<String>()
         let (fourth, reached) = AsyncStream.makeStream(of: Void.self)
         let run = answeringForever().start { state, run in
@@ -96,7 +99,8 @@ private func countingForever(valve: Box<Bool>) -> System<Int, Int> {
         #expect(states.all.count == 4, "no state after the stop: memory stays as it is")
     }
 
-    @Test func startReturnsAfterBoundedWorkOnThePeersLoop() async {
+    @Test("E60: start returns after bounded work on the peers' loop")
+    func startReturnsAfterBoundedWorkOnThePeersLoop() async {
         // The peers' loop itself, through the `start(onState:)` without a handle: its states grow
         // by two characters each, so this stops soon after the budget.
         let valve = Box(false)
@@ -118,7 +122,8 @@ private func countingForever(valve: Box<Bool>) -> System<Int, Int> {
         #expect(delivered.value == atStop)
     }
 
-    @Test func stateCallbackCanStopAtTheInitialState() {
+    @Test("E60: the state callback can stop at the initial state")
+    func stateCallbackCanStopAtTheInitialState() {
         let states = Recorder<String>()
         let effects = Box(0)
         let system = System<String, String>(

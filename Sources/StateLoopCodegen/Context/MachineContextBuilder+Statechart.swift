@@ -1,20 +1,9 @@
 import StateLoopSpec
 
-// The generated Swift of a hierarchical machine (Docs/Statecharts.md, "The generated Swift"). A
-// flat (v1) spec keeps v1's shape (MachineContextBuilder+Reducer); a spec with nested states gets:
-//
-// - `Mode` with a case per top-level state; a composite's case carries an enum of its children,
-//   a parallel state's a struct with one stored property per region (`Mode.Active`, `Mode.Editor`);
-// - a method of `State` per leaf, switching over every event with no `default:`; each case holds
-//   the branches the checker resolved for that leaf, innermost first, falling through to the
-//   enclosing states' branches when every guard is false (S10–S12);
-// - one static function per state with exit work below it (`_exitBelow_active`) and one with
-//   entry work (`_enterBelow_active`), each switching on the configuration: exits innermost
-//   first, entries outermost first, history recorded on exit (S29–S32);
-// - a transition's code: exits below its domain, its `set:` and `do:`, the new configuration, the
-//   entries below the domain. Branches of a composite (or of the machine's `on:`) are shared by
-//   the leaves that inherit them as one member (`_take0`);
-// - `_settle`, which takes `onDone:` and `always:` microsteps after a step (S45–S55).
+// The generated Swift of a hierarchical machine: Docs/Statecharts.md, "The generated Swift",
+// describes its shape once (a flat v1 spec keeps v1's, MachineContextBuilder+Reducer). This file
+// holds what the generator knows about the state tree (`StatechartLayout`) and writes each
+// transition's exits, actions and entries.
 //
 // Every action block after the first of a microstep reads the state as it is then (S36): it is a
 // member called on a copy of `_next` (`do { let _s = _next; _s._action0(&_next) }`).
