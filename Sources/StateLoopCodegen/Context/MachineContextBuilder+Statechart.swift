@@ -19,34 +19,25 @@ struct StatechartLayout {
     let entryBelow: [Bool]
     /// Per state: some `exit:` below it (inclusive) sets fields.
     let setsOnExitWithin: [Bool]
-    /// The composites and parallel states whose `onDone:` a final state makes due, in order.
-    let doneTargets: [[Int]]
     let hasTimers: Bool
     let hasAlways: Bool
     let hasOnDone: Bool
     let hasTopLevelFinal: Bool
     let hasRuns: Bool
 
-    init(spec: MachineSpec, tree: StateTree) {
+    init(_ semantics: MachineSemantics) {
+        let tree = semantics.tree
+        let spec = semantics.spec
         self.tree = tree
         let count = tree.nodes.count
         hasTimers = tree.nodes.contains { !$0.spec.after.isEmpty }
-        var doneTargets = Array(repeating: [Int](), count: count)
-        for (position, node) in tree.nodes.enumerated() where node.spec.isFinal {
-            guard let parent = node.parent else { continue }
-            if !tree[parent].spec.onDone.isEmpty { doneTargets[position].append(parent) }
-            if let grandparent = tree[parent].parent, tree[grandparent].spec.kind == .parallel, !tree[grandparent].spec.onDone.isEmpty {
-                doneTargets[position].append(grandparent)
-            }
-        }
-        self.doneTargets = doneTargets
         var ownExit = Array(repeating: false, count: count)
         var ownEntry = Array(repeating: false, count: count)
         var setsOnExit = Array(repeating: false, count: count)
         for (position, node) in tree.nodes.enumerated() where !node.spec.isHistory {
             let recordsHistory = node.children.contains { tree[$0].spec.isHistory }
             ownExit[position] = !node.spec.exit.isEmpty || recordsHistory
-            ownEntry[position] = !node.spec.entry.isEmpty || !node.spec.after.isEmpty || !doneTargets[position].isEmpty
+            ownEntry[position] = !node.spec.entry.isEmpty || !node.spec.after.isEmpty || !semantics.doneTargets[position].isEmpty
             setsOnExit[position] = node.spec.exit.contains { if case .set = $0 { true } else { false } }
         }
         var exitBelow = Array(repeating: false, count: count)
@@ -219,9 +210,10 @@ extension MachineContextBuilder {
         var dirty = false
         var domain: Int?
         var target: Int?
-        if let written = transition.target {
-            target = tree.index[written.value]!
-            domain = tree.domain(source: source, target: target!)
+        if transition.target != nil {
+            let id = transitions.id(at: transition.location)!
+            target = semantics.targets[id]
+            domain = semantics.domains[id]!
             if layout.exitBelow(domain), phase == .all || phase == .exits {
                 if let domain {
                     body.generated(indent + "if " + activeConditions(domain, subject: "_next.mode", bind: "_c").joined(separator: ", ") + " {")
@@ -299,23 +291,15 @@ extension MachineContextBuilder {
         return name
     }
 
-    /// The branches that decide `event` in `leaf`: the innermost state that mentions it, then,
-    /// while every branch so far is guarded, the next enclosing one (S10–S13). Empty: ignored.
+    /// The branches that decide `event` in `leaf`, in the order they are tried (S10–S13), with
+    /// the state that owns each (`nil`: the machine). Empty: ignored.
     func resolvedBranches(leaf: Int, event: String) -> [(branch: Branch, source: Int?)] {
-        var result: [(Branch, Int?)] = []
-        let tree = layout.tree
-        let owners: [(on: [EventHandler], ignore: [Located<String>], source: Int?)] =
-            tree.lineage(of: leaf).map { (tree[$0].spec.on, tree[$0].spec.ignore, $0) } + [(spec.on, spec.ignore, nil)]
-        for owner in owners {
-            if let handler = owner.on.first(where: { $0.event.value == event }) {
-                result += handler.branches.map { ($0, owner.source) }
-                if handler.branches.last!.isUnconditional { break }
-            } else if let entry = owner.ignore.first(where: { $0.value == event }) {
-                result.append((.ignore(entry.location), owner.source))
-                break
-            }
-        }
-        return result
+        branches(semantics.chain(leaf: leaf, .event(event)))
+    }
+
+    /// The branches of `ids` with the state that owns each.
+    func branches(_ ids: [Int]) -> [(branch: Branch, source: Int?)] {
+        ids.map { (transitions.entries[$0].branch, semantics.sources[$0]) }
     }
 
     /// The `if` / `else if` chain of resolved branches. In a machine that settles, each taken

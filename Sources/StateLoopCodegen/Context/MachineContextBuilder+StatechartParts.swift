@@ -124,7 +124,7 @@ extension MachineContextBuilder {
         let tree = layout.tree
         var decisions: [LeafDecision] = []
         for (event, spelling) in zip(spec.events, eventCaseSpellings) {
-            guard canArrive(event, in: leaf) else {
+            guard semantics.canArrive(event.name.value, in: leaf) else {
                 decisions.append(.init(pattern: spelling.pattern, chain: [], whyNothing: "no effect that sends it runs here"))
                 continue
             }
@@ -142,10 +142,10 @@ extension MachineContextBuilder {
         }
         guard layout.hasTimers else { return decisions }
         for state in tree.lineage(of: leaf) {
-            for (index, timer) in tree[state].spec.after.enumerated() {
+            for index in tree[state].spec.after.indices {
                 decisions.append(.init(
                     pattern: "case .\(GeneratedNames.timerCase)(let _fired) where _fired == .init(state: .\(caseName(state)), index: \(index), entry: _entered_\(tree[state].name)):",
-                    chain: timer.branches.map { ($0, state) }, whyNothing: ""))
+                    chain: branches(semantics.chain(leaf: leaf, .timer(state: state, index: index))), whyNothing: ""))
             }
         }
         decisions.append(.init(pattern: "case .\(GeneratedNames.timerCase):", chain: [], whyNothing: "a timer of a state not active, or of an earlier entry"))
@@ -171,14 +171,6 @@ extension MachineContextBuilder {
     func parallelPattern(_ position: Int) -> String {
         let condition = activeConditions(position, subject: "mode", bind: "_p")[0]
         return String(condition.dropFirst("case ".count).dropLast(" = mode".count))
-    }
-
-    /// True when `event` can reach the reducer in `leaf` (S19): anyone's events always; effect
-    /// results where an emitting effect runs (in the leaf or above it), or from one-shot runs.
-    func canArrive(_ event: EventSpec, in leaf: Int) -> Bool {
-        guard event.source == .effects else { return true }
-        return spec.effects.filter(\.isOneShot).contains { $0.results.contains { $0.value == event.name.value } }
-            || effects(runningIn: leaf).contains { $0.results.contains { $0.value == event.name.value } }
     }
 
     /// True when a child machine that runs in `leaf` gets `event` by `forward:` (E28).
@@ -305,7 +297,7 @@ extension MachineContextBuilder {
         for (index, timer) in tree[state].spec.after.enumerated() where timer.milliseconds == nil {
             lines.append(indent + "_next.\(delayField(tree[state].name, index)) = _next.\(delayMembers[timer.delay.value]!)()")
         }
-        for target in layout.doneTargets[state] {
+        for target in semantics.doneTargets[state] {
             // A parallel state is due once however many regions finish in one microstep, after
             // the regions' own `onDone:` (S71): an earlier entry moves to the end.
             if tree[target].spec.kind == .parallel { lines.append(indent + "_next._done.removeAll { $0 == .\(caseName(target)) }") }
@@ -316,15 +308,9 @@ extension MachineContextBuilder {
 
     // MARK: - Settling
 
-    /// The `always:` branches that decide in `leaf`: the innermost state with `always:`, then, while
-    /// every branch so far is guarded, the next one up (S46).
+    /// The `always:` branches that decide in `leaf`, in the order they are tried (S46).
     func alwaysBranches(_ leaf: Int) -> [(branch: Branch, source: Int?)] {
-        var chain: [(branch: Branch, source: Int?)] = []
-        for state in layout.tree.lineage(of: leaf) where !layout.tree[state].spec.always.isEmpty {
-            chain += layout.tree[state].spec.always.map { ($0, state) }
-            if layout.tree[state].spec.always.last!.isUnconditional { break }
-        }
-        return chain
+        branches(semantics.chain(leaf: leaf, .always))
     }
 
     /// `_always`, `_onDone` and `_settle`: the microsteps after a step (S45–S55).
@@ -372,7 +358,7 @@ extension MachineContextBuilder {
                 }
                 body.append("            case .\(caseName(position)):")
                 body.append("                guard \(finished.isEmpty ? "false" : finished) else { return false }")
-                body += chainLines(node.spec.onDone.map { ($0, position) }, leaf: -1, payload: nil, indent: "                ")
+                body += chainLines(branches(semantics.doneChain(position)), leaf: -1, payload: nil, indent: "                ")
             }
             body.append("            default: return false")
             body.append("            }")
@@ -485,10 +471,7 @@ extension MachineContextBuilder {
         if let number = parallelNumbers[key] { return number }
         let number = parallelPhases.count
         parallelNumbers[key] = number
-        let tree = layout.tree
-        let domain = transition.target.map { tree.domain(source: source, target: tree.index[$0.value]!) }
-        parallelDomains.append(transition.target == nil ? -2 : (domain.flatMap { $0 } ?? -1))
-        parallelSources.append(source ?? -1)
+        parallelIds.append(transitions.id(at: transition.location)!)
         var phases: [[String]] = []
         for phase in [TransitionPhase.exits, .actions, .entries] {
             var body = CaseBody(placement: placement)
@@ -554,32 +537,21 @@ extension MachineContextBuilder {
             doc: "Phase 0 (exits), 1 (actions) or 2 (entries) of a branch taken below a parallel state, on the state as it is then.",
             declaration: "fileprivate func _parallel<_R: StateLoop._TransitionRecorder>(_ _branch: Swift.Int, _ _phase: Swift.Int, _ _event: Event?, _ _next: inout State, _ _trace: inout _R)",
             body: phases)
-        let parents = tree.nodes.map { String($0.parent ?? -1) }.joined(separator: ", ")
+        // S69, decided by `MachineSemantics`: per branch number, the branches selected before it
+        // that it replaces, and those it yields to.
+        func numbers(_ conflict: MachineSemantics.Conflict, of id: Int) -> String {
+            "[" + parallelIds.indices.filter { parallelIds[$0] != id && semantics.conflict(id, with: parallelIds[$0]) == conflict }.map(String.init).joined(separator: ", ") + "]"
+        }
         addMember(
             doc: "Takes the selected branches as one microstep: each once; of two that exit the same states, the inner source's, else the first (S68–S70).",
             declaration: "fileprivate static func _step<_R: StateLoop._TransitionRecorder>(_ _ids: [Swift.Int], _ _event: Event?, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool",
             body: [
-                "            let domains: [Swift.Int] = [\(parallelDomains.map(String.init).joined(separator: ", "))]  // -1: the machine, -2: no target",
-                "            let sources: [Swift.Int] = [\(parallelSources.map(String.init).joined(separator: ", "))]  // -1: the machine's own on:",
-                "            let parents: [Swift.Int] = [\(parents)]",
-                "            func within(_ state: Swift.Int, _ ancestor: Swift.Int) -> Swift.Bool {",
-                "                if ancestor == -1 { return true }",
-                "                var current = state",
-                "                while current != -1 { if current == ancestor { return true }; current = parents[current] }",
-                "                return false",
-                "            }",
+                "            let replaces: [[Swift.Int]] = [\(parallelIds.map { numbers(.replaces, of: $0) }.joined(separator: ", "))]",
+                "            let yields: [[Swift.Int]] = [\(parallelIds.map { numbers(.yields, of: $0) }.joined(separator: ", "))]",
                 "            var kept: [Swift.Int] = []",
-                "            for id in _ids where !kept.contains(id) {",
-                "                var preempted = false",
-                "                var beaten: [Swift.Int] = []",
-                "                for other in kept where domains[id] != -2 && domains[other] != -2",
-                "                    && (within(domains[id], domains[other]) || within(domains[other], domains[id])) {",
-                "                    if sources[id] != sources[other], within(sources[id], sources[other]) { beaten.append(other) } else { preempted = true; break }",
-                "                }",
-                "                if !preempted {",
-                "                    kept.removeAll { beaten.contains($0) }",
-                "                    kept.append(id)",
-                "                }",
+                "            for id in _ids where !kept.contains(id) && !kept.contains(where: yields[id].contains) {",
+                "                kept.removeAll(where: replaces[id].contains)",
+                "                kept.append(id)",
                 "            }",
                 "            for id in kept.reversed() { let _s = _next; _s._parallel(id, 0, _event, &_next, &_trace) }",
                 "            for id in kept { let _s = _next; _s._parallel(id, 1, _event, &_next, &_trace) }",

@@ -18,8 +18,10 @@ import StateLoopSpec
 public struct MachineContextBuilder {
     /// The checked spec's contents (read directly: the checks are behind us).
     let spec: MachineSpec
+    /// The statechart rules decided for this machine: chains, domains, conflicts, `onDone:`.
+    let semantics: MachineSemantics
     /// Every branch numbered: the reducer records these ids as it takes them.
-    let transitions: TransitionList
+    var transitions: TransitionList { semantics.transitions }
     /// The fields of `State` only the reducer writes, which `copyBookkeeping` copies.
     var bookkeeping: [String] = []
     let access: AccessLevel
@@ -61,11 +63,10 @@ public struct MachineContextBuilder {
     /// The member each inherited transition was written into, by its YAML position.
     var sharedTakes: [String: String] = [:]
     /// Branches taken below parallel states: their numbers by YAML position, and per number the
-    /// lines of each phase, the domain's and the source's position (-1: the machine).
+    /// lines of each phase and the branch's id.
     var parallelNumbers: [String: Int] = [:]
     var parallelPhases: [[[String]]] = []
-    var parallelDomains: [Int] = []
-    var parallelSources: [Int] = []
+    var parallelIds: [Int] = []
 
     /// Translates `spec` into what the templates print, declaring `access` on the generated API.
     public static func build(_ spec: CheckedMachineSpec, access: AccessLevel = .public) -> MachineContext {
@@ -75,11 +76,11 @@ public struct MachineContextBuilder {
 
     private init(spec: CheckedMachineSpec, access: AccessLevel) {
         self.spec = spec.spec
-        self.transitions = TransitionList(spec.spec)
+        self.semantics = MachineSemantics(spec)
         self.children = spec.children
         self.access = access
-        let tree = StateTree(spec.states)
-        self.layout = StatechartLayout(spec: spec.spec, tree: tree)
+        let tree = semantics.tree
+        self.layout = StatechartLayout(semantics)
         self.hasTimers = layout.hasTimers
         self.isV1 = tree.isFlat && spec.on.isEmpty && !layout.hasRuns && !layout.settles && spec.delays.isEmpty
             && tree.nodes.allSatisfy { $0.spec.entry.isEmpty && $0.spec.exit.isEmpty }

@@ -192,11 +192,6 @@ final class PathSearch {
         var failing: [MachinePaths.Assumption] = []
     }
 
-    /// The state whose active descendants a transition exits; `state` is `nil` for the machine.
-    struct Domain {
-        var state: Int?
-    }
-
     /// What the search asks of a state on every step, read once from the tree.
     struct Facts {
         var parent: Int?
@@ -221,25 +216,13 @@ final class PathSearch {
         var historyTargets: [Int]
     }
 
+    let semantics: MachineSemantics
     let spec: MachineSpec
     let tree: StateTree
     let list: TransitionList
     let limit: Int
-    /// The owner of the machine's own `on:` and `ignore:` in the tables below.
-    let machine: Int
     /// By state position.
     let facts: [Facts]
-    /// By `TransitionList` id: the state that owns the entry (`nil` for the machine), its target
-    /// and its domain (both `nil` without a target).
-    let sources: [Int?]
-    let targets: [Int?]
-    let domains: [Domain?]
-    /// Per owner (a state's position, or `machine`): its branches of each event, timer, `always:`
-    /// and `onDone:`, as `TransitionList` ids in the order they are tried.
-    let eventBranches: [[String: [Int]]]
-    let timerBranches: [[[Int]]]
-    let alwaysBranches: [[Int]]
-    let doneBranches: [[Int]]
 
     private var nodes: [Node] = []
     /// The leaves of every node: the configurations seen, which `limit` bounds.
@@ -266,52 +249,26 @@ final class PathSearch {
     static let combinationLimit = 1_024
 
     init(_ spec: MachineSpec, limit: Int) {
+        let semantics = MachineSemantics(spec: spec)
+        let tree = semantics.tree
+        self.semantics = semantics
         self.spec = spec
         self.limit = limit
-        let tree = StateTree(spec.states)
-        let list = TransitionList(spec)
-        let machine = tree.nodes.count
         self.tree = tree
-        self.list = list
-        self.machine = machine
+        self.list = semantics.transitions
         facts = tree.nodes.indices.map { position in
             let node = tree[position]
             return Facts(
                 parent: node.parent, isFinal: node.spec.isFinal, isParallel: node.spec.kind == .parallel, isHistory: node.spec.isHistory,
                 isTerminal: tree.isLeaf(position) || (node.spec.isFinal && node.parent == nil), lineage: tree.lineage(of: position))
         }
-        let sources = list.entries.map { entry in entry.state.flatMap { tree.index[$0] } }
-        let targets = list.entries.map { entry in entry.branch.transition?.target.flatMap { tree.index[$0.value] } }
-        self.sources = sources
-        self.targets = targets
-        domains = zip(sources, targets).map { source, target in target.map { Domain(state: tree.domain(source: source, target: $0)) } }
-        var events = [[String: [Int]]](repeating: [:], count: machine + 1)
-        var timers = [[[Int]]](repeating: [], count: machine + 1)
-        var always = [[Int]](repeating: [], count: machine + 1)
-        var done = [[Int]](repeating: [], count: machine + 1)
-        for entry in list.entries {
-            let owner = sources[entry.id] ?? machine
-            switch entry.trigger {
-            case .event(let name): events[owner][name, default: []].append(entry.id)
-            case .timer(let index, _):
-                while timers[owner].count <= index { timers[owner].append([]) }
-                timers[owner][index].append(entry.id)
-            case .always: always[owner].append(entry.id)
-            case .done: done[owner].append(entry.id)
-            }
-        }
-        eventBranches = events
-        timerBranches = timers
-        alwaysBranches = always
-        doneBranches = done
     }
 
     // MARK: The search
 
     func run() {
         guard let initial = tree.index[spec.initial.value] else { return }
-        var entered: [Int] = []
-        if let top = tree.path(from: nil, to: initial).first { enter(top, toward: initial, into: &entered) }
+        let entered = semantics.entered(below: nil, toward: initial)
         let start = settlingNode(leaves: Set(entered.filter(isTerminal)), entered: entered)
         _ = add(start, distance: 0, from: nil)
         var buckets: [[Int]] = [[0]]
@@ -377,7 +334,7 @@ final class PathSearch {
             var rest = node
             rest.dues.removeFirst()
             guard isDue(due, in: node.leaves) else { return [(rest, nil, 0)] }
-            for choice in resolve([doneBranches[due]]) {
+            for choice in resolve(semantics.doneChain(due), shadowing: []) {
                 guard let taken = choice.taken else {
                     successors.append((rest, nil, 0))
                     continue
@@ -391,8 +348,7 @@ final class PathSearch {
                 }
             }
         } else if node.settling {
-            let lists = node.leaves.map { leaf in facts[leaf].lineage.map { alwaysBranches[$0] }.filter { !$0.isEmpty } }
-            for selection in combine(lists.map { resolve($0) }) {
+            for selection in combine(node.leaves.map { resolve($0, .always) }) {
                 if selection.taken.isEmpty {
                     successors.append((Node(leaves: node.leaves), nil, 0))
                 } else {
@@ -409,16 +365,15 @@ final class PathSearch {
                     effect = answering.name.value
                 }
                 if effect != nil {
-                    for owner in active + [machine] { arrived.insert(Arrival(event: name, owner: owner)) }
+                    for owner in active + [semantics.machine] { arrived.insert(Arrival(event: name, owner: owner)) }
                 }
-                let lists = node.leaves.map { leaf in (facts[leaf].lineage + [machine]).compactMap { eventBranches[$0][name] } }
-                for selection in combine(lists.map { resolve($0) }) where !selection.taken.isEmpty {
+                for selection in combine(node.leaves.map { resolve($0, .event(name)) }) where !selection.taken.isEmpty {
                     take(selection, .event(name), effect: effect) { $0.node }
                 }
             }
             for state in active {
-                for (index, timer) in timerBranches[state].enumerated() where !timer.isEmpty {
-                    for choice in resolve([timer]) {
+                for index in tree[state].spec.after.indices {
+                    for choice in resolve(state, .timer(state: state, index: index)) {
                         guard let taken = choice.taken, case .timer(_, let delay) = list.entries[taken].trigger else { continue }
                         take(Selection(taken: [taken], holding: choice.holding, failing: choice.failing), .timer(index: index, delay: delay)) { $0.node }
                     }
@@ -434,23 +389,26 @@ final class PathSearch {
     /// guard may hold, with the guards before it assumed false; the chain ends at a branch
     /// without a guard, and when it does not, "nothing" is a choice too (P4). Records which
     /// branches were tried and, for those that were not, the branch that always decides first.
-    private func resolve(_ lists: [[Int]]) -> [Choice] {
+    private func resolve(_ leaf: Int, _ trigger: MachineSemantics.Trigger) -> [Choice] {
+        let chain = semantics.chain(leaf: leaf, trigger)
+        return resolve(chain, shadowing: semantics.candidates(leaf: leaf, trigger).dropFirst(chain.count))
+    }
+
+    /// The choices of one chain; `shadowed` are the candidates after it, which its last branch,
+    /// when it has no guard, always decides before.
+    private func resolve(_ chain: [Int], shadowing shadowed: ArraySlice<Int>) -> [Choice] {
         var choices: [Choice] = []
         var failing: [MachinePaths.Assumption] = []
-        for (listPosition, ids) in lists.enumerated() {
-            for (position, id) in ids.enumerated() {
-                consulted.insert(id)
-                if let condition = list.entries[id].branch.transition?.guardExpression {
-                    let assumption = MachinePaths.Assumption(expression: condition.value, location: condition.location, transition: id)
-                    choices.append(Choice(taken: id, holding: [assumption], failing: failing))
-                    failing.append(assumption)
-                } else {
-                    choices.append(Choice(taken: id, failing: failing))
-                    for later in ids[(position + 1)...] + lists[(listPosition + 1)...].joined() where shadowedBy[later] == nil {
-                        shadowedBy[later] = id
-                    }
-                    return choices
-                }
+        for id in chain {
+            consulted.insert(id)
+            if let condition = list.entries[id].branch.transition?.guardExpression {
+                let assumption = MachinePaths.Assumption(expression: condition.value, location: condition.location, transition: id)
+                choices.append(Choice(taken: id, holding: [assumption], failing: failing))
+                failing.append(assumption)
+            } else {
+                choices.append(Choice(taken: id, failing: failing))
+                for later in shadowed where shadowedBy[later] == nil { shadowedBy[later] = id }
+                return choices
             }
         }
         choices.append(Choice(taken: nil, failing: failing))
@@ -481,39 +439,10 @@ final class PathSearch {
                 for assumption in choice.holding where !selection.holding.contains(assumption) { selection.holding.append(assumption) }
                 for assumption in choice.failing where !selection.failing.contains(assumption) { selection.failing.append(assumption) }
             }
-            selection.taken = withoutConflicts(selection.taken)
+            selection.taken = semantics.withoutConflicts(selection.taken)
             if seen.insert(selection.taken).inserted { selections.append(selection) }
         }
         return selections
-    }
-
-    /// SCXML's `removeConflictingTransitions` (S69): two targeted branches conflict when the
-    /// states they exit overlap (one domain contains the other); the one whose source lies inside
-    /// the other's wins, else the one selected first.
-    private func withoutConflicts(_ taken: [Int]) -> [Int] {
-        var kept: [Int] = []
-        for id in taken {
-            guard let exits = domains[id] else {
-                kept.append(id)
-                continue
-            }
-            var preempted = false
-            var beaten: [Int] = []
-            for other in kept {
-                guard let otherExits = domains[other], overlap(exits, otherExits) else { continue }
-                if isInside(sources[id], sources[other]) {
-                    beaten.append(other)
-                } else {
-                    preempted = true
-                    break
-                }
-            }
-            if !preempted {
-                kept.removeAll { beaten.contains($0) }
-                kept.append(id)
-            }
-        }
-        return kept
     }
 
     // MARK: Taking branches
@@ -526,16 +455,11 @@ final class PathSearch {
         var entered: [Int] = []
         var historyTargets: [Int] = []
         for id in taken {
-            guard let domain = domains[id], let target = targets[id] else { continue }
+            guard let domain = semantics.domains[id], let target = semantics.targets[id] else { continue }
             if facts[target].isHistory { historyTargets.append(target) }
-            let scope = domain.state
-            current = current.filter { leaf in scope.map { !tree.isWithin(leaf, $0) } ?? false }
-            var states: [Int] = []
-            if let scope {
-                enterChildren(of: scope, toward: target, into: &states)
-            } else if let top = tree.path(from: nil, to: target).first {
-                enter(top, toward: target, into: &states)
-            }
+            current = current.filter { leaf in domain.map { !tree.isWithin(leaf, $0) } ?? false }
+            // P9: a history state enters its default, as if nothing were recorded yet (S63).
+            let states = semantics.entered(below: domain, toward: target)
             current.formUnion(states.filter(isTerminal))
             entered += states
         }
@@ -548,44 +472,9 @@ final class PathSearch {
         let sorted = leaves.sorted()
         if sorted.contains(where: isDoneState) { return Node(leaves: sorted) }
         var due: [Int] = []
-        var parallels: [Int] = []
-        for final in entered where facts[final].isFinal {
-            guard let composite = facts[final].parent else { continue }
-            if !doneBranches[composite].isEmpty, !due.contains(composite) { due.append(composite) }
-            if let outer = facts[composite].parent, facts[outer].isParallel, !doneBranches[outer].isEmpty,
-                !parallels.contains(outer), isDue(outer, in: sorted)
-            {
-                parallels.append(outer)
-            }
-        }
-        for composite in due + parallels { dueSeen.insert(composite) }
-        return Node(leaves: sorted, dues: due + parallels.filter { !due.contains($0) }, settling: true)
-    }
-
-    /// Enters `position` and below it the way to `target`, or its default (S21, S61–S66).
-    private func enter(_ position: Int, toward target: Int?, into entered: inout [Int]) {
-        if facts[position].isHistory {
-            // P9: a history state enters its default, as if nothing were recorded yet (S63).
-            if let parent = facts[position].parent, let fallback = tree.historyDefault(of: position), fallback != position {
-                enterChildren(of: parent, toward: fallback, into: &entered)
-            }
-            return
-        }
-        entered.append(position)
-        enterChildren(of: position, toward: target == position ? nil : target, into: &entered)
-    }
-
-    /// Enters the children of the active state `position`: every region of a parallel state, else
-    /// the child on the way to `target` or the `initial:` child.
-    private func enterChildren(of position: Int, toward target: Int?, into entered: inout [Int]) {
-        let inside = target.flatMap { $0 != position && tree.isWithin($0, position) ? $0 : nil }
-        if facts[position].isParallel {
-            for region in tree.regions(of: position) {
-                enter(region, toward: inside.flatMap { tree.isWithin($0, region) ? $0 : nil }, into: &entered)
-            }
-        } else if let child = inside.flatMap({ tree.path(from: position, to: $0).first }) ?? tree.initialChild(of: position) {
-            enter(child, toward: inside, into: &entered)
-        }
+        for state in entered { semantics.queueDone(entering: state, into: &due) }
+        dueSeen.formUnion(due)
+        return Node(leaves: sorted, dues: due, settling: true)
     }
 
     // MARK: Questions about states and branches
@@ -611,25 +500,9 @@ final class PathSearch {
     /// True when `composite`'s `onDone:` applies in the configuration: it rests in a final child,
     /// or, for a parallel state, every region does (S53, S71).
     private func isDue(_ composite: Int, in leaves: [Int]) -> Bool {
-        func restsInFinal(_ state: Int) -> Bool {
-            leaves.contains { facts[$0].parent == state && facts[$0].isFinal }
-        }
-        return facts[composite].isParallel ? tree.regions(of: composite).allSatisfy(restsInFinal) : restsInFinal(composite)
+        semantics.isDue(composite) { leaves.contains($0) }
     }
 
-
-    /// True when two domains' exits overlap: one lies within the other (S69).
-    private func overlap(_ first: Domain, _ second: Domain) -> Bool {
-        guard let one = first.state, let two = second.state else { return true }
-        return tree.isWithin(one, two) || tree.isWithin(two, one)
-    }
-
-    /// True when `inner` lies strictly inside `outer` (every state lies inside the machine, `nil`).
-    private func isInside(_ inner: Int?, _ outer: Int?) -> Bool {
-        guard let inner else { return false }
-        guard let outer else { return true }
-        return inner != outer && tree.isWithin(inner, outer)
-    }
 
     // MARK: Results
 
@@ -709,7 +582,7 @@ final class PathSearch {
     /// P11: why no path enters a state: no transition leads into it, or every one that does is unreachable.
     private func stateReason(_ position: Int) -> String {
         if let truncation { return "not reached: \(truncation)" }
-        let into = list.entries.filter { entry in targets[entry.id].map { tree.isWithin($0, position) } ?? false }
+        let into = list.entries.filter { entry in semantics.targets[entry.id].map { tree.isWithin($0, position) } ?? false }
         if into.isEmpty { return "no transition leads into it" }
         let at = into.prefix(3).map { "\($0.location.line):\($0.location.column)" }.joined(separator: ", ")
         return "every transition into it is unreachable (\(at)\(into.count > 3 ? ", ..." : ""))"
@@ -718,13 +591,13 @@ final class PathSearch {
     /// P11: why no path takes `entry`, most telling reason first.
     private func transitionReason(_ entry: TransitionEntry) -> String {
         if let truncation { return "not reached: \(truncation)" }
-        let owner = sources[entry.id]
+        let owner = semantics.sources[entry.id]
         let ownerName = entry.state.map { "'\($0)'" } ?? "any state"
         if let owner, stateFound[owner] == nil {
             return "its state \(ownerName) is never entered"
         }
         if case .event(let name) = entry.trigger, spec.events.contains(where: { $0.name.value == name && $0.source == .effects }),
-            !arrived.contains(Arrival(event: name, owner: owner ?? machine))
+            !arrived.contains(Arrival(event: name, owner: owner ?? semantics.machine))
         {
             return "event '\(name)' never arrives while in \(ownerName): no effect that sends it runs there"
         }

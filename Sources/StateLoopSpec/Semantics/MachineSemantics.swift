@@ -106,33 +106,29 @@ public struct MachineSemantics: Sendable {
     /// `on:` and `ignore:` last); an `ignore` ends the chain (S10–S13, S46). Empty: nothing applies.
     /// An event `from: effects` that no effect running in `leaf` sends applies nowhere (S19).
     public func chain(leaf: Int, _ trigger: Trigger) -> [Int] {
+        let all = candidates(leaf: leaf, trigger)
+        guard let end = all.firstIndex(where: isUnconditional) else { return all }
+        return Array(all[...end])
+    }
+
+    /// Every branch written for `trigger` that applies in `leaf`, innermost state first: `chain`
+    /// and, after it, those its last branch, when it has no guard, always decides before.
+    public func candidates(leaf: Int, _ trigger: Trigger) -> [Int] {
         switch trigger {
         case .event(let name):
             guard canArrive(name, in: leaf) else { return [] }
-            return truncated((tree.lineage(of: leaf) + [machine]).compactMap { eventBranches[$0][name] })
+            return (tree.lineage(of: leaf) + [machine]).flatMap { eventBranches[$0][name] ?? [] }
         case .timer(let state, let index):
             guard tree.isWithin(leaf, state), index < timerBranches[state].count else { return [] }
-            return truncated([timerBranches[state][index]])
+            return timerBranches[state][index]
         case .always:
-            return truncated(tree.lineage(of: leaf).map { alwaysBranches[$0] })
+            return tree.lineage(of: leaf).flatMap { alwaysBranches[$0] }
         }
     }
 
     /// The `onDone:` branches of `state`, in order.
     public func doneChain(_ state: Int) -> [Int] {
         doneBranches[state]
-    }
-
-    /// The lists joined, up to and including the first branch without a guard.
-    private func truncated(_ lists: [[Int]]) -> [Int] {
-        var chain: [Int] = []
-        for list in lists {
-            for id in list {
-                chain.append(id)
-                if isUnconditional(id) { return chain }
-            }
-        }
-        return chain
     }
 
     /// True when a branch has no guard (an `ignore` has none): it ends its chain.
@@ -165,19 +161,8 @@ public struct MachineSemantics: Sendable {
     /// (S68), without the losers of conflicts (S69).
     public func withoutConflicts(_ selected: [Int]) -> [Int] {
         var kept: [Int] = []
-        for id in selected where !kept.contains(id) {
-            var replaced: [Int] = []
-            var yields = false
-            for other in kept {
-                switch conflict(id, with: other) {
-                case .none: continue
-                case .replaces: replaced.append(other)
-                case .yields: yields = true
-                }
-                if yields { break }
-            }
-            guard !yields else { continue }
-            kept.removeAll { replaced.contains($0) }
+        for id in selected where !kept.contains(id) && !kept.contains(where: { conflict(id, with: $0) == .yields }) {
+            kept.removeAll { conflict(id, with: $0) == .replaces }
             kept.append(id)
         }
         return kept

@@ -410,27 +410,12 @@ public enum Upload {
 
         /// Takes the selected branches as one microstep: each once; of two that exit the same states, the inner source's, else the first (S68–S70).
         fileprivate static func _step<_R: StateLoop._TransitionRecorder>(_ _ids: [Swift.Int], _ _event: Event?, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
-            let domains: [Swift.Int] = [1, -2, 1, -1, -1, 1, -2, 5, 5]  // -1: the machine, -2: no target
-            let sources: [Swift.Int] = [2, 2, 2, -1, 0, 3, 0, 6, 6]  // -1: the machine's own on:
-            let parents: [Swift.Int] = [-1, 0, 1, 1, 1, 0, 5, 5, -1, -1]
-            func within(_ state: Swift.Int, _ ancestor: Swift.Int) -> Swift.Bool {
-                if ancestor == -1 { return true }
-                var current = state
-                while current != -1 { if current == ancestor { return true }; current = parents[current] }
-                return false
-            }
+            let replaces: [[Swift.Int]] = [[3, 4], [], [3, 4], [], [3], [3, 4], [], [3, 4], [3, 4]]
+            let yields: [[Swift.Int]] = [[2, 5], [], [0, 5], [0, 2, 4, 5, 7, 8], [0, 2, 5, 7, 8], [0, 2], [], [8], [7]]
             var kept: [Swift.Int] = []
-            for id in _ids where !kept.contains(id) {
-                var preempted = false
-                var beaten: [Swift.Int] = []
-                for other in kept where domains[id] != -2 && domains[other] != -2
-                    && (within(domains[id], domains[other]) || within(domains[other], domains[id])) {
-                    if sources[id] != sources[other], within(sources[id], sources[other]) { beaten.append(other) } else { preempted = true; break }
-                }
-                if !preempted {
-                    kept.removeAll { beaten.contains($0) }
-                    kept.append(id)
-                }
+            for id in _ids where !kept.contains(id) && !kept.contains(where: yields[id].contains) {
+                kept.removeAll(where: replaces[id].contains)
+                kept.append(id)
             }
             for id in kept.reversed() { let _s = _next; _s._parallel(id, 0, _event, &_next, &_trace) }
             for id in kept { let _s = _next; _s._parallel(id, 1, _event, &_next, &_trace) }
