@@ -4,9 +4,10 @@
 //   System        - initial state, reducer, feedback loops, optionally `isFinished`; `start`
 //                   makes a fresh instance.
 //   SystemRun     - the handle of one instance: `send(_:)`, `stop()`; released -> stopped.
-//   Feedback      - `react(request:run:)`, `react(requests:run:)` (effects that send any number
-//                   of events) and their `effect:`/`effects:` forms, `child(...)` (a child
-//                   system per request), `timer(...)`, `runs(pending:effect:)`.
+//   Feedback      - `react(request:effect:)` (one answer), `react(request:run:)` (any number of
+//                   events) and `react(request:run:onError:)` (and a failure), each also for a set
+//                   (`requests:`); `child(...)` (a child system per request), `timer(...)`,
+//                   `runs(pending:effect:)`.
 //   Store         - a main-actor, observable view of one instance for UI.
 //   CallLog       - the thread-safe call list of generated test doubles.
 //   StateMachine  - what a generated machine gives tests and tools (Docs/Testing.md): the traced
