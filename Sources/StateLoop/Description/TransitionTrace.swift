@@ -1,0 +1,41 @@
+// TransitionTrace: how a reducer tells which branches of its spec a step takes.
+//
+// Invariants:
+// - A generated reducer is generic over its recorder: untraced (`_NoTrace`) it specialises to the
+//   code it was without tracing; traced, it reports every branch id in the order taken.
+// - An id is an index into `StateMachine.transitions`.
+
+/// The ids of the branches a step took, in the order taken, or handed on one by one.
+public struct TransitionTrace: Sendable {
+    /// The ids taken so far (empty when the trace hands them on).
+    public private(set) var taken: [Int] = []
+    private let handOn: (@Sendable (Int) -> Void)?
+
+    /// A trace that collects the ids in `taken`.
+    public init() { handOn = nil }
+
+    /// A trace that calls `handOn` with each id as it is taken and keeps none: a running
+    /// system's hook, which then allocates nothing per step.
+    public init(handingOn handOn: @escaping @Sendable (Int) -> Void) { self.handOn = handOn }
+
+    /// Records branch `id` as taken (what a hand-written `reduce(_:_:trace:)` calls).
+    public mutating func take(_ id: Int) {
+        if let handOn { handOn(id) } else { taken.append(id) }
+    }
+}
+
+/// What a generated reducer tells, as it takes each branch, the id of the branch: every method of
+/// the reducer is generic over it. `reduce(_:_:)` passes `_NoTrace`, whose `take` is empty, so
+/// that once specialised the reducer is the code it was without tracing; `reduce(_:_:trace:)`
+/// passes a `TransitionTrace`.
+public protocol _TransitionRecorder {
+    mutating func take(_ id: Int)
+}
+
+extension TransitionTrace: _TransitionRecorder {}
+
+/// The recorder of an untraced `reduce`: records nothing, costs nothing.
+@frozen public struct _NoTrace: _TransitionRecorder {
+    @inlinable public init() {}
+    @inlinable @inline(__always) public mutating func take(_ id: Int) {}
+}
