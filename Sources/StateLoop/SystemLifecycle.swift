@@ -10,6 +10,7 @@
 //   Nothing leaves `.ended`.
 // - The queue is empty in `.idle` and in every phase after running: a stop or a finish drops it,
 //   and no later event enters it.
+// - `finished` is `nil` outside `.finishing` and `.waitingForRuns`, `latch` outside `.stopping`.
 //
 // As Mobius's loop does (one state enum, its transitions in one place), so that a combination
 // nobody meant (stopped but open, torn down but still draining) cannot be written down.
@@ -36,14 +37,12 @@ struct SystemLifecycle<State, Event> {
         case handedOn
         /// A finished state was delivered (E53): new events are dropped, and `thread`, the
         /// drainer, tears the instance down after its current step, keeping the one-shot runs.
-        /// `finished` is kept for `onFinished` (`nil` when nobody asked for it).
-        case finishing(PlatformThread, finished: State?)
+        case finishing(PlatformThread)
         /// Stopped: new events are dropped, and `thread`, the drain role's holder, tears the
-        /// instance down and ends it. `latch` is where `stop()` callers on other threads wait for
-        /// that; made by the first of them.
-        case stopping(PlatformThread, latch: OneShotLatch?)
-        /// Finished and torn down: waiting for the one-shot runs to return (E66).
-        case waitingForRuns(finished: State?)
+        /// instance down and ends it.
+        case stopping(PlatformThread)
+        /// Finished and torn down: waiting for the one-shot runs to return (E67).
+        case waitingForRuns
         /// Ended: `onStop` (and for a finish `onFinished`) has been called, or is being called.
         case ended
     }
@@ -61,7 +60,17 @@ struct SystemLifecycle<State, Event> {
         }
     }
 
+    // The phase holds no reference and no `State`: setting it on the per-event path is a plain
+    // store (with payloads to release, every change called the enum's outlined destroy: 11 more
+    // instructions per event on the `runtime.generated` benchmark). What two phases carry sits
+    // beside it, set and cleared only by the transitions below.
     @usableFromInline var phase: Phase
+    /// The finished state, for `onFinished` (`nil` when nobody asked for it): set in `.finishing`
+    /// and `.waitingForRuns` only.
+    @usableFromInline var finished: State?
+    /// Where `stop()` callers on other threads wait for the drainer to end the instance: made by
+    /// the first of them, in `.stopping` only.
+    @usableFromInline var latch: OneShotLatch?
     /// Events waiting for the drainer, oldest first. An event leaves it when its reduction starts,
     /// so memory follows the events waiting, not those reduced since the queue last ran empty.
     @usableFromInline var queue = Deque<Pending>()
@@ -178,38 +187,39 @@ struct SystemLifecycle<State, Event> {
 
     /// `stop()` is called on `thread`. Running -> `.stopping` (queue dropped; the caller takes
     /// the role if nobody holds it); `.finishing` -> `.stopping` (the finish becomes a stop:
-    /// `onFinished` is never called, E67); `.waitingForRuns` -> `.ended` (E66).
+    /// `onFinished` is never called, E68); `.waitingForRuns` -> `.ended` (E68).
     @inlinable
     mutating func stop(on thread: PlatformThread, dropping dropped: inout Dropped) -> StopAction {
         let drainer: PlatformThread
         switch phase {
         case .idle, .handedOn:
             swap(&dropped.queue, &queue)
-            phase = .stopping(thread, latch: nil)
+            phase = .stopping(thread)
             return .tearDown
         case .draining(let holder):
             swap(&dropped.queue, &queue)
             drainer = holder
-        case .finishing(let holder, let finished):
-            dropped.finished = finished
+        case .finishing(let holder):
+            swap(&dropped.finished, &finished)
             drainer = holder
-        case .stopping(let holder, _):
+        case .stopping(let holder):
             drainer = holder
-        case .waitingForRuns(let finished):
-            dropped.finished = finished
+        case .waitingForRuns:
+            swap(&dropped.finished, &finished)
             phase = .ended
             return .endNow
         case .ended:
             return .nothing
         }
         if isSameThread(drainer, thread) {
-            if case .stopping = phase {} else { phase = .stopping(drainer, latch: nil) }
+            phase = .stopping(drainer)
             return .fromInside
         }
-        if case .stopping(_, let latch?) = phase { return .wait(latch) }
-        let latch = OneShotLatch()
-        phase = .stopping(drainer, latch: latch)
-        return .wait(latch)
+        phase = .stopping(drainer)
+        if let latch { return .wait(latch) }
+        let made = OneShotLatch()
+        latch = made
+        return .wait(made)
     }
 
     /// The finish loop saw a finished state (on the drainer's thread): `.draining` ->
@@ -218,7 +228,8 @@ struct SystemLifecycle<State, Event> {
     mutating func finish(_ finished: State?, dropping dropped: inout Dropped) {
         guard case .draining(let drainer) = phase else { return }
         swap(&dropped.queue, &queue)
-        phase = .finishing(drainer, finished: finished)
+        phase = .finishing(drainer)
+        self.finished = finished
     }
 
     /// How the drainer ends the instance once every loop is stopped.
@@ -235,8 +246,8 @@ struct SystemLifecycle<State, Event> {
     @inlinable
     mutating func loopsStopped() -> Ending {
         switch phase {
-        case .finishing(_, let finished):
-            phase = .waitingForRuns(finished: finished)
+        case .finishing:
+            phase = .waitingForRuns
             return .afterRuns
         case .stopping:
             return .stop
@@ -248,19 +259,19 @@ struct SystemLifecycle<State, Event> {
     /// A stopped instance's teardown is done: `.stopping` -> `.ended`. Returns the latch to open.
     @inlinable
     mutating func ended() -> OneShotLatch? {
-        guard case .stopping(_, let latch) = phase else {
+        guard case .stopping = phase else {
             preconditionFailure("StateLoop: ended without stopping (\(phase))")
         }
         phase = .ended
-        return latch
+        return latch.take()
     }
 
-    /// A finished instance's last one-shot run returned: `.waitingForRuns` -> `.ended` (E66).
+    /// A finished instance's last one-shot run returned: `.waitingForRuns` -> `.ended` (E67).
     /// Returns whether it ended now (a `stop()` may have ended it first), and the finished state.
     @inlinable
     mutating func runsReturned() -> (ends: Bool, finished: State?) {
-        guard case .waitingForRuns(let finished) = phase else { return (false, nil) }
+        guard case .waitingForRuns = phase else { return (false, nil) }
         phase = .ended
-        return (true, finished)
+        return (true, finished.take())
     }
 }

@@ -7,19 +7,20 @@ import Testing
 
 private typealias InstanceLifecycle = SystemLifecycle<String, Int>
 
-/// The phase in words, with the thread it names: `me` (the caller), `other`, or the thread's number.
-private func describe(_ phase: InstanceLifecycle.Phase, me: PlatformThread, other: PlatformThread) -> String {
+/// The phase in words, with the thread it names (`me`, the caller, or `other`) and what it carries.
+private func describe(_ lifecycle: InstanceLifecycle, me: PlatformThread, other: PlatformThread) -> String {
     func name(_ thread: PlatformThread) -> String {
         isSameThread(thread, me) ? "me" : isSameThread(thread, other) ? "other" : "a third thread"
     }
-    switch phase {
-    case .draining(let thread): return "draining(\(name(thread)))"
-    case .idle: return "idle"
-    case .handedOn: return "handedOn"
-    case .finishing(let thread, let finished): return "finishing(\(name(thread)), \(finished ?? "nil"))"
-    case .stopping(let thread, let latch): return "stopping(\(name(thread))\(latch == nil ? "" : ", latch"))"
-    case .waitingForRuns(let finished): return "waitingForRuns(\(finished ?? "nil"))"
-    case .ended: return "ended"
+    let carried = (lifecycle.finished.map { ", \($0)" } ?? "") + (lifecycle.latch == nil ? "" : ", latch")
+    switch lifecycle.phase {
+    case .draining(let thread): return "draining(\(name(thread)))" + carried
+    case .idle: return "idle" + carried
+    case .handedOn: return "handedOn" + carried
+    case .finishing(let thread): return "finishing(\(name(thread)))" + carried
+    case .stopping(let thread): return "stopping(\(name(thread)))" + carried
+    case .waitingForRuns: return "waitingForRuns" + carried
+    case .ended: return "ended" + carried
     }
 }
 
@@ -62,18 +63,18 @@ private func drainAll(_ lifecycle: inout InstanceLifecycle, budget: Int = 10) ->
         withOtherThread { other in
             let me = currentThread()
             var lifecycle = InstanceLifecycle(startingOn: me)
-            #expect(describe(lifecycle.phase, me: me, other: other) == "draining(me)")
+            #expect(describe(lifecycle, me: me, other: other) == "draining(me)")
 
             // While the starter drains, sends from anywhere are queued.
             guard case .queued = lifecycle.send(pending(1), from: other) else { Issue.record("not queued"); return }
             guard case .queued = lifecycle.send(pending(2), from: me) else { Issue.record("not queued"); return }
             let drained = drainAll(&lifecycle)
             #expect(drained.events == [1, 2] && drained.then == "done")
-            #expect(describe(lifecycle.phase, me: me, other: other) == "idle")
+            #expect(describe(lifecycle, me: me, other: other) == "idle")
 
             // Idle: the sender takes the role and reduces its event itself, without the queue.
             guard case .reduceNow = lifecycle.send(pending(3), from: other) else { Issue.record("not taken"); return }
-            #expect(describe(lifecycle.phase, me: me, other: other) == "draining(other)")
+            #expect(describe(lifecycle, me: me, other: other) == "draining(other)")
             #expect(lifecycle.queue.isEmpty)
         }
     }
@@ -86,13 +87,13 @@ private func drainAll(_ lifecycle: inout InstanceLifecycle, budget: Int = 10) ->
 
             let drained = drainAll(&lifecycle, budget: 2)
             #expect(drained.events == [1, 2] && drained.then == "handOn")
-            #expect(describe(lifecycle.phase, me: me, other: other) == "handedOn")
+            #expect(describe(lifecycle, me: me, other: other) == "handedOn")
             // Handed on, the role is nobody's: a send only queues.
             guard case .queued = lifecycle.send(pending(4), from: me) else { Issue.record("not queued"); return }
 
             let resumed = lifecycle.resume(on: other)
             #expect(resumed)
-            #expect(describe(lifecycle.phase, me: me, other: other) == "draining(other)")
+            #expect(describe(lifecycle, me: me, other: other) == "draining(other)")
             let rest = drainAll(&lifecycle)
             #expect(rest.events == [3, 4])
         }
@@ -107,7 +108,7 @@ private func drainAll(_ lifecycle: inout InstanceLifecycle, budget: Int = 10) ->
             _ = drainAll(&idle)
             var dropped = InstanceLifecycle.Dropped()
             guard case .tearDown = idle.stop(on: me, dropping: &dropped) else { Issue.record("no teardown"); return }
-            #expect(describe(idle.phase, me: me, other: other) == "stopping(me)")
+            #expect(describe(idle, me: me, other: other) == "stopping(me)")
 
             // Handed on: the caller takes the role from the task, with the events it would have reduced.
             var handedOn = InstanceLifecycle(startingOn: other)
@@ -116,7 +117,7 @@ private func drainAll(_ lifecycle: inout InstanceLifecycle, budget: Int = 10) ->
             dropped = InstanceLifecycle.Dropped()
             guard case .tearDown = handedOn.stop(on: me, dropping: &dropped) else { Issue.record("no teardown"); return }
             #expect(dropped.queue.map(\.event) == [2, 3])
-            #expect(describe(handedOn.phase, me: me, other: other) == "stopping(me)")
+            #expect(describe(handedOn, me: me, other: other) == "stopping(me)")
             let resumed = handedOn.resume(on: other)
             #expect(!resumed)
         }
@@ -131,10 +132,10 @@ private func drainAll(_ lifecycle: inout InstanceLifecycle, budget: Int = 10) ->
             var dropped = InstanceLifecycle.Dropped()
             guard case .fromInside = lifecycle.stop(on: me, dropping: &dropped) else { Issue.record("not from inside"); return }
             #expect(dropped.queue.map(\.event) == [1])
-            #expect(describe(lifecycle.phase, me: me, other: other) == "stopping(me)")
+            #expect(describe(lifecycle, me: me, other: other) == "stopping(me)")
 
             guard case .wait(let latch) = lifecycle.stop(on: other, dropping: &dropped) else { Issue.record("no wait"); return }
-            #expect(describe(lifecycle.phase, me: me, other: other) == "stopping(me, latch)")
+            #expect(describe(lifecycle, me: me, other: other) == "stopping(me), latch")
             guard case .wait(let same) = lifecycle.stop(on: other, dropping: &dropped) else { Issue.record("no wait"); return }
             #expect(same === latch)
 
@@ -145,7 +146,7 @@ private func drainAll(_ lifecycle: inout InstanceLifecycle, budget: Int = 10) ->
             guard case .stop = lifecycle.loopsStopped() else { Issue.record("not a stop"); return }
             let opened = lifecycle.ended()
             #expect(opened === latch)
-            #expect(describe(lifecycle.phase, me: me, other: other) == "ended")
+            #expect(describe(lifecycle, me: me, other: other) == "ended")
         }
     }
 
@@ -160,16 +161,16 @@ private func drainAll(_ lifecycle: inout InstanceLifecycle, budget: Int = 10) ->
             var dropped = InstanceLifecycle.Dropped()
             lifecycle.finish("done", dropping: &dropped)
             #expect(dropped.queue.map(\.event) == [1])
-            #expect(describe(lifecycle.phase, me: me, other: other) == "finishing(me, done)")
+            #expect(describe(lifecycle, me: me, other: other) == "finishing(me), done")
             guard case .dropped = lifecycle.send(pending(2), from: other) else { Issue.record("not dropped"); return }
             let step = drainAll(&lifecycle)
             #expect(step.then == "tearDown")
 
             guard case .afterRuns = lifecycle.loopsStopped() else { Issue.record("no wait for runs"); return }
-            #expect(describe(lifecycle.phase, me: me, other: other) == "waitingForRuns(done)")
+            #expect(describe(lifecycle, me: me, other: other) == "waitingForRuns, done")
             let returned = lifecycle.runsReturned()
             #expect(returned.ends && returned.finished == "done")
-            #expect(describe(lifecycle.phase, me: me, other: other) == "ended")
+            #expect(describe(lifecycle, me: me, other: other) == "ended")
         }
     }
 
@@ -183,7 +184,7 @@ private func drainAll(_ lifecycle: inout InstanceLifecycle, budget: Int = 10) ->
             finishing.finish("done", dropping: &dropped)
             guard case .wait = finishing.stop(on: me, dropping: &dropped) else { Issue.record("no wait"); return }
             #expect(dropped.finished == "done")
-            #expect(describe(finishing.phase, me: me, other: other) == "stopping(other, latch)")
+            #expect(describe(finishing, me: me, other: other) == "stopping(other), latch")
             guard case .stop = finishing.loopsStopped() else { Issue.record("not a stop"); return }
 
             var waiting = InstanceLifecycle(startingOn: other)
@@ -192,7 +193,7 @@ private func drainAll(_ lifecycle: inout InstanceLifecycle, budget: Int = 10) ->
             dropped = InstanceLifecycle.Dropped()
             guard case .endNow = waiting.stop(on: me, dropping: &dropped) else { Issue.record("not ended"); return }
             #expect(dropped.finished == "done")
-            #expect(describe(waiting.phase, me: me, other: other) == "ended")
+            #expect(describe(waiting, me: me, other: other) == "ended")
             // The runs' late return finds it ended: `onFinished` is never called.
             let late = waiting.runsReturned()
             #expect(!late.ends)
@@ -216,7 +217,7 @@ private func drainAll(_ lifecycle: inout InstanceLifecycle, budget: Int = 10) ->
             let resumed = lifecycle.resume(on: other)
             let returned = lifecycle.runsReturned()
             #expect(!resumed && !returned.ends)
-            #expect(describe(lifecycle.phase, me: me, other: other) == "ended")
+            #expect(describe(lifecycle, me: me, other: other) == "ended")
         }
     }
 }
