@@ -118,52 +118,19 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         if drain(budget: DrainBudget.events - 1) { handOn() }
     }
 
-    /// The loops' `observe` calls as one closure: each loop, then, unless a `stop()` made from
-    /// inside the call has set `isStopping`, the next. Calling closures kept in an array retains
-    /// and releases each one's context per call; closures captured by a closure are borrowed.
-    /// Up to three loops are called by one closure, which then calls the closure of the rest.
+    /// The loops' `observe` calls as one closure: the first loop, then, unless a `stop()` made
+    /// from inside the call has set `isStopping`, the closure of the rest. Calling closures kept
+    /// in an array retains and releases each one's context per call; closures captured by a
+    /// closure are borrowed.
     @inlinable
     func chain(_ loops: ArraySlice<FeedbackLoop<State>>) -> ((State) -> Void)? {
+        guard let first = loops.first?.observe else { return nil }
+        guard let rest = chain(loops.dropFirst()) else { return first }
         // Unowned: the closures belong to `self` and go when it goes.
-        var index = loops.startIndex
-        switch loops.count {
-        case 0:
-            return nil
-        case 1:
-            return loops[index].observe
-        case 2:
-            let first = loops[index].observe
-            index += 1
-            let second = loops[index].observe
-            return { [unowned(unsafe) self] state in
-                first(state)
-                if isStopping { return }
-                second(state)
-            }
-        default:
-            let first = loops[index].observe
-            index += 1
-            let second = loops[index].observe
-            index += 1
-            let third = loops[index].observe
-            guard let rest = chain(loops[(index + 1)...]) else {
-                return { [unowned(unsafe) self] state in
-                    first(state)
-                    if isStopping { return }
-                    second(state)
-                    if isStopping { return }
-                    third(state)
-                }
-            }
-            return { [unowned(unsafe) self] state in
-                first(state)
-                if isStopping { return }
-                second(state)
-                if isStopping { return }
-                third(state)
-                if isStopping { return }
-                rest(state)
-            }
+        return { [unowned(unsafe) self] state in
+            first(state)
+            if isStopping { return }
+            rest(state)
         }
     }
 
