@@ -3,14 +3,16 @@
 // Invariants:
 // - The phase is one value, changed only by the methods of `SystemLifecycle`, each called under
 //   the instance's lock; `SystemCore` does what a method returns, outside the lock.
-// - At most one thread holds the drain role: the one a phase names (`.draining`, `.finishing`,
-//   `.stopping`). In `.handedOn` a task is about to take it; in every other phase nobody has it.
+// - At most one thread holds the drain role: `drainer`, in `.draining`, `.finishing` and
+//   `.stopping`. In `.handedOn` a task is about to take it; in every other phase nobody has it.
 // - The phases run forward only: `.draining`, `.idle` and `.handedOn` (running) alternate; then
-//   `.finishing` or `.stopping`, then `.waitingForRuns` (finished) or straight to `.ended`.
+//   `.finishing` or `.stopping` (a finish may still become a stop), then `.waitingForRuns`
+//   (finished) or straight to `.ended`.
 //   Nothing leaves `.ended`.
 // - The queue is empty in `.idle` and in every phase after running: a stop or a finish drops it,
 //   and no later event enters it.
-// - `finished` is `nil` outside `.finishing` and `.waitingForRuns`, `latch` outside `.stopping`.
+// - `finished` is `nil` outside `.finishing` and `.waitingForRuns`, `latch` outside `.stopping`;
+//   `drainer` means nothing outside the three phases that have a drainer.
 //
 // As Mobius's loop does (one state enum, its transitions in one place), so that a combination
 // nobody meant (stopped but open, torn down but still draining) cannot be written down.
@@ -26,21 +28,20 @@ struct SystemLifecycle<State, Event> {
     /// Where an instance is in its life.
     @usableFromInline
     enum Phase {
-        /// Running, and `thread` holds the drain role: it reduces the queued events. The first
+        /// Running, and `drainer` holds the drain role: it reduces the queued events. The first
         /// phase: the thread that starts the instance holds the role until every loop has seen
         /// the initial state (E65).
-        case draining(PlatformThread)
+        case draining
         /// Running, and nobody drains: the queue is empty; the next event's sender takes the role.
         case idle
         /// Running: a drainer spent its budget with events still queued (E58) and handed the role
         /// to a task that has not taken it yet.
         case handedOn
-        /// A finished state was delivered (E53): new events are dropped, and `thread`, the
-        /// drainer, tears the instance down after its current step, keeping the one-shot runs.
-        case finishing(PlatformThread)
-        /// Stopped: new events are dropped, and `thread`, the drain role's holder, tears the
-        /// instance down and ends it.
-        case stopping(PlatformThread)
+        /// A finished state was delivered (E53): new events are dropped, and `drainer` tears the
+        /// instance down after its current step, keeping the one-shot runs.
+        case finishing
+        /// Stopped: new events are dropped, and `drainer` tears the instance down and ends it.
+        case stopping
         /// Finished and torn down: waiting for the one-shot runs to return (E67).
         case waitingForRuns
         /// Ended: `onStop` (and for a finish `onFinished`) has been called, or is being called.
@@ -60,11 +61,14 @@ struct SystemLifecycle<State, Event> {
         }
     }
 
-    // The phase holds no reference and no `State`: setting it on the per-event path is a plain
-    // store (with payloads to release, every change called the enum's outlined destroy: 11 more
-    // instructions per event on the `runtime.generated` benchmark). What two phases carry sits
-    // beside it, set and cleared only by the transitions below.
+    // The phase is a one-byte enum, and what some phases carry (the drainer, the finished state,
+    // the latch) sits beside it, set only by the transitions below: with the drainer as the
+    // payload of its three phases, `runtime.generated` took 18 more instructions per event
+    // (247.8 against 229.8, callgrind; Benchmarks/README.md), and with the state and the latch
+    // in the enum too, more again.
     @usableFromInline var phase: Phase
+    /// The thread that holds the drain role, in `.draining`, `.finishing` and `.stopping`.
+    @usableFromInline var drainer: PlatformThread
     /// The finished state, for `onFinished` (`nil` when nobody asked for it): set in `.finishing`
     /// and `.waitingForRuns` only.
     @usableFromInline var finished: State?
@@ -78,7 +82,8 @@ struct SystemLifecycle<State, Event> {
     /// An instance that `starter` is starting: it holds the drain role.
     @inlinable
     init(startingOn starter: PlatformThread) {
-        phase = .draining(starter)
+        phase = .draining
+        drainer = starter
     }
 
     // MARK: Running
@@ -94,13 +99,14 @@ struct SystemLifecycle<State, Event> {
         case dropped
     }
 
-    /// An event arrives from `thread`: `.idle` -> `.draining(thread)`; queued while someone
+    /// An event arrives from `thread`: `.idle` -> `.draining` by `thread`; queued while someone
     /// drains; dropped once the instance stops or finishes.
     @inlinable
     mutating func send(_ pending: Pending, from thread: PlatformThread) -> SendAction {
         switch phase {
         case .idle:
-            phase = .draining(thread)
+            phase = .draining
+            drainer = thread
             return .reduceNow
         case .draining, .handedOn:
             queue.append(pending)
@@ -147,12 +153,13 @@ struct SystemLifecycle<State, Event> {
         }
     }
 
-    /// The task the role was handed to takes it on `thread`: `.handedOn` -> `.draining(thread)`.
+    /// The task the role was handed to takes it on `thread`: `.handedOn` -> `.draining` by `thread`.
     /// Returns false when a `stop()` took the role first: the task has nothing to do.
     @inlinable
     mutating func resume(on thread: PlatformThread) -> Bool {
         guard case .handedOn = phase else { return false }
-        phase = .draining(thread)
+        phase = .draining
+        drainer = thread
         return true
     }
 
@@ -161,7 +168,7 @@ struct SystemLifecycle<State, Event> {
     /// What `stop()` does.
     @usableFromInline
     enum StopAction {
-        /// Nobody held the role: the caller took it (`.stopping(caller)`) and tears down now.
+        /// Nobody held the role: the caller took it (`.stopping`) and tears down now.
         case tearDown
         /// Called by the drainer itself, from inside its step: it tears down when the step ends.
         case fromInside
@@ -190,20 +197,18 @@ struct SystemLifecycle<State, Event> {
     /// `onFinished` is never called, E68); `.waitingForRuns` -> `.ended` (E68).
     @inlinable
     mutating func stop(on thread: PlatformThread, dropping dropped: inout Dropped) -> StopAction {
-        let drainer: PlatformThread
         switch phase {
         case .idle, .handedOn:
             swap(&dropped.queue, &queue)
-            phase = .stopping(thread)
+            phase = .stopping
+            drainer = thread
             return .tearDown
-        case .draining(let holder):
+        case .draining:
             swap(&dropped.queue, &queue)
-            drainer = holder
-        case .finishing(let holder):
+        case .finishing:
             swap(&dropped.finished, &finished)
-            drainer = holder
-        case .stopping(let holder):
-            drainer = holder
+        case .stopping:
+            break
         case .waitingForRuns:
             swap(&dropped.finished, &finished)
             phase = .ended
@@ -211,11 +216,8 @@ struct SystemLifecycle<State, Event> {
         case .ended:
             return .nothing
         }
-        if isSameThread(drainer, thread) {
-            phase = .stopping(drainer)
-            return .fromInside
-        }
-        phase = .stopping(drainer)
+        phase = .stopping
+        if isSameThread(drainer, thread) { return .fromInside }
         if let latch { return .wait(latch) }
         let made = OneShotLatch()
         latch = made
@@ -226,9 +228,9 @@ struct SystemLifecycle<State, Event> {
     /// `.finishing` (queue dropped). After a `stop()` it changes nothing.
     @inlinable
     mutating func finish(_ finished: State?, dropping dropped: inout Dropped) {
-        guard case .draining(let drainer) = phase else { return }
+        guard case .draining = phase else { return }
         swap(&dropped.queue, &queue)
-        phase = .finishing(drainer)
+        phase = .finishing
         self.finished = finished
     }
 

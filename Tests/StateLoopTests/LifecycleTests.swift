@@ -14,11 +14,11 @@ private func describe(_ lifecycle: InstanceLifecycle, me: PlatformThread, other:
     }
     let carried = (lifecycle.finished.map { ", \($0)" } ?? "") + (lifecycle.latch == nil ? "" : ", latch")
     switch lifecycle.phase {
-    case .draining(let thread): return "draining(\(name(thread)))" + carried
+    case .draining: return "draining(\(name(lifecycle.drainer)))" + carried
     case .idle: return "idle" + carried
     case .handedOn: return "handedOn" + carried
-    case .finishing(let thread): return "finishing(\(name(thread)))" + carried
-    case .stopping(let thread): return "stopping(\(name(thread)))" + carried
+    case .finishing: return "finishing(\(name(lifecycle.drainer)))" + carried
+    case .stopping: return "stopping(\(name(lifecycle.drainer)))" + carried
     case .waitingForRuns: return "waitingForRuns" + carried
     case .ended: return "ended" + carried
     }
