@@ -1,4 +1,8 @@
 // CallLog: the list of calls a generated `RecordingEffects` keeps (E44, E55).
+//
+// Invariants:
+// - `values` holds every value appended, in the order the appends took the lock; nothing is ever
+//   removed.
 
 /// An append-only list of values that any thread may append to and read, in append order.
 ///

@@ -1,4 +1,10 @@
 // EffectRun: one run of one effect, and the token its events carry back into the queue.
+//
+// Invariants:
+// - `isCurrent` goes from true to false once (on cancel), never back, and only on the draining
+//   thread; an event whose run is not current when it is dequeued is dropped (stale).
+// - A run holds its system only weakly (through its launcher), so a slow effect cannot keep a
+//   stopped system alive.
 
 /// One run of an effect: the task that runs it and whether it is still the current run.
 ///

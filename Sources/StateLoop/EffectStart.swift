@@ -1,6 +1,11 @@
 // EffectStart: how an effect's task starts - on the draining thread until its first suspension
 // (`Task.immediate`, E54), or on the global executor - and the switch that tests use to force
 // the second.
+//
+// Invariants:
+// - A run's task starts only while its instance's drain role is held, so `stop()` (which waits
+//   for the role) can promise that no run starts after it returns.
+// - The start mode is read once per instance, when it starts; a child takes its parent's.
 
 /// Starts `operation` in a new unstructured task: with `immediately`, where `Task.immediate`
 /// exists (Swift 6.2 runtimes: Linux, and Apple platforms from the 26 releases), on the calling

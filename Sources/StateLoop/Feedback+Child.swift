@@ -12,6 +12,12 @@
 // for the child's drainer, which never waits for the parent: delivering into the parent only
 // queues when the parent is busy, and a stopped parent drops the event. So every wait points
 // from a parent to its child, never back.
+//
+// Invariants:
+// - A child is a run of a `RequestLoop`: at most one per request, started synchronously on the
+//   draining thread, stopped when its request changes or goes, or when the parent stops.
+// - Its output reaches the parent once, tagged with its run, and is dropped as stale after a
+//   replacement.
 
 extension Feedback {
     /// Runs a child system while the state requests it (E49-E52).

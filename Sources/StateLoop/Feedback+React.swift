@@ -1,9 +1,16 @@
 // Feedback+React: the query-triggered effects, `react(request:...)` and `react(requests:...)`.
 //
-// One primitive underlies them all: a run gets a `send` function and may call it any number of
-// times until it returns (E46-E48). The `effect:` forms send the one event the effect returns,
-// the `effects:` forms every element of a sequence, and the `onError:` forms wrap the run in
-// `catching`, so cancellation and failure are handled in one place for every shape.
+// Invariants:
+// - One primitive underlies every form: a run gets a `send` function and may call it any number
+//   of times until it returns (E46-E48). `effect:` is the run that sends the one event its effect
+//   returns; `onError:` wraps a run in `catching`, so cancellation and failure are handled in one
+//   place.
+// - Six forms, each with a meaning of its own: one request or a set of them (`request:`,
+//   `requests:`), times one answer (`effect:`), any number of events (`run:`), or any number of
+//   events and a failure (`run:onError:`). A sequence is a `run:` that iterates it; a failing
+//   one-answer effect is a `run:onError:` that sends its answer.
+// - A request's run is cancelled when the request changes or goes, and its later events are
+//   dropped as stale (EffectRun), whatever the form.
 
 extension Feedback {
     // MARK: One request
@@ -57,43 +64,6 @@ extension Feedback {
         react(request: request, run: answering(effect))
     }
 
-    /// Like ``react(request:effect:)``, for an effect that can fail: `onError` turns the error
-    /// into the event to send, or `nil` to send none. A failure never stops the system.
-    ///
-    /// A run that was cancelled (its request changed or went away) sends nothing, whatever
-    /// its effect threw.
-    @inlinable
-    public static func react<Request: Equatable & Sendable>(
-        request: @escaping @Sendable (State) -> Request?,
-        effect: @escaping @Sendable (Request) async throws -> Event,
-        onError: @escaping @Sendable (any Error) -> Event?
-    ) -> Feedback {
-        react(request: request, run: answering(effect), onError: { _, error in onError(error) })
-    }
-
-    /// Like ``react(request:effect:)``, for an effect that sends several events over time
-    /// (progress, partial results). Each element is fed back as it comes; a changed or `nil`
-    /// request cancels the iteration and drops its late elements.
-    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
-    @inlinable
-    public static func react<Request: Equatable & Sendable, Events: AsyncSequence & Sendable>(
-        request: @escaping @Sendable (State) -> Request?,
-        effects: @escaping @Sendable (Request) -> Events
-    ) -> Feedback where Events.Element == Event, Events.Failure == Never {
-        react(request: request, run: iterating(effects))
-    }
-
-    /// Like ``react(request:effects:)``, for a sequence that can fail: the events before the
-    /// failure are fed back, then `onError` turns the error into a last event, or `nil` for none.
-    @inlinable
-    public static func react<Request: Equatable & Sendable, Events: AsyncSequence & Sendable>(
-        request: @escaping @Sendable (State) -> Request?,
-        effects: @escaping @Sendable (Request) -> Events,
-        onError: @escaping @Sendable (any Error) -> Event?
-    ) -> Feedback where Events.Element == Event {
-        react(request: request, run: iterating(effects), onError: { _, error in onError(error) })
-    }
-
     // MARK: A set of requests
 
     /// Runs one `run` per element of the requested set, and feeds back every event each sends
@@ -131,39 +101,6 @@ extension Feedback {
         react(requests: requests, run: answering(effect))
     }
 
-    /// Like ``react(requests:effect:)``, for an effect that can fail: `onError` turns the error
-    /// into the event to send, or `nil` to send none.
-    @inlinable
-    public static func react<Request: Hashable & Sendable>(
-        requests: @escaping @Sendable (State) -> Set<Request>,
-        effect: @escaping @Sendable (Request) async throws -> Event,
-        onError: @escaping @Sendable (any Error) -> Event?
-    ) -> Feedback {
-        react(requests: requests, run: answering(effect), onError: { _, error in onError(error) })
-    }
-
-    /// Like ``react(requests:effect:)``, with a sequence of events per element, each fed back as
-    /// it comes, as ``react(request:effects:)`` does for one request (E48).
-    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
-    @inlinable
-    public static func react<Request: Hashable & Sendable, Events: AsyncSequence & Sendable>(
-        requests: @escaping @Sendable (State) -> Set<Request>,
-        effects: @escaping @Sendable (Request) -> Events
-    ) -> Feedback where Events.Element == Event, Events.Failure == Never {
-        react(requests: requests, run: iterating(effects))
-    }
-
-    /// Like ``react(requests:effects:)``, for sequences that can fail: per element, the events
-    /// before the failure, then `onError` turns the error into a last event, or `nil` for none.
-    @inlinable
-    public static func react<Request: Hashable & Sendable, Events: AsyncSequence & Sendable>(
-        requests: @escaping @Sendable (State) -> Set<Request>,
-        effects: @escaping @Sendable (Request) -> Events,
-        onError: @escaping @Sendable (any Error) -> Event?
-    ) -> Feedback where Events.Element == Event {
-        react(requests: requests, run: iterating(effects), onError: { _, error in onError(error) })
-    }
-
     // MARK: The shapes, as runs
 
     /// A run that sends the one event `effect` returns. (No check for cancellation: the event
@@ -174,44 +111,6 @@ extension Feedback {
         _ effect: @escaping @Sendable (Request) async -> Event
     ) -> @Sendable (Request, _ send: @escaping @Sendable (Event) -> Void) async -> Void {
         { request, send in send(await effect(request)) }
-    }
-
-    /// ``answering(_:)`` for an effect that can fail; the error goes to the caller.
-    @inlinable
-    static func answering<Request>(
-        _ effect: @escaping @Sendable (Request) async throws -> Event
-    ) -> @Sendable (Request, _ send: @escaping @Sendable (Event) -> Void) async throws -> Void {
-        { request, send in send(try await effect(request)) }
-    }
-
-    /// A run that sends every element of the sequence `effects` makes, in order, until it ends
-    /// or the run is cancelled.
-    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
-    @inlinable
-    static func iterating<Request, Events: AsyncSequence & Sendable>(
-        _ effects: @escaping @Sendable (Request) -> Events
-    ) -> @Sendable (Request, _ send: @escaping @Sendable (Event) -> Void) async -> Void
-    where Events.Element == Event, Events.Failure == Never {
-        { request, send in
-            for await event in effects(request) {
-                if Task.isCancelled { return }
-                send(event)
-            }
-        }
-    }
-
-    /// ``iterating(_:)`` for a sequence that can fail; the error goes to the caller.
-    @inlinable
-    static func iterating<Request, Events: AsyncSequence & Sendable>(
-        _ effects: @escaping @Sendable (Request) -> Events
-    ) -> @Sendable (Request, _ send: @escaping @Sendable (Event) -> Void) async throws -> Void
-    where Events.Element == Event {
-        { request, send in
-            for try await event in effects(request) {
-                if Task.isCancelled { return }
-                send(event)
-            }
-        }
     }
 
     /// A run that never fails: after a failure of `run`, it sends the event `onError` makes of

@@ -1,4 +1,8 @@
 // Feedback+Runs: one-shot effects that the state queues, `runs(pending:effect:)`.
+//
+// Invariants:
+// - Each queued run starts exactly once, in queue order; no state change cancels it and its event
+//   is never stale; only the instance's stop cancels it, and a finish waits for it.
 
 extension Feedback {
     /// Starts, exactly once each and in queue order, the one-shot runs that the state queues,

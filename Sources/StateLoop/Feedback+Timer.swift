@@ -7,6 +7,12 @@
 // arming), so a timer re-armed often would grow without bound. On any other clock (a test's
 // manual clock) each arming sleeps in a task of its own with `clock.sleep(until:)`, which such a
 // clock releases when the task is cancelled.
+//
+// Invariants:
+// - A timer is a query-triggered effect: armed while its request is non-`nil`, re-armed by a new
+//   request, cancelled by `nil` or the stop; it sends its event at most once per arming, tagged with
+//   the arming's token (a replaced arming's event is stale).
+// - Its deadline is read from the clock when the request is observed, on the draining thread.
 
 extension Feedback {
     /// A timer as an effect: while `request` is non-`nil`, sends `event(request)` once, `delay`

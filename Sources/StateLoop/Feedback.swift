@@ -1,13 +1,18 @@
 // Feedback: a description of one feedback loop; it runs once per started system instance.
+//
+// Invariants:
+// - A `Feedback` is an immutable description: `makeLoop` makes a fresh loop for each instance, so
+//   one value serves any number of instances.
 
 /// One feedback loop of a ``System``: a query on the state that says which effect should run,
 /// and the effect that turns a request into events.
 ///
 /// A `Feedback` is only a description. Each ``System/start(onState:)`` creates its own running
 /// loop from it, so one `Feedback` value can serve any number of independent instances.
-/// Make one with ``react(request:effect:)``, ``react(request:run:)``, ``react(requests:effect:)``,
-/// ``react(requests:run:)``, ``child(request:start:forwarded:output:)``,
-/// ``timer(request:clock:delay:event:)``, ``runs(pending:effect:)`` or their variants.
+/// Make one with ``react(request:effect:)``, ``react(request:run:)``,
+/// ``react(request:run:onError:)``, their set forms (``react(requests:effect:)``, ...),
+/// ``child(request:start:forwarded:output:)``, ``timer(request:clock:delay:event:)`` or
+/// ``runs(pending:effect:)``.
 public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
     /// Creates the running loop of one instance.
     @usableFromInline let makeLoop: @Sendable (EffectLauncher<Event>) -> FeedbackLoop<State>

@@ -5,6 +5,10 @@
 // metadata on every event. For the same reason a loop is reached through closures made in
 // inlinable code, not through a protocol existential, whose witness would be the unspecialised
 // generic code.
+//
+// Invariants:
+// - A loop is called only by the thread that holds its instance's drain role: `observe` once per
+//   state, in order, and `stop` once, at teardown, after which `observe` is never called.
 
 /// The running side of one `Feedback` inside one system instance.
 ///

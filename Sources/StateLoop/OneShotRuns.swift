@@ -1,4 +1,9 @@
 // OneShotRuns: the one-shot runs of one system instance, which no state change cancels.
+//
+// Invariants:
+// - After `cancelAll()` no run starts and every running one is cancelled; `whenIdle`'s closure is
+//   called at most once, when no run is running (at once if none is), and never after
+//   `cancelAll()`.
 
 /// The runs that ``Feedback/runs(pending:effect:)`` started in one system instance.
 ///

@@ -5,6 +5,11 @@
 // which ThreadSanitizer does not see, so every access to the guarded value is reported as a
 // race. pthread mutexes (and os_unfair_lock on Darwin) are intercepted by ThreadSanitizer, cost
 // the same uncontended, and `Mutex` would also need macOS 15 while the package supports 14.
+//
+// Invariants:
+// - A lock is locked and unlocked by the same thread, never recursively, and deallocated once by
+//   its owner.
+// - A latch opens once and stays open.
 
 #if canImport(Darwin)
 import Darwin
@@ -75,10 +80,10 @@ func currentThread() -> PlatformThread {
     pthread_self()
 }
 
-/// Whether `thread` is the calling thread.
+/// Whether `first` and `second` are the same thread.
 @inlinable @inline(__always)
-func isCurrentThread(_ thread: PlatformThread) -> Bool {
-    pthread_equal(thread, pthread_self()) != 0
+func isSameThread(_ first: PlatformThread, _ second: PlatformThread) -> Bool {
+    pthread_equal(first, second) != 0
 }
 
 /// A one-shot gate that threads wait at until it is opened, once. Used by `stop()` to wait for a

@@ -1,4 +1,8 @@
 // RequestLoop: one optional request -> at most one running effect (or child system).
+//
+// Invariants:
+// - At most one run, for `currentRequest`; a run is started only for a request different from the
+//   current one and cancelled before its replacement starts. Touched only by the draining thread.
 
 /// What a ``RequestLoop`` keeps running for its current request: an effect run (`EffectRun`)
 /// or a child system (`ChildRun`).

@@ -1,4 +1,9 @@
 // RequestSetLoop: a set of requests -> one running effect per element, diffed.
+//
+// Invariants:
+// - `running` has exactly one run per element of the last set seen (a run that has returned stays
+//   until its element leaves); the runs of the elements that leave are cancelled before the
+//   arrivals start. Touched only by the draining thread.
 
 /// Runs one effect per element of the requested set: elements that appear start a run,
 /// elements that disappear cancel theirs, elements that stay keep running.

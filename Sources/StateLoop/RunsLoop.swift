@@ -1,4 +1,7 @@
 // RunsLoop: the one-shot runs a state queues -> one run per sequence number, started once.
+//
+// Invariants:
+// - `started` only grows: a run numbered below it is never started again.
 
 /// Starts every run the state has queued and this loop has not started yet, in queue order.
 ///

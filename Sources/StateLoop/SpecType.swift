@@ -1,3 +1,8 @@
+// SpecType: the alias every type written in a spec goes through in generated code.
+//
+// Invariants:
+// - `_SpecType<T>.Checked` is `T`: the alias adds a requirement, never a type.
+
 /// For generated code only: `_SpecType<T>.Checked` is `T`.
 ///
 /// Every type written in a `.machine.yml` (a context field's, a payload field's, a request's) is

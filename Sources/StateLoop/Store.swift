@@ -1,5 +1,9 @@
 // Store: a main-actor view of one running system for UI, observable (Observation ships with every
 // platform the package supports: macOS 14, iOS 17, Linux).
+//
+// Invariants:
+// - `state` changes only on the main actor, to a state the instance delivered, in order (with
+//   intermediate ones possibly skipped); the store's release stops the instance.
 
 import Observation
 

@@ -1,4 +1,9 @@
 // System: the description of a feedback-loop system, and the way to start instances of it.
+//
+// Invariants:
+// - A `System` is immutable and `Sendable`; each `start` makes one `SystemCore`, independent of
+//   every other, and returns the only strong reference to it that outlives the start (its
+//   `SystemRun`).
 
 /// A feedback-loop system: an initial state, a pure reducer, and the feedback loops that run
 /// effects the state asks for.

@@ -1,92 +1,42 @@
 // SystemCore: one running instance of a System - the "floodgate" that serialises everything.
 //
-// `send` puts an event into a queue under a lock. Whoever finds the gate open takes the drain
-// role and, outside the lock, reduces queued events one at a time, first in first out; after
-// each event it hands the new state to the event hook, the observer and every feedback loop,
-// synchronously. An event sent meanwhile (from an effect task, from another thread, or
-// reentrantly from the observer) is only queued; the drainer picks it up. So the reducer and the
-// loops never run concurrently or reentrantly, and no Swift Concurrency hop sits on that path.
+// Invariants:
+// - The reducer, the event hook, the observer and the loops run on the thread that holds the
+//   drain role, one event at a time, never concurrently or reentrantly: an event sent meanwhile
+//   (from an effect task, another thread, or the observer) is only queued (semantics 3).
+// - Every loop sees a state before the next event is reduced; the start shows the initial state
+//   to every loop before any event (semantics 2).
+// - The phase (running, stopping, finishing, ended) lives in one `SystemLifecycle` under `lock`,
+//   and changes only through its methods (E65-E69); this file does what they decide.
+// - Once `stop()` returns on a thread that does not drain, every loop is stopped (semantics 6).
+// - No Swift Concurrency hop on the path from `send` to the loops; a drain reduces at most one
+//   budget of events on its thread (E60).
 //
-// The queue is a `Deque` (a ring buffer): the drainer takes each event out before reducing it,
-// so the queue holds only the events that wait, however long it goes without running empty.
+// `send` puts an event into the lifecycle's queue under the lock. Whoever finds the instance
+// idle takes the drain role and, outside the lock, reduces queued events first in first out;
+// after each it hands the new state to the event hook, the observer and every feedback loop,
+// synchronously.
 //
 // `@inlinable` throughout so that it is specialised for the client's State and Event (see
 // FeedbackLoop.swift).
 
 import DequeModule
 
-/// One instance of a system: its state, its feedback loops and its event queue.
+/// One instance of a system: its state, its feedback loops and its lifecycle.
 ///
-/// `@unchecked Sendable` because `gate` is touched only under `lock`, and the fields below it
-/// (`state`, `loops`, `isStopping`) only by the thread that holds the drain role. That role is
+/// `@unchecked Sendable` because `lifecycle` is touched only under `lock`, and the fields below
+/// it (`state`, `loops`, `isStopping`) only by the thread that holds the drain role. That role is
 /// taken and given back under `lock`, so every hand-over is ordered by the lock, which also makes
 /// it visible to ThreadSanitizer.
 @usableFromInline
 final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
-    /// What the lock protects.
-    @usableFromInline
-    struct Gate {
-        /// Events waiting for the drainer, each with the effect run that produced it (if any),
-        /// oldest first. An event leaves it when its reduction starts: memory follows the events
-        /// waiting, not those reduced since the queue last ran empty.
-        @usableFromInline var queue = Deque<Pending>()
-        /// Someone is draining. Starts `true`: the starter holds the gate until every loop runs.
-        @usableFromInline var isDraining = true
-        /// Once set, the gate never opens again and new events are dropped.
-        @usableFromInline var isStopped = false
-        /// The thread that holds the drain role (meaningful while `isDraining`); `nil` while the
-        /// role is handed on.
-        @usableFromInline var drainer: PlatformThread?
-        /// A drainer spent its budget with events still queued and handed the role on to a task
-        /// that has not taken it yet (`isDraining` stays set, `drainer` is `nil`). A `stop()`
-        /// meanwhile takes the role itself; the task then finds nothing to do.
-        @usableFromInline var isHandedOn = false
-        /// Every loop is stopped and every effect cancelled; `stop()` callers may return.
-        @usableFromInline var isTornDown = false
-        /// Where `stop()` callers on other threads wait for the drainer to tear down; made by
-        /// the first caller that has to wait.
-        @usableFromInline var tornDown: OneShotLatch?
-        /// How the instance ends once `isStopped` is set.
-        @usableFromInline var ending = Ending.stop
-        /// The finished state, kept from `finish` for `onFinished` until the instance ends.
-        @usableFromInline var finishedState: State?
-
-        @inlinable init() {}
-    }
-
-    /// How a stopped instance ends: at once, or after its one-shot runs have returned.
-    @usableFromInline
-    enum Ending {
-        /// Stopped: the drainer cancels every effect and ends at once.
-        case stop
-        /// A finished state was delivered: the drainer cancels every effect but the one-shot
-        /// runs, and waits for those. A `stop()` before that turns this back into `.stop`.
-        case finish
-        /// Waiting for the one-shot runs; whichever comes first of a `stop()` (which cancels
-        /// them) and the last run's return ends the instance.
-        case waitingForRuns
-        /// `onStop` (and, for a finish, `onFinished`) has been called, or is being called.
-        case ended
-    }
-
-    /// A queued event and the run it came from (`nil` for events sent from outside).
-    @usableFromInline
-    struct Pending {
-        @usableFromInline let event: Event
-        @usableFromInline let run: EffectRun?
-
-        @inlinable
-        init(event: Event, run: EffectRun?) {
-            self.event = event
-            self.run = run
-        }
-    }
+    @usableFromInline typealias Lifecycle = SystemLifecycle<State, Event>
 
     // The mutable fields opt out of Swift's dynamic exclusivity checks: access is already
     // serialised (by `lock`, or by the drain role), and the checks cost about a third of the
     // time of an event.
     @usableFromInline let lock = PlatformLock()
-    @usableFromInline @exclusivity(unchecked) var gate = Gate()
+    @usableFromInline @exclusivity(unchecked) var lifecycle: Lifecycle
 
     // Owned by the drainer (see the type's comment).
     @usableFromInline @exclusivity(unchecked) var state: State
@@ -95,7 +45,9 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     /// `chain`): one call per state from `process`, and no retain per loop.
     @usableFromInline @exclusivity(unchecked) var observeLoops: ((State) -> Void)?
     /// Set by a `stop()` made from inside the drainer's own call (reducer, hook, observer, a
-    /// loop): the loops not yet shown the current state are skipped, so they start no effect.
+    /// loop), and by the teardown: the loops not yet shown the current state are skipped, so they
+    /// start no effect. Not a phase: the drainer's own note that the lifecycle is `.stopping` by
+    /// its thread, read without the lock on the per-event path.
     @usableFromInline @exclusivity(unchecked) var isStopping = false
     @usableFromInline let reduce: @Sendable (inout State, Event) -> Void
     @usableFromInline let eventHook: (@Sendable (Event, State) -> Void)?
@@ -121,15 +73,15 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         self.observer = observer
         self.onStop = onStop
         self.onFinished = onFinished
-        // The gate starts closed: the thread that creates the instance starts it.
-        gate.drainer = currentThread()
+        // The thread that creates the instance starts it (E65).
+        lifecycle = Lifecycle(startingOn: currentThread())
     }
 
     deinit {
         lock.deallocate()
     }
 
-    /// Delivers the initial state, starts every loop in order, then opens the gate.
+    /// Delivers the initial state, starts every loop in order, then drains what they queued.
     ///
     /// The starter holds the drain role throughout, so events sent by effects that answer at once
     /// (or by the observer) wait until every loop has seen the initial state.
@@ -166,72 +118,30 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         if drain(budget: DrainBudget.events - 1) { handOn() }
     }
 
-    /// The loops' `observe` calls as one closure: each loop, then, unless a `stop()` made from
-    /// inside the call has set `isStopping`, the next. Calling closures kept in an array retains
-    /// and releases each one's context per call; closures captured by a closure are borrowed.
-    /// Up to three loops are called by one closure, which then calls the closure of the rest.
+    /// The loops' `observe` calls as one closure: the first loop, then, unless a `stop()` made
+    /// from inside the call has set `isStopping`, the closure of the rest. Calling closures kept
+    /// in an array retains and releases each one's context per call; closures captured by a
+    /// closure are borrowed.
     @inlinable
     func chain(_ loops: ArraySlice<FeedbackLoop<State>>) -> ((State) -> Void)? {
+        guard let first = loops.first?.observe else { return nil }
+        guard let rest = chain(loops.dropFirst()) else { return first }
         // Unowned: the closures belong to `self` and go when it goes.
-        var index = loops.startIndex
-        switch loops.count {
-        case 0:
-            return nil
-        case 1:
-            return loops[index].observe
-        case 2:
-            let first = loops[index].observe
-            index += 1
-            let second = loops[index].observe
-            return { [unowned(unsafe) self] state in
-                first(state)
-                if isStopping { return }
-                second(state)
-            }
-        default:
-            let first = loops[index].observe
-            index += 1
-            let second = loops[index].observe
-            index += 1
-            let third = loops[index].observe
-            guard let rest = chain(loops[(index + 1)...]) else {
-                return { [unowned(unsafe) self] state in
-                    first(state)
-                    if isStopping { return }
-                    second(state)
-                    if isStopping { return }
-                    third(state)
-                }
-            }
-            return { [unowned(unsafe) self] state in
-                first(state)
-                if isStopping { return }
-                second(state)
-                if isStopping { return }
-                third(state)
-                if isStopping { return }
-                rest(state)
-            }
+        return { [unowned(unsafe) self] state in
+            first(state)
+            if isStopping { return }
+            rest(state)
         }
     }
 
-    /// Queues `event`; reduces it (and whatever else is queued) at once if the gate is open.
+    /// Queues `event`; reduces it (and whatever else is queued) at once if nobody drains.
     @inlinable
     func enqueue(_ event: Event, from run: EffectRun?) {
         lock.lock()
-        if gate.isStopped {
-            lock.unlock()
-            return
-        }
-        if gate.isDraining {
-            gate.queue.append(Pending(event: event, run: run))
-            lock.unlock()
-            return
-        }
-        // The gate is open, so the queue is empty: take the role and skip the queue.
-        gate.isDraining = true
-        gate.drainer = currentThread()
+        let action = lifecycle.send(Lifecycle.Pending(event: event, run: run), from: currentThread())
         lock.unlock()
+        // Nobody drained, so the queue is empty: this thread took the role and skips the queue.
+        guard case .reduceNow = action else { return }
         process(event, from: run)
         if drain(budget: DrainBudget.events - 1) { handOn() }
     }
@@ -249,61 +159,32 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     /// While a finished instance waits for its one-shot runs, this cancels them and ends it now.
     @inlinable
     func stop() {
+        var dropped = Lifecycle.Dropped()
         lock.lock()
-        if gate.ending == .waitingForRuns {
-            gate.ending = .ended
-            let finished = gate.finishedState.take()
-            lock.unlock()
-            _ = consume finished  // released outside the lock; never reported: stopped first
+        let action = lifecycle.stop(on: currentThread(), dropping: &dropped)
+        lock.unlock()
+        // Released outside the lock: an event's deinit may do anything. A finished state dropped
+        // here is never reported: the instance was stopped first.
+        _ = consume dropped
+        switch action {
+        case .tearDown:
+            tearDown()
+        case .fromInside:
+            isStopping = true  // this thread owns the drainer's fields
+        case .wait(let latch):
+            latch.wait()
+        case .endNow:
             oneShots.cancelAll()
             onStop?()
-            return
+        case .nothing:
+            break
         }
-        if gate.isTornDown {
-            lock.unlock()
-            return
-        }
-        // Finished but not torn down yet: the drainer will cancel the runs too, and the instance
-        // counts as stopped (no `onFinished`).
-        if gate.ending == .finish { gate.ending = .stop }
-        var dropped = Deque<Pending>()
-        if !gate.isStopped {
-            gate.isStopped = true
-            swap(&dropped, &gate.queue)
-        }
-        if !gate.isDraining || gate.isHandedOn {
-            // Nobody drains, or the role waits for the task it was handed to: take it for good.
-            gate.isDraining = true
-            gate.isHandedOn = false
-            gate.drainer = currentThread()
-            lock.unlock()
-            // Released outside the lock: an event's deinit may do anything.
-            _ = consume dropped
-            tearDown()
-            return
-        }
-        if let drainer = gate.drainer, isCurrentThread(drainer) {
-            lock.unlock()
-            _ = consume dropped
-            isStopping = true  // this thread owns the drainer's fields
-            return
-        }
-        let latch: OneShotLatch
-        if let existing = gate.tornDown {
-            latch = existing
-        } else {
-            latch = OneShotLatch()
-            gate.tornDown = latch
-        }
-        lock.unlock()
-        _ = consume dropped
-        latch.wait()
     }
 
-    /// Reduces queued events until the queue is empty, then opens the gate; or, once `budget`
-    /// events are reduced with more queued, hands the drain role on to a task (E60), so that the
-    /// calling thread (whoever sent, or started the instance) is never held for longer than one
-    /// budget, even by a loop that never runs empty.
+    /// Reduces queued events until the queue is empty, then gives the role back; or, once
+    /// `budget` events are reduced with more queued, hands the drain role on to a task (E60), so
+    /// that the calling thread (whoever sent, or started the instance) is never held for longer
+    /// than one budget, even by a loop that never runs empty.
     ///
     /// - Returns: Whether it handed the role on: the caller must then make a task take it
     ///   (``handOn()``), or, in that task, yield and take it again (``resumeDrain()``).
@@ -312,25 +193,20 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         var budget = budget
         while true {
             lock.lock()
-            if gate.isStopped {
-                lock.unlock()
+            let step = lifecycle.next(budgetLeft: budget)
+            lock.unlock()
+            switch step {
+            case .reduce(let pending):
+                budget -= 1
+                process(pending.event, from: pending.run)
+            case .done:
+                return false
+            case .handOn:
+                return true
+            case .tearDown:
                 tearDown()
                 return false
             }
-            if budget <= 0, !gate.queue.isEmpty {
-                gate.isHandedOn = true
-                gate.drainer = nil
-                lock.unlock()
-                return true
-            }
-            guard let pending = gate.queue.popFirst() else {
-                gate.isDraining = false
-                lock.unlock()
-                return false
-            }
-            lock.unlock()
-            budget -= 1
-            process(pending.event, from: pending.run)
         }
     }
 
@@ -351,18 +227,15 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     @inlinable
     func resumeDrain() -> Bool {
         lock.lock()
-        guard gate.isHandedOn else {
-            lock.unlock()
-            return false
-        }
-        gate.isHandedOn = false
-        gate.drainer = currentThread()
+        let resumes = lifecycle.resume(on: currentThread())
         lock.unlock()
-        return drain(budget: DrainBudget.events)
+        return resumes && drain(budget: DrainBudget.events)
     }
 
     /// Reduces one event and shows the new state to the hook, the observer and every loop.
-    @inlinable
+    /// (Always inlined into its two callers, as the optimizer did before the lifecycle was one
+    /// enum: called, it costs 16 more instructions per event.)
+    @inlinable @inline(__always)
     func process(_ event: Event, from run: EffectRun?) {
         // Stale: its run was cancelled (request changed or gone) after the event was produced.
         if let run, !run.isCurrent { return }
@@ -379,16 +252,9 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     /// drainer then tears down, keeping the one-shot runs, and the instance ends when they return.
     @inlinable
     func finish(_ finished: State) {
+        var dropped = Lifecycle.Dropped()
         lock.lock()
-        if gate.isStopped {
-            lock.unlock()
-            return
-        }
-        gate.isStopped = true
-        gate.ending = .finish
-        if onFinished != nil { gate.finishedState = finished }
-        var dropped = Deque<Pending>()
-        swap(&dropped, &gate.queue)
+        lifecycle.finish(onFinished == nil ? nil : finished, dropping: &dropped)
         lock.unlock()
         // Released outside the lock: an event's deinit may do anything.
         _ = consume dropped
@@ -404,23 +270,19 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         loops = []
         observeLoops = nil
         lock.lock()
-        let waits = gate.ending == .finish
-        gate.ending = waits ? .waitingForRuns : .ended
-        // Stopped before it could end as finished: `onFinished` is never called.
-        let unreported = waits ? nil : gate.finishedState.take()
+        let ending = lifecycle.loopsStopped()
         lock.unlock()
-        _ = consume unreported
-        if waits {
+        switch ending {
+        case .afterRuns:
             oneShots.whenIdle { [weak self] in self?.endAfterRuns() }
-        } else {
+        case .stop:
             oneShots.cancelAll()
             onStop?()
+            lock.lock()
+            let latch = lifecycle.ended()
+            lock.unlock()
+            latch?.open()
         }
-        lock.lock()
-        gate.isTornDown = true
-        let latch = gate.tornDown
-        lock.unlock()
-        latch?.open()
     }
 
     /// Ends a finished instance whose last one-shot run has returned, unless `stop()` ended it:
@@ -432,13 +294,9 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     @inlinable
     func endAfterRuns() {
         lock.lock()
-        guard gate.ending == .waitingForRuns else {
-            lock.unlock()
-            return
-        }
-        gate.ending = .ended
-        let finished = gate.finishedState.take()
+        let (ends, finished) = lifecycle.runsReturned()
         lock.unlock()
+        guard ends else { return }
         onStop?()
         if let finished { onFinished?(finished) }
     }

@@ -1,4 +1,7 @@
 // SystemRun: the handle of one running instance of a System.
+//
+// Invariants:
+// - The handle owns its instance: releasing it stops the instance, exactly as `stop()` does.
 
 /// The handle of one running instance of a ``System``: send it events, stop it.
 ///

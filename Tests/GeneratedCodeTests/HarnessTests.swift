@@ -509,7 +509,7 @@ private final class Locked<Value: Sendable>: @unchecked Sendable {
 /// The generated `paths` and `transitions` tables, parsed from their strings, agree with each
 /// other in every golden machine: each path ends with a step that takes its branch.
 @Suite struct GeneratedTablesTests {
-    func check<M: StateMachine>(_ machine: M.Type, _ paths: MachinePaths<M.StateName>, initial: M.StateName) {
+    func check<M: StateMachine>(_ machine: M.Type, _ paths: PathTable<M.StateName>, initial: M.StateName) {
         #expect(M.transitions.map(\.id) == Array(M.transitions.indices), "\(M.self)")
         #expect(M.transitions.allSatisfy { $0.line > 0 && $0.column > 0 && $0.description.contains("-->") }, "\(M.self)")
         #expect(paths.states[initial] == [], "\(M.self)")

@@ -15,11 +15,11 @@ private struct Boom: Error, CustomStringConvertible {
             feedbacks: [
                 .react(
                     request: { $0.query },
-                    effect: { query in
+                    run: { query, send in
                         if query < 0 { throw Boom(request: query) }
-                        return .loaded(query)
+                        send(.loaded(query))
                     },
-                    onError: { .failed("\($0)") })
+                    onError: { _, error in .failed("\(error)") })
             ])
         let (run, states) = system.start()
 
@@ -39,14 +39,15 @@ private struct Boom: Error, CustomStringConvertible {
             feedbacks: [
                 .react(
                     request: { $0.query },
-                    effects: { query in
-                        AsyncThrowingStream<Action, any Error> { continuation in
+                    run: { query, send in
+                        let events = AsyncThrowingStream<Action, any Error> { continuation in
                             continuation.yield(.progress(1))
                             continuation.yield(.progress(2))
                             continuation.finish(throwing: Boom(request: query))
                         }
+                        for try await event in events { send(event) }
                     },
-                    onError: { .failed("\($0)") })
+                    onError: { _, error in .failed("\(error)") })
             ])
         let (run, states) = system.start()
 
@@ -64,11 +65,11 @@ private struct Boom: Error, CustomStringConvertible {
             feedbacks: [
                 .react(
                     requests: { $0.queries },
-                    effect: { query in
+                    run: { query, send in
                         if query.isMultiple(of: 2) { throw Boom(request: query) }
-                        return .loaded(query)
+                        send(.loaded(query))
                     },
-                    onError: { .failed("\($0)") })
+                    onError: { _, error in .failed("\(error)") })
             ])
         let (run, states) = system.start()
 

@@ -82,8 +82,10 @@ private final class Overlap: Sendable {
             feedbacks: [
                 .react(
                     request: { state in state.count == 1 ? 1 : nil },
-                    effects: { _ in oneEventThen(.loaded(1), afterFirst: { queued.signal() }) },
-                    onError: { _ in nil }),
+                    run: { _, send in
+                        for try await event in oneEventThen(.loaded(1), afterFirst: { queued.signal() }) { send(event) }
+                    },
+                    onError: { _, _ in nil }),
                 .react(
                     request: { (state: Model) -> Int? in
                         if state.count == 1 && state.loaded.isEmpty {

@@ -89,12 +89,13 @@ import Testing
             feedbacks: [
                 .react(
                     request: { $0.query },
-                    effects: { request in
-                        AsyncStream { continuation in
-                            for step in 1...3 { continuation.yield(.progress(request * step)) }
+                    run: { request, send in
+                        let events = AsyncStream { continuation in
+                            for step in 1...3 { continuation.yield(Action.progress(request * step)) }
                             continuation.yield(.loaded(request))
                             continuation.finish()
                         }
+                        for await event in events { send(event) }
                     })
             ])
         let (run, states) = system.start()

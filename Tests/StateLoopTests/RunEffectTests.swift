@@ -124,12 +124,13 @@ private struct Boom: Error, CustomStringConvertible {
             feedbacks: [
                 .react(
                     requests: { $0.queries },
-                    effects: { query in
-                        AsyncStream { continuation in
-                            continuation.yield(.progress(query))
+                    run: { query, send in
+                        let events = AsyncStream { continuation in
+                            continuation.yield(Action.progress(query))
                             continuation.yield(.loaded(query))
                             continuation.finish()
                         }
+                        for await event in events { send(event) }
                     })
             ])
         let (run, states) = system.start()

@@ -28,16 +28,17 @@ private func jitter() async {
             feedbacks: [
                 .react(
                     request: { $0.query },
-                    effects: { query in
-                        oneEventThen(
+                    run: { query, send in
+                        let events = oneEventThen(
                             .loaded(query),
                             before: {
                                 await Task.yield()
                                 if query == 1 { sent.wait() }
                             },
                             afterFirst: { if query == 1 { queued.signal() } })
+                        for try await event in events { send(event) }
                     },
-                    onError: { _ in nil }),
+                    onError: { _, _ in nil }),
                 .react(
                     request: { (state: Model) -> Int? in
                         if state.query == 1 && state.count == 0 {

@@ -50,8 +50,10 @@ import Testing
             feedbacks: [
                 .react(
                     request: { state in state.count == 0 ? 0 : nil },
-                    effects: { _ in oneEventThen(.increment, afterFirst: { queued.signal() }) },
-                    onError: { _ in nil }),
+                    run: { _, send in
+                        for try await event in oneEventThen(.increment, afterFirst: { queued.signal() }) { send(event) }
+                    },
+                    onError: { _, _ in nil }),
                 .react(
                     request: { (state: Model) -> Int? in
                         log.append("loop 1 sees \(state.count)")

@@ -183,20 +183,20 @@ func rearmTimer(_ rearms: Int) {
 /// One stream effect whose `AsyncStream` (unbounded buffer) is fed `events` elements by a
 /// producer task, each fed back into the counter; timed from the first element's state to the
 /// last one's.
-@available(macOS 15.0, *)
 @inline(never)
 func streamLoop(_ events: Int) -> Duration {
     let done = DispatchSemaphore(value: 0)
     let marks = Marks()
     let streaming = Feedback<Int, CounterEvent>.react(
         request: { _ in true },
-        effects: { _ in
-            AsyncStream<CounterEvent>(bufferingPolicy: .unbounded) { continuation in
+        run: { _, send in
+            let stream = AsyncStream<CounterEvent>(bufferingPolicy: .unbounded) { continuation in
                 Task {
                     for _ in 0..<events { continuation.yield(.increment) }
                     continuation.finish()
                 }
             }
+            for await event in stream { send(event) }
         })
     let system = System(initial: 0, reduce: reduceCounter, feedbacks: [streaming])
     let clock = ContinuousClock()
@@ -277,9 +277,7 @@ enum RuntimeMeasurement: CaseIterable, Hashable, Sendable {
         case .queue: elapsed = baselineQueueLoop(events)
         case .send: elapsed = sendLoop(events)
         case .restart: elapsed = restartLoop(events)
-        case .stream:
-            guard #available(macOS 15.0, *) else { return .nan }
-            elapsed = streamLoop(events)
+        case .stream: elapsed = streamLoop(events)
         case .set: elapsed = setLoop(events)
         case .generated: elapsed = generatedSendLoop(events, traced: false)
         case .traced: elapsed = generatedSendLoop(events, traced: true)

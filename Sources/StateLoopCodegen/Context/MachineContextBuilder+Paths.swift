@@ -1,7 +1,7 @@
 import StateLoopSpec
 
 // `Machine.paths`: the shortest paths of `MachinePaths` (Docs/Testing.md, "Paths") as a table
-// the runtime parses at first use, so that a test can walk every state and branch with the
+// the runtime's `PathTable` parses at first use, so that a test can walk every state and branch with the
 // harness. Each distinct step is written once and the paths index into it. One string literal,
 // because swiftc takes seconds over the literals of a thousand paths and no time over a string.
 // The search is bounded, so that a large machine does not slow the build plugin: past the bounds
@@ -15,8 +15,8 @@ extension MachineContextBuilder {
     /// the spec would cost the build plugin.
     static let pathTableLimit = 2_000
 
-    /// `public static let paths = StateLoop.MachinePaths<StateName>(table: """ ... """)`: one
-    /// record a line (the format is `MachinePaths.init(table:)`'s), each line escaped as a
+    /// `public static let paths = StateLoop.PathTable<StateName>(table: """ ... """)`: one
+    /// record a line (the format is `PathTable.init(table:)`'s), each line escaped as a
     /// string literal's content, so no spec text can end the literal.
     func pathsLines() -> [String] {
         let tree = layout.tree
@@ -58,7 +58,7 @@ extension MachineContextBuilder {
         return [
             "    /// For every state and every branch, a shortest path of steps from the initial state",
             "    /// (Docs/Testing.md, \"Paths\"); guards are symbolic: a test makes them hold.",
-            "    \(access.prefix)static let paths = StateLoop.MachinePaths<StateName>(table: \"\"\"",
+            "    \(access.prefix)static let paths = StateLoop.PathTable<StateName>(table: \"\"\"",
         ] + records.map { record in
             let line = record[0] + " " + record.dropFirst().map(\.onOneLine).joined(separator: Self.fieldSeparator)
             return "        " + SwiftLiteral.escaped(line)

@@ -1007,7 +1007,7 @@ extension Checkout: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+    public static let paths = StateLoop.PathTable<StateName>(table: """
         P e\u{1F}pay\u{1F}\u{1F}0\u{1F}\u{1F}\u{1F}\u{1F}pay
         P e\u{1F}paid\u{1F}\u{1F}4\u{1F}\u{1F}\u{1F}pay\u{1F}paid (answer of pay)
         P e\u{1F}trackingLost\u{1F}\u{1F}8\u{1F}\u{1F}\u{1F}trackDelivery\u{1F}trackingLost (answer of trackDelivery)

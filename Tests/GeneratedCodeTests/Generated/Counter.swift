@@ -202,7 +202,7 @@ extension Counter: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+    public static let paths = StateLoop.PathTable<StateName>(table: """
         P e\u{1F}increment\u{1F}\u{1F}0\u{1F}\u{1F}\u{1F}\u{1F}increment
         P e\u{1F}decrement\u{1F}\u{1F}1\u{1F}count > 0\u{1F}\u{1F}\u{1F}decrement [count > 0]
         P e\u{1F}decrement\u{1F}\u{1F}2\u{1F}\u{1F}count > 0\u{1F}\u{1F}decrement [!(count > 0)]

@@ -384,7 +384,7 @@ extension DeepParallel: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+    public static let paths = StateLoop.PathTable<StateName>(table: """
         P e\u{1F}go\u{1F}\u{1F}3\u{1E}5\u{1F}\u{1F}\u{1F}\u{1F}go
         P e\u{1F}away\u{1F}\u{1F}0\u{1F}\u{1F}\u{1F}\u{1F}away
         P e\u{1F}back\u{1F}\u{1F}1\u{1F}\u{1F}\u{1F}\u{1F}back

@@ -476,7 +476,7 @@ extension Edges: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+    public static let paths = StateLoop.PathTable<StateName>(table: """
         P t\u{1F}0\u{1F}0\u{1F}3\u{1F}query != nil\u{1F}\u{1F}\u{1F}after 1s in waiting [query != nil]
         P e\u{1F}typed\u{1F}\u{1F}0\u{1F}\u{1F}\u{1F}\u{1F}typed
         P e\u{1F}hit\u{1F}\u{1F}1\u{1F}\u{1F}\u{1F}\u{1F}hit

@@ -573,7 +573,7 @@ extension Feeds: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+    public static let paths = StateLoop.PathTable<StateName>(table: """
         P e\u{1F}stop\u{1F}\u{1F}4\u{1F}\u{1F}\u{1F}\u{1F}stop
         P e\u{1F}follow\u{1F}\u{1F}0\u{1F}\u{1F}\u{1F}\u{1F}follow
         P e\u{1F}post\u{1F}\u{1F}1\u{1F}\u{1F}\u{1F}subscribe\u{1F}post (answer of subscribe)

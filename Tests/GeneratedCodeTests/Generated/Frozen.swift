@@ -245,7 +245,7 @@ extension Frozen: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+    public static let paths = StateLoop.PathTable<StateName>(table: """
         P e\u{1F}tick\u{1F}\u{1F}0\u{1F}\u{1F}\u{1F}\u{1F}tick
         S 0\u{1F}
         S 1\u{1F}

@@ -616,7 +616,7 @@ extension GitHubSearch: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+    public static let paths = StateLoop.PathTable<StateName>(table: """
         P e\u{1F}searchChanged\u{1F}\u{1F}0\u{1F}!event.search.isEmpty\u{1F}\u{1F}\u{1F}searchChanged [!event.search.isEmpty]
         P e\u{1F}loaded\u{1F}\u{1F}3\u{1F}\u{1F}\u{1F}loadNextPage\u{1F}loaded (answer of loadNextPage)
         P e\u{1F}failed\u{1F}\u{1F}4\u{1F}\u{1F}\u{1F}loadNextPage\u{1F}failed (answer of loadNextPage)

@@ -511,7 +511,7 @@ extension Keywords: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+    public static let paths = StateLoop.PathTable<StateName>(table: """
         P e\u{1F}switch\u{1F}\u{1F}0\u{1F}event.case > 0\u{1F}\u{1F}\u{1F}switch [event.case > 0]
         P e\u{1F}return\u{1F}\u{1F}1\u{1F}\u{1F}\u{1F}\u{1F}return
         P e\u{1F}for\u{1F}\u{1F}2\u{1F}\u{1F}\u{1F}\u{1F}for

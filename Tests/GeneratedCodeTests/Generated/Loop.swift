@@ -325,7 +325,7 @@ extension Loop: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+    public static let paths = StateLoop.PathTable<StateName>(table: """
         P a\u{1F}\u{1F}\u{1F}3\u{1F}spinning\u{1F}\u{1F}\u{1F}always in a [spinning]
         P e\u{1F}spin\u{1F}\u{1F}0\u{1F}\u{1F}\u{1F}\u{1F}spin
         P e\u{1F}halt\u{1F}\u{1F}1\u{1F}\u{1F}\u{1F}\u{1F}halt

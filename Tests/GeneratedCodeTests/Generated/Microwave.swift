@@ -1039,7 +1039,7 @@ extension Microwave: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+    public static let paths = StateLoop.PathTable<StateName>(table: """
         P e\u{1F}addTime\u{1F}\u{1F}4\u{1F}\u{1F}\u{1F}\u{1F}addTime
         P e\u{1F}start\u{1F}\u{1F}9\u{1F}\u{1F}\u{1F}\u{1F}start
         P e\u{1F}addTime\u{1F}\u{1F}19\u{1F}event.seconds > 60\u{1F}\u{1F}\u{1F}addTime [event.seconds > 60]

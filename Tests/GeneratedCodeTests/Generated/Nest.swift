@@ -717,7 +717,7 @@ extension Nest: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+    public static let paths = StateLoop.PathTable<StateName>(table: """
         P e\u{1F}step\u{1F}\u{1F}7\u{1F}\u{1F}\u{1F}\u{1F}step
         P e\u{1F}step\u{1F}\u{1F}10\u{1F}\u{1F}\u{1F}\u{1F}step
         P a\u{1F}\u{1F}\u{1F}5\u{1F}n == 7\u{1F}\u{1F}\u{1F}always in outer [n == 7]

@@ -271,7 +271,7 @@ extension Pair: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+    public static let paths = StateLoop.PathTable<StateName>(table: """
         P e\u{1F}freeze\u{1F}\u{1F}3\u{1F}\u{1F}\u{1F}\u{1F}freeze
         P e\u{1F}swap\u{1F}\u{1F}0\u{1F}\u{1F}\u{1F}\u{1F}swap
         P e\u{1F}add\u{1F}\u{1F}1\u{1F}event.amount > 0\u{1F}\u{1F}\u{1F}add [event.amount > 0]

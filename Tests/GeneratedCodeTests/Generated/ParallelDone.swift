@@ -764,7 +764,7 @@ extension ParallelDone: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+    public static let paths = StateLoop.PathTable<StateName>(table: """
         P e\u{1F}finish\u{1F}\u{1F}4\u{1E}6\u{1E}7\u{1F}\u{1F}\u{1F}\u{1F}finish
         P e\u{1F}spin\u{1F}\u{1F}0\u{1F}\u{1F}\u{1F}\u{1F}spin
         P e\u{1F}name\u{1F}\u{1F}5\u{1E}1\u{1F}\u{1F}\u{1F}\u{1F}name

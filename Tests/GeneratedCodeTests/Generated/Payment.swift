@@ -460,7 +460,7 @@ extension Payment: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+    public static let paths = StateLoop.PathTable<StateName>(table: """
         P e\u{1F}authorized\u{1F}\u{1F}0\u{1F}\u{1F}\u{1F}authorize\u{1F}authorized (answer of authorize)
         P e\u{1F}refused\u{1F}\u{1F}1\u{1F}\u{1F}\u{1F}authorize\u{1F}refused (answer of authorize)
         P e\u{1F}abort\u{1F}\u{1F}2\u{1F}\u{1F}\u{1F}\u{1F}abort

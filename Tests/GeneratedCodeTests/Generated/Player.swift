@@ -556,7 +556,7 @@ extension Player: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+    public static let paths = StateLoop.PathTable<StateName>(table: """
         P e\u{1F}play\u{1F}\u{1F}1\u{1F}\u{1F}\u{1F}\u{1F}play
         P e\u{1F}pause\u{1F}\u{1F}6\u{1F}\u{1F}\u{1F}\u{1F}pause
         P e\u{1F}finished\u{1F}\u{1F}7\u{1F}\u{1F}\u{1F}\u{1F}finished

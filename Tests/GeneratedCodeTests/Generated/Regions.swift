@@ -1012,7 +1012,7 @@ extension Regions: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+    public static let paths = StateLoop.PathTable<StateName>(table: """
         P a\u{1F}\u{1F}\u{1F}10\u{1E}15\u{1F}go\u{1E}go\u{1F}\u{1F}\u{1F}always in x1, y1 [go, go]
         P e\u{1F}finish\u{1F}\u{1F}9\u{1E}14\u{1F}\u{1F}\u{1F}\u{1F}finish
         P d\u{1F}\u{1F}\u{1F}6\u{1F}\u{1F}\u{1F}\u{1F}onDone of x

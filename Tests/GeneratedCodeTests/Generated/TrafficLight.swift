@@ -350,7 +350,7 @@ extension TrafficLight: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+    public static let paths = StateLoop.PathTable<StateName>(table: """
         P t\u{1F}0\u{1F}0\u{1F}3\u{1F}\u{1F}\u{1F}\u{1F}after 4s in red
         P e\u{1F}pedestrianWaiting\u{1F}\u{1F}4\u{1F}\u{1F}\u{1F}\u{1F}pedestrianWaiting
         P e\u{1F}powerFailed\u{1F}\u{1F}1\u{1F}\u{1F}\u{1F}\u{1F}powerFailed

@@ -489,7 +489,7 @@ extension Turnstile: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+    public static let paths = StateLoop.PathTable<StateName>(table: """
         P e\u{1F}coin\u{1F}\u{1F}1\u{1F}event.value >= 50\u{1F}\u{1F}\u{1F}coin [event.value >= 50]
         P e\u{1F}push\u{1F}\u{1F}3\u{1F}\u{1F}\u{1F}\u{1F}push
         P e\u{1F}reset\u{1F}\u{1F}0\u{1F}\u{1F}\u{1F}\u{1F}reset

@@ -725,7 +725,7 @@ extension Upload: StateLoop.StateMachine {
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
-    public static let paths = StateLoop.MachinePaths<StateName>(table: """
+    public static let paths = StateLoop.PathTable<StateName>(table: """
         P e\u{1F}pause\u{1F}\u{1F}6\u{1E}2\u{1F}\u{1F}\u{1F}\u{1F}pause
         P e\u{1F}chunk\u{1F}\u{1F}4\u{1E}18\u{1F}sent >= 2\u{1F}\u{1F}\u{1F}chunk [sent >= 2]
         P e\u{1F}hashed\u{1F}\u{1F}7\u{1E}16\u{1F}\u{1F}\u{1F}\u{1F}hashed

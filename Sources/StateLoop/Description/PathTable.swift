@@ -1,10 +1,14 @@
-// MachinePaths: the generated `Machine.paths` table (Docs/Testing.md, "Paths"): for every state
+// PathTable: the generated `Machine.paths` table (Docs/Testing.md, "Paths"): for every state
 // and every branch of a spec, a shortest sequence of steps from the initial state, found from
-// the spec by the generator, so that a test can walk each with `MachineTest`, filling in the
-// payloads and making the guards hold.
+// the spec by the generator (`StateLoopSpec.MachinePaths`), so that a test can walk each with
+// `MachineTest`, filling in the payloads and making the guards hold.
+//
+// Invariants:
+// - The table is data the generator computed; nothing here searches or runs the machine.
+// - A step's `transitions` are ids into `StateMachine.transitions`; a state is a `StateName`.
 
 /// Shortest paths from the initial state to every state and every branch of a machine.
-public struct MachinePaths<StateName: Hashable & Sendable & CaseIterable>: Sendable {
+public struct PathTable<StateName: Hashable & Sendable & CaseIterable>: Sendable {
     /// One step of a path.
     public struct Step: Hashable, Sendable, CustomStringConvertible {
         /// What the step is.
