@@ -245,7 +245,8 @@ struct DifferentialTests {
         return specs
     }
 
-    @Test func compiledReducerAgreesWithTheInterpreterStateByState() throws {
+    @Test("S95: the compiled reducer and the interpreter agree state by state")
+    func compiledReducerAgreesWithTheInterpreterStateByState() throws {
         guard Swiftc.isAvailable else {
             Issue.record("CI=true, but swiftc or \(Swiftc.modules.path)/StateLoop.swiftmodule is missing")
             return

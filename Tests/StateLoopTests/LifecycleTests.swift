@@ -59,7 +59,7 @@ private func drainAll(_ lifecycle: inout InstanceLifecycle, budget: Int = 10) ->
 @Suite struct LifecycleTests {
     // MARK: E65. Running
 
-    @Test func starterDrainsUntilTheQueueRunsEmptyAndTheNextSenderTakesTheRole() {
+    @Test("E65: starterDrainsUntilTheQueueRunsEmptyAndTheNextSenderTakesTheRole") func starterDrainsUntilTheQueueRunsEmptyAndTheNextSenderTakesTheRole() {
         withOtherThread { other in
             let me = currentThread()
             var lifecycle = InstanceLifecycle(startingOn: me)
@@ -79,7 +79,7 @@ private func drainAll(_ lifecycle: inout InstanceLifecycle, budget: Int = 10) ->
         }
     }
 
-    @Test func drainerHandsOnWhenItsBudgetIsSpentAndATaskTakesTheRole() {
+    @Test("E65: drainerHandsOnWhenItsBudgetIsSpentAndATaskTakesTheRole") func drainerHandsOnWhenItsBudgetIsSpentAndATaskTakesTheRole() {
         withOtherThread { other in
             let me = currentThread()
             var lifecycle = InstanceLifecycle(startingOn: me)
@@ -101,7 +101,7 @@ private func drainAll(_ lifecycle: inout InstanceLifecycle, budget: Int = 10) ->
 
     // MARK: E66. Stopping
 
-    @Test func stopOfAnInstanceNobodyDrainsTearsDownOnTheCaller() {
+    @Test("E66: stopOfAnInstanceNobodyDrainsTearsDownOnTheCaller") func stopOfAnInstanceNobodyDrainsTearsDownOnTheCaller() {
         withOtherThread { other in
             let me = currentThread()
             var idle = InstanceLifecycle(startingOn: other)
@@ -123,7 +123,7 @@ private func drainAll(_ lifecycle: inout InstanceLifecycle, budget: Int = 10) ->
         }
     }
 
-    @Test func stopFromTheDrainerReturnsAtOnceAndStopFromAnotherThreadWaitsForIt() {
+    @Test("E66: stopFromTheDrainerReturnsAtOnceAndStopFromAnotherThreadWaitsForIt") func stopFromTheDrainerReturnsAtOnceAndStopFromAnotherThreadWaitsForIt() {
         withOtherThread { other in
             let me = currentThread()
             var lifecycle = InstanceLifecycle(startingOn: me)
@@ -152,7 +152,7 @@ private func drainAll(_ lifecycle: inout InstanceLifecycle, budget: Int = 10) ->
 
     // MARK: E67. Finishing
 
-    @Test func finishedInstanceDropsEventsThenWaitsForItsRunsThenEnds() {
+    @Test("E67: finishedInstanceDropsEventsThenWaitsForItsRunsThenEnds") func finishedInstanceDropsEventsThenWaitsForItsRunsThenEnds() {
         withOtherThread { other in
             let me = currentThread()
             var lifecycle = InstanceLifecycle(startingOn: me)
@@ -176,7 +176,7 @@ private func drainAll(_ lifecycle: inout InstanceLifecycle, budget: Int = 10) ->
 
     // MARK: E68. Stopping a finish
 
-    @Test func stopWhileFinishingMakesItAStopAndStopWhileWaitingForRunsEndsAtOnce() {
+    @Test("E68: stopWhileFinishingMakesItAStopAndStopWhileWaitingForRunsEndsAtOnce") func stopWhileFinishingMakesItAStopAndStopWhileWaitingForRunsEndsAtOnce() {
         withOtherThread { other in
             let me = currentThread()
             var finishing = InstanceLifecycle(startingOn: other)
@@ -202,7 +202,7 @@ private func drainAll(_ lifecycle: inout InstanceLifecycle, budget: Int = 10) ->
 
     // MARK: E69. Ended
 
-    @Test func endedInstanceStaysEnded() {
+    @Test("E69: endedInstanceStaysEnded") func endedInstanceStaysEnded() {
         withOtherThread { other in
             let me = currentThread()
             var lifecycle = InstanceLifecycle(startingOn: me)
