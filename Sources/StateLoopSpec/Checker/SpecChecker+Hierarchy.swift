@@ -97,7 +97,7 @@ extension SpecChecker {
             }
         }
         checkActions(spec, into: &findings)
-        checkAlwaysLoops(into: &findings)
+        checkAlwaysLoops(MachineSemantics(spec: spec), into: &findings)
     }
 
     /// S1, S6: a composite names one of its children as `initial:`, and a state without children has none.
@@ -166,67 +166,53 @@ extension SpecChecker {
     }
 
     /// S50, S81: `always:` and `onDone:` transitions that are certain to be taken must not come
-    /// back to a configuration they left.
-    private func checkAlwaysLoops(into findings: inout Findings) {
-        let tree = findings.tree
-        /// A transition certain to be taken: its source, its target (`nil`: no target), and
-        /// whether it is an `onDone:` (else an `always:`).
+    /// back to a configuration they left. The steps are the semantic core's (S96, S97, S99); a
+    /// step is certain when the first branch of its chain has no guard.
+    private func checkAlwaysLoops(_ semantics: MachineSemantics, into findings: inout Findings) {
+        let tree = semantics.tree
+        /// A transition certain to be taken: its id, its source, its target (`nil`: no target),
+        /// and whether it is an `onDone:` (else an `always:`).
         struct Step {
+            var id: Int
             var source: Int
             var target: Int?
             var isOnDone: Bool
         }
-        /// The step of the first branch of `branches` on `source`, when that branch has no guard.
-        func unguarded(_ branches: [Branch], of source: Int, isOnDone: Bool) -> Step? {
-            guard case .transition(let transition)? = branches.first, transition.guardExpression == nil else { return nil }
-            guard let target = transition.target else { return Step(source: source, target: nil, isOnDone: isOnDone) }
-            guard let position = tree.index[target.value] else { return nil }
-            return Step(source: source, target: position, isOnDone: isOnDone)
+        /// The step of the first branch of `chain`, when that branch has no guard.
+        func unguarded(_ chain: [Int], isOnDone: Bool) -> Step? {
+            guard let id = chain.first, semantics.isUnconditional(id), semantics.transitions.entries[id].branch.transition != nil,
+                  let source = semantics.sources[id]
+            else { return nil }
+            if semantics.transitions.entries[id].branch.transition?.target != nil, semantics.targets[id] == nil { return nil }  // an unknown target, reported elsewhere
+            return Step(id: id, source: source, target: semantics.targets[id], isOnDone: isOnDone)
         }
         /// The step certain to follow a microstep that left the machine in `leaves` (every
         /// region's leaf, in document order), having just entered them when `entered` is true.
-        /// `onDone:` comes first (S53): a composite's when one of its final children was entered,
-        /// a parallel state's when every region was entered into a final child (S71). `nil` when
-        /// the next step is not certain (a guard decides) or there is none.
+        /// `onDone:` comes first (S53), in the order entering made it due (S99); then the
+        /// `always:` chain of the first region's leaf. `nil` when the next step is not certain (a
+        /// guard decides) or there is none.
         func certainStep(from leaves: [Int], entered: Bool) -> Step? {
             if entered {
-                for leaf in leaves where tree[leaf].spec.isFinal {
-                    guard let parent = tree[leaf].parent, !tree[parent].spec.onDone.isEmpty else { continue }
-                    return unguarded(tree[parent].spec.onDone, of: parent, isOnDone: true)
-                }
-                for parallel in tree.ancestors(of: leaves[0]) where tree[parallel].spec.kind == .parallel && !tree[parallel].spec.onDone.isEmpty {
-                    let finished = tree.regions(of: parallel).allSatisfy { region in
-                        leaves.contains { tree[$0].parent == region && tree[$0].spec.isFinal }
-                    }
-                    if finished { return unguarded(tree[parallel].spec.onDone, of: parallel, isOnDone: true) }
+                var due: [Int] = []
+                for leaf in leaves { semantics.queueDone(entering: leaf, into: &due) }
+                if let first = due.first(where: { semantics.isDue($0, active: leaves.contains) }) {
+                    return unguarded(semantics.doneChain(first), isOnDone: true)
                 }
             }
-            // The innermost `always:` above the first region's leaf decides.
-            for state in tree.lineage(of: leaves[0]) where !tree[state].spec.always.isEmpty {
-                return unguarded(tree[state].spec.always, of: state, isOnDone: false)
-            }
-            return nil
+            return unguarded(semantics.chain(leaf: leaves[0], .always), isOnDone: false)
         }
-        /// The leaves a target enters through its `initial:` chain: every region's, for a parallel
-        /// state; a history state's default, for a history state.
-        func enteredLeaves(_ target: Int, depth: Int = 0) -> [Int]? {
-            guard depth <= tree.nodes.count else { return nil }
-            if tree.isLeaf(target) { return [target] }
-            let node = tree[target]
-            if node.spec.isHistory {
-                guard let fallback = tree.historyDefault(of: target), fallback != target else { return nil }
-                return enteredLeaves(fallback, depth: depth + 1)
-            } else if node.spec.kind == .parallel {
-                var leaves: [Int] = []
-                for region in tree.regions(of: target) {
-                    guard let below = enteredLeaves(region, depth: depth + 1) else { return nil }
-                    leaves += below
-                }
-                return leaves.isEmpty ? nil : leaves
-            } else if let initial = tree.initialChild(of: target) {
-                return enteredLeaves(initial, depth: depth + 1)
-            }
-            return nil  // a top-level final, or a structure error reported elsewhere
+        /// The leaves after taking `step` from `leaves`: those outside its domain, and those it
+        /// enters (S97; a history enters its default).
+        func leaves(after step: Step, from leaves: [Int]) -> [Int]? {
+            guard let target = step.target, let domain = semantics.domains[step.id] else { return nil }
+            let kept = leaves.filter { leaf in domain.map { leaf != $0 && !tree.isWithin(leaf, $0) } ?? false }
+            let next = (kept + semantics.entered(below: domain, toward: target).filter(tree.isLeaf)).sorted()
+            return next.isEmpty ? nil : next
+        }
+        /// The leaves entering `state` from outside it enters.
+        func enteredLeaves(_ state: Int) -> [Int]? {
+            let leaves = semantics.entered(below: tree[state].parent, toward: state).filter { tree.isLeaf($0) && tree.isWithin($0, state) }
+            return leaves.isEmpty ? nil : leaves
         }
         struct Configuration: Equatable {
             var leaves: [Int]
@@ -259,11 +245,11 @@ extension SpecChecker {
                 seen.append(configuration)
                 steps.append(step)
                 // No target: nothing is exited or entered, and the same configuration decides again.
-                guard let target = step.target else {
+                guard step.target != nil else {
                     configuration.entered = false
                     continue
                 }
-                guard let next = enteredLeaves(target) else { break }
+                guard let next = leaves(after: step, from: configuration.leaves) else { break }
                 configuration = Configuration(leaves: next, entered: true)
             }
         }
