@@ -179,6 +179,15 @@ import Testing
         #expect(checked(yaml) == [])
     }
 
+    @Test("S80: entering a state inside one region of a parallel state enters the other regions' initial: chains (S97)")
+    func enteringOneRegionMakesTheOtherRegionsReachable() {
+        let states = "  a: {on: {go: y}}\n  p:\n    type: parallel\n    states:\n      r1:\n        initial: x\n        states:\n          x: {}\n          y: {}\n      r2:\n        initial: u\n        states:\n          u: {}\n"
+        let yaml = "machine: M\nevents: {go: {}}\nignore: [go]\ninitial: a\nstates:\n" + states
+        #expect(checked(yaml) == [
+            "test.machine.yml:13:11: warning: state 'x' is unreachable: no transition from the initial state 'a' leads to it (fix: add a transition with 'target: x', or remove the state)",
+        ])
+    }
+
     @Test("S81: an unguarded onDone: that re-enters its own composite fails at the onDone: key")
     func unguardedOnDoneReenteringItsCompositeFails() {
         #expect(checked(machine("  a:\n    initial: f\n    onDone: a\n    states:\n      f: {type: final}\n")) == [

@@ -237,7 +237,12 @@ public struct MachineSemantics: Sendable {
             }
             return
         }
-        let fallback = tree[history].spec.historyTarget.flatMap { tree.index[$0.value] }
+        // The default: `target:` (a state below the parent), else the parent's `initial:`, never
+        // a history state again (the checks refuse such a default; the checks themselves read
+        // specs before refusing it).
+        let written = tree[history].spec.historyTarget.flatMap { tree.index[$0.value] }
+        let fallback = written.flatMap { $0 != parent && tree.isWithin($0, parent) && !tree[$0].spec.isHistory ? $0 : nil }
+        if fallback == nil, let initial = tree.initialChild(of: parent), tree[initial].spec.isHistory { return }
         enterChildren(of: parent, toward: fallback, records: records, into: &entered)
     }
 
