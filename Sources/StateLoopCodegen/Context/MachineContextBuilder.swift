@@ -355,7 +355,7 @@ public struct MachineContextBuilder {
         SwiftName.keywords.contains(name) ? "_\(name)" : name
     }
 
-    /// `count: _T0`, or `default _default: _T0` for a keyword.
+    /// `count: Count`, or `default _default: Default` for a keyword.
     private static func initParameter(_ field: ContextField, type: String) -> String {
         let name = field.name.value
         let parameter = parameterName(name)

@@ -5,14 +5,14 @@ import StateLoop
 public enum Upload {
     /// The type of `sent` in `context:` (Upload.machine.yml:5): `Int`.
 #sourceLocation(file: "Upload.machine.yml", line: 4)
-    public typealias _T0 = StateLoop._SpecType<
+    public typealias Sent = StateLoop._SpecType<
                Int
     >.Checked
 #sourceLocation()
 
     /// The type of `log` in `context:` (Upload.machine.yml:6): `[String]`.
 #sourceLocation(file: "Upload.machine.yml", line: 5)
-    public typealias _T1 = StateLoop._SpecType<
+    public typealias Log = StateLoop._SpecType<
                [String]
     >.Checked
 #sourceLocation()
@@ -73,9 +73,9 @@ public enum Upload {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `sent` from `context:` (Upload.machine.yml:5).
-        public var sent: _T0
+        public var sent: Sent
         /// `log` from `context:` (Upload.machine.yml:6).
-        public var log: _T1
+        public var log: Log
         /// The states whose `onDone:` is due, in order (S55).
         public internal(set) var _done: [StateName] = []
         /// False when `always:` transitions were still enabled after 1,000 microsteps (S51).
@@ -84,8 +84,8 @@ public enum Upload {
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            sent: _T0,
-            log: _T1
+            sent: Sent,
+            log: Log
         ) {
             self.mode = mode
             self.sent = sent
@@ -146,14 +146,14 @@ public enum Upload {
         }
 
         /// `default:` of `sent` (Upload.machine.yml:5).
-        fileprivate static func _default0() -> _T0 {
+        fileprivate static func _default0() -> Sent {
 #sourceLocation(file: "Upload.machine.yml", line: 5)
                               0
 #sourceLocation()
         }
 
         /// `default:` of `log` (Upload.machine.yml:6).
-        fileprivate static func _default1() -> _T1 {
+        fileprivate static func _default1() -> Log {
 #sourceLocation(file: "Upload.machine.yml", line: 6)
                                     []
 #sourceLocation()
