@@ -58,7 +58,7 @@ struct GeneratedNamesTests {
     }
 }
 
-/// The aliases of the types a spec writes carry their owner's name (Docs/Effects.md E61-E64), and
+/// The aliases of the types a spec writes carry their owner's name (Docs/Effects.md E61-E63), and
 /// a name that would clash takes `Type`, then a number.
 @Suite struct SpecTypeNamesTests {
     static func names(_ yaml: String) throws -> SpecTypeNames {
@@ -158,7 +158,7 @@ struct SpecTypeNamesCompileTests {
         #expect(result.status == 0, "\(result.output)")
     }
 
-    @Test("E64: swiftc names a spec type by its alias and the spec's type, at the YAML line and column")
+    @Test("E61: swiftc names a spec type by its alias and the spec's type, at the YAML line and column")
     func swiftcNamesTheAliasAndTheSpecType() throws {
         let yaml = """
             machine: Counter

@@ -449,6 +449,23 @@ import Testing
         ])
     }
 
+    @Test("E64: an effect named description fails at its name: Call prints through 'description'")
+    func effectNamedDescriptionFails() {
+        let yaml = """
+            machine: M
+            events: {go: {}}
+            initial: a
+            states:
+              a:
+                on: {go: a}
+            effects:
+              description: {in: [a], request: {type: Int, value: "0"}}
+            """
+        #expect(printedDiagnostics(yaml) == [
+            "test.machine.yml:8:3: error: effect 'description' would redeclare 'description', through which 'Call' prints a call (E64) (fix: rename the effect, e.g. 'describe')",
+        ])
+    }
+
     @Test func contextFieldNamedEventClashesWithThePayloadName() {
         let yaml = """
             machine: M

@@ -42,6 +42,8 @@ public enum GeneratedNames {
     public static let timer = "Timer"
     /// `Event._timer(...)`: the case timer feedbacks send.
     public static let timerCase = "_timer"
+    /// `Mode.description`: the active states as `print` shows them (Docs/Statecharts.md S90).
+    public static let description = "description"
     /// The request of a timer with a named delay (E38).
     public static let delayedEntry = "_DelayedEntry"
 

@@ -2,7 +2,7 @@
 // stands in a `#sourceLocation` block at the type's YAML line and column, so a misspelt type is one
 // error in the YAML; its name is what a user reads in the `Effects` protocol, `State`, `Event` and
 // swiftc's messages (`'PhotoSync.CheckQuotaRequest' (aka 'QuotaQuery')`), so it says whose type it
-// is (Docs/Effects.md E61-E64).
+// is (Docs/Effects.md E61-E63).
 
 /// The alias of every type written in a spec: context fields, `input:` fields, payload fields,
 /// requests and `output:` fields.

@@ -1044,3 +1044,27 @@ extension Checkout: StateLoop.StateMachine {
         T 13\u{1F}0\u{1E}1\u{1E}2\u{1E}13
         """)
 }
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Checkout.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .browsing: "browsing"
+        case .paying: "paying"
+        case .shipped: "shipped"
+        case .reconnecting: "reconnecting"
+        }
+    }
+}
+
+/// A call as the spec names its effect: `holdStock(42)` (E64).
+extension Checkout.Call: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .loadImage(let _r): "loadImage(\(Swift.String(reflecting: _r)))"
+        case .holdStock(let _r): "holdStock(\(Swift.String(reflecting: _r)))"
+        case .pay(let _r): "pay(amount: \(Swift.String(reflecting: _r.amount)))"
+        case .trackDelivery(let _r): "trackDelivery(\(Swift.String(reflecting: _r)))"
+        }
+    }
+}

@@ -214,3 +214,12 @@ extension Counter: StateLoop.StateMachine {
         T 3\u{1F}3
         """)
 }
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Counter.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .counting: "counting"
+        }
+    }
+}

@@ -501,3 +501,22 @@ extension Edges: StateLoop.StateMachine {
         T 9\u{1F}0\u{1E}9
         """)
 }
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Edges.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .waiting: "waiting"
+        case .searching: "searching"
+        }
+    }
+}
+
+/// A call as the spec names its effect: `holdStock(42)` (E64).
+extension Edges.Call: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .search(let _r): "search(\(Swift.String(reflecting: _r)))"
+        }
+    }
+}

@@ -589,3 +589,33 @@ extension Feeds: StateLoop.StateMachine {
         T 4\u{1F}0
         """)
 }
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Feeds.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .live: "live"
+        case .stopped: "stopped"
+        }
+    }
+}
+
+/// A call as the spec names its effect: `holdStock(42)` (E64).
+extension Feeds.Call: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .subscribe(let _r): "subscribe(\(Swift.String(reflecting: _r)))"
+        case .mark(let _r): "mark(\(Swift.String(reflecting: _r)))"
+        case .save(let _r): "save(\(Swift.String(reflecting: _r)))"
+        }
+    }
+}
+
+/// A queued run as the spec names its effect: `saveSession(1)` (E64).
+extension Feeds.Run: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .save(let _r): "save(\(Swift.String(reflecting: _r)))"
+        }
+    }
+}

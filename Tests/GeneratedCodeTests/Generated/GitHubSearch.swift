@@ -649,3 +649,24 @@ extension GitHubSearch: StateLoop.StateMachine {
         T 12\u{1F}0\u{1E}2\u{1E}12
         """)
 }
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension GitHubSearch.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .idle: "idle"
+        case .loading: "loading"
+        case .ready: "ready"
+        case .failed: "failed"
+        }
+    }
+}
+
+/// A call as the spec names its effect: `holdStock(42)` (E64).
+extension GitHubSearch.Call: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .loadNextPage(let _r): "loadNextPage(\(Swift.String(reflecting: _r)))"
+        }
+    }
+}

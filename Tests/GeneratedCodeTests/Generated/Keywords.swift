@@ -532,3 +532,22 @@ extension Keywords: StateLoop.StateMachine {
         T 7\u{1F}0\u{1E}7
         """)
 }
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Keywords.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .`do`: "do"
+        case .`repeat`: "repeat"
+        }
+    }
+}
+
+/// A call as the spec names its effect: `holdStock(42)` (E64).
+extension Keywords.Call: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .`defer`(let _r): "defer(\(Swift.String(reflecting: _r)))"
+        }
+    }
+}

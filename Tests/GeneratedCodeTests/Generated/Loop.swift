@@ -342,3 +342,13 @@ extension Loop: StateLoop.StateMachine {
         T 5\u{1F}0\u{1E}5
         """)
 }
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Loop.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .a: "a"
+        case .b: "b"
+        }
+    }
+}

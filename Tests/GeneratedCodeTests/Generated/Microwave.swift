@@ -1106,3 +1106,56 @@ extension Microwave: StateLoop.StateMachine {
         U cooking --tick--> (ignored) (46:25): 'heating --tick--> (stays)' (line 54) always applies first
         """)
 }
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Microwave.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .closed(let _c): "closed(\(_c))"
+        case .opened: "opened"
+        case .unplugged: "unplugged"
+        }
+    }
+}
+
+/// The active child of `closed` as the spec names it (S90).
+extension Microwave.Mode.Closed: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .idle: "idle"
+        case .ready: "ready"
+        case .cooking(let _c): "cooking(\(_c))"
+        }
+    }
+}
+
+/// The active child of `cooking` as the spec names it (S90).
+extension Microwave.Mode.Cooking: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .heating: "heating"
+        case .defrosting: "defrosting"
+        case .done: "done"
+        }
+    }
+}
+
+/// A call as the spec names its effect: `holdStock(42)` (E64).
+extension Microwave.Call: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .beep(let _r): "beep(\(Swift.String(reflecting: _r)))"
+        case .log(let _r): "log(\(Swift.String(reflecting: _r)))"
+        }
+    }
+}
+
+/// A queued run as the spec names its effect: `saveSession(1)` (E64).
+extension Microwave.Run: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .beep(let _r): "beep(\(Swift.String(reflecting: _r)))"
+        case .log(let _r): "log(\(Swift.String(reflecting: _r)))"
+        }
+    }
+}

@@ -290,3 +290,13 @@ extension Pair: StateLoop.StateMachine {
         T 6\u{1F}0\u{1E}6
         """)
 }
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Pair.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .`open`: "open"
+        case .frozen: "frozen"
+        }
+    }
+}

@@ -820,3 +820,75 @@ extension ParallelDone: StateLoop.StateMachine {
         T 12\u{1F}1\u{1E}9
         """)
 }
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension ParallelDone.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .work(let _c): "work\(_c)"
+        case .spinning(let _c): "spinning\(_c)"
+        }
+    }
+}
+
+/// The regions of `work`: `(region: state, ...)` (S91).
+extension ParallelDone.Mode.Work: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        "(a: \(a), b: \(b), c: \(c))"
+    }
+}
+
+/// The active child of `a` as the spec names it (S90).
+extension ParallelDone.Mode.A: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .a1: "a1"
+        case .a2: "a2"
+        }
+    }
+}
+
+/// The active child of `b` as the spec names it (S90).
+extension ParallelDone.Mode.B: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .b1: "b1"
+        case .b2: "b2"
+        }
+    }
+}
+
+/// The active child of `c` as the spec names it (S90).
+extension ParallelDone.Mode.C: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .c1: "c1"
+        case .c2: "c2"
+        }
+    }
+}
+
+/// The regions of `spinning`: `(region: state, ...)` (S91).
+extension ParallelDone.Mode.Spinning: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        "(x: \(x), y: \(y))"
+    }
+}
+
+/// The active child of `x` as the spec names it (S90).
+extension ParallelDone.Mode.X: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .xf: "xf"
+        }
+    }
+}
+
+/// The active child of `y` as the spec names it (S90).
+extension ParallelDone.Mode.Y: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .yf: "yf"
+        }
+    }
+}

@@ -472,3 +472,23 @@ extension Payment: StateLoop.StateMachine {
         T 2\u{1F}2
         """)
 }
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Payment.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .authorizing: "authorizing"
+        case .paid: "paid"
+        case .declined: "declined"
+        }
+    }
+}
+
+/// A call as the spec names its effect: `holdStock(42)` (E64).
+extension Payment.Call: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .authorize(let _r): "authorize(\(Swift.String(reflecting: _r)))"
+        }
+    }
+}

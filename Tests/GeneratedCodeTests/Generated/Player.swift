@@ -591,3 +591,43 @@ extension Player: StateLoop.StateMachine {
         T 12\u{1F}0\u{1E}1\u{1E}12
         """)
 }
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Player.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .stopped: "stopped"
+        case .active(let _c): "active(\(_c))"
+        case .done: "done"
+        case .off: "off"
+        }
+    }
+}
+
+/// The active child of `active` as the spec names it (S90).
+extension Player.Mode.Active: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .playing: "playing"
+        case .paused: "paused"
+        }
+    }
+}
+
+/// A call as the spec names its effect: `holdStock(42)` (E64).
+extension Player.Call: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .saveSession(let _r): "saveSession(\(Swift.String(reflecting: _r)))"
+        }
+    }
+}
+
+/// A queued run as the spec names its effect: `saveSession(1)` (E64).
+extension Player.Run: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .saveSession(let _r): "saveSession(\(Swift.String(reflecting: _r)))"
+        }
+    }
+}

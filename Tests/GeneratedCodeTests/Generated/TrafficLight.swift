@@ -383,3 +383,15 @@ extension TrafficLight: StateLoop.StateMachine {
         T 12\u{1F}2\u{1E}12
         """)
 }
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension TrafficLight.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .red: "red"
+        case .green: "green"
+        case .yellow: "yellow"
+        case .flashing: "flashing"
+        }
+    }
+}

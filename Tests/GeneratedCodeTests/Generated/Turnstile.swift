@@ -517,3 +517,23 @@ extension Turnstile: StateLoop.StateMachine {
         T 10\u{1F}1\u{1E}10
         """)
 }
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Turnstile.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .locked: "locked"
+        case .unlocked: "unlocked"
+        case .broken: "broken"
+        }
+    }
+}
+
+/// A call as the spec names its effect: `holdStock(42)` (E64).
+extension Turnstile.Call: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .logAlarm(let _r): "logAlarm(\(Swift.String(reflecting: _r)))"
+        }
+    }
+}

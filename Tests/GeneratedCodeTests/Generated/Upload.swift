@@ -805,3 +805,42 @@ extension Upload: StateLoop.StateMachine {
         T 27\u{1F}2\u{1E}3\u{1E}23
         """)
 }
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Upload.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .working(let _c): "working\(_c)"
+        case .failed: "failed"
+        case .finished: "finished"
+        }
+    }
+}
+
+/// The regions of `working`: `(region: state, ...)` (S91).
+extension Upload.Mode.Working: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        "(transfer: \(transfer), checksum: \(checksum))"
+    }
+}
+
+/// The active child of `transfer` as the spec names it (S90).
+extension Upload.Mode.Transfer: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .sending: "sending"
+        case .paused: "paused"
+        case .sent: "sent"
+        }
+    }
+}
+
+/// The active child of `checksum` as the spec names it (S90).
+extension Upload.Mode.Checksum: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .hashing: "hashing"
+        case .verified: "verified"
+        }
+    }
+}

@@ -323,3 +323,14 @@ extension Flat: StateLoop.StateMachine {
         T 11\u{1F}1\u{1E}11
         """)
 }
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Flat.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .x: "x"
+        case .y: "y"
+        case .outside: "outside"
+        }
+    }
+}

@@ -406,3 +406,50 @@ extension Hierarchical4: StateLoop.StateMachine {
         T 7\u{1F}1\u{1E}7
         """)
 }
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Hierarchical4.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .a(let _c): "a(\(_c))"
+        case .outside: "outside"
+        }
+    }
+}
+
+/// The active child of `a` as the spec names it (S90).
+extension Hierarchical4.Mode.A: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .b(let _c): "b(\(_c))"
+        }
+    }
+}
+
+/// The active child of `b` as the spec names it (S90).
+extension Hierarchical4.Mode.B: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .c(let _c): "c(\(_c))"
+        }
+    }
+}
+
+/// The active child of `c` as the spec names it (S90).
+extension Hierarchical4.Mode.C: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .d(let _c): "d(\(_c))"
+        }
+    }
+}
+
+/// The active child of `d` as the spec names it (S90).
+extension Hierarchical4.Mode.D: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .x: "x"
+        case .y: "y"
+        }
+    }
+}
