@@ -1,6 +1,6 @@
 import Testing
 
-/// How the active states (Docs/Statecharts.md S90, S91), calls and runs (Docs/Effects.md E64)
+/// How the active states (Docs/Statecharts.md S90, S91), events, calls and runs (Docs/Effects.md E64)
 /// print: as the spec names them, with no module or type names, through `print`, interpolation
 /// and `debugPrint` alike.
 @Suite struct DescriptionTests {
@@ -32,5 +32,11 @@ import Testing
         #expect("\(Checkout.Call.pay(Payment.Input(amount: 42)))" == "pay(amount: 42)")
         #expect("\([Player.Run.saveSession(1)])" == "[saveSession(1)]")
         #expect("\([Player.Call.saveSession(1)])" == "[saveSession(1)]")
+    }
+
+    @Test("E64: an event prints as the spec names it, its payload as debugPrint shows it, in an array and forwarded too")
+    func eventsPrintByTheirSpecNames() {
+        #expect("\([Payment.Event.abort, .authorized(receipt: "R1")])" == "[abort, authorized(receipt: \"R1\")]")
+        #expect("\([Checkout.Forwarded.pay(.abort)])" == "[pay(abort)]")
     }
 }

@@ -4,18 +4,20 @@ import StateLoopSpec
 // names every nested value by its module and type (`App.PhotoSync.Mode.Syncing(library:
 // App.PhotoSync.Mode.Library.watching, ...)`); `Mode` and its nested types describe themselves as
 // the spec names them instead: `syncing(library: watching, transfer: checking)`. `print`, string
-// interpolation and every value that holds a mode (`State`) read it. `Call` and `Run` print as
-// `holdStock(42)` too, in an array as well (`runs=[saveSession(1)]`).
+// interpolation and every value that holds a mode (`State`) read it. `Event`, `Forwarded`, `Call`
+// and `Run` print as `holdStock(42)` too, in an array as well (`runs=[saveSession(1)]`), where
+// Swift would name each element `App.Player.Run.saveSession(1)`.
 
 extension MachineContextBuilder {
     /// `extension Machine.Mode: Swift.CustomStringConvertible { ... }`, one per type nested in
-    /// `Mode`, and those of `Call` and `Run`, after the machine's enum.
+    /// `Mode`, and those of `Event`, `Forwarded`, `Call` and `Run`, after the machine's enum.
     func descriptionLines() -> [String] {
         let tree = layout.tree
-        let mode = "\(SwiftName.escaped(spec.name.value)).\(GeneratedNames.mode)"
+        let machine = SwiftName.escaped(spec.name.value)
+        let mode = "\(machine).\(GeneratedNames.mode)"
         let p = access.prefix
-        // State names are identifiers (the checks refuse anything else), so they stand in a string
-        // literal as they are.
+        // The names of states, events, fields and effects are identifiers (the checks refuse
+        // anything else), so they stand in a string literal as they are.
         /// `case .name: "name"`; a composite's content follows its name, in parentheses (a region
         /// struct prints its own).
         func caseLine(_ position: Int) -> String {
@@ -50,15 +52,37 @@ extension MachineContextBuilder {
                     body: ["        switch self {"] + children.map(caseLine) + ["        }"])
             }
         }
+        var events = ["        switch self {"]
+        for event in spec.events {
+            let (name, pattern) = (event.name.value, "        case .\(SwiftName.escaped(event.name.value))")
+            guard !event.payload.isEmpty else { events.append("\(pattern): \"\(name)\""); continue }
+            let bindings = event.payload.indices.map { "let _\($0)" }
+            let fields = event.payload.enumerated().map { "\($1.name.value): \\(Swift.String(reflecting: _\($0)))" }
+            events.append("\(pattern)(\(bindings.joined(separator: ", "))): \"\(name)(\(fields.joined(separator: ", ")))\"")
+        }
+        if hasTimers {
+            events.append("        case .\(GeneratedNames.timerCase)(let _t): \"\(GeneratedNames.timerCase)(\\(_t))\"")
+        }
+        lines += describe(
+            "\(machine).\(GeneratedNames.event)", doc: "An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).",
+            body: events + ["        }"])
+        let forwarding = spec.effects.filter { !($0.child?.forward.isEmpty ?? true) }
+        if !forwarding.isEmpty {
+            lines += describe(
+                "\(machine).\(GeneratedNames.forwarded)", doc: "A forwarded event by the effect that runs the child: `pay(abort)` (E64).",
+                body: ["        switch self {"] + forwarding.map { effect in
+                    "        case .\(SwiftName.escaped(effect.name.value))(let _e): \"\(effect.name.value)(\\(_e))\""
+                } + ["        }"])
+        }
         if !spec.effects.isEmpty {
             lines += describe(
-                "\(SwiftName.escaped(spec.name.value)).\(GeneratedNames.call)", doc: "A call as the spec names its effect: `holdStock(42)` (E64).",
+                "\(machine).\(GeneratedNames.call)", doc: "A call as the spec names its effect: `holdStock(42)` (E64).",
                 body: effectCases(spec.effects))
         }
         let oneShots = spec.effects.filter(\.isOneShot)
         if !oneShots.isEmpty {
             lines += describe(
-                "\(SwiftName.escaped(spec.name.value)).\(GeneratedNames.run)", doc: "A queued run as the spec names its effect: `saveSession(1)` (E64).",
+                "\(machine).\(GeneratedNames.run)", doc: "A queued run as the spec names its effect: `saveSession(1)` (E64).",
                 body: effectCases(oneShots))
         }
         return lines

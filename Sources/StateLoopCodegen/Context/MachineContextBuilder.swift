@@ -10,7 +10,7 @@ import StateLoopSpec
 //   MachineContextBuilder+Reducer      the reducer's methods, the spec's guards and `set:` values inline
 //   MachineContextBuilder+Effects      effects and `after:` timers: request members, feedbacks
 //   MachineContextBuilder+Testing      the `StateMachine` conformance tests and coverage read
-//   MachineContextBuilder+Descriptions how `Mode`, its nested types, `Call` and `Run` print
+//   MachineContextBuilder+Descriptions how `Mode` and its nested types, `Event`, `Call` and `Run` print
 //
 // Names the generated code declares or derives come from `GeneratedNames`; text from the spec is
 // laid out by `SourcePlacement`.

@@ -126,7 +126,12 @@ extension SpecChecker {
                 "state '\(node.name)' would redeclare 'description', through which 'Mode' prints the active states (S92)",
                 at: node.spec.name.location, fixIt: "rename the state, e.g. 'describing'")
         }
-        // E64: so do `Call` and `Run`, whose cases are the effects.
+        // E64: so do `Event`, `Call` and `Run`, whose cases are the events and the effects.
+        for event in spec.events where event.name.value == GeneratedNames.description {
+            findings.error(
+                "event 'description' would redeclare 'description', through which 'Event' prints an event (E64)",
+                at: event.name.location, fixIt: "rename the event, e.g. 'describe'")
+        }
         for effect in spec.effects where effect.name.value == GeneratedNames.description {
             findings.error(
                 "effect 'description' would redeclare 'description', through which 'Call' prints a call (E64)",

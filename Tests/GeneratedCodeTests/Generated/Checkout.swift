@@ -1057,6 +1057,32 @@ extension Checkout.Mode: Swift.CustomStringConvertible {
     }
 }
 
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Checkout.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .pay: "pay"
+        case .cancel: "cancel"
+        case .imageLoaded(let _0, let _1): "imageLoaded(url: \(Swift.String(reflecting: _0)), data: \(Swift.String(reflecting: _1)))"
+        case .imageFailed(let _0, let _1): "imageFailed(error: \(Swift.String(reflecting: _0)), request: \(Swift.String(reflecting: _1)))"
+        case .paid(let _0): "paid(receipt: \(Swift.String(reflecting: _0)))"
+        case .declined(let _0): "declined(reason: \(Swift.String(reflecting: _0)))"
+        case .delivery(let _0): "delivery(status: \(Swift.String(reflecting: _0)))"
+        case .trackingLost(let _0): "trackingLost(error: \(Swift.String(reflecting: _0)))"
+        case ._timer(let _t): "_timer(\(_t))"
+        }
+    }
+}
+
+/// A forwarded event by the effect that runs the child: `pay(abort)` (E64).
+extension Checkout.Forwarded: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .pay(let _e): "pay(\(_e))"
+        }
+    }
+}
+
 /// A call as the spec names its effect: `holdStock(42)` (E64).
 extension Checkout.Call: Swift.CustomStringConvertible {
     public var description: Swift.String {

@@ -223,3 +223,14 @@ extension Counter.Mode: Swift.CustomStringConvertible {
         }
     }
 }
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Counter.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .increment: "increment"
+        case .decrement: "decrement"
+        case .reset: "reset"
+        }
+    }
+}

@@ -467,3 +467,15 @@ extension DeepParallel.Mode.B: Swift.CustomStringConvertible {
         }
     }
 }
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension DeepParallel.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .go: "go"
+        case .away: "away"
+        case .back: "back"
+        case .backShallow: "backShallow"
+        }
+    }
+}

@@ -512,6 +512,19 @@ extension Edges.Mode: Swift.CustomStringConvertible {
     }
 }
 
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Edges.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .typed(let _0): "typed(text: \(Swift.String(reflecting: _0)))"
+        case .hit(let _0): "hit(count: \(Swift.String(reflecting: _0)))"
+        case .noHit: "noHit"
+        case .poke: "poke"
+        case ._timer(let _t): "_timer(\(_t))"
+        }
+    }
+}
+
 /// A call as the spec names its effect: `holdStock(42)` (E64).
 extension Edges.Call: Swift.CustomStringConvertible {
     public var description: Swift.String {

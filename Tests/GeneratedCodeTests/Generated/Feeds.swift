@@ -600,6 +600,19 @@ extension Feeds.Mode: Swift.CustomStringConvertible {
     }
 }
 
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Feeds.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .follow(let _0): "follow(topic: \(Swift.String(reflecting: _0)))"
+        case .post(let _0, let _1): "post(topic: \(Swift.String(reflecting: _0)), text: \(Swift.String(reflecting: _1)))"
+        case .dropped(let _0, let _1): "dropped(error: \(Swift.String(reflecting: _0)), request: \(Swift.String(reflecting: _1)))"
+        case .saveFailed(let _0): "saveFailed(error: \(Swift.String(reflecting: _0)))"
+        case .stop: "stop"
+        }
+    }
+}
+
 /// A call as the spec names its effect: `holdStock(42)` (E64).
 extension Feeds.Call: Swift.CustomStringConvertible {
     public var description: Swift.String {

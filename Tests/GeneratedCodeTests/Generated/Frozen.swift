@@ -304,3 +304,12 @@ extension Frozen.Mode.Right: Swift.CustomStringConvertible {
         }
     }
 }
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Frozen.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .tick: "tick"
+        }
+    }
+}

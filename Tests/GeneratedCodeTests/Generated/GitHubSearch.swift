@@ -662,6 +662,19 @@ extension GitHubSearch.Mode: Swift.CustomStringConvertible {
     }
 }
 
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension GitHubSearch.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .searchChanged(let _0): "searchChanged(search: \(Swift.String(reflecting: _0)))"
+        case .scrolledNearBottom: "scrolledNearBottom"
+        case .loaded(let _0, let _1): "loaded(repositories: \(Swift.String(reflecting: _0)), nextURL: \(Swift.String(reflecting: _1)))"
+        case .failed(let _0): "failed(error: \(Swift.String(reflecting: _0)))"
+        case ._timer(let _t): "_timer(\(_t))"
+        }
+    }
+}
+
 /// A call as the spec names its effect: `holdStock(42)` (E64).
 extension GitHubSearch.Call: Swift.CustomStringConvertible {
     public var description: Swift.String {

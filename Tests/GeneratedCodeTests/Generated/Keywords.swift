@@ -543,6 +543,19 @@ extension Keywords.Mode: Swift.CustomStringConvertible {
     }
 }
 
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Keywords.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .`switch`(let _0): "switch(case: \(Swift.String(reflecting: _0)))"
+        case .`return`: "return"
+        case .`throw`(let _0): "throw(where: \(Swift.String(reflecting: _0)))"
+        case .`for`(let _0, let _1): "for(let: \(Swift.String(reflecting: _0)), var: \(Swift.String(reflecting: _1)))"
+        case ._timer(let _t): "_timer(\(_t))"
+        }
+    }
+}
+
 /// A call as the spec names its effect: `holdStock(42)` (E64).
 extension Keywords.Call: Swift.CustomStringConvertible {
     public var description: Swift.String {

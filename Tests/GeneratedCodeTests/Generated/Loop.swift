@@ -352,3 +352,14 @@ extension Loop.Mode: Swift.CustomStringConvertible {
         }
     }
 }
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Loop.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .spin: "spin"
+        case .halt: "halt"
+        case .again: "again"
+        }
+    }
+}

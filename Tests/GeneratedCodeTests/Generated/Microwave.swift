@@ -1140,6 +1140,23 @@ extension Microwave.Mode.Cooking: Swift.CustomStringConvertible {
     }
 }
 
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Microwave.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .addTime(let _0): "addTime(seconds: \(Swift.String(reflecting: _0)))"
+        case .start: "start"
+        case .tick: "tick"
+        case .`open`: "open"
+        case .close: "close"
+        case .cancel: "cancel"
+        case .unplug: "unplug"
+        case .beeped: "beeped"
+        case ._timer(let _t): "_timer(\(_t))"
+        }
+    }
+}
+
 /// A call as the spec names its effect: `holdStock(42)` (E64).
 extension Microwave.Call: Swift.CustomStringConvertible {
     public var description: Swift.String {

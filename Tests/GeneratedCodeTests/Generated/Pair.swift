@@ -300,3 +300,14 @@ extension Pair.Mode: Swift.CustomStringConvertible {
         }
     }
 }
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Pair.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .swap: "swap"
+        case .add(let _0): "add(amount: \(Swift.String(reflecting: _0)))"
+        case .freeze: "freeze"
+        }
+    }
+}

@@ -892,3 +892,14 @@ extension ParallelDone.Mode.Y: Swift.CustomStringConvertible {
         }
     }
 }
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension ParallelDone.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .finish: "finish"
+        case .name(let _0): "name(label: \(Swift.String(reflecting: _0)))"
+        case .spin: "spin"
+        }
+    }
+}

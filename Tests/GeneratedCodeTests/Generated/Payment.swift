@@ -484,6 +484,17 @@ extension Payment.Mode: Swift.CustomStringConvertible {
     }
 }
 
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Payment.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .authorized(let _0): "authorized(receipt: \(Swift.String(reflecting: _0)))"
+        case .refused(let _0): "refused(reason: \(Swift.String(reflecting: _0)))"
+        case .abort: "abort"
+        }
+    }
+}
+
 /// A call as the spec names its effect: `holdStock(42)` (E64).
 extension Payment.Call: Swift.CustomStringConvertible {
     public var description: Swift.String {

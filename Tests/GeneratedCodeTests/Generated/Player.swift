@@ -614,6 +614,20 @@ extension Player.Mode.Active: Swift.CustomStringConvertible {
     }
 }
 
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Player.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .play: "play"
+        case .pause: "pause"
+        case .stop: "stop"
+        case .powerOff: "powerOff"
+        case .finished: "finished"
+        case ._timer(let _t): "_timer(\(_t))"
+        }
+    }
+}
+
 /// A call as the spec names its effect: `holdStock(42)` (E64).
 extension Player.Call: Swift.CustomStringConvertible {
     public var description: Swift.String {

@@ -395,3 +395,15 @@ extension TrafficLight.Mode: Swift.CustomStringConvertible {
         }
     }
 }
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension TrafficLight.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .pedestrianWaiting: "pedestrianWaiting"
+        case .powerFailed: "powerFailed"
+        case .powerRestored: "powerRestored"
+        case ._timer(let _t): "_timer(\(_t))"
+        }
+    }
+}

@@ -529,6 +529,19 @@ extension Turnstile.Mode: Swift.CustomStringConvertible {
     }
 }
 
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Turnstile.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .coin(let _0): "coin(value: \(Swift.String(reflecting: _0)))"
+        case .push: "push"
+        case .reset: "reset"
+        case .logged(let _0): "logged(ok: \(Swift.String(reflecting: _0)))"
+        case ._timer(let _t): "_timer(\(_t))"
+        }
+    }
+}
+
 /// A call as the spec names its effect: `holdStock(42)` (E64).
 extension Turnstile.Call: Swift.CustomStringConvertible {
     public var description: Swift.String {

@@ -844,3 +844,17 @@ extension Upload.Mode.Checksum: Swift.CustomStringConvertible {
         }
     }
 }
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Upload.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .chunk: "chunk"
+        case .hashed: "hashed"
+        case .pause: "pause"
+        case .resume: "resume"
+        case .reset: "reset"
+        case .fail: "fail"
+        }
+    }
+}

@@ -334,3 +334,15 @@ extension Flat.Mode: Swift.CustomStringConvertible {
         }
     }
 }
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Flat.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .next: "next"
+        case .reset: "reset"
+        case .toggle: "toggle"
+        case .leave: "leave"
+        }
+    }
+}

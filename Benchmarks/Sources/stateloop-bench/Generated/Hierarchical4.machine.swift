@@ -453,3 +453,15 @@ extension Hierarchical4.Mode.D: Swift.CustomStringConvertible {
         }
     }
 }
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Hierarchical4.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .next: "next"
+        case .reset: "reset"
+        case .toggle: "toggle"
+        case .leave: "leave"
+        }
+    }
+}
