@@ -6,17 +6,17 @@ import StateLoop
 public enum Examples {
     /// Name and run of every example, in the order the demo shows them.
     public static let all: [(name: String, run: @Sendable () async -> [String])] = [
-        ("Counter", counter),
+        ("Counter", { await counter() }),
         ("PlayCatch", { await playCatch() }),
         ("TrafficLight", { await trafficLight() }),
         ("GitHubSearch", { await gitHubSearch() }),
-        ("Movies", movies),
-        ("SignIn", signIn),
+        ("Movies", { await movies() }),
+        ("SignIn", { await signIn() }),
         ("Player", { await player() }),
-        ("Microwave", microwave),
-        ("Upload", upload),
+        ("Microwave", { await microwave() }),
+        ("Upload", { await upload() }),
         ("Transfer", { await transfer() }),
-        ("Downloader", downloader),
+        ("Downloader", { await downloader() }),
         ("Checkout", { await checkout() }),
     ]
 

@@ -97,10 +97,10 @@ import Testing
             "start -> stopped sessions=0",
             "play -> active playing sessions=1",
             "pause -> active paused sessions=1",
-            "stop -> stopped sessions=1 runs=[StateLoopExamples.Player.Run.saveSession(1)]",
+            "stop -> stopped sessions=1 runs=[saveSession(1)]",
             "play -> active paused sessions=2",
             "play -> active playing sessions=2",
-            "powerOff -> off sessions=2 runs=[StateLoopExamples.Player.Run.saveSession(2)]",
+            "powerOff -> off sessions=2 runs=[saveSession(2)]",
             "saved [1, 2]",
         ])
     }
@@ -114,9 +114,9 @@ import Testing
             "open -> opened seconds=2 log=[\"on\", \"off\", \"open\"]",
             "close -> closed cooking heating seconds=2 log=[\"on\", \"off\", \"open\", \"on\"]",
             "tick -> closed cooking heating seconds=1 log=[\"on\", \"off\", \"open\", \"on\"]",
-            "tick -> closed idle seconds=0 log=[\"on\", \"off\", \"open\", \"on\", \"off\"] runs=[StateLoopExamples.Microwave.Run.beep(3)]",
+            "tick -> closed idle seconds=0 log=[\"on\", \"off\", \"open\", \"on\", \"off\"] runs=[beep(3)]",
             "beeped -> closed idle seconds=0 log=[\"on\", \"off\", \"open\", \"on\", \"off\", \"beeped\"]",
-            "unplug -> unplugged seconds=0 log=[\"on\", \"off\", \"open\", \"on\", \"off\", \"beeped\"] runs=[StateLoopExamples.Microwave.Run.log(\"bye after 6 entries\")]",
+            "unplug -> unplugged seconds=0 log=[\"on\", \"off\", \"open\", \"on\", \"off\", \"beeped\"] runs=[log(\"bye after 6 entries\")]",
             "logged [\"bye after 6 entries\"]",
         ])
     }
@@ -179,7 +179,7 @@ import Testing
             "trackingLost(error: \"tracking lost\") -> reconnecting images=[\"back.png\"] loaded=[\"cover.png\"] receipt=R42 status=\"on its way\" problem=\"tracking lost\"",
             "_timer(after #0 in reconnecting) -> shipped images=[\"back.png\"] loaded=[\"cover.png\"] receipt=R42 status=\"on its way\" problem=\"tracking lost\"",
             "delivery(status: \"delivered\") -> shipped images=[\"back.png\"] loaded=[\"cover.png\"] receipt=R42 status=\"delivered\" problem=\"tracking lost\"",
-            "called: [\"holdStock(42)\", \"pay(StateLoopExamples.Payment.Input(amount: 42))\", \"trackDelivery(\\\"R42\\\")\"]",
+            "called: [\"holdStock(42)\", \"pay(amount: 42)\", \"trackDelivery(\\\"R42\\\")\"]",
         ])
     }
 }

@@ -235,7 +235,7 @@ import Testing
         expectContains(source, """
                 public protocol Effects: Swift.Sendable {
                     /// `search` (Test.machine.yml:19): runs in `busy` while its request is not `nil`; a new request cancels the run before it.
-                    func search(_ request: _T3) async -> SearchResult
+                    func search(_ request: SearchRequest) async -> SearchResult
                 }
             """)
         expectContains(source, """
@@ -243,7 +243,7 @@ import Testing
                         case .empty: .empty
             """)
         expectContains(source, """
-                    fileprivate var _request_search: _T3? {
+                    fileprivate var _request_search: SearchRequest? {
                         switch mode {
                         case .busy: _value0()
                         case .idle: nil
@@ -258,11 +258,11 @@ import Testing
 
     @Test func keywordNamesAreBacktickedWhereTheyAreNamesAndBareWhereTheyAreLabels() {
         let source = generate(oneState(context: "default: {type: Int, default: \"0\"}", events: "go: {in: Int}", handler: "{set: {default: event.in}}"))
-        expectContains(source, "public var `default`: _T0")
-        expectContains(source, "default _default: _T0")
+        expectContains(source, "public var `default`: Default")
+        expectContains(source, "default _default: Default")
         expectContains(source, "self.`default` = _default")
-        expectContains(source, "case go(in: _T1)")
-        expectContains(source, "let `in`: _T1")
+        expectContains(source, "case go(in: GoIn)")
+        expectContains(source, "let `in`: GoIn")
         expectContains(source, "let event: Event.GoPayload = .init(in: _0)")
     }
 

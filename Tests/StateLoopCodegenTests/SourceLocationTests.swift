@@ -359,7 +359,7 @@ struct SourceLocationTests {
 
     /// Every fixture, GitHubSearch with the types it names, in both language modes a target may
     /// use (a Swift 5 target with `-warnings-as-errors` builds the generated code in Swift 5 mode).
-    @Test(arguments: AccessLevel.allCases, [6, 5])
+    @Test("S93: every fixture compiles warning-free with every access level in Swift 6 and Swift 5 language mode", arguments: AccessLevel.allCases, [6, 5])
     func fixturesCompileWarningFreeWithEveryAccessLevelInEveryLanguageMode(_ access: AccessLevel, swiftVersion: Int) throws {
         var files = ["GitHubTypes.swift": try String(contentsOf: TestPaths.golden.appendingPathComponent("../Support/GitHubTypes.swift"), encoding: .utf8)]
         for name in GoldenTests.fixtures {
@@ -368,5 +368,39 @@ struct SourceLocationTests {
         }
         let result = try Swiftc.typecheck(files, swiftVersion: swiftVersion)
         #expect(result.status == 0, "with \(access) access in Swift \(swiftVersion) mode:\n\(result.output)")
+    }
+
+    /// S93: every spec of `Specs/`, with the Swift of `Specs/Effects` it is built with (the
+    /// `StateLoopExamples` target), in both language modes; the target itself builds in Swift 6 only.
+    @Test("S93: the specs of Specs/ compile warning-free in Swift 6 and Swift 5 language mode", arguments: [6, 5])
+    func specsCompileWarningFreeInEveryLanguageMode(_ swiftVersion: Int) throws {
+        let folder = TestPaths.package.appendingPathComponent("Specs")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".machine.yml") }.sorted()
+        let contents = try names.map { try [UInt8](Data(contentsOf: folder.appendingPathComponent($0))) }
+        let library = MachineLibrary(zip(names, contents).compactMap { SpecLoader.decode(contents: $1, path: $0) })
+        var files: [String: String] = [:]
+        for (name, bytes) in zip(names, contents) {
+            let output = GeneratorPipeline().generate(contents: bytes, path: name, library: library)
+            files[name.replacingOccurrences(of: ".yml", with: ".swift")] = try #require(output.source, "\(output.diagnostics)")
+        }
+        let effects = folder.appendingPathComponent("Effects")
+        for name in try FileManager.default.contentsOfDirectory(atPath: effects.path) where name.hasSuffix(".swift") {
+            files[name] = try String(contentsOf: effects.appendingPathComponent(name), encoding: .utf8)
+        }
+        #expect(!names.isEmpty)
+        let result = try Swiftc.typecheck(files, swiftVersion: swiftVersion)
+        #expect(result.status == 0, "in Swift \(swiftVersion) mode:\n\(result.output)")
+    }
+
+    /// S94: the checks above fail on a warning: the same generated file with one unused value
+    /// fails in either mode.
+    @Test("S94: a warning fails the warning-free checks in either language mode", arguments: [6, 5])
+    func aWarningFailsTheCheck(_ swiftVersion: Int) throws {
+        let source = try #require(TestPaths.generateFixture("Counter").source)
+        let clean = try Swiftc.typecheck(["Counter.swift": source], swiftVersion: swiftVersion)
+        #expect(clean.status == 0, "\(clean.output)")
+        let warned = try Swiftc.typecheck(["Counter.swift": source, "Warning.swift": "func f() { let unused = 1 }\n"], swiftVersion: swiftVersion)
+        #expect(warned.status != 0)
+        #expect(warned.output.contains("initialization of immutable value 'unused' was never used"), "\(warned.output)")
     }
 }

@@ -449,6 +449,24 @@ import Testing
         ])
     }
 
+    @Test("E64: an effect or an event named description fails at its name: Call and Event print through 'description'")
+    func effectOrEventNamedDescriptionFails() {
+        let yaml = """
+            machine: M
+            events: {go: {}, description: {}}
+            initial: a
+            states:
+              a:
+                on: {go: a, description: a}
+            effects:
+              description: {in: [a], request: {type: Int, value: "0"}}
+            """
+        #expect(printedDiagnostics(yaml) == [
+            "test.machine.yml:2:18: error: event 'description' would redeclare 'description', through which 'Event' prints an event (E64) (fix: rename the event, e.g. 'describe')",
+            "test.machine.yml:8:3: error: effect 'description' would redeclare 'description', through which 'Call' prints a call (E64) (fix: rename the effect, e.g. 'describe')",
+        ])
+    }
+
     @Test func contextFieldNamedEventClashesWithThePayloadName() {
         let yaml = """
             machine: M

@@ -23,6 +23,13 @@ import Testing
         ])
     }
 
+    @Test("S92: a state named description fails at its name: Mode prints through 'description'")
+    func aStateNamedDescriptionFails() {
+        #expect(checked(machine("  a:\n    initial: description\n    states:\n      description: {}\n")) == [
+            "test.machine.yml:9:7: error: state 'description' would redeclare 'description', through which 'Mode' prints the active states (S92) (fix: rename the state, e.g. 'describing')",
+        ])
+    }
+
     @Test("S1: initial: naming something else fails at the value, with a did-you-mean")
     func initialMustNameAChild() {
         #expect(checked(machine("  a:\n    initial: bb\n    states:\n      b: {}\n")) == [

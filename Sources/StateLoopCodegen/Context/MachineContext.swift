@@ -20,7 +20,7 @@ public struct MachineContext: Sendable {
     public var readOnlyAccess: String
     /// The doc comment text of the namespace.
     public var machineDoc: String
-    /// One alias per type written in the spec (`_T0`), each at its YAML position; every
+    /// One alias per type written in the spec (`Count`, `CheckQuotaRequest`: `SpecTypeNames`), each at its YAML position; every
     /// declaration below uses the alias, so swiftc reports a wrong type at the spec's line.
     public var typeAliases: [TypeAlias]
     /// The body of `Mode`: a case per top-level state, then the types of nested states.
@@ -113,13 +113,13 @@ public struct MachineContext: Sendable {
     public struct Member: Sendable {
         /// Doc comment text.
         public var doc: String
-        /// The line that opens the member: `fileprivate func _value0() -> _T3? {`.
+        /// The line that opens the member: `fileprivate func _value0() -> CheckQuotaRequest? {`.
         public var declaration: String
         /// The lines after it, closing brace included; each carries its own indentation.
         public var body: [String]
     }
 
-    /// `typealias _T0 = StateLoop._SpecType<String>.Checked`, laid out with the type at its YAML position.
+    /// `typealias Count = StateLoop._SpecType<String>.Checked`, laid out with the type at its YAML position.
     public struct TypeAlias: Sendable {
         /// Doc comment text.
         public var doc: String
@@ -131,7 +131,7 @@ public struct MachineContext: Sendable {
     public struct EventCase: Sendable {
         /// Doc comment text.
         public var doc: String
-        /// `searchChanged(search: _T4)`.
+        /// `searchChanged(search: SearchChangedSearch)`.
         public var declaration: String
     }
 

@@ -10,7 +10,7 @@ import StateLoopSpec
 /// What an effect's method looks like, derived from its keys (Docs/Effects.md, "The generated Swift").
 struct EffectShape {
     let effect: EffectSpec
-    /// The request's alias (`_T3`), the child's `Input`, or `nil` when the method takes no request.
+    /// The request's alias (`CheckQuotaRequest`), the child's `Input`, or `nil` when the method takes no request.
     let requestType: String?
     /// `LoadImageResult`, or `nil` for a fire-and-forget effect.
     let resultType: String?
@@ -27,7 +27,7 @@ struct EffectShape {
         return " async" + (throwing ? " throws" : "") + (resultType.map { " -> \($0)" } ?? "")
     }
 
-    /// The method's parameter list: `_ request: _T3`, `_ input: Payment.Input`, or nothing.
+    /// The method's parameter list: `_ request: CheckQuotaRequest`, `_ input: Payment.Input`, or nothing.
     var parameters: String {
         guard let requestType else { return "" }
         return effect.child == nil ? "_ request: \(requestType)" : "_ input: \(requestType)"
@@ -112,13 +112,14 @@ extension MachineContextBuilder {
             let childName = SwiftName.escaped(child.machine.value)
             if let childSpec = children[child.machine.value], !childSpec.input.isEmpty {
                 let inputName = nextMember("input")
-                // Each value as a statement typed with the child's alias of its field, which is
-                // `_Tn` for input field `n`: swiftc checks it at its YAML line (E24).
+                // Each value as a statement typed with the child's alias of its field
+                // (`SpecTypeNames`): swiftc checks it at its YAML line (E24).
+                let fieldTypes = SpecTypeNames(childSpec).input
                 var lines: [String] = []
                 var arguments: [String] = []
                 for (index, field) in childSpec.input.enumerated() {
                     guard let value = child.input.first(where: { $0.field.value == field.name.value }) else { continue }
-                    lines += placement.lines(value.expression, after: "let _\(index): \(childName).\(GeneratedNames.typeAlias(index)) = ", indent: "            ")
+                    lines += placement.lines(value.expression, after: "let _\(index): \(childName).\(fieldTypes[index]) = ", indent: "            ")
                     lines.append(SourcePlacement.end)
                     arguments.append("\(Self.argumentLabel(field.name.value)): _\(index)")
                 }

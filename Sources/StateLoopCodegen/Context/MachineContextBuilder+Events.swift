@@ -14,7 +14,7 @@ extension MachineContextBuilder {
         }
     }
 
-    /// `loaded(repositories: _T4, nextURL: _T5)`, or `scrolledNearBottom`.
+    /// `loaded(repositories: LoadedRepositories, nextURL: LoadedNextURL)`, or `scrolledNearBottom`.
     func caseDeclaration(_ event: EventSpec) -> String {
         let name = SwiftName.escaped(event.name.value)
         guard let types = payloadTypes[event.name.value] else { return name }

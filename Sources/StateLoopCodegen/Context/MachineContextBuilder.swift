@@ -5,11 +5,12 @@ import StateLoopSpec
 // spec), so nothing here is checked again: names are identifiers that clash with nothing
 // generated, every reference resolves, every event is covered. One file per part of the output:
 //
-//   MachineContextBuilder+Types        an alias per type written in the spec, at its YAML position
+//   MachineContextBuilder+Types        an alias per type written in the spec (`SpecTypeNames`), at its YAML position
 //   MachineContextBuilder+Events       `Event` cases, payload structs, case patterns
 //   MachineContextBuilder+Reducer      the reducer's methods, the spec's guards and `set:` values inline
 //   MachineContextBuilder+Effects      effects and `after:` timers: request members, feedbacks
 //   MachineContextBuilder+Testing      the `StateMachine` conformance tests and coverage read
+//   MachineContextBuilder+Descriptions how `Mode` and its nested types, `Event`, `Call` and `Run` print
 //
 // Names the generated code declares or derives come from `GeneratedNames`; text from the spec is
 // laid out by `SourcePlacement`.
@@ -247,7 +248,7 @@ public struct MachineContextBuilder {
                 ? "\(access.prefix)static var initial: Self"
                 : "\(access.prefix)static func initial(_ input: Input) -> Self",
             recordingLines: recordingLines(),
-            conformance: conformanceLines().joined(separator: "\n"),
+            conformance: (conformanceLines() + descriptionLines()).joined(separator: "\n"),
             systemLines: systemLines(systemParameters: systemParameters, feedbacksArguments: feedbacksArguments),
             systemFinish: layout.hasTopLevelFinal ? ", isFinished: { $0.isDone }" : "",
             fields: zip(spec.context, fieldTypes).map { field, type in
@@ -356,7 +357,7 @@ public struct MachineContextBuilder {
         SwiftName.keywords.contains(name) ? "_\(name)" : name
     }
 
-    /// `count: _T0`, or `default _default: _T0` for a keyword.
+    /// `count: Count`, or `default _default: Default` for a keyword.
     private static func initParameter(_ field: ContextField, type: String) -> String {
         let name = field.name.value
         let parameter = parameterName(name)

@@ -119,6 +119,24 @@ extension SpecChecker {
                 GeneratedNames.modeType(ofState: node.name), for: "state '\(node.name)'",
                 at: node.spec.name.location, in: &modeScope, into: &findings)
         }
+        // S92: `Mode` and its nested types print through `description`, which a case or region
+        // of that name would redeclare.
+        for node in tree.nodes where node.name == GeneratedNames.description && !node.spec.isHistory {
+            findings.error(
+                "state '\(node.name)' would redeclare 'description', through which 'Mode' prints the active states (S92)",
+                at: node.spec.name.location, fixIt: "rename the state, e.g. 'describing'")
+        }
+        // E64: so do `Event`, `Call` and `Run`, whose cases are the events and the effects.
+        for event in spec.events where event.name.value == GeneratedNames.description {
+            findings.error(
+                "event 'description' would redeclare 'description', through which 'Event' prints an event (E64)",
+                at: event.name.location, fixIt: "rename the event, e.g. 'describe'")
+        }
+        for effect in spec.effects where effect.name.value == GeneratedNames.description {
+            findings.error(
+                "effect 'description' would redeclare 'description', through which 'Call' prints a call (E64)",
+                at: effect.name.location, fixIt: "rename the effect, e.g. 'describe'")
+        }
         if let timer = tree.nodes.lazy.flatMap(\.spec.after).first {
             claim(GeneratedNames.timer, for: "the `after:` timers", verb: "generate", at: timer.delay.location, in: &eventScope, into: &findings)
         }

@@ -42,6 +42,8 @@ public enum GeneratedNames {
     public static let timer = "Timer"
     /// `Event._timer(...)`: the case timer feedbacks send.
     public static let timerCase = "_timer"
+    /// `Mode.description`: the active states as `print` shows them (Docs/Statecharts.md S90).
+    public static let description = "description"
     /// The request of a timer with a named delay (E38).
     public static let delayedEntry = "_DelayedEntry"
 
@@ -107,15 +109,8 @@ public enum GeneratedNames {
         "_request_" + effect
     }
 
-    /// `_T0`, `_T1`, ...: the alias of the n-th type written in the spec. Every declaration uses the
-    /// alias, which stands in a `#sourceLocation` block, so that a wrong type is reported at its
-    /// YAML line. Numbered, so that no two spec names can produce the same alias.
-    public static func typeAlias(_ number: Int) -> String {
-        "_T\(number)"
-    }
-
-    /// `_default1`, `_value2`, `_timerRequest0`: the n-th generated member of a kind. Numbered
-    /// for the same reason.
+    /// `_default1`, `_value2`, `_timerRequest0`: the n-th generated member of a kind. Numbered,
+    /// so that no two spec names can produce the same member.
     public static func member(_ kind: String, _ number: Int) -> String {
         "_\(kind)\(number)"
     }

@@ -415,3 +415,52 @@ extension DeepParallel: StateLoop.StateMachine {
         T 10\u{1F}1\u{1E}8
         """)
 }
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension DeepParallel.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .par(let _c): "par\(_c)"
+        case .outside: "outside"
+        }
+    }
+}
+
+/// The regions of `par`: `(region: state, ...)` (S91).
+extension DeepParallel.Mode.Par: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        "(a: \(a), b: \(b))"
+    }
+}
+
+/// The active child of `a` as the spec names it (S90).
+extension DeepParallel.Mode.A: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .a1: "a1"
+        case .a2: "a2"
+        }
+    }
+}
+
+/// The active child of `b` as the spec names it (S90).
+extension DeepParallel.Mode.B: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .b1: "b1"
+        case .b2: "b2"
+        }
+    }
+}
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension DeepParallel.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .go: "go"
+        case .away: "away"
+        case .back: "back"
+        case .backShallow: "backShallow"
+        }
+    }
+}

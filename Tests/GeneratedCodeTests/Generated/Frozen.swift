@@ -255,3 +255,46 @@ extension Frozen: StateLoop.StateMachine {
         T 0\u{1F}0
         """)
 }
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Frozen.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .both(let _c): "both\(_c)"
+        }
+    }
+}
+
+/// The regions of `both`: `(region: state, ...)` (S91).
+extension Frozen.Mode.Both: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        "(left: \(left), right: \(right))"
+    }
+}
+
+/// The active child of `left` as the spec names it (S90).
+extension Frozen.Mode.Left: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .l1: "l1"
+        }
+    }
+}
+
+/// The active child of `right` as the spec names it (S90).
+extension Frozen.Mode.Right: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .r1: "r1"
+        }
+    }
+}
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Frozen.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .tick: "tick"
+        }
+    }
+}

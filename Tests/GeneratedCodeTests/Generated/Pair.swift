@@ -5,21 +5,21 @@ import StateLoop
 public enum Pair {
     /// The type of `first` in `context:` (Pair.machine.yml:6): `Int`.
 #sourceLocation(file: "Pair.machine.yml", line: 5)
-    public typealias _T0 = StateLoop._SpecType<
+    public typealias First = StateLoop._SpecType<
                  Int
     >.Checked
 #sourceLocation()
 
     /// The type of `second` in `context:` (Pair.machine.yml:7): `Int`.
 #sourceLocation(file: "Pair.machine.yml", line: 6)
-    public typealias _T1 = StateLoop._SpecType<
+    public typealias Second = StateLoop._SpecType<
                  Int
     >.Checked
 #sourceLocation()
 
     /// The type of `amount` in the payload of `add` (Pair.machine.yml:11): `Int`.
 #sourceLocation(file: "Pair.machine.yml", line: 10)
-    public typealias _T2 = StateLoop._SpecType<
+    public typealias AddAmount = StateLoop._SpecType<
                 Int
     >.Checked
 #sourceLocation()
@@ -41,15 +41,15 @@ public enum Pair {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `first` from `context:` (Pair.machine.yml:6).
-        public var first: _T0
+        public var first: First
         /// `second` from `context:` (Pair.machine.yml:7).
-        public var second: _T1
+        public var second: Second
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            first: _T0,
-            second: _T1
+            first: First,
+            second: Second
         ) {
             self.mode = mode
             self.first = first
@@ -85,14 +85,14 @@ public enum Pair {
         public var isDone: Swift.Bool { false }
 
         /// `default:` of `first` (Pair.machine.yml:6).
-        fileprivate static func _default0() -> _T0 {
+        fileprivate static func _default0() -> First {
 #sourceLocation(file: "Pair.machine.yml", line: 6)
                                 1
 #sourceLocation()
         }
 
         /// `default:` of `second` (Pair.machine.yml:7).
-        fileprivate static func _default1() -> _T1 {
+        fileprivate static func _default1() -> Second {
 #sourceLocation(file: "Pair.machine.yml", line: 7)
                                 2
 #sourceLocation()
@@ -158,7 +158,7 @@ public enum Pair {
         /// `swap` (Pair.machine.yml:10).
         case swap
         /// `add` (Pair.machine.yml:11).
-        case add(amount: _T2)
+        case add(amount: AddAmount)
         /// `freeze` (Pair.machine.yml:12).
         case freeze
 
@@ -179,7 +179,7 @@ public enum Pair {
 
         /// The payload of `add` by name: what `event` means in the spec's expressions.
         fileprivate struct AddPayload {
-            let amount: _T2
+            let amount: AddAmount
         }
     }
 
@@ -289,4 +289,25 @@ extension Pair: StateLoop.StateMachine {
         T 5\u{1F}0\u{1E}5
         T 6\u{1F}0\u{1E}6
         """)
+}
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Pair.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .`open`: "open"
+        case .frozen: "frozen"
+        }
+    }
+}
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Pair.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .swap: "swap"
+        case .add(let _0): "add(amount: \(Swift.String(reflecting: _0)))"
+        case .freeze: "freeze"
+        }
+    }
 }

@@ -5,14 +5,14 @@ import StateLoop
 public enum Flat {
     /// The type of `count` in `context:` (Flat.machine.yml:6): `Int`.
 #sourceLocation(file: "Flat.machine.yml", line: 5)
-    public typealias _T0 = StateLoop._SpecType<
+    public typealias Count = StateLoop._SpecType<
                 Int
     >.Checked
 #sourceLocation()
 
     /// The type of `flag` in `context:` (Flat.machine.yml:7): `Bool`.
 #sourceLocation(file: "Flat.machine.yml", line: 6)
-    public typealias _T1 = StateLoop._SpecType<
+    public typealias Flag = StateLoop._SpecType<
                 Bool
     >.Checked
 #sourceLocation()
@@ -36,15 +36,15 @@ public enum Flat {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `count` from `context:` (Flat.machine.yml:6).
-        public var count: _T0
+        public var count: Count
         /// `flag` from `context:` (Flat.machine.yml:7).
-        public var flag: _T1
+        public var flag: Flag
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            count: _T0,
-            flag: _T1
+            count: Count,
+            flag: Flag
         ) {
             self.mode = mode
             self.count = count
@@ -53,11 +53,19 @@ public enum Flat {
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
-            .init(
-                mode: .x,
+            let _mode: Mode = .x
+            return .init(
+                mode: _mode,
                 count: _default0(),
                 flag: _default1()
             )
+        }
+
+        /// Equal when every field is (`Equatable`).
+        public static func == (lhs: State, rhs: State) -> Swift.Bool {
+            guard lhs.mode == rhs.mode else { return false }
+            guard lhs.count == rhs.count else { return false }
+            return lhs.flag == rhs.flag
         }
 
         /// True while `name` is active: the state itself or, for a composite, any state below it.
@@ -73,14 +81,14 @@ public enum Flat {
         public var isDone: Swift.Bool { false }
 
         /// `default:` of `count` (Flat.machine.yml:6).
-        fileprivate static func _default0() -> _T0 {
+        fileprivate static func _default0() -> Count {
 #sourceLocation(file: "Flat.machine.yml", line: 6)
                                0
 #sourceLocation()
         }
 
         /// `default:` of `flag` (Flat.machine.yml:7).
-        fileprivate static func _default1() -> _T1 {
+        fileprivate static func _default1() -> Flag {
 #sourceLocation(file: "Flat.machine.yml", line: 7)
                                 false
 #sourceLocation()
@@ -314,4 +322,27 @@ extension Flat: StateLoop.StateMachine {
         T 10\u{1F}1\u{1E}10
         T 11\u{1F}1\u{1E}11
         """)
+}
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Flat.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .x: "x"
+        case .y: "y"
+        case .outside: "outside"
+        }
+    }
+}
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Flat.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .next: "next"
+        case .reset: "reset"
+        case .toggle: "toggle"
+        case .leave: "leave"
+        }
+    }
 }

@@ -5,14 +5,14 @@ import StateLoop
 public enum Hierarchical4 {
     /// The type of `count` in `context:` (Hierarchical4.machine.yml:9): `Int`.
 #sourceLocation(file: "Hierarchical4.machine.yml", line: 8)
-    public typealias _T0 = StateLoop._SpecType<
+    public typealias Count = StateLoop._SpecType<
                 Int
     >.Checked
 #sourceLocation()
 
     /// The type of `flag` in `context:` (Hierarchical4.machine.yml:10): `Bool`.
 #sourceLocation(file: "Hierarchical4.machine.yml", line: 9)
-    public typealias _T1 = StateLoop._SpecType<
+    public typealias Flag = StateLoop._SpecType<
                 Bool
     >.Checked
 #sourceLocation()
@@ -63,15 +63,15 @@ public enum Hierarchical4 {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `count` from `context:` (Hierarchical4.machine.yml:9).
-        public var count: _T0
+        public var count: Count
         /// `flag` from `context:` (Hierarchical4.machine.yml:10).
-        public var flag: _T1
+        public var flag: Flag
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            count: _T0,
-            flag: _T1
+            count: Count,
+            flag: Flag
         ) {
             self.mode = mode
             self.count = count
@@ -80,13 +80,21 @@ public enum Hierarchical4 {
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
+            let _mode: Mode = .a(.b(.c(.d(.x))))
             var _next = Self.init(
-                mode: .a(.b(.c(.d(.x)))),
+                mode: _mode,
                 count: _default0(),
                 flag: _default1()
             )
             State._enterBelow(_next.mode, &_next)
             return _next
+        }
+
+        /// Equal when every field is (`Equatable`).
+        public static func == (lhs: State, rhs: State) -> Swift.Bool {
+            guard lhs.mode == rhs.mode else { return false }
+            guard lhs.count == rhs.count else { return false }
+            return lhs.flag == rhs.flag
         }
 
         /// True while `name` is active: the state itself or, for a composite, any state below it.
@@ -106,14 +114,14 @@ public enum Hierarchical4 {
         public var isDone: Swift.Bool { false }
 
         /// `default:` of `count` (Hierarchical4.machine.yml:9).
-        fileprivate static func _default0() -> _T0 {
+        fileprivate static func _default0() -> Count {
 #sourceLocation(file: "Hierarchical4.machine.yml", line: 9)
                                0
 #sourceLocation()
         }
 
         /// `default:` of `flag` (Hierarchical4.machine.yml:10).
-        fileprivate static func _default1() -> _T1 {
+        fileprivate static func _default1() -> Flag {
 #sourceLocation(file: "Hierarchical4.machine.yml", line: 10)
                                 false
 #sourceLocation()
@@ -397,4 +405,63 @@ extension Hierarchical4: StateLoop.StateMachine {
         T 6\u{1F}1\u{1E}6
         T 7\u{1F}1\u{1E}7
         """)
+}
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Hierarchical4.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .a(let _c): "a(\(_c))"
+        case .outside: "outside"
+        }
+    }
+}
+
+/// The active child of `a` as the spec names it (S90).
+extension Hierarchical4.Mode.A: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .b(let _c): "b(\(_c))"
+        }
+    }
+}
+
+/// The active child of `b` as the spec names it (S90).
+extension Hierarchical4.Mode.B: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .c(let _c): "c(\(_c))"
+        }
+    }
+}
+
+/// The active child of `c` as the spec names it (S90).
+extension Hierarchical4.Mode.C: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .d(let _c): "d(\(_c))"
+        }
+    }
+}
+
+/// The active child of `d` as the spec names it (S90).
+extension Hierarchical4.Mode.D: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .x: "x"
+        case .y: "y"
+        }
+    }
+}
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Hierarchical4.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .next: "next"
+        case .reset: "reset"
+        case .toggle: "toggle"
+        case .leave: "leave"
+        }
+    }
 }
