@@ -53,11 +53,19 @@ public enum Flat {
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
-            .init(
-                mode: .x,
+            let _mode: Mode = .x
+            return .init(
+                mode: _mode,
                 count: _default0(),
                 flag: _default1()
             )
+        }
+
+        /// Equal when every field is (`Equatable`).
+        public static func == (lhs: State, rhs: State) -> Swift.Bool {
+            guard lhs.mode == rhs.mode else { return false }
+            guard lhs.count == rhs.count else { return false }
+            return lhs.flag == rhs.flag
         }
 
         /// True while `name` is active: the state itself or, for a composite, any state below it.

@@ -80,13 +80,21 @@ public enum Hierarchical4 {
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
+            let _mode: Mode = .a(.b(.c(.d(.x))))
             var _next = Self.init(
-                mode: .a(.b(.c(.d(.x)))),
+                mode: _mode,
                 count: _default0(),
                 flag: _default1()
             )
             State._enterBelow(_next.mode, &_next)
             return _next
+        }
+
+        /// Equal when every field is (`Equatable`).
+        public static func == (lhs: State, rhs: State) -> Swift.Bool {
+            guard lhs.mode == rhs.mode else { return false }
+            guard lhs.count == rhs.count else { return false }
+            return lhs.flag == rhs.flag
         }
 
         /// True while `name` is active: the state itself or, for a composite, any state below it.
