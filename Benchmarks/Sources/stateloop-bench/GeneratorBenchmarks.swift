@@ -61,12 +61,11 @@ func generateOnce(spec: URL, into directory: URL) throws -> Int {
 
 /// The same from the spec's bytes, already read.
 @discardableResult
-func generateOnce(contents: [UInt8], spec: URL, into directory: URL? = nil) throws -> Int {
+func generateOnce(contents: [UInt8], spec: URL, into directory: URL) throws -> Int {
     let output = GeneratorPipeline().generate(contents: contents, path: spec.path)
     guard let source = output.source, output.diagnostics.isEmpty else {
         fatalError("the benchmark spec does not generate cleanly: \(output.diagnostics.prefix(5))")
     }
-    let directory = directory ?? spec.deletingLastPathComponent()
     try OutputWriter.writeIfChanged(source, to: directory.appendingPathComponent("Synthetic.swift").path)
     return output.diagnostics.count
 }
@@ -160,7 +159,7 @@ enum ChildMode {
                 let contents = try [UInt8](Data(contentsOf: spec))
                 try countedWork {
                     switch mode {
-                    case generate: blackHole(try generateOnce(contents: contents, spec: spec))
+                    case generate: blackHole(try generateOnce(contents: contents, spec: spec, into: spec.deletingLastPathComponent()))
                     case parse: blackHole(parseEvents(contents))
                     default: blackHole(printPaths(contents: contents, path: spec.lastPathComponent))
                     }
@@ -193,11 +192,11 @@ func printPaths(contents: [UInt8], path: String) -> Int {
     // One path at a time, as the command prints them: all of them at once would hold the square
     // of a chain's length.
     var bytes = 0
-    func print(_ steps: [MachinePaths.Step]?) {
+    func write(_ steps: [MachinePaths.Step]?) {
         for step in steps ?? [] { bytes += paths.text(of: step).utf8.count + 3 }
     }
-    for state in paths.states { print(state.steps) }
-    for transition in paths.transitions { print(transition.steps) }
+    for state in paths.states { write(state.steps) }
+    for transition in paths.transitions { write(transition.steps) }
     return bytes
 }
 
