@@ -2,5 +2,6 @@
 # Benchmarks, built in release mode: prints `BENCH <name> <value>` lines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash Scripts/deps.sh
+# The instruction-count figures (generator.over_libyaml, scaling.generate) run valgrind's callgrind.
+if [ "$(uname)" = Linux ]; then bash Scripts/deps.sh valgrind; else bash Scripts/deps.sh; fi
 swift run -c release --package-path Benchmarks stateloop-bench "$@"

@@ -7,6 +7,8 @@ missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 pkg-config --exists yaml-0.1 2>/dev/null || missing+=(libyaml-dev)
 command -v dot >/dev/null 2>&1 || missing+=(graphviz)
+# Packages a caller needs besides, named by their command (bench.sh: valgrind, on Linux).
+for extra in "$@"; do command -v "$extra" >/dev/null 2>&1 || missing+=("$extra"); done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if command -v apt-get >/dev/null 2>&1; then

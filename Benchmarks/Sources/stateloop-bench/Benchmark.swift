@@ -1,11 +1,28 @@
-// Benchmark: one named figure and how to measure it.
+// Benchmark: one named figure, how to measure it, and the goal it is held to.
 
-/// One figure printed as `BENCH <name> <value>`.
+import Foundation
+
+/// One figure printed as `BENCH <name> <value>`, followed by its goal when it has one:
+/// `BENCH generator.over_libyaml.instructions.ratio 5.41 (goal ≤ 3: not met)`.
 struct Benchmark: Sendable {
     /// Dotted name, e.g. `runtime.send.ns_per_event`; the command-line filter matches on it.
     let name: String
+    /// The most the figure may be (the goals of Benchmarks/README.md), or `nil`.
+    var goal: Double? = nil
     /// Runs the measurement and returns the figure.
     let measure: @Sendable () -> Double
+
+    /// The `BENCH` line of `value`: one decimal, two below 10 (ratios, nanoseconds per event).
+    func line(_ value: Double) -> String {
+        let figure = "BENCH \(name) \(Self.rounded(value))"
+        guard let goal else { return figure }
+        return figure + " (goal ≤ \(Self.rounded(goal)): \(value <= goal ? "met" : "not met"))"
+    }
+
+    private static func rounded(_ value: Double) -> Double {
+        let scale = abs(value) < 10 ? 100.0 : 10.0
+        return (value * scale).rounded() / scale
+    }
 }
 
 /// Nanoseconds per operation for `count` operations that took `duration`.
@@ -19,4 +36,22 @@ func nanoseconds(per count: Int, in duration: Duration) -> Double {
 @inline(never)
 func blackHole<T>(_ value: T) {
     withExtendedLifetime(value) {}
+}
+
+/// Measurements that several figures derive from (a time and a ratio of it), taken once per
+/// process.
+final class Measurements: @unchecked Sendable {
+    static let shared = Measurements()
+    private let lock = NSLock()
+    private var values: [String: Double] = [:]
+
+    /// The value of `key`, measured by `measure` on first use.
+    func value(_ key: String, _ measure: () -> Double) -> Double {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = values[key] { return known }
+        let value = measure()
+        values[key] = value
+        return value
+    }
 }

@@ -28,20 +28,16 @@ let swiftcPath: String = {
 
 /// The `Modules` folder of the build this executable comes from, which holds StateLoop.swiftmodule.
 let stateLoopModules: URL = {
-    #if os(Linux)
-    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    #else
-    let executable = Bundle.main.executableURL!
-    #endif
-    let modules = executable.deletingLastPathComponent().appendingPathComponent("Modules")
+    let modules = selfExecutable.deletingLastPathComponent().appendingPathComponent("Modules")
     guard FileManager.default.fileExists(atPath: modules.appendingPathComponent("StateLoop.swiftmodule").path) else {
         fatalError("no StateLoop.swiftmodule in \(modules.path); build with `swift build -c release --package-path Benchmarks`")
     }
     return modules
 }()
 
-/// The median CPU time, in seconds, of compiling `source` as module `module` (flags above).
-func compileSeconds(_ source: String, module: String) -> Double {
+/// The median CPU time, in seconds, of compiling `source` as module `module` (flags above), or
+/// only type-checking it (`-typecheck` in place of `-c` and `-o`).
+func compileSeconds(_ source: String, module: String, typecheckOnly: Bool = false) -> Double {
     do {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stateloop-compile-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -53,9 +49,8 @@ func compileSeconds(_ source: String, module: String) -> Double {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: swiftcPath)
             process.arguments = [
-                "-c", "-Onone", "-parse-as-library", "-swift-version", "6", "-module-name", module,
-                "-I", stateLoopModules.path, file.path, "-o", directory.appendingPathComponent("\(module).o").path,
-            ]
+                "-Onone", "-parse-as-library", "-swift-version", "6", "-module-name", module, "-I", stateLoopModules.path, file.path,
+            ] + (typecheckOnly ? ["-typecheck"] : ["-c", "-o", directory.appendingPathComponent("\(module).o").path])
             let output = Pipe()
             process.standardOutput = output
             process.standardError = output
@@ -103,24 +98,21 @@ func generatedSwift(yaml: String, path: String) -> String {
     return source
 }
 
-/// Compile times, measured once per process and shared by the figures derived from them.
-final class CompileTimes: @unchecked Sendable {
-    static let shared = CompileTimes()
-    private let lock = NSLock()
-    private var seconds: [String: Double] = [:]
-
-    /// The compile time of `key`, measured by `measure` on first use.
-    func value(_ key: String, _ measure: () -> Double) -> Double {
-        lock.lock()
-        defer { lock.unlock() }
-        if let known = seconds[key] { return known }
-        let value = measure()
-        seconds[key] = value
-        return value
-    }
-
+/// The compile times, measured once per process (`Measurements`) and shared by the figures
+/// derived from them.
+extension Measurements {
     func generated(states: Int, events: Int) -> Double {
-        value("generated.\(states)x\(events)") { compileSeconds(generatedSwift(SyntheticMachine(states: states, events: events)), module: "Synthetic") }
+        value("generated.\(states)x\(events)") {
+            let machine = SyntheticMachine(states: states, events: events)
+            let source = generatedSwift(machine)
+            // The reducer as it ships: with the coverage hook of every branch (issue 11), the
+            // compile time the goal of 1.2 × the hand-written switch is about.
+            let hooks = source.components(separatedBy: "_trace.take(").count - 1
+            guard hooks == machine.branches else {
+                fatalError("the generated \(states) × \(events) reducer records \(hooks) branches, not its \(machine.branches)")
+            }
+            return compileSeconds(source, module: "Synthetic")
+        }
     }
 
     func handwritten(states: Int, events: Int) -> Double {
@@ -150,30 +142,30 @@ let compileHierarchy = SyntheticHierarchy()
 /// The compiler's figures: the 200×50 comparison, the hierarchical 200×50 comparison, then every
 /// size and its cost per pair.
 let compileBenchmarks: [Benchmark] = [
-    Benchmark(name: "compile.generated.s") { CompileTimes.shared.generated(states: 200, events: 50) },
-    Benchmark(name: "compile.handwritten.s") { CompileTimes.shared.handwritten(states: 200, events: 50) },
-    Benchmark(name: "compile.generated_over_handwritten.percent") {
-        100 * CompileTimes.shared.generated(states: 200, events: 50) / CompileTimes.shared.handwritten(states: 200, events: 50)
+    Benchmark(name: "compile.generated.s") { Measurements.shared.generated(states: 200, events: 50) },
+    Benchmark(name: "compile.handwritten.s") { Measurements.shared.handwritten(states: 200, events: 50) },
+    Benchmark(name: "compile.generated_over_handwritten.percent", goal: 120) {
+        100 * Measurements.shared.generated(states: 200, events: 50) / Measurements.shared.handwritten(states: 200, events: 50)
     },
     // Issue 9: the generated Swift of a statechart (SyntheticHierarchy: 200 leaves under four levels
     // of composites, 37 of 50 events inherited) over the flat Swift written by hand for it.
-    Benchmark(name: "compile.hierarchical.generated.s") { CompileTimes.shared.hierarchicalGenerated(compileHierarchy) },
-    Benchmark(name: "compile.hierarchical.handwritten.s") { CompileTimes.shared.hierarchicalHandwritten(compileHierarchy) },
-    Benchmark(name: "compile.hierarchical.generated_over_handwritten.percent") {
-        100 * CompileTimes.shared.hierarchicalGenerated(compileHierarchy) / CompileTimes.shared.hierarchicalHandwritten(compileHierarchy)
+    Benchmark(name: "compile.hierarchical.generated.s") { Measurements.shared.hierarchicalGenerated(compileHierarchy) },
+    Benchmark(name: "compile.hierarchical.handwritten.s") { Measurements.shared.hierarchicalHandwritten(compileHierarchy) },
+    Benchmark(name: "compile.hierarchical.generated_over_handwritten.percent", goal: 120) {
+        100 * Measurements.shared.hierarchicalGenerated(compileHierarchy) / Measurements.shared.hierarchicalHandwritten(compileHierarchy)
     },
     // The same against a hand-written file split into one method per leaf, as the generated one
     // is: the stricter comparison (not the goal's figure, which compares with the plain nested
     // switch, as compile.generated_over_handwritten.percent does).
-    Benchmark(name: "compile.hierarchical.handwritten_per_leaf.s") { CompileTimes.shared.hierarchicalHandwrittenPerLeaf(compileHierarchy) },
+    Benchmark(name: "compile.hierarchical.handwritten_per_leaf.s") { Measurements.shared.hierarchicalHandwrittenPerLeaf(compileHierarchy) },
     Benchmark(name: "compile.hierarchical.generated_over_handwritten_per_leaf.percent") {
-        100 * CompileTimes.shared.hierarchicalGenerated(compileHierarchy) / CompileTimes.shared.hierarchicalHandwrittenPerLeaf(compileHierarchy)
+        100 * Measurements.shared.hierarchicalGenerated(compileHierarchy) / Measurements.shared.hierarchicalHandwrittenPerLeaf(compileHierarchy)
     },
 ] + compileSizes.flatMap { states, events in
     [
-        Benchmark(name: "compile.generated.\(states)x\(events).s") { CompileTimes.shared.generated(states: states, events: events) },
+        Benchmark(name: "compile.generated.\(states)x\(events).s") { Measurements.shared.generated(states: states, events: events) },
         Benchmark(name: "compile.generated.\(states)x\(events).us_per_pair") {
-            1e6 * CompileTimes.shared.generated(states: states, events: events) / Double(states * events)
+            1e6 * Measurements.shared.generated(states: states, events: events) / Double(states * events)
         },
     ]
 }

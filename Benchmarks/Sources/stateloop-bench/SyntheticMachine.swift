@@ -71,6 +71,16 @@ struct SyntheticMachine {
     /// The number of (state, event) pairs: one reducer case each.
     var pairs: Int { states * events }
 
+    /// The number of branches: one per pair, and the `ignore` after each guard. The generated
+    /// reducer records each as it takes it (`_trace.take(id)`, issue 11).
+    var branches: Int {
+        pairs + (0..<states).reduce(0) { count, state in
+            count + (0..<events).filter { event in
+                if case .guarded = handling(state: state, event: event) { true } else { false }
+            }.count
+        }
+    }
+
     // MARK: - The spec
 
     /// The `.machine.yml` text.

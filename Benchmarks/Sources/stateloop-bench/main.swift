@@ -9,13 +9,10 @@ ChildMode.runIfRequested(CommandLine.arguments)
 RuntimeChildMode.runIfRequested(CommandLine.arguments)
 CompileSourcesMode.runIfRequested(CommandLine.arguments)
 
-let benchmarks: [Benchmark] = runtimeBenchmarks + reduceBenchmarks + generatorBenchmarks + compileBenchmarks
+let benchmarks: [Benchmark] = runtimeBenchmarks + reduceBenchmarks + generatorBenchmarks + compileBenchmarks + scalingBenchmarks
 
 let filter = CommandLine.arguments.dropFirst().first
 for benchmark in benchmarks where filter.map(benchmark.name.contains) ?? true {
-    let value = benchmark.measure()
-    // One decimal, two below 10 (ratios, nanoseconds per event).
-    let scale = abs(value) < 10 ? 100.0 : 10.0
     // Written at once, unbuffered: a long run shows each figure as soon as it is measured.
-    FileHandle.standardOutput.write(Data("BENCH \(benchmark.name) \((value * scale).rounded() / scale)\n".utf8))
+    FileHandle.standardOutput.write(Data((benchmark.line(benchmark.measure()) + "\n").utf8))
 }

@@ -5,13 +5,13 @@
 /// everything else is left to swiftc, which reports it at the YAML line too.
 extension SpecChecker {
     func checkEmbeddedSwift(_ spec: MachineSpec, into findings: inout Findings) {
-        let fragments = embeddedSwift(spec, tree: findings.tree)
+        let fragments = findings.embeddedSwift
         for type in fragments.types { checkType(type, into: &findings) }
         for expression in fragments.expressions { checkExpression(expression, into: &findings) }
     }
 
     /// Every Swift type and expression written in the spec, in the order the checks report them.
-    func embeddedSwift(_ spec: MachineSpec, tree: StateTree) -> (types: [Located<String>], expressions: [Located<String>]) {
+    static func embeddedSwift(_ spec: MachineSpec, tree: StateTree) -> (types: [Located<String>], expressions: [Located<String>]) {
         var types: [Located<String>] = []
         var expressions: [Located<String>] = []
         for field in spec.context {

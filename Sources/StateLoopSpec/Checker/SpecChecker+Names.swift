@@ -73,7 +73,7 @@ extension SpecChecker {
         // A name already refused (a module, a nested type) gets one error, not a second.
         guard SwiftName.isIdentifier(name),
               !findings.diagnostics.items.contains(where: { $0.severity == .error && $0.location == spec.name.location }) else { return }
-        let fragments = embeddedSwift(spec, tree: findings.tree)
+        let fragments = findings.embeddedSwift
         for (fragment, isType) in fragments.types.map({ ($0, true) }) + fragments.expressions.map({ ($0, false) })
         where SwiftFragment.namesBare(name, in: fragment.value, isType: isType) {
             findings.error(

@@ -106,9 +106,13 @@ struct Findings {
 
     /// Every state, nested ones included, in document order.
     let tree: StateTree
+    /// Every Swift type and expression of the spec (`SpecChecker.embeddedSwift`), which two
+    /// checks read.
+    let embeddedSwift: (types: [Located<String>], expressions: [Located<String>])
 
     init(spec: MachineSpec) {
         tree = StateTree(spec.states)
+        embeddedSwift = SpecChecker.embeddedSwift(spec, tree: tree)
         stateNames = tree.nodes.map(\.name)
         eventNames = spec.events.map(\.name.value)
         fieldNames = spec.context.map(\.name.value)

@@ -24,6 +24,9 @@ public struct StateTree: Sendable {
     public let roots: [Int]
     /// A state's position by name (the first, when a name is repeated: an error of the checks).
     public let index: [String: Int]
+    /// True when the machine has no nesting and no new kind of state anywhere: v1 specs are flat.
+    /// Found once here: the generator asks it once per state.
+    public let isFlat: Bool
 
     public init(_ states: [StateSpec]) {
         var nodes: [Node] = []
@@ -44,14 +47,10 @@ public struct StateTree: Sendable {
         self.nodes = nodes
         self.roots = roots
         self.index = index
+        isFlat = nodes.allSatisfy { $0.parent == nil && $0.children.isEmpty && $0.spec.kind == .normal }
     }
 
     public subscript(_ position: Int) -> Node { nodes[position] }
-
-    /// True when the machine has nesting (or a new kind of state) somewhere: v1 specs are flat.
-    public var isFlat: Bool {
-        nodes.allSatisfy { $0.parent == nil && $0.children.isEmpty && $0.spec.kind == .normal }
-    }
 
     /// The states a configuration can rest in: no children (history states aside), not a history
     /// state, and not a top-level final state (that ends the machine).
