@@ -142,19 +142,7 @@ extension MachineContextBuilder {
             )
             (call, empty) = ("\(valueName)()", effect.isSet ? "[]" : "nil")
         }
-        let body: [String]
-        if isV1 {
-            // v1's spelling, kept so that v1 goldens do not change (E45).
-            let active = Set(effect.runningStates.map(\.value))
-            let activeCases = spec.states.filter { active.contains($0.name.value) }.map { ".\(SwiftName.escaped($0.name.value))" }
-            let otherCases = spec.states.filter { !active.contains($0.name.value) }.map { ".\(SwiftName.escaped($0.name.value))" }
-            body = ["switch mode {"]
-                + (activeCases.isEmpty ? [] : ["case \(activeCases.joined(separator: ", ")): \(call)"])
-                + (otherCases.isEmpty ? [] : ["case \(otherCases.joined(separator: ", ")): \(empty)"])
-                + ["}"]
-        } else {
-            body = [effect.runningStates.map { "isIn(.\(SwiftName.escaped($0.value)))" }.joined(separator: " || ") + " ? \(call) : \(empty)"]
-        }
+        let body = [effect.runningStates.map { "isIn(.\(SwiftName.escaped($0.value)))" }.joined(separator: " || ") + " ? \(call) : \(empty)"]
         return [
             "",
             "        /// The request of `\(effect.name.value)`: \(effect.isSet ? "its `requests.value` where it runs, empty (not running)" : effect.child != nil ? "the child's input where it runs, `nil` (not running)" : "its `request.value` where it runs, `nil` (not running)") elsewhere.",
@@ -278,8 +266,8 @@ extension MachineContextBuilder {
             let (state, index, timer) = entry
             let mode = SwiftName.escaped(state.name.value)
             let named = timer.milliseconds == nil
-            let entered = isV1 ? "_entries" : "_entered_\(state.name.value)"
-            let test = isV1 ? "mode == .\(mode)" : "isIn(.\(mode))"
+            let entered = entryCount(layout.tree.index[state.name.value]!)
+            let test = "isIn(.\(mode))"
             return MachineContext.Timer(
                 doc: "`after: \(SwiftLiteral.comment(timer.delay.value))` of `\(state.name.value)` (\(position(timer.delay.location))): "
                     + "armed while the machine is there, armed anew by every entry.",
@@ -303,7 +291,7 @@ extension MachineContextBuilder {
     /// `._timer(.init(state: .failed, index: 0, entry: entry))`: the event timer `index` of `mode` sends.
     func timerEvent(mode: String, index: Int, entry: String) -> String {
         "." + GeneratedNames.timerCase + "("
-            + (isV1 ? Self.timer(mode: mode, index: index, entry: entry) : ".init(state: .\(mode), index: \(index), entry: \(entry))")
+            + ".init(state: .\(mode), index: \(index), entry: \(entry))"
             + ")"
     }
 

@@ -221,8 +221,6 @@ public enum Checkout {
         public var forwarded: [Forwarded] = []
         /// `backoff` as evaluated when `reconnecting` was last entered (E38).
         public internal(set) var _delay_reconnecting_0: Swift.Duration = .zero
-        /// `_entries` when `reconnecting` was last entered: its timers' request.
-        public internal(set) var _entered_reconnecting: Swift.Int = 0
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -276,25 +274,25 @@ public enum Checkout {
             guard lhs.attempt == rhs.attempt else { return false }
             guard lhs._entries == rhs._entries else { return false }
             guard lhs.forwarded == rhs.forwarded else { return false }
-            guard lhs._delay_reconnecting_0 == rhs._delay_reconnecting_0 else { return false }
-            return lhs._entered_reconnecting == rhs._entered_reconnecting
+            return lhs._delay_reconnecting_0 == rhs._delay_reconnecting_0
         }
 
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .browsing: if case .browsing = mode { true } else { false }
-            case .paying: if case .paying = mode { true } else { false }
-            case .shipped: if case .shipped = mode { true } else { false }
-            case .reconnecting: if case .reconnecting = mode { true } else { false }
+            case .browsing: if case .browsing = mode { return true }
+            case .paying: if case .paying = mode { return true }
+            case .shipped: if case .shipped = mode { return true }
+            case .reconnecting: if case .reconnecting = mode { return true }
             }
+            return false
         }
 
         /// The event `after:` timer `index` of `name` sends now, or `nil` when that state is not
         /// active: for tests that fire a timer through `reduce` (S77).
         public func armedTimer(_ name: StateName, index: Swift.Int = 0) -> Event? {
             switch (name, index) {
-            case (.reconnecting, 0) where isIn(.reconnecting): ._timer(.init(state: .reconnecting, index: 0, entry: _entered_reconnecting))
+            case (.reconnecting, 0) where isIn(.reconnecting): ._timer(.init(state: .reconnecting, index: 0, entry: _entries))
             default: nil
             }
         }
@@ -385,7 +383,6 @@ public enum Checkout {
             case .shipped:
                 break
             case .reconnecting:
-                _next._entered_reconnecting = _next._entries
                 do { let _s = _next; _s._action0(&_next) }
                 _next._delay_reconnecting_0 = _next._delay0()
             }
@@ -481,13 +478,13 @@ public enum Checkout {
 
         /// The request of `after: backoff` of `reconnecting` (Checkout.machine.yml:48): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest0: _DelayedEntry? {
-            isIn(.reconnecting) ? .init(entry: _entered_reconnecting, delay: _delay_reconnecting_0) : nil
+            isIn(.reconnecting) ? .init(entry: _entries, delay: _delay_reconnecting_0) : nil
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
@@ -635,7 +632,7 @@ public enum Checkout {
                 break // no effect that sends it runs here
             case .trackingLost:
                 break // no effect that sends it runs here
-            case ._timer(let _fired) where _fired == .init(state: .reconnecting, index: 0, entry: _entered_reconnecting):
+            case ._timer(let _fired) where _fired == .init(state: .reconnecting, index: 0, entry: _entries):
                 _trace.take(13)
                 _next._entries &+= 1
                 let _c: Mode = .shipped
@@ -682,6 +679,18 @@ public enum Checkout {
                 self.state = state
                 self.index = index
                 self.entry = entry
+            }
+
+            /// A timer event by mode, as a flat machine's tests name it: its modes are its states (S79).
+            public init(mode: Mode, index: Swift.Int, entry: Swift.Int) {
+                let state: StateName
+                switch mode {
+                case .browsing: state = .browsing
+                case .paying: state = .paying
+                case .shipped: state = .shipped
+                case .reconnecting: state = .reconnecting
+                }
+                self.init(state: state, index: index, entry: entry)
             }
 
             /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
@@ -984,7 +993,6 @@ extension Checkout: StateLoop.StateMachine {
     public static func copyBookkeeping(from source: State, to state: inout State) {
         state._entries = source._entries
         state._delay_reconnecting_0 = source._delay_reconnecting_0
-        state._entered_reconnecting = source._entered_reconnecting
     }
 
     /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.

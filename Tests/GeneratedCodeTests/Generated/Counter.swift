@@ -54,8 +54,9 @@ public enum Counter {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .counting: if case .counting = mode { true } else { false }
+            case .counting: if case .counting = mode { return true }
             }
+            return false
         }
 
         /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
@@ -71,7 +72,7 @@ public enum Counter {
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
@@ -83,26 +84,27 @@ public enum Counter {
         private func _reduce_counting<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .increment:
+                _trace.take(0)
 #sourceLocation(file: "Counter.machine.yml", line: 16)
                  _next.count = count + 1
 #sourceLocation()
-                _trace.take(0)
             case .decrement:
 #sourceLocation(file: "Counter.machine.yml", line: 18)
                 if count > 0
                 {
+#sourceLocation()
+                    _trace.take(1)
 #sourceLocation(file: "Counter.machine.yml", line: 18)
                               _next.count = count - 1
 #sourceLocation()
-                    _trace.take(1)
                 } else {
                     _trace.take(2) // ignored
                 }
             case .reset:
+                _trace.take(3)
 #sourceLocation(file: "Counter.machine.yml", line: 20)
               _next.count = 0
 #sourceLocation()
-                _trace.take(3)
             }
         }
     }

@@ -96,8 +96,19 @@ public enum Edges {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .waiting: if case .waiting = mode { true } else { false }
-            case .searching: if case .searching = mode { true } else { false }
+            case .waiting: if case .waiting = mode { return true }
+            case .searching: if case .searching = mode { return true }
+            }
+            return false
+        }
+
+        /// The event `after:` timer `index` of `name` sends now, or `nil` when that state is not
+        /// active: for tests that fire a timer through `reduce` (S77).
+        public func armedTimer(_ name: StateName, index: Swift.Int = 0) -> Event? {
+            switch (name, index) {
+            case (.waiting, 0) where isIn(.waiting): ._timer(.init(state: .waiting, index: 0, entry: _entries))
+            case (.waiting, 1) where isIn(.waiting): ._timer(.init(state: .waiting, index: 1, entry: _entries))
+            default: nil
             }
         }
 
@@ -112,6 +123,15 @@ public enum Edges {
             fileprivate let _state: State
             /// `search` (Edges.machine.yml:36).
             public var search: _T4? { _state._request_search }
+        }
+
+        /// The delay of `after:` timer `index` of `name` while that timer is armed, `nil` otherwise (E41).
+        public func timerDelay(_ name: StateName, index: Swift.Int = 0) -> Swift.Duration? {
+            switch (name, index) {
+            case (.waiting, 0) where isIn(.waiting): .milliseconds(1000)
+            case (.waiting, 1) where isIn(.waiting): .milliseconds(5000)
+            default: nil
+            }
         }
 
         /// `default:` of `query` (Edges.machine.yml:7).
@@ -137,26 +157,23 @@ public enum Edges {
 
         /// The request of `search`: its `request.value` where it runs, `nil` (not running) elsewhere.
         fileprivate var _request_search: _T4? {
-            switch mode {
-            case .searching: _value0()
-            case .waiting: nil
-            }
+            isIn(.searching) ? _value0() : nil
         }
 
         /// The request of `after: 1s` of `waiting` (Edges.machine.yml:20): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest0: Swift.Int? {
-            mode == .waiting ? _entries : nil
+            isIn(.waiting) ? _entries : nil
         }
 
         /// The request of `after: 5s` of `waiting` (Edges.machine.yml:23): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest1: Swift.Int? {
-            mode == .waiting ? _entries : nil
+            isIn(.waiting) ? _entries : nil
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
@@ -170,36 +187,36 @@ public enum Edges {
             switch _event {
             case .typed(let _0):
                 let event: Event.TypedPayload = .init(text: _0)
+                _trace.take(0)
 #sourceLocation(file: "Edges.machine.yml", line: 25)
              _next.query = event.text
 #sourceLocation()
-                _trace.take(0)
             case .hit:
                 _trace.take(1) // ignored
             case .noHit:
                 break // no effect that sends it runs here
             case .poke:
                 _trace.take(2)
-            case ._timer(let _fired) where _fired == .init(mode: .waiting, index: 0, entry: _entries):
+            case ._timer(let _fired) where _fired == .init(state: .waiting, index: 0, entry: _entries):
 #sourceLocation(file: "Edges.machine.yml", line: 21)
                 if query != nil
                 {
 #sourceLocation()
                     _trace.take(3)
-                    _next.mode = .searching
                     _next._entries &+= 1
+                    _next.mode = .searching
                 } else {
                     _trace.take(4) // ignored
                 }
-            case ._timer(let _fired) where _fired == .init(mode: .waiting, index: 1, entry: _entries):
+            case ._timer(let _fired) where _fired == .init(state: .waiting, index: 1, entry: _entries):
+                _trace.take(5)
 #sourceLocation(file: "Edges.machine.yml", line: 23)
                             _next.hits = 0
 #sourceLocation()
-                _trace.take(5)
-                _next.mode = .waiting
                 _next._entries &+= 1
+                _next.mode = .waiting
             case ._timer:
-                break // a timer of another state or of an earlier entry
+                break // a timer of a state not active, or of an earlier entry
             }
         }
 
@@ -208,28 +225,28 @@ public enum Edges {
             switch _event {
             case .typed(let _0):
                 let event: Event.TypedPayload = .init(text: _0)
+                _trace.take(6)
 #sourceLocation(file: "Edges.machine.yml", line: 30)
                                 _next.query = event.text
 #sourceLocation()
-                _trace.take(6)
-                _next.mode = .searching
                 _next._entries &+= 1
+                _next.mode = .searching
             case .hit(let _0):
                 let event: Event.HitPayload = .init(count: _0)
+                _trace.take(7)
 #sourceLocation(file: "Edges.machine.yml", line: 31)
                             _next.hits = hits + event.count
 #sourceLocation()
-                _trace.take(7)
-                _next.mode = .waiting
                 _next._entries &+= 1
+                _next.mode = .waiting
             case .noHit:
                 _trace.take(8)
-                _next.mode = .waiting
                 _next._entries &+= 1
+                _next.mode = .waiting
             case .poke:
                 _trace.take(9) // ignored
             case ._timer:
-                break // no timer runs here
+                break // a timer of a state not active, or of an earlier entry
             }
         }
     }
@@ -250,21 +267,31 @@ public enum Edges {
         /// Which `after:` timer fired, and during which entry into its state (an earlier one is ignored).
         public struct Timer: Swift.Equatable, Swift.Sendable, Swift.CustomStringConvertible {
             /// The state whose `after:` armed the timer.
-            public var mode: Mode
+            public var state: StateName
             /// The timer's position in that state's `after:`.
             public var index: Swift.Int
             /// `State._entries` when the timer was armed.
             public var entry: Swift.Int
 
             /// A timer event, for tests that drive `reduce` directly; the feedbacks make their own.
-            public init(mode: Mode, index: Swift.Int, entry: Swift.Int) {
-                self.mode = mode
+            public init(state: StateName, index: Swift.Int, entry: Swift.Int) {
+                self.state = state
                 self.index = index
                 self.entry = entry
             }
 
+            /// A timer event by mode, as a flat machine's tests name it: its modes are its states (S79).
+            public init(mode: Mode, index: Swift.Int, entry: Swift.Int) {
+                let state: StateName
+                switch mode {
+                case .waiting: state = .waiting
+                case .searching: state = .searching
+                }
+                self.init(state: state, index: index, entry: entry)
+            }
+
             /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
-            public var description: Swift.String { "after #\(index) in \(mode)" }
+            public var description: Swift.String { "after #\(index) in \(state)" }
         }
 
         /// Equal when both are the same case with equal payloads (`Equatable`).
@@ -377,13 +404,13 @@ public enum Edges {
                 request: { state in state._timerRequest0 },
                 clock: clock,
                 delay: { _ in .milliseconds(1000) },
-                event: { entry in ._timer(.init(mode: .waiting, index: 0, entry: entry)) }
+                event: { entry in ._timer(.init(state: .waiting, index: 0, entry: entry)) }
             ),
             .timer(
                 request: { state in state._timerRequest1 },
                 clock: clock,
                 delay: { _ in .milliseconds(5000) },
-                event: { entry in ._timer(.init(mode: .waiting, index: 1, entry: entry)) }
+                event: { entry in ._timer(.init(state: .waiting, index: 1, entry: entry)) }
             ),
         ]
     }
@@ -447,10 +474,10 @@ extension Edges: StateLoop.StateMachine {
     public static func timers(in state: State) -> [StateLoop.ArmedTimer<StateName, Event>] {
         var timers: [StateLoop.ArmedTimer<StateName, Event>] = []
         if let request = state._timerRequest0 {
-            timers.append(.init(state: .waiting, index: 0, delay: .milliseconds(1000), event: ._timer(.init(mode: .waiting, index: 0, entry: request))))
+            timers.append(.init(state: .waiting, index: 0, delay: .milliseconds(1000), event: ._timer(.init(state: .waiting, index: 0, entry: request))))
         }
         if let request = state._timerRequest1 {
-            timers.append(.init(state: .waiting, index: 1, delay: .milliseconds(5000), event: ._timer(.init(mode: .waiting, index: 1, entry: request))))
+            timers.append(.init(state: .waiting, index: 1, delay: .milliseconds(5000), event: ._timer(.init(state: .waiting, index: 1, entry: request))))
         }
         return timers
     }

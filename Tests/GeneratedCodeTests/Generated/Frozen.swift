@@ -61,12 +61,13 @@ public enum Frozen {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .both: if case .both = mode { true } else { false }
-            case .left: if case .both = mode { true } else { false }
-            case .l1: if case .both(let _p0) = mode, case .l1 = _p0.left { true } else { false }
-            case .right: if case .both = mode { true } else { false }
-            case .r1: if case .both(let _p0) = mode, case .r1 = _p0.right { true } else { false }
+            case .both: if case .both = mode { return true }
+            case .left: if case .both = mode { return true }
+            case .l1: if case .both(let _p0) = mode, case .l1 = _p0.left { return true }
+            case .right: if case .both = mode { return true }
+            case .r1: if case .both(let _p0) = mode, case .r1 = _p0.right { return true }
             }
+            return false
         }
 
         /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
@@ -163,7 +164,7 @@ public enum Frozen {
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {

@@ -142,10 +142,20 @@ public enum GitHubSearch {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .idle: if case .idle = mode { true } else { false }
-            case .loading: if case .loading = mode { true } else { false }
-            case .ready: if case .ready = mode { true } else { false }
-            case .failed: if case .failed = mode { true } else { false }
+            case .idle: if case .idle = mode { return true }
+            case .loading: if case .loading = mode { return true }
+            case .ready: if case .ready = mode { return true }
+            case .failed: if case .failed = mode { return true }
+            }
+            return false
+        }
+
+        /// The event `after:` timer `index` of `name` sends now, or `nil` when that state is not
+        /// active: for tests that fire a timer through `reduce` (S77).
+        public func armedTimer(_ name: StateName, index: Swift.Int = 0) -> Event? {
+            switch (name, index) {
+            case (.failed, 0) where isIn(.failed): ._timer(.init(state: .failed, index: 0, entry: _entries))
+            default: nil
             }
         }
 
@@ -160,6 +170,14 @@ public enum GitHubSearch {
             fileprivate let _state: State
             /// `loadNextPage` (GitHubSearch.machine.yml:49).
             public var loadNextPage: _T8? { _state._request_loadNextPage }
+        }
+
+        /// The delay of `after:` timer `index` of `name` while that timer is armed, `nil` otherwise (E41).
+        public func timerDelay(_ name: StateName, index: Swift.Int = 0) -> Swift.Duration? {
+            switch (name, index) {
+            case (.failed, 0) where isIn(.failed): .milliseconds(5000)
+            default: nil
+            }
         }
 
         /// `default:` of `search` (GitHubSearch.machine.yml:7).
@@ -199,21 +217,18 @@ public enum GitHubSearch {
 
         /// The request of `loadNextPage`: its `request.value` where it runs, `nil` (not running) elsewhere.
         fileprivate var _request_loadNextPage: _T8? {
-            switch mode {
-            case .loading: _value0()
-            case .idle, .ready, .failed: nil
-            }
+            isIn(.loading) ? _value0() : nil
         }
 
         /// The request of `after: 5s` of `failed` (GitHubSearch.machine.yml:43): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest0: Swift.Int? {
-            mode == .failed ? _entries : nil
+            isIn(.failed) ? _entries : nil
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
@@ -232,6 +247,8 @@ public enum GitHubSearch {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 24)
                if !event.search.isEmpty
                 {
+#sourceLocation()
+                    _trace.take(0)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 26)
          _next.search = event.search
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 26)
@@ -239,9 +256,8 @@ public enum GitHubSearch {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 26)
                                                _next.nextPageURL = GitHub.searchURL(event.search)
 #sourceLocation()
-                    _trace.take(0)
-                    _next.mode = .loading
                     _next._entries &+= 1
+                    _next.mode = .loading
                 } else {
                     _trace.take(1) // ignored
                 }
@@ -252,7 +268,7 @@ public enum GitHubSearch {
             case .failed:
                 break // no effect that sends it runs here
             case ._timer:
-                break // no timer runs here
+                break // a timer of a state not active, or of an earlier entry
             }
         }
 
@@ -261,6 +277,7 @@ public enum GitHubSearch {
             switch _event {
             case .searchChanged(let _0):
                 let event: Event.SearchChangedPayload = .init(search: _0)
+                _trace.take(5)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 33)
                                       _next.search = event.search
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 33)
@@ -268,31 +285,30 @@ public enum GitHubSearch {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 33)
                                                                             _next.nextPageURL = GitHub.searchURL(event.search)
 #sourceLocation()
-                _trace.take(5)
-                _next.mode = .loading
                 _next._entries &+= 1
+                _next.mode = .loading
             case .scrolledNearBottom:
                 _trace.take(6) // ignored
             case .loaded(let _0, let _1):
                 let event: Event.LoadedPayload = .init(repositories: _0, nextURL: _1)
+                _trace.take(3)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 31)
                              _next.results = results + event.repositories
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 31)
                                                                     _next.nextPageURL = event.nextURL
 #sourceLocation()
-                _trace.take(3)
-                _next.mode = .ready
                 _next._entries &+= 1
+                _next.mode = .ready
             case .failed(let _0):
                 let event: Event.FailedPayload = .init(error: _0)
+                _trace.take(4)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 32)
                               _next.lastError = event.error
 #sourceLocation()
-                _trace.take(4)
-                _next.mode = .failed
                 _next._entries &+= 1
+                _next.mode = .failed
             case ._timer:
-                break // no timer runs here
+                break // a timer of a state not active, or of an earlier entry
             }
         }
 
@@ -301,6 +317,7 @@ public enum GitHubSearch {
             switch _event {
             case .searchChanged(let _0):
                 let event: Event.SearchChangedPayload = .init(search: _0)
+                _trace.take(9)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 40)
                                       _next.search = event.search
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 40)
@@ -308,17 +325,16 @@ public enum GitHubSearch {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 40)
                                                                             _next.nextPageURL = GitHub.searchURL(event.search)
 #sourceLocation()
-                _trace.take(9)
-                _next.mode = .loading
                 _next._entries &+= 1
+                _next.mode = .loading
             case .scrolledNearBottom:
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 38)
                 if nextPageURL != nil
                 {
 #sourceLocation()
                     _trace.take(7)
-                    _next.mode = .loading
                     _next._entries &+= 1
+                    _next.mode = .loading
                 } else {
                     _trace.take(8) // ignored
                 }
@@ -327,7 +343,7 @@ public enum GitHubSearch {
             case .failed:
                 break // no effect that sends it runs here
             case ._timer:
-                break // no timer runs here
+                break // a timer of a state not active, or of an earlier entry
             }
         }
 
@@ -336,6 +352,7 @@ public enum GitHubSearch {
             switch _event {
             case .searchChanged(let _0):
                 let event: Event.SearchChangedPayload = .init(search: _0)
+                _trace.take(11)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 46)
                                       _next.search = event.search
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 46)
@@ -345,29 +362,28 @@ public enum GitHubSearch {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 46)
                                                                                                                           _next.lastError = nil
 #sourceLocation()
-                _trace.take(11)
-                _next.mode = .loading
                 _next._entries &+= 1
+                _next.mode = .loading
             case .scrolledNearBottom:
+                _trace.take(10)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 45)
                                            _next.lastError = nil
 #sourceLocation()
-                _trace.take(10)
-                _next.mode = .loading
                 _next._entries &+= 1
+                _next.mode = .loading
             case .loaded:
                 break // no effect that sends it runs here
             case .failed:
                 break // no effect that sends it runs here
-            case ._timer(let _fired) where _fired == .init(mode: .failed, index: 0, entry: _entries):
+            case ._timer(let _fired) where _fired == .init(state: .failed, index: 0, entry: _entries):
+                _trace.take(12)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 43)
                            _next.lastError = nil
 #sourceLocation()
-                _trace.take(12)
-                _next.mode = .loading
                 _next._entries &+= 1
+                _next.mode = .loading
             case ._timer:
-                break // a timer of another state or of an earlier entry
+                break // a timer of a state not active, or of an earlier entry
             }
         }
     }
@@ -388,21 +404,33 @@ public enum GitHubSearch {
         /// Which `after:` timer fired, and during which entry into its state (an earlier one is ignored).
         public struct Timer: Swift.Equatable, Swift.Sendable, Swift.CustomStringConvertible {
             /// The state whose `after:` armed the timer.
-            public var mode: Mode
+            public var state: StateName
             /// The timer's position in that state's `after:`.
             public var index: Swift.Int
             /// `State._entries` when the timer was armed.
             public var entry: Swift.Int
 
             /// A timer event, for tests that drive `reduce` directly; the feedbacks make their own.
-            public init(mode: Mode, index: Swift.Int, entry: Swift.Int) {
-                self.mode = mode
+            public init(state: StateName, index: Swift.Int, entry: Swift.Int) {
+                self.state = state
                 self.index = index
                 self.entry = entry
             }
 
+            /// A timer event by mode, as a flat machine's tests name it: its modes are its states (S79).
+            public init(mode: Mode, index: Swift.Int, entry: Swift.Int) {
+                let state: StateName
+                switch mode {
+                case .idle: state = .idle
+                case .loading: state = .loading
+                case .ready: state = .ready
+                case .failed: state = .failed
+                }
+                self.init(state: state, index: index, entry: entry)
+            }
+
             /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
-            public var description: Swift.String { "after #\(index) in \(mode)" }
+            public var description: Swift.String { "after #\(index) in \(state)" }
         }
 
         /// Equal when both are the same case with equal payloads (`Equatable`).
@@ -523,7 +551,7 @@ public enum GitHubSearch {
                 request: { state in state._timerRequest0 },
                 clock: clock,
                 delay: { _ in .milliseconds(5000) },
-                event: { entry in ._timer(.init(mode: .failed, index: 0, entry: entry)) }
+                event: { entry in ._timer(.init(state: .failed, index: 0, entry: entry)) }
             ),
         ]
     }
@@ -587,7 +615,7 @@ extension GitHubSearch: StateLoop.StateMachine {
     public static func timers(in state: State) -> [StateLoop.ArmedTimer<StateName, Event>] {
         var timers: [StateLoop.ArmedTimer<StateName, Event>] = []
         if let request = state._timerRequest0 {
-            timers.append(.init(state: .failed, index: 0, delay: .milliseconds(5000), event: ._timer(.init(mode: .failed, index: 0, entry: request))))
+            timers.append(.init(state: .failed, index: 0, delay: .milliseconds(5000), event: ._timer(.init(state: .failed, index: 0, entry: request))))
         }
         return timers
     }

@@ -136,8 +136,18 @@ public enum Keywords {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .`do`: if case .`do` = mode { true } else { false }
-            case .`repeat`: if case .`repeat` = mode { true } else { false }
+            case .`do`: if case .`do` = mode { return true }
+            case .`repeat`: if case .`repeat` = mode { return true }
+            }
+            return false
+        }
+
+        /// The event `after:` timer `index` of `name` sends now, or `nil` when that state is not
+        /// active: for tests that fire a timer through `reduce` (S77).
+        public func armedTimer(_ name: StateName, index: Swift.Int = 0) -> Event? {
+            switch (name, index) {
+            case (.`repeat`, 0) where isIn(.`repeat`): ._timer(.init(state: .`repeat`, index: 0, entry: _entries))
+            default: nil
             }
         }
 
@@ -152,6 +162,14 @@ public enum Keywords {
             fileprivate let _state: State
             /// `defer` (Keywords.machine.yml:33).
             public var `defer`: _T8? { _state._request_defer }
+        }
+
+        /// The delay of `after:` timer `index` of `name` while that timer is armed, `nil` otherwise (E41).
+        public func timerDelay(_ name: StateName, index: Swift.Int = 0) -> Swift.Duration? {
+            switch (name, index) {
+            case (.`repeat`, 0) where isIn(.`repeat`): .milliseconds(1000)
+            default: nil
+            }
         }
 
         /// `default:` of `default` (Keywords.machine.yml:5).
@@ -191,21 +209,18 @@ public enum Keywords {
 
         /// The request of `defer`: its `request.value` where it runs, `nil` (not running) elsewhere.
         fileprivate var _request_defer: _T8? {
-            switch mode {
-            case .`repeat`: _value0()
-            case .`do`: nil
-            }
+            isIn(.`repeat`) ? _value0() : nil
         }
 
         /// The request of `after: 1s` of `repeat` (Keywords.machine.yml:25): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest0: Swift.Int? {
-            mode == .`repeat` ? _entries : nil
+            isIn(.`repeat`) ? _entries : nil
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
@@ -214,7 +229,7 @@ public enum Keywords {
             }
         }
 
-        /// `reduce` in state ``do``.
+        /// `reduce` in state `do`.
         private func _reduce_do<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .`switch`(let _0):
@@ -222,59 +237,60 @@ public enum Keywords {
 #sourceLocation(file: "Keywords.machine.yml", line: 20)
                     if event.case > 0
                 {
+#sourceLocation()
+                    _trace.take(0)
 #sourceLocation(file: "Keywords.machine.yml", line: 20)
                                                       _next.`default` = `default` + event.case
 #sourceLocation()
-                    _trace.take(0)
-                    _next.mode = .`repeat`
                     _next._entries &+= 1
+                    _next.mode = .`repeat`
                 }
             case .`return`:
                 _trace.take(1)
-                _next.mode = .`repeat`
                 _next._entries &+= 1
+                _next.mode = .`repeat`
             case .`throw`:
                 break // no effect that sends it runs here
             case .`for`(let _0, let _1):
                 let event: Event.ForPayload = .init(let: _0, var: _1)
+                _trace.take(2)
 #sourceLocation(file: "Keywords.machine.yml", line: 22)
          _next.`let` = event.let
 #sourceLocation(file: "Keywords.machine.yml", line: 22)
                           _next.`var` = `let` + event.var
 #sourceLocation()
-                _trace.take(2)
             case ._timer:
-                break // no timer runs here
+                break // a timer of a state not active, or of an earlier entry
             }
         }
 
-        /// `reduce` in state ``repeat``.
+        /// `reduce` in state `repeat`.
         private func _reduce_repeat<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .`switch`(let _0):
                 let event: Event.SwitchPayload = .init(case: _0)
+                _trace.take(3)
 #sourceLocation(file: "Keywords.machine.yml", line: 27)
              _next.`in` = "\(event.case)"
 #sourceLocation()
-                _trace.take(3)
             case .`return`:
                 _trace.take(4)
-                _next.mode = .`repeat`
                 _next._entries &+= 1
+                _next.mode = .`repeat`
             case .`throw`(let _0):
                 let event: Event.ThrowPayload = .init(where: _0)
+                _trace.take(5)
 #sourceLocation(file: "Keywords.machine.yml", line: 29)
            _next.`in` = event.where
 #sourceLocation()
-                _trace.take(5)
             case .`for`:
                 _trace.take(6) // ignored
-            case ._timer(let _fired) where _fired == .init(mode: .`repeat`, index: 0, entry: _entries):
+            case ._timer(let _fired) where _fired == .init(state: .`repeat`, index: 0, entry: _entries):
                 _trace.take(7)
-                _next.mode = .`do`
                 _next._entries &+= 1
+                _next.mode = .`do`
             case ._timer:
-                break // a timer of another state or of an earlier entry
+                break // a timer of a state not active, or of an earlier entry
             }
         }
     }
@@ -295,21 +311,31 @@ public enum Keywords {
         /// Which `after:` timer fired, and during which entry into its state (an earlier one is ignored).
         public struct Timer: Swift.Equatable, Swift.Sendable, Swift.CustomStringConvertible {
             /// The state whose `after:` armed the timer.
-            public var mode: Mode
+            public var state: StateName
             /// The timer's position in that state's `after:`.
             public var index: Swift.Int
             /// `State._entries` when the timer was armed.
             public var entry: Swift.Int
 
             /// A timer event, for tests that drive `reduce` directly; the feedbacks make their own.
-            public init(mode: Mode, index: Swift.Int, entry: Swift.Int) {
-                self.mode = mode
+            public init(state: StateName, index: Swift.Int, entry: Swift.Int) {
+                self.state = state
                 self.index = index
                 self.entry = entry
             }
 
+            /// A timer event by mode, as a flat machine's tests name it: its modes are its states (S79).
+            public init(mode: Mode, index: Swift.Int, entry: Swift.Int) {
+                let state: StateName
+                switch mode {
+                case .`do`: state = .`do`
+                case .`repeat`: state = .`repeat`
+                }
+                self.init(state: state, index: index, entry: entry)
+            }
+
             /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
-            public var description: Swift.String { "after #\(index) in \(mode)" }
+            public var description: Swift.String { "after #\(index) in \(state)" }
         }
 
         /// Equal when both are the same case with equal payloads (`Equatable`).
@@ -423,7 +449,7 @@ public enum Keywords {
                 request: { state in state._timerRequest0 },
                 clock: clock,
                 delay: { _ in .milliseconds(1000) },
-                event: { entry in ._timer(.init(mode: .`repeat`, index: 0, entry: entry)) }
+                event: { entry in ._timer(.init(state: .`repeat`, index: 0, entry: entry)) }
             ),
         ]
     }
@@ -487,7 +513,7 @@ extension Keywords: StateLoop.StateMachine {
     public static func timers(in state: State) -> [StateLoop.ArmedTimer<StateName, Event>] {
         var timers: [StateLoop.ArmedTimer<StateName, Event>] = []
         if let request = state._timerRequest0 {
-            timers.append(.init(state: .`repeat`, index: 0, delay: .milliseconds(1000), event: ._timer(.init(mode: .`repeat`, index: 0, entry: request))))
+            timers.append(.init(state: .`repeat`, index: 0, delay: .milliseconds(1000), event: ._timer(.init(state: .`repeat`, index: 0, entry: request))))
         }
         return timers
     }

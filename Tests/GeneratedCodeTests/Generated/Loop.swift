@@ -76,9 +76,10 @@ public enum Loop {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .a: if case .a = mode { true } else { false }
-            case .b: if case .b = mode { true } else { false }
+            case .a: if case .a = mode { return true }
+            case .b: if case .b = mode { return true }
             }
+            return false
         }
 
         /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
@@ -184,7 +185,7 @@ public enum Loop {
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch mode {

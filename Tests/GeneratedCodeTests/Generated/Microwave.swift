@@ -155,16 +155,17 @@ public enum Microwave {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .closed: if case .closed = mode { true } else { false }
-            case .idle: if case .closed(.idle) = mode { true } else { false }
-            case .ready: if case .closed(.ready) = mode { true } else { false }
-            case .cooking: if case .closed(.cooking) = mode { true } else { false }
-            case .heating: if case .closed(.cooking(.heating)) = mode { true } else { false }
-            case .defrosting: if case .closed(.cooking(.defrosting)) = mode { true } else { false }
-            case .done: if case .closed(.cooking(.done)) = mode { true } else { false }
-            case .opened: if case .opened = mode { true } else { false }
-            case .unplugged: if case .unplugged = mode { true } else { false }
+            case .closed: if case .closed = mode { return true }
+            case .idle: if case .closed(.idle) = mode { return true }
+            case .ready: if case .closed(.ready) = mode { return true }
+            case .cooking: if case .closed(.cooking) = mode { return true }
+            case .heating: if case .closed(.cooking(.heating)) = mode { return true }
+            case .defrosting: if case .closed(.cooking(.defrosting)) = mode { return true }
+            case .done: if case .closed(.cooking(.done)) = mode { return true }
+            case .opened: if case .opened = mode { return true }
+            case .unplugged: if case .unplugged = mode { return true }
             }
+            return false
         }
 
         /// The event `after:` timer `index` of `name` sends now, or `nil` when that state is not
@@ -470,7 +471,7 @@ public enum Microwave {
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch mode {

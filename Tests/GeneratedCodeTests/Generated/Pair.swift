@@ -76,9 +76,10 @@ public enum Pair {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .`open`: if case .`open` = mode { true } else { false }
-            case .frozen: if case .frozen = mode { true } else { false }
+            case .`open`: if case .`open` = mode { return true }
+            case .frozen: if case .frozen = mode { return true }
             }
+            return false
         }
 
         /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
@@ -101,7 +102,7 @@ public enum Pair {
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
@@ -110,27 +111,28 @@ public enum Pair {
             }
         }
 
-        /// `reduce` in state ``open``.
+        /// `reduce` in state `open`.
         private func _reduce_open<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .swap:
+                _trace.take(0)
 #sourceLocation(file: "Pair.machine.yml", line: 18)
             _next.first = second
 #sourceLocation(file: "Pair.machine.yml", line: 18)
                            _next.second = first
 #sourceLocation()
-                _trace.take(0)
             case .add(let _0):
                 let event: Event.AddPayload = .init(amount: _0)
 #sourceLocation(file: "Pair.machine.yml", line: 20)
                 if event.amount > 0
                 {
+#sourceLocation()
+                    _trace.take(1)
 #sourceLocation(file: "Pair.machine.yml", line: 20)
                                      _next.first = first + event.amount
 #sourceLocation(file: "Pair.machine.yml", line: 20)
                                                                   _next.second = first
 #sourceLocation()
-                    _trace.take(1)
                 } else {
                     _trace.take(2) // ignored
                 }

@@ -164,22 +164,23 @@ public enum ParallelDone {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .work: if case .work = mode { true } else { false }
-            case .a: if case .work = mode { true } else { false }
-            case .a1: if case .work(let _p0) = mode, case .a1 = _p0.a { true } else { false }
-            case .a2: if case .work(let _p0) = mode, case .a2 = _p0.a { true } else { false }
-            case .b: if case .work = mode { true } else { false }
-            case .b1: if case .work(let _p0) = mode, case .b1 = _p0.b { true } else { false }
-            case .b2: if case .work(let _p0) = mode, case .b2 = _p0.b { true } else { false }
-            case .c: if case .work = mode { true } else { false }
-            case .c1: if case .work(let _p0) = mode, case .c1 = _p0.c { true } else { false }
-            case .c2: if case .work(let _p0) = mode, case .c2 = _p0.c { true } else { false }
-            case .spinning: if case .spinning = mode { true } else { false }
-            case .x: if case .spinning = mode { true } else { false }
-            case .xf: if case .spinning(let _p0) = mode, case .xf = _p0.x { true } else { false }
-            case .y: if case .spinning = mode { true } else { false }
-            case .yf: if case .spinning(let _p0) = mode, case .yf = _p0.y { true } else { false }
+            case .work: if case .work = mode { return true }
+            case .a: if case .work = mode { return true }
+            case .a1: if case .work(let _p0) = mode, case .a1 = _p0.a { return true }
+            case .a2: if case .work(let _p0) = mode, case .a2 = _p0.a { return true }
+            case .b: if case .work = mode { return true }
+            case .b1: if case .work(let _p0) = mode, case .b1 = _p0.b { return true }
+            case .b2: if case .work(let _p0) = mode, case .b2 = _p0.b { return true }
+            case .c: if case .work = mode { return true }
+            case .c1: if case .work(let _p0) = mode, case .c1 = _p0.c { return true }
+            case .c2: if case .work(let _p0) = mode, case .c2 = _p0.c { return true }
+            case .spinning: if case .spinning = mode { return true }
+            case .x: if case .spinning = mode { return true }
+            case .xf: if case .spinning(let _p0) = mode, case .xf = _p0.x { return true }
+            case .y: if case .spinning = mode { return true }
+            case .yf: if case .spinning(let _p0) = mode, case .yf = _p0.y { return true }
             }
+            return false
         }
 
         /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
@@ -643,7 +644,7 @@ public enum ParallelDone {
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch mode {

@@ -152,10 +152,11 @@ public enum Payment {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .authorizing: if case .authorizing = mode { true } else { false }
-            case .paid: if case .paid = mode { true } else { false }
-            case .declined: if case .declined = mode { true } else { false }
+            case .authorizing: if case .authorizing = mode { return true }
+            case .paid: if case .paid = mode { return true }
+            case .declined: if case .declined = mode { return true }
             }
+            return false
         }
 
         /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
@@ -233,7 +234,7 @@ public enum Payment {
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {

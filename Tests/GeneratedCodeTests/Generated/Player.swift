@@ -75,8 +75,6 @@ public enum Player {
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
-        /// `_entries` when `playing` was last entered: its timers' request.
-        public internal(set) var _entered_playing: Swift.Int = 0
         /// What history state `resume` restores, recorded when its parent is exited (S32).
         public internal(set) var _history_resume: Mode.Active? = nil
         /// The one-shot runs the last step queued, in order (S39); the system starts each once.
@@ -115,7 +113,6 @@ public enum Player {
             guard lhs.volume == rhs.volume else { return false }
             guard lhs.sessions == rhs.sessions else { return false }
             guard lhs._entries == rhs._entries else { return false }
-            guard lhs._entered_playing == rhs._entered_playing else { return false }
             guard lhs._history_resume == rhs._history_resume else { return false }
             guard lhs.runs == rhs.runs else { return false }
             return lhs._runsQueued == rhs._runsQueued
@@ -124,20 +121,21 @@ public enum Player {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .stopped: if case .stopped = mode { true } else { false }
-            case .active: if case .active = mode { true } else { false }
-            case .playing: if case .active(.playing) = mode { true } else { false }
-            case .paused: if case .active(.paused) = mode { true } else { false }
-            case .done: if case .done = mode { true } else { false }
-            case .off: if case .off = mode { true } else { false }
+            case .stopped: if case .stopped = mode { return true }
+            case .active: if case .active = mode { return true }
+            case .playing: if case .active(.playing) = mode { return true }
+            case .paused: if case .active(.paused) = mode { return true }
+            case .done: if case .done = mode { return true }
+            case .off: if case .off = mode { return true }
             }
+            return false
         }
 
         /// The event `after:` timer `index` of `name` sends now, or `nil` when that state is not
         /// active: for tests that fire a timer through `reduce` (S77).
         public func armedTimer(_ name: StateName, index: Swift.Int = 0) -> Event? {
             switch (name, index) {
-            case (.playing, 0) where isIn(.playing): ._timer(.init(state: .playing, index: 0, entry: _entered_playing))
+            case (.playing, 0) where isIn(.playing): ._timer(.init(state: .playing, index: 0, entry: _entries))
             default: nil
             }
         }
@@ -234,22 +232,11 @@ public enum Player {
             switch _content {
             case .stopped:
                 break
-            case .active(let _inner):
+            case .active:
                 do { let _s = _next; _s._action1(&_next) }
-                State._enterBelow_active(_inner, &_next)
             case .done:
                 break
             case .off:
-                break
-            }
-        }
-
-        /// Enters every active state below `active`, outermost first (S31).
-        fileprivate static func _enterBelow_active(_ _content: Mode.Active, _ _next: inout State) {
-            switch _content {
-            case .playing:
-                _next._entered_playing = _next._entries
-            case .paused:
                 break
             }
         }
@@ -270,13 +257,13 @@ public enum Player {
 
         /// The request of `after: 30m` of `playing` (Player.machine.yml:34): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest0: Swift.Int? {
-            isIn(.playing) ? _entered_playing : nil
+            isIn(.playing) ? _entries : nil
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
@@ -318,9 +305,7 @@ public enum Player {
             case .pause:
                 _trace.take(6)
                 _next._entries &+= 1
-                let _c: Mode.Active = .paused
-                _next.mode = .active(_c)
-                State._enterBelow_active(_c, &_next)
+                _next.mode = .active(.paused)
             case .stop:
                 _take1(&_next, &_trace)
             case .powerOff:
@@ -332,12 +317,10 @@ public enum Player {
                 let _c: Mode = .done
                 _next.mode = _c
                 State._enterBelow(_c, &_next)
-            case ._timer(let _fired) where _fired == .init(state: .playing, index: 0, entry: _entered_playing):
+            case ._timer(let _fired) where _fired == .init(state: .playing, index: 0, entry: _entries):
                 _trace.take(9)
                 _next._entries &+= 1
-                let _c: Mode.Active = .paused
-                _next.mode = .active(_c)
-                State._enterBelow_active(_c, &_next)
+                _next.mode = .active(.paused)
             case ._timer:
                 break // a timer of a state not active, or of an earlier entry
             }
@@ -349,9 +332,7 @@ public enum Player {
             case .play:
                 _trace.take(10)
                 _next._entries &+= 1
-                let _c: Mode.Active = .playing
-                _next.mode = .active(_c)
-                State._enterBelow_active(_c, &_next)
+                _next.mode = .active(.playing)
             case .pause:
                 _trace.take(11) // ignored
             case .stop:
@@ -531,7 +512,6 @@ extension Player: StateLoop.StateMachine {
     /// Copies the fields only the reducer writes from `source`: a test never states them.
     public static func copyBookkeeping(from source: State, to state: inout State) {
         state._entries = source._entries
-        state._entered_playing = source._entered_playing
         state._history_resume = source._history_resume
         state.runs = source.runs
         state._runsQueued = source._runsQueued

@@ -111,9 +111,19 @@ public enum Turnstile {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .locked: if case .locked = mode { true } else { false }
-            case .unlocked: if case .unlocked = mode { true } else { false }
-            case .broken: if case .broken = mode { true } else { false }
+            case .locked: if case .locked = mode { return true }
+            case .unlocked: if case .unlocked = mode { return true }
+            case .broken: if case .broken = mode { return true }
+            }
+            return false
+        }
+
+        /// The event `after:` timer `index` of `name` sends now, or `nil` when that state is not
+        /// active: for tests that fire a timer through `reduce` (S77).
+        public func armedTimer(_ name: StateName, index: Swift.Int = 0) -> Event? {
+            switch (name, index) {
+            case (.unlocked, 0) where isIn(.unlocked): ._timer(.init(state: .unlocked, index: 0, entry: _entries))
+            default: nil
             }
         }
 
@@ -128,6 +138,14 @@ public enum Turnstile {
             fileprivate let _state: State
             /// `logAlarm` (Turnstile.machine.yml:38).
             public var logAlarm: _T5? { _state._request_logAlarm }
+        }
+
+        /// The delay of `after:` timer `index` of `name` while that timer is armed, `nil` otherwise (E41).
+        public func timerDelay(_ name: StateName, index: Swift.Int = 0) -> Swift.Duration? {
+            switch (name, index) {
+            case (.unlocked, 0) where isIn(.unlocked): .milliseconds(10000)
+            default: nil
+            }
         }
 
         /// `default:` of `coins` (Turnstile.machine.yml:5).
@@ -153,21 +171,18 @@ public enum Turnstile {
 
         /// The request of `logAlarm`: its `request.value` where it runs, `nil` (not running) elsewhere.
         fileprivate var _request_logAlarm: _T5? {
-            switch mode {
-            case .broken: _value0()
-            case .locked, .unlocked: nil
-            }
+            isIn(.broken) ? _value0() : nil
         }
 
         /// The request of `after: 10s` of `unlocked` (Turnstile.machine.yml:30): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest0: Swift.Int? {
-            mode == .unlocked ? _entries : nil
+            isIn(.unlocked) ? _entries : nil
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
@@ -185,28 +200,29 @@ public enum Turnstile {
 #sourceLocation(file: "Turnstile.machine.yml", line: 22)
                 if event.value >= 50
                 {
+#sourceLocation()
+                    _trace.take(1)
 #sourceLocation(file: "Turnstile.machine.yml", line: 22)
                                                         _next.coins = coins + event.value
 #sourceLocation()
-                    _trace.take(1)
-                    _next.mode = .unlocked
                     _next._entries &+= 1
+                    _next.mode = .unlocked
                 } else {
                     _trace.take(2) // ignored
                 }
             case .push:
+                _trace.take(3)
 #sourceLocation(file: "Turnstile.machine.yml", line: 24)
                              _next.alarm = "forced"
 #sourceLocation()
-                _trace.take(3)
-                _next.mode = .broken
                 _next._entries &+= 1
+                _next.mode = .broken
             case .reset:
                 _trace.take(0) // ignored
             case .logged:
                 break // no effect that sends it runs here
             case ._timer:
-                break // no timer runs here
+                break // a timer of a state not active, or of an earlier entry
             }
         }
 
@@ -215,27 +231,27 @@ public enum Turnstile {
             switch _event {
             case .coin(let _0):
                 let event: Event.CoinPayload = .init(value: _0)
+                _trace.take(4)
 #sourceLocation(file: "Turnstile.machine.yml", line: 27)
             _next.coins = coins + event.value
 #sourceLocation()
-                _trace.take(4)
             case .push:
+                _trace.take(5)
 #sourceLocation(file: "Turnstile.machine.yml", line: 28)
                             _next.passes = passes + 1
 #sourceLocation()
-                _trace.take(5)
-                _next.mode = .locked
                 _next._entries &+= 1
+                _next.mode = .locked
             case .reset:
                 _trace.take(0) // ignored
             case .logged:
                 break // no effect that sends it runs here
-            case ._timer(let _fired) where _fired == .init(mode: .unlocked, index: 0, entry: _entries):
+            case ._timer(let _fired) where _fired == .init(state: .unlocked, index: 0, entry: _entries):
                 _trace.take(6)
-                _next.mode = .locked
                 _next._entries &+= 1
+                _next.mode = .locked
             case ._timer:
-                break // a timer of another state or of an earlier entry
+                break // a timer of a state not active, or of an earlier entry
             }
         }
 
@@ -247,16 +263,16 @@ public enum Turnstile {
             case .push:
                 _trace.take(10) // ignored
             case .reset:
+                _trace.take(7)
 #sourceLocation(file: "Turnstile.machine.yml", line: 33)
                              _next.alarm = nil
 #sourceLocation()
-                _trace.take(7)
-                _next.mode = .locked
                 _next._entries &+= 1
+                _next.mode = .locked
             case .logged:
                 _trace.take(8) // ignored
             case ._timer:
-                break // no timer runs here
+                break // a timer of a state not active, or of an earlier entry
             }
         }
     }
@@ -277,21 +293,32 @@ public enum Turnstile {
         /// Which `after:` timer fired, and during which entry into its state (an earlier one is ignored).
         public struct Timer: Swift.Equatable, Swift.Sendable, Swift.CustomStringConvertible {
             /// The state whose `after:` armed the timer.
-            public var mode: Mode
+            public var state: StateName
             /// The timer's position in that state's `after:`.
             public var index: Swift.Int
             /// `State._entries` when the timer was armed.
             public var entry: Swift.Int
 
             /// A timer event, for tests that drive `reduce` directly; the feedbacks make their own.
-            public init(mode: Mode, index: Swift.Int, entry: Swift.Int) {
-                self.mode = mode
+            public init(state: StateName, index: Swift.Int, entry: Swift.Int) {
+                self.state = state
                 self.index = index
                 self.entry = entry
             }
 
+            /// A timer event by mode, as a flat machine's tests name it: its modes are its states (S79).
+            public init(mode: Mode, index: Swift.Int, entry: Swift.Int) {
+                let state: StateName
+                switch mode {
+                case .locked: state = .locked
+                case .unlocked: state = .unlocked
+                case .broken: state = .broken
+                }
+                self.init(state: state, index: index, entry: entry)
+            }
+
             /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
-            public var description: Swift.String { "after #\(index) in \(mode)" }
+            public var description: Swift.String { "after #\(index) in \(state)" }
         }
 
         /// Equal when both are the same case with equal payloads (`Equatable`).
@@ -398,7 +425,7 @@ public enum Turnstile {
                 request: { state in state._timerRequest0 },
                 clock: clock,
                 delay: { _ in .milliseconds(10000) },
-                event: { entry in ._timer(.init(mode: .unlocked, index: 0, entry: entry)) }
+                event: { entry in ._timer(.init(state: .unlocked, index: 0, entry: entry)) }
             ),
         ]
     }
@@ -462,7 +489,7 @@ extension Turnstile: StateLoop.StateMachine {
     public static func timers(in state: State) -> [StateLoop.ArmedTimer<StateName, Event>] {
         var timers: [StateLoop.ArmedTimer<StateName, Event>] = []
         if let request = state._timerRequest0 {
-            timers.append(.init(state: .unlocked, index: 0, delay: .milliseconds(10000), event: ._timer(.init(mode: .unlocked, index: 0, entry: request))))
+            timers.append(.init(state: .unlocked, index: 0, delay: .milliseconds(10000), event: ._timer(.init(state: .unlocked, index: 0, entry: request))))
         }
         return timers
     }

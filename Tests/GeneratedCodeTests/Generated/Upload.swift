@@ -118,17 +118,18 @@ public enum Upload {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .working: if case .working = mode { true } else { false }
-            case .transfer: if case .working = mode { true } else { false }
-            case .sending: if case .working(let _p0) = mode, case .sending = _p0.transfer { true } else { false }
-            case .paused: if case .working(let _p0) = mode, case .paused = _p0.transfer { true } else { false }
-            case .sent: if case .working(let _p0) = mode, case .sent = _p0.transfer { true } else { false }
-            case .checksum: if case .working = mode { true } else { false }
-            case .hashing: if case .working(let _p0) = mode, case .hashing = _p0.checksum { true } else { false }
-            case .verified: if case .working(let _p0) = mode, case .verified = _p0.checksum { true } else { false }
-            case .failed: if case .failed = mode { true } else { false }
-            case .finished: if case .finished = mode { true } else { false }
+            case .working: if case .working = mode { return true }
+            case .transfer: if case .working = mode { return true }
+            case .sending: if case .working(let _p0) = mode, case .sending = _p0.transfer { return true }
+            case .paused: if case .working(let _p0) = mode, case .paused = _p0.transfer { return true }
+            case .sent: if case .working(let _p0) = mode, case .sent = _p0.transfer { return true }
+            case .checksum: if case .working = mode { return true }
+            case .hashing: if case .working(let _p0) = mode, case .hashing = _p0.checksum { return true }
+            case .verified: if case .working(let _p0) = mode, case .verified = _p0.checksum { return true }
+            case .failed: if case .failed = mode { return true }
+            case .finished: if case .finished = mode { return true }
             }
+            return false
         }
 
         /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
@@ -577,7 +578,7 @@ public enum Upload {
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch mode {
