@@ -26,7 +26,7 @@ extension MachineContextBuilder {
             lines += ["", "        \(access.prefix)init(\(parameters.joined(separator: ", "))) {"]
             lines += spec.input.map { "            self.\(SwiftName.escaped($0.name.value)) = \(Self.parameterName($0.name.value))" }
             lines.append("        }")
-            lines += structEquality(GeneratedNames.input, properties: spec.input.map { SwiftName.escaped($0.name.value) }, indent: "        ")
+            lines += structEquality(GeneratedNames.input, properties: spec.input.map { SwiftName.escaped($0.name.value) })
             lines.append("    }")
         }
         let finals = spec.states.filter(\.isFinal)

@@ -73,7 +73,7 @@ extension MachineContextBuilder {
                 if event.payload.isEmpty { return "case .\(name): .\(name)" }
                 return "case \(bindingPattern(event)): .\(name)(\(labeledArguments(event)))"
             },
-            resultEquality: enumEquality(GeneratedNames.resultType(ofEffect: effect.name.value), events: emitted, indent: "        "),
+            resultEquality: enumEquality(GeneratedNames.resultType(ofEffect: effect.name.value), events: emitted),
             hasResults: shape.resultType != nil,
             method: hasMethod(effect) ? methodLines(shape) : [],
             requestMember: effect.isOneShot ? [] : requestMemberLines(effect),

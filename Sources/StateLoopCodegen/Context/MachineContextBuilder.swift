@@ -139,7 +139,7 @@ public struct MachineContextBuilder {
         // Every stored property of `State`, in declaration order.
         let stateProperties = ["mode"] + spec.context.map { SwiftName.escaped($0.name.value) }
             + (hasTimers ? ["_entries"] : []) + (hasForwarding ? ["forwarded"] : []) + ownFields.map(\.name)
-        let stateEquality = spec.context.isEmpty ? [] : structEquality(GeneratedNames.state, properties: stateProperties, indent: "        ")
+        let stateEquality = spec.context.isEmpty ? [] : structEquality(GeneratedNames.state, properties: stateProperties)
         var internalFields = SwiftPrinter(placement: placement, level: 2)
         for field in ownFields {
             internalFields.line("/// \(field.doc)")
@@ -183,7 +183,7 @@ public struct MachineContextBuilder {
             stateEquality: stateEquality,
             eventEquality: enumEquality(
                 GeneratedNames.event, events: spec.events,
-                extra: hasTimers ? [(name: GeneratedNames.timerCase, arity: 1)] : [], indent: "        "),
+                extra: hasTimers ? [(name: GeneratedNames.timerCase, arity: 1)] : []),
             reduceBody: reduceBody,
             dispatch: dispatch,
             reducerReturn: layout.settles ? " -> Swift.Bool" : "",
