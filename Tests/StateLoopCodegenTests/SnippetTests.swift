@@ -182,6 +182,34 @@ import Testing
             """)
     }
 
+    @Test("S85: isIn is one statement per state name, not one expression")
+    func s85IsInIsOneStatementPerName() {
+        let yaml = """
+            machine: M
+            events:
+              go: {}
+            ignore: [go]
+            initial: a
+            states:
+              a:
+                initial: b
+                states:
+                  b: {}
+                  c: {}
+
+            """
+        expectContains(generate(yaml), """
+                    public func isIn(_ name: StateName) -> Swift.Bool {
+                        switch name {
+                        case .a: if case .a = mode { return true }
+                        case .b: if case .a(.b) = mode { return true }
+                        case .c: if case .a(.c) = mode { return true }
+                        }
+                        return false
+                    }
+            """)
+    }
+
     @Test func timersHaveARequestAFeedbackAndAReducerCase() {
         let source = generate(oneState(handler: "{target: a}", extra: "    after: {250ms: {target: a}}"))
         expectContains(source, """
