@@ -8,7 +8,7 @@ import StateLoopSpec
 extension MachineContextBuilder {
     /// The escaped case (and `StateName`) name of a state.
     func caseName(_ position: Int) -> String {
-        SwiftName.escaped(layout.tree[position].name)
+        caseNames[position]
     }
 
     /// The type of what a state holds in `Mode`: `Mode` for the machine, `Mode.Active` for a composite.

@@ -63,6 +63,8 @@ public struct MachineContextBuilder {
     var eventCaseSpellings: [EventCaseSpelling] = []
     /// The state tree and what the statechart generator derives from it.
     let layout: StatechartLayout
+    /// Each state's escaped name, by position: every pattern and value of a configuration spells them.
+    let caseNames: [String]
     /// The member each inherited transition was written into, by its YAML position.
     var sharedTakes: [String: String] = [:]
     /// Branches taken below parallel states: their numbers by YAML position, and per number the
@@ -86,6 +88,7 @@ public struct MachineContextBuilder {
         let tree = StateTree(spec.states)
         self.layout = StatechartLayout(spec: spec.spec, tree: tree)
         self.hasTimers = layout.hasTimers
+        self.caseNames = tree.nodes.map { SwiftName.escaped($0.name) }
         self.fieldIndex = Dictionary(spec.context.enumerated().map { ($1.name.value, $0) }, uniquingKeysWith: { first, _ in first })
         self.placement = SourcePlacement(fileLiteral: SwiftLiteral.sourceLocationFile(spec.file))
         self.fileComment = SwiftLiteral.comment(Self.fileName(spec.file))

@@ -15,6 +15,8 @@ struct StatechartLayout {
     let entryBelow: [Bool]
     /// Per state: some `exit:` below it (inclusive) sets fields.
     let setsOnExitWithin: [Bool]
+    /// `exitBelow`, `entryBelow` and `setsOnExitWithin` for the machine: over its top-level states.
+    let exitBelowMachine: Bool, entryBelowMachine: Bool, setsOnExitBelowMachine: Bool
     /// The composites and parallel states whose `onDone:` a final state makes due, in order.
     let doneTargets: [[Int]]
     /// Per state: it has timers and may stay active while another state is entered (a composite,
@@ -70,6 +72,10 @@ struct StatechartLayout {
         self.exitBelow = exitBelow
         self.entryBelow = entryBelow
         self.setsOnExitWithin = setsWithin
+        // Asked for every transition whose domain is the machine (every one of a flat machine).
+        exitBelowMachine = tree.roots.contains { exitBelow[$0] || ownExit[$0] }
+        entryBelowMachine = tree.roots.contains { entryBelow[$0] || ownEntry[$0] }
+        setsOnExitBelowMachine = tree.roots.contains { setsWithin[$0] }
         hasAlways = tree.nodes.contains { !$0.spec.always.isEmpty }
         hasOnDone = tree.nodes.contains { !$0.spec.onDone.isEmpty }
         hasTopLevelFinal = tree.roots.contains { tree[$0].spec.isFinal }
@@ -80,14 +86,14 @@ struct StatechartLayout {
     var settles: Bool { hasAlways || hasOnDone }
 
     func exitBelow(_ domain: Int?) -> Bool {
-        domain.map { exitBelow[$0] } ?? tree.roots.contains { exitBelow[$0] || ownExit[$0] }
+        domain.map { exitBelow[$0] } ?? exitBelowMachine
     }
 
     func entryBelow(_ domain: Int?) -> Bool {
-        domain.map { entryBelow[$0] } ?? tree.roots.contains { entryBelow[$0] || ownEntry[$0] }
+        domain.map { entryBelow[$0] } ?? entryBelowMachine
     }
 
     func setsOnExit(below domain: Int?) -> Bool {
-        domain.map { setsOnExitWithin[$0] } ?? tree.roots.contains { setsOnExitWithin[$0] }
+        domain.map { setsOnExitWithin[$0] } ?? setsOnExitBelowMachine
     }
 }
