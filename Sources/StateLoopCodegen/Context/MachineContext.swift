@@ -1,6 +1,8 @@
 // The render context: everything the Swift templates print, already decided. Names are escaped,
 // text from the spec is placed at its YAML line and column, switch tables are laid out and
-// comma-separated lists are joined here, so a template only places text. Mustache reads these
+// comma-separated lists are joined here, so a template only places text. Every line of Swift
+// statements is printed by `SwiftPrinter`, indented for the place the built-in template gives it,
+// so a template prints a list of lines or a body as it is, at the start of a line. Mustache reads these
 // values through `MustacheParent` (MachineContext+MustacheParent.swift), so every property is
 // plain data; no optionals (a missing value would make Mustache look the name up in an enclosing
 // section instead): 0-or-1 arrays and `Bool`s say "maybe".
@@ -73,14 +75,15 @@ public struct MachineContext: Sendable {
     public var hasEffects: Bool
     /// Parameter lines of `State.init`, commas included.
     public var initParameters: [String]
-    /// The members of `State` that hold the spec's `default:` and `request.value` expressions,
-    /// each at its YAML position (`guard:` and `set:` stand inline in the reducer).
+    /// The members of `State`: the spec's `default:`, `request.value` and later actions, each at
+    /// its YAML position (`guard:` and a first `set:` stand inline in the reducer), and the
+    /// statechart's helpers (shared transitions, exit and entry functions, settling, selectors).
     public var members: [Member]
     /// Cases of `Event`, in YAML order.
     public var events: [EventCase]
     /// Payload structs (`event.x` in expressions), one per event with a payload.
     public var payloads: [Payload]
-    /// The reducer's methods of `State`, one per mode.
+    /// The reducer's methods of `State`, one per leaf outside parallel states.
     public var reducerModes: [ReducerMode]
     /// Effects, in YAML order.
     public var effects: [Effect]
