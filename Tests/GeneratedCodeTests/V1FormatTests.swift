@@ -48,6 +48,7 @@ import Testing
         // The timer event a test builds, by mode; its description names the state.
         let timer = TrafficLight.Event.Timer(mode: .green, index: 0, entry: state._entries)
         #expect(timer.description == "after #0 in green")
+        #expect(timer.mode == .green && timer.index == 0 && timer.entry == 3)
         var next = state
         TrafficLight.reduce(&next, ._timer(timer))
         #expect(next == TrafficLight.State(mode: .yellow, cycles: 2, _entries: 4))

@@ -47,8 +47,9 @@ public struct MachineContext: Sendable {
     public var dispatch: [String]
     /// ` -> Swift.Bool` when the reducer's methods say whether a branch was taken (the machine settles).
     public var reducerReturn: String
-    /// `Event.Timer.init(mode:index:entry:)` in a flat machine, whose modes are its states (S79); empty otherwise.
-    public var timerModeInit: [String]
+    /// `Event.Timer.init(mode:index:entry:)` and `Event.Timer.mode` in a flat machine, whose modes
+    /// are its states (S79); empty otherwise.
+    public var timerModes: [String]
     /// Cases of `Run`, the one-shot effects `run:` actions queue (none: no `Run`).
     public var runCases: [String]
     /// The `runs` feedback's lines, for one-shot effects.

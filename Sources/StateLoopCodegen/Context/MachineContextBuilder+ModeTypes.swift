@@ -106,9 +106,9 @@ extension MachineContextBuilder {
         layout.tree.nodes.indices.filter { !layout.tree[$0].spec.isHistory }.map(caseName)
     }
 
-    /// `Event.Timer.init(mode:index:entry:)` in a flat machine with timers: its modes are its
-    /// states, so a timer can be named by mode, as v1 spelt it (S79).
-    func timerModeInitLines() -> [String] {
+    /// `Event.Timer.init(mode:index:entry:)` and `Event.Timer.mode` in a flat machine with timers:
+    /// its modes are its states, so a timer can be named by mode, as v1 spelt it (S79).
+    func timerModeLines() -> [String] {
         let tree = layout.tree
         guard tree.isFlat, hasTimers else { return [] }
         var out = SwiftPrinter(placement: placement, level: 3)
@@ -120,6 +120,13 @@ extension MachineContextBuilder {
                 for root in tree.roots { out.line("case .\(caseName(root)): state = .\(caseName(root))") }
             }
             out.line("self.init(state: state, index: index, entry: entry)")
+        }
+        out.line("")
+        out.line("/// The timed state as a mode (S79).")
+        out.block("\(access.prefix)var mode: Mode {") { out in
+            out.switchBlock("state") { out in
+                for root in tree.roots { out.line("case .\(caseName(root)): .\(caseName(root))") }
+            }
         }
         return out.finished()
     }

@@ -190,7 +190,7 @@ public struct MachineContextBuilder {
             reduceBody: reduceBody,
             dispatch: dispatch,
             reducerReturn: layout.settles ? " -> Swift.Bool" : "",
-            timerModeInit: timerModeInitLines(),
+            timerModes: timerModeLines(),
             runCases: oneShots.map { effect in
                 let name = SwiftName.escaped(effect.name.value)
                 return requestTypes[effect.name.value].map { "\(name)(\($0))" } ?? name

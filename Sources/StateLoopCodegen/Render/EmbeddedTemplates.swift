@@ -134,9 +134,9 @@ enum EmbeddedTemplates {
                 self.index = index
                 self.entry = entry
             }
-{{#timerModeInit}}
+{{#timerModes}}
 {{{.}}}
-{{/timerModeInit}}
+{{/timerModes}}
 
             /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
             {{{access}}}var description: Swift.String { "after #\(index) in \(state)" }

@@ -27,7 +27,7 @@ extension MachineContext: MustacheParent {
         case "reduceBody": self.reduceBody
         case "dispatch": self.dispatch
         case "reducerReturn": self.reducerReturn
-        case "timerModeInit": self.timerModeInit
+        case "timerModes": self.timerModes
         case "runCases": self.runCases
         case "hasRuns": !self.runCases.isEmpty
         case "runFeedback": self.runFeedback

@@ -693,6 +693,16 @@ public enum Checkout {
                 self.init(state: state, index: index, entry: entry)
             }
 
+            /// The timed state as a mode (S79).
+            public var mode: Mode {
+                switch state {
+                case .browsing: .browsing
+                case .paying: .paying
+                case .shipped: .shipped
+                case .reconnecting: .reconnecting
+                }
+            }
+
             /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
             public var description: Swift.String { "after #\(index) in \(state)" }
         }

@@ -290,6 +290,14 @@ public enum Edges {
                 self.init(state: state, index: index, entry: entry)
             }
 
+            /// The timed state as a mode (S79).
+            public var mode: Mode {
+                switch state {
+                case .waiting: .waiting
+                case .searching: .searching
+                }
+            }
+
             /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
             public var description: Swift.String { "after #\(index) in \(state)" }
         }

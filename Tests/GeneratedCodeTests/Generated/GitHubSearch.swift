@@ -429,6 +429,16 @@ public enum GitHubSearch {
                 self.init(state: state, index: index, entry: entry)
             }
 
+            /// The timed state as a mode (S79).
+            public var mode: Mode {
+                switch state {
+                case .idle: .idle
+                case .loading: .loading
+                case .ready: .ready
+                case .failed: .failed
+                }
+            }
+
             /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
             public var description: Swift.String { "after #\(index) in \(state)" }
         }

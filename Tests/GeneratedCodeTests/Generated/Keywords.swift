@@ -334,6 +334,14 @@ public enum Keywords {
                 self.init(state: state, index: index, entry: entry)
             }
 
+            /// The timed state as a mode (S79).
+            public var mode: Mode {
+                switch state {
+                case .`do`: .`do`
+                case .`repeat`: .`repeat`
+                }
+            }
+
             /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
             public var description: Swift.String { "after #\(index) in \(state)" }
         }

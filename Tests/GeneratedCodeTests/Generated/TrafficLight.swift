@@ -255,6 +255,16 @@ public enum TrafficLight {
                 self.init(state: state, index: index, entry: entry)
             }
 
+            /// The timed state as a mode (S79).
+            public var mode: Mode {
+                switch state {
+                case .red: .red
+                case .green: .green
+                case .yellow: .yellow
+                case .flashing: .flashing
+                }
+            }
+
             /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
             public var description: Swift.String { "after #\(index) in \(state)" }
         }
