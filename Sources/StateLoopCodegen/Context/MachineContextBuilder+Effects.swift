@@ -99,10 +99,10 @@ extension MachineContextBuilder {
             if shape.resultType == nil { doc += " Sends nothing (E14)." }
         }
         if let onError = effect.onError { doc += " A failure becomes `\(onError.value)` (E15)." }
-        return [
-            "        /// \(doc)",
-            "        func \(SwiftName.escaped(effect.name.value))(\(shape.parameters))\(shape.methodEffects)",
-        ]
+        var out = SwiftPrinter(placement: placement, level: 2)
+        out.line("/// \(doc)")
+        out.line("func \(SwiftName.escaped(effect.name.value))(\(shape.parameters))\(shape.methodEffects)")
+        return out.finished()
     }
 
     /// `fileprivate var _request_x: T? { ... }`: the request in the states of `in:`.
@@ -114,19 +114,18 @@ extension MachineContextBuilder {
                 let inputName = nextMember("input")
                 // Each value as a statement typed with the child's alias of its field, which is
                 // `_Tn` for input field `n`: swiftc checks it at its YAML line (E24).
-                var lines: [String] = []
+                var body = memberPrinter()
                 var arguments: [String] = []
                 for (index, field) in childSpec.input.enumerated() {
                     guard let value = child.input.first(where: { $0.field.value == field.name.value }) else { continue }
-                    lines += placement.lines(value.expression, after: "let _\(index): \(childName).\(GeneratedNames.typeAlias(index)) = ", indent: "            ")
-                    lines.append(SourcePlacement.end)
+                    body.spec(value.expression, after: "let _\(index): \(childName).\(GeneratedNames.typeAlias(index)) = ")
                     arguments.append("\(Self.argumentLabel(field.name.value)): _\(index)")
                 }
-                lines.append("            return \(childName).Input(\(arguments.joined(separator: ", ")))")
+                body.line("return \(childName).Input(\(arguments.joined(separator: ", ")))")
                 addMember(
                     doc: "`input:` of `\(effect.name.value)` (\(position(child.inputKey?.location ?? child.machine.location))): what the `\(child.machine.value)` child starts with.",
                     declaration: "fileprivate func \(inputName)() -> \(childName).Input",
-                    body: lines)
+                    body: body)
                 (type, call, empty) = ("\(childName).Input?", "\(inputName)()", "nil")
             } else {
                 (type, call, empty) = ("Swift.Bool?", "true", "nil")
@@ -142,12 +141,13 @@ extension MachineContextBuilder {
             )
             (call, empty) = ("\(valueName)()", effect.isSet ? "[]" : "nil")
         }
-        let body = [effect.runningStates.map { "isIn(.\(SwiftName.escaped($0.value)))" }.joined(separator: " || ") + " ? \(call) : \(empty)"]
-        return [
-            "",
-            "        /// The request of `\(effect.name.value)`: \(effect.isSet ? "its `requests.value` where it runs, empty (not running)" : effect.child != nil ? "the child's input where it runs, `nil` (not running)" : "its `request.value` where it runs, `nil` (not running)") elsewhere.",
-            "        fileprivate var \(GeneratedNames.requestMember(ofEffect: effect.name.value)): \(type) {",
-        ] + body.map { "            " + $0 } + ["        }"]
+        var out = SwiftPrinter(placement: placement, level: 2)
+        out.line("")
+        out.line("/// The request of `\(effect.name.value)`: \(effect.isSet ? "its `requests.value` where it runs, empty (not running)" : effect.child != nil ? "the child's input where it runs, `nil` (not running)" : "its `request.value` where it runs, `nil` (not running)") elsewhere.")
+        out.block("fileprivate var \(GeneratedNames.requestMember(ofEffect: effect.name.value)): \(type) {") { out in
+            out.line(effect.runningStates.map { "isIn(.\(SwiftName.escaped($0.value)))" }.joined(separator: " || ") + " ? \(call) : \(empty)")
+        }
+        return out.finished()
     }
 
     /// The feedback that runs a query, set, stream or child effect (E46–E52).
@@ -159,13 +159,13 @@ extension MachineContextBuilder {
         if let child = effect.child { return childFeedbackLines(effect, child: child, shape: shape) }
         let call = "effects.\(name)(request)"
         let simple = shape.resultType != nil && !effect.isStream && effect.onError == nil
+        var out = SwiftPrinter(placement: placement, level: 3)
         if simple {
-            return [
-                "            .react(",
-                "                \(requestKey): { state in state.\(member) },",
-                "                effect: { request in await \(call)._event }",
-                "            ),",
-            ]
+            out.block(".react(", closing: "),") { out in
+                out.line("\(requestKey): { state in state.\(member) },")
+                out.line("effect: { request in await \(call)._event }")
+            }
+            return out.finished()
         }
         let tryWord = effect.onError == nil ? "" : "try "
         let run: String
@@ -176,13 +176,13 @@ extension MachineContextBuilder {
         } else {
             run = "\(tryWord)await \(call)"
         }
-        var lines = [
-            "            .react(",
-            "                \(requestKey): { state in state.\(member) },",
-            "                run: { request, send in \(run) }\(effect.onError == nil ? "" : ",")",
-        ]
-        if effect.onError != nil { lines.append("                onError: { request, error in \(failureCall(effect)) }") }
-        return lines + ["            ),"]
+        let failure = effect.onError == nil ? nil : failureCall(effect)
+        out.block(".react(", closing: "),") { out in
+            out.line("\(requestKey): { state in state.\(member) },")
+            out.line("run: { request, send in \(run) }\(failure == nil ? "" : ",")")
+            if let failure { out.line("onError: { request, error in \(failure) }") }
+        }
+        return out.finished()
     }
 
     /// `State._failure0(error, request)`: the event `onError:` makes of a failure, `error` its
@@ -214,41 +214,48 @@ extension MachineContextBuilder {
             arguments.append("effects: effects.\(SwiftName.escaped(effect.name.value))(\(childSpec.input.isEmpty ? "" : "request"))")
         }
         if Self.needsClock(childSpec) { arguments.append("clock: clock") }
-        let lines = [
-            "            .child(",
-            "                request: { state in state.\(GeneratedNames.requestMember(ofEffect: effect.name.value)) },",
-            "                start: { request in \(childName).system(\(arguments.joined(separator: ", "))) },",
-            child.forward.isEmpty
-                ? "                forwarded: { _ in [] },"
-                : "                forwarded: { state in state.forwarded.compactMap(\\.\(forwardedAccessor(effect))) },",
-        ]
-        guard !child.onDone.isEmpty else { return lines + ["                output: { _ in nil }", "            ),"] }
+        var out = SwiftPrinter(placement: placement, level: 3)
+        let output = child.onDone.isEmpty ? "output: { _ in nil }" : "output: { child in State.\(outcomeMember(effect, child: child, childSpec: childSpec))(child.output) }"
+        out.block(".child(", closing: "),") { out in
+            out.line("request: { state in state.\(GeneratedNames.requestMember(ofEffect: effect.name.value)) },")
+            out.line("start: { request in \(childName).system(\(arguments.joined(separator: ", "))) },")
+            out.line(child.forward.isEmpty ? "forwarded: { _ in [] }," : "forwarded: { state in state.forwarded.compactMap(\\.\(forwardedAccessor(effect))) },")
+            out.line(output)
+        }
+        return out.finished()
+    }
+
+    /// `_outcome0`: the event each way the child of `effect` ends becomes; its name.
+    private mutating func outcomeMember(_ effect: EffectSpec, child: ChildMachine, childSpec: MachineSpec) -> String {
+        let childName = SwiftName.escaped(child.machine.value)
         // Each way the child ends, at the line of its `onDone:` entry, where swiftc reports a
         // field of the wrong type (E31).
         let member = nextMember("outcome")
-        var body = ["            switch output {"]
+        var body = memberPrinter()
         let finals = childSpec.states.filter(\.isFinal)
-        for final in finals {
-            guard let mapping = child.onDone.first(where: { $0.from.value == final.name.value }),
-                  let event = spec.events.first(where: { $0.name.value == mapping.to.value }) else { continue }
-            let caseName = SwiftName.escaped(final.name.value)
-            let pattern = final.output.isEmpty
-                ? ".\(caseName)?"
-                : ".\(caseName)(\(final.output.indices.map { "let _\($0)" }.joined(separator: ", ")))?"
-            let arguments = event.payload.map { field in
-                "\(Self.argumentLabel(field.name.value)): _\(final.output.firstIndex { $0.name.value == field.name.value }!)"
+        body.switchBlock("output") { out in
+            for final in finals {
+                guard let mapping = child.onDone.first(where: { $0.from.value == final.name.value }),
+                      let event = spec.events.first(where: { $0.name.value == mapping.to.value }) else { continue }
+                let caseName = SwiftName.escaped(final.name.value)
+                let pattern = final.output.isEmpty
+                    ? ".\(caseName)?"
+                    : ".\(caseName)(\(final.output.indices.map { "let _\($0)" }.joined(separator: ", ")))?"
+                let arguments = event.payload.map { field in
+                    "\(Self.argumentLabel(field.name.value)): _\(final.output.firstIndex { $0.name.value == field.name.value }!)"
+                }
+                let value = event.payload.isEmpty ? ".\(SwiftName.escaped(event.name.value))" : ".\(SwiftName.escaped(event.name.value))(\(arguments.joined(separator: ", ")))"
+                out.block("case \(pattern):", closing: nil) { out in
+                    out.spec(Located("return " + value, at: mapping.to.location))
+                }
             }
-            let value = event.payload.isEmpty ? ".\(SwiftName.escaped(event.name.value))" : ".\(SwiftName.escaped(event.name.value))(\(arguments.joined(separator: ", ")))"
-            body.append("            case \(pattern):")
-            body += placement.lines(Located("return " + value, at: mapping.to.location), indent: "                ") + [SourcePlacement.end]
+            out.line(finals.count > child.onDone.count ? "default: return nil" : "case nil: return nil")
         }
-        body.append(finals.count > child.onDone.count ? "            default: return nil" : "            case nil: return nil")
-        body.append("            }")
         addMember(
             doc: "`onDone:` of `\(effect.name.value)` (\(position(child.onDoneKey?.location ?? child.machine.location))): the event each way the `\(child.machine.value)` child ends becomes (E30).",
             declaration: "fileprivate static func \(member)(_ output: \(childName).Output?) -> Event?",
             body: body)
-        return lines + ["                output: { child in State.\(member)(child.output) }", "            ),"]
+        return member
     }
 
     /// `_pay`: the member of `Forwarded` that unwraps the events meant for `effect`'s child.
