@@ -272,33 +272,6 @@ public struct MachineContextBuilder {
         return out.finished()
     }
 
-    /// The `.runs(...)` feedback that starts each queued one-shot run once (S38, S39).
-    private mutating func runFeedbackLines(_ oneShots: [EffectSpec]) -> [String] {
-        guard !oneShots.isEmpty else { return [] }
-        var out = SwiftPrinter(placement: placement, level: 3)
-        out.block(".runs(", closing: "),") { out in
-            out.line("pending: { state in (state._runsQueued, state.runs) },")
-            out.block("effect: { run in") { out in
-                out.switchBlock("run") { out in
-                    for effect in oneShots {
-                        let name = SwiftName.escaped(effect.name.value)
-                        let pattern = effect.request == nil ? "case .\(name):" : "case .\(name)(let request):"
-                        let call = "effects.\(name)(\(effect.request == nil ? "" : "request"))" + (effect.emits.isEmpty ? "" : "._event")
-                        if effect.onError != nil {
-                            out.block(pattern, closing: nil) { out in
-                                out.line("do { \(effect.emits.isEmpty ? "try await \(call); return nil" : "return try await \(call)") }")
-                                out.line("catch { return Swift.Task.isCancelled ? nil : \(failureCall(effect)) }")
-                            }
-                        } else {
-                            out.line("\(pattern) " + (effect.emits.isEmpty ? "await \(call); return nil" : "return await \(call)"))
-                        }
-                    }
-                }
-            }
-        }
-        return out.finished()
-    }
-
     // MARK: - Shared helpers
 
     /// `file:line`, for doc comments that point back at the spec.
