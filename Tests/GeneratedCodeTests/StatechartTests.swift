@@ -130,14 +130,14 @@ import Testing
         var state = Player.State.initial
         #expect(state.armedTimer(.playing) == nil)
         Player.reduce(&state, .play)
-        let armed = Player.Event._timer(.init(state: .playing, index: 0, entry: state._entered_playing))
+        let armed = Player.Event._timer(.init(state: .playing, index: 0, entry: state._entries))
         #expect(state.armedTimer(.playing) == armed)
         Player.reduce(&state, .pause)
         Player.reduce(&state, .play)
         let stale = state
         Player.reduce(&state, armed)
         #expect(state == stale)
-        Player.reduce(&state, ._timer(.init(state: .playing, index: 0, entry: state._entered_playing)))
+        Player.reduce(&state, ._timer(.init(state: .playing, index: 0, entry: state._entries)))
         #expect(state.mode == .active(.paused))
     }
 

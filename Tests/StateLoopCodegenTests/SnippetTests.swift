@@ -35,17 +35,18 @@ import Testing
             #sourceLocation(file: "Test.machine.yml", line: 10)
                              if event.by > 1
                             {
-            #sourceLocation(file: "Test.machine.yml", line: 10)
-                                              _next.n = n + 2
             #sourceLocation()
                                 _trace.take(0)
             #sourceLocation(file: "Test.machine.yml", line: 10)
+                                              _next.n = n + 2
+            #sourceLocation(file: "Test.machine.yml", line: 10)
                                                                 } else if event.by > 0
                             {
+            #sourceLocation()
+                                _trace.take(1)
             #sourceLocation(file: "Test.machine.yml", line: 10)
                                                                                         _next.n = n + 1
             #sourceLocation()
-                                _trace.take(1)
                             } else {
                                 _trace.take(2) // ignored
                             }
@@ -57,6 +58,7 @@ import Testing
         let source = generate(oneState(events: "go: {by: Int}", handler: "{set: {n: n + 1}}"))
         expectContains(source, """
                         case .go:
+                            _trace.take(0)
             #sourceLocation(file: "Test.machine.yml", line: 10)
             """)
         #expect(!source.contains("let event"))
@@ -78,15 +80,16 @@ import Testing
         let source = generate(oneState(handler: "[{guard: \"n > 0\", set: {n: n - 1}}, {set: {n: \"9\"}}]"))
         expectContains(source, """
                             {
+            #sourceLocation()
+                                _trace.take(0)
             #sourceLocation(file: "Test.machine.yml", line: 10)
                                        _next.n = n - 1
             #sourceLocation()
-                                _trace.take(0)
                             } else {
+                                _trace.take(1)
             #sourceLocation(file: "Test.machine.yml", line: 10)
                                                            _next.n = 9
             #sourceLocation()
-                                _trace.take(1)
                             }
             """)
     }
@@ -94,10 +97,10 @@ import Testing
     @Test func anInternalTransitionKeepsTheModeAndTheTimers() {
         let source = generate(oneState(handler: "{set: {n: n + 1}}", extra: "    after: {1s: {target: a}}"))
         expectContains(source, """
+                            _trace.take(0)
             #sourceLocation(file: "Test.machine.yml", line: 10)
                       _next.n = n + 1
             #sourceLocation()
-                            _trace.take(0)
                         case ._timer
             """)
     }
@@ -121,8 +124,8 @@ import Testing
         expectContains(source, """
                         case .go:
                             _trace.take(0)
-                            _next.mode = .a
                             _next._entries &+= 1
+                            _next.mode = .a
             """)
     }
 
@@ -179,11 +182,39 @@ import Testing
             """)
     }
 
+    @Test("S85: isIn is one statement per state name, not one expression")
+    func s85IsInIsOneStatementPerName() {
+        let yaml = """
+            machine: M
+            events:
+              go: {}
+            ignore: [go]
+            initial: a
+            states:
+              a:
+                initial: b
+                states:
+                  b: {}
+                  c: {}
+
+            """
+        expectContains(generate(yaml), """
+                    public func isIn(_ name: StateName) -> Swift.Bool {
+                        switch name {
+                        case .a: if case .a = mode { return true }
+                        case .b: if case .a(.b) = mode { return true }
+                        case .c: if case .a(.c) = mode { return true }
+                        }
+                        return false
+                    }
+            """)
+    }
+
     @Test func timersHaveARequestAFeedbackAndAReducerCase() {
         let source = generate(oneState(handler: "{target: a}", extra: "    after: {250ms: {target: a}}"))
         expectContains(source, """
                     fileprivate var _timerRequest0: Swift.Int? {
-                        mode == .a ? _entries : nil
+                        isIn(.a) ? _entries : nil
                     }
             """)
         expectContains(source, """
@@ -191,16 +222,16 @@ import Testing
                             request: { state in state._timerRequest0 },
                             clock: clock,
                             delay: { _ in .milliseconds(250) },
-                            event: { entry in ._timer(.init(mode: .a, index: 0, entry: entry)) }
+                            event: { entry in ._timer(.init(state: .a, index: 0, entry: entry)) }
                         ),
             """)
         expectContains(source, """
-                        case ._timer(let _fired) where _fired == .init(mode: .a, index: 0, entry: _entries):
+                        case ._timer(let _fired) where _fired == .init(state: .a, index: 0, entry: _entries):
                             _trace.take(1)
-                            _next.mode = .a
                             _next._entries &+= 1
+                            _next.mode = .a
                         case ._timer:
-                            break // a timer of another state or of an earlier entry
+                            break // a timer of a state not active, or of an earlier entry
             """)
         expectContains(source, "public static func system(initial: State = .initial, clock: some Swift.Clock<Swift.Duration> = Swift.ContinuousClock(), onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)? = nil)")
     }
@@ -244,10 +275,7 @@ import Testing
             """)
         expectContains(source, """
                     fileprivate var _request_search: SearchRequest? {
-                        switch mode {
-                        case .busy: _value0()
-                        case .idle: nil
-                        }
+                        isIn(.busy) ? _value0() : nil
                     }
             """)
         expectContains(source, """

@@ -188,9 +188,9 @@ extension SnippetTests {
               fetch: {in: [a], request: {type: Int, value: q}, emits: [got], onError: failed}
               note: {request: {type: Int}, emits: []}
             """)
-        expectLines(source, ["func load(_ request: _T2) async -> LoadResult"])
-        expectLines(source, ["func fetch(_ request: _T3) async throws -> FetchResult"])
-        expectLines(source, ["func note(_ request: _T4) async"])
+        expectLines(source, ["func load(_ request: LoadRequest) async -> LoadResult"])
+        expectLines(source, ["func fetch(_ request: FetchRequest) async throws -> FetchResult"])
+        expectLines(source, ["func note(_ request: NoteRequest) async"])
     }
 
     @Test("E37, E38: a literal delay is a constant; a named one is stored, evaluated on entry after the state's entry:")

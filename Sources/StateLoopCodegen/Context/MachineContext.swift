@@ -1,6 +1,8 @@
 // The render context: everything the Swift templates print, already decided. Names are escaped,
 // text from the spec is placed at its YAML line and column, switch tables are laid out and
-// comma-separated lists are joined here, so a template only places text. Mustache reads these
+// comma-separated lists are joined here, so a template only places text. Every line of Swift
+// statements is printed by `SwiftPrinter`, indented for the place the built-in template gives it,
+// so a template prints a list of lines or a body as it is, at the start of a line. Mustache reads these
 // values through `MustacheParent` (MachineContext+MustacheParent.swift), so every property is
 // plain data; no optionals (a missing value would make Mustache look the name up in an enclosing
 // section instead): 0-or-1 arrays and `Bool`s say "maybe".
@@ -45,9 +47,9 @@ public struct MachineContext: Sendable {
     public var dispatch: [String]
     /// ` -> Swift.Bool` when the reducer's methods say whether a branch was taken (the machine settles).
     public var reducerReturn: String
-    /// `Event.Timer`'s first property: `mode: Mode` in a flat machine, `state: StateName` otherwise.
-    public var timerStateLabel: String
-    public var timerStateType: String
+    /// `Event.Timer.init(mode:index:entry:)` and `Event.Timer.mode` in a flat machine, whose modes
+    /// are its states (S79); empty otherwise.
+    public var timerModes: [String]
     /// Cases of `Run`, the one-shot effects `run:` actions queue (none: no `Run`).
     public var runCases: [String]
     /// The `runs` feedback's lines, for one-shot effects.
@@ -74,14 +76,15 @@ public struct MachineContext: Sendable {
     public var hasEffects: Bool
     /// Parameter lines of `State.init`, commas included.
     public var initParameters: [String]
-    /// The members of `State` that hold the spec's `default:` and `request.value` expressions,
-    /// each at its YAML position (`guard:` and `set:` stand inline in the reducer).
+    /// The members of `State`: the spec's `default:`, `request.value` and later actions, each at
+    /// its YAML position (`guard:` and a first `set:` stand inline in the reducer), and the
+    /// statechart's helpers (shared transitions, exit and entry functions, settling, selectors).
     public var members: [Member]
     /// Cases of `Event`, in YAML order.
     public var events: [EventCase]
     /// Payload structs (`event.x` in expressions), one per event with a payload.
     public var payloads: [Payload]
-    /// The reducer's methods of `State`, one per mode.
+    /// The reducer's methods of `State`, one per leaf outside parallel states.
     public var reducerModes: [ReducerMode]
     /// Effects, in YAML order.
     public var effects: [Effect]
@@ -108,15 +111,16 @@ public struct MachineContext: Sendable {
         public var parameter: String
     }
 
-    /// A generated declaration: a doc comment, a first line, and body lines laid out already
+    /// A member of `State`: a doc comment, a declaration, and a body printed by `SwiftPrinter`
     /// (text from the spec stands in `#sourceLocation` blocks at its YAML line and column).
     public struct Member: Sendable {
         /// Doc comment text.
         public var doc: String
-        /// The line that opens the member: `fileprivate func _value0() -> CheckQuotaRequest? {`.
+        /// The declaration, without its brace: `fileprivate func _value0() -> CheckQuotaRequest?`.
         public var declaration: String
-        /// The lines after it, closing brace included; each carries its own indentation.
-        public var body: [String]
+        /// The statements between the braces, indented for a member of `State`, as one text: print it
+        /// as it is, at the start of a line.
+        public var body: String
     }
 
     /// `typealias Count = StateLoop._SpecType<String>.Checked`, laid out with the type at its YAML position.
@@ -145,23 +149,15 @@ public struct MachineContext: Sendable {
         public var fields: [Field]
     }
 
-    /// The inner switch of `reduce` for one mode.
+    /// The reducer's method for one leaf: a switch over every event.
     public struct ReducerMode: Sendable {
-        /// The escaped mode name.
+        /// The leaf's name.
         public var mode: String
-        /// The method of `State` that `reduce` calls in this mode (`_reduce_idle`).
+        /// The method of `State` that `reduce` calls in this leaf (`_reduce_idle`).
         public var function: String
-        /// One case per event (and for timers), in `Event` order.
-        public var cases: [ReducerCase]
-    }
-
-    /// `case .event(let _0):` and what it does.
-    public struct ReducerCase: Sendable {
-        /// The `case ...:` line.
-        public var pattern: String
-        /// Body lines, each with its whole indentation (text from the spec stands in
-        /// `#sourceLocation` blocks at its YAML line and column, so lines are printed as they are).
-        public var body: [String]
+        /// The method's statements, printed by `SwiftPrinter` as one text (one case per event and
+        /// timer, in `Event` order): print it as it is, at the start of a line.
+        public var body: String
     }
 
     /// An effect: a protocol method, a result enum, a request member and a feedback.

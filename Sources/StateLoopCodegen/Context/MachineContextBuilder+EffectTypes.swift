@@ -26,7 +26,7 @@ extension MachineContextBuilder {
             lines += ["", "        \(access.prefix)init(\(parameters.joined(separator: ", "))) {"]
             lines += spec.input.map { "            self.\(SwiftName.escaped($0.name.value)) = \(Self.parameterName($0.name.value))" }
             lines.append("        }")
-            lines += structEquality(GeneratedNames.input, properties: spec.input.map { SwiftName.escaped($0.name.value) }, indent: "        ")
+            lines += structEquality(GeneratedNames.input, properties: spec.input.map { SwiftName.escaped($0.name.value) })
             lines.append("    }")
         }
         let finals = spec.states.filter(\.isFinal)
@@ -198,7 +198,7 @@ extension MachineContextBuilder {
             lines += ["        \(access.prefix)var output: Output? {"] + body + ["            return nil", "        }"]
         }
         let timed = layout.tree.nodes.indices.filter { !layout.tree[$0].spec.after.isEmpty }
-        if !isV1, !timed.isEmpty {
+        if !timed.isEmpty {
             lines += [
                 "",
                 "        /// The delay of `after:` timer `index` of `name` while that timer is armed, `nil` otherwise (E41).",

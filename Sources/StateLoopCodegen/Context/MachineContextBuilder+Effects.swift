@@ -73,7 +73,7 @@ extension MachineContextBuilder {
                 if event.payload.isEmpty { return "case .\(name): .\(name)" }
                 return "case \(bindingPattern(event)): .\(name)(\(labeledArguments(event)))"
             },
-            resultEquality: enumEquality(GeneratedNames.resultType(ofEffect: effect.name.value), events: emitted, indent: "        "),
+            resultEquality: enumEquality(GeneratedNames.resultType(ofEffect: effect.name.value), events: emitted),
             hasResults: shape.resultType != nil,
             method: hasMethod(effect) ? methodLines(shape) : [],
             requestMember: effect.isOneShot ? [] : requestMemberLines(effect),
@@ -99,10 +99,10 @@ extension MachineContextBuilder {
             if shape.resultType == nil { doc += " Sends nothing (E14)." }
         }
         if let onError = effect.onError { doc += " A failure becomes `\(onError.value)` (E15)." }
-        return [
-            "        /// \(doc)",
-            "        func \(SwiftName.escaped(effect.name.value))(\(shape.parameters))\(shape.methodEffects)",
-        ]
+        var out = SwiftPrinter(placement: placement, level: 2)
+        out.line("/// \(doc)")
+        out.line("func \(SwiftName.escaped(effect.name.value))(\(shape.parameters))\(shape.methodEffects)")
+        return out.finished()
     }
 
     /// `fileprivate var _request_x: T? { ... }`: the request in the states of `in:`.
@@ -115,19 +115,18 @@ extension MachineContextBuilder {
                 // Each value as a statement typed with the child's alias of its field
                 // (`SpecTypeNames`): swiftc checks it at its YAML line (E24).
                 let fieldTypes = SpecTypeNames(childSpec).input
-                var lines: [String] = []
+                var body = memberPrinter()
                 var arguments: [String] = []
                 for (index, field) in childSpec.input.enumerated() {
                     guard let value = child.input.first(where: { $0.field.value == field.name.value }) else { continue }
-                    lines += placement.lines(value.expression, after: "let _\(index): \(childName).\(fieldTypes[index]) = ", indent: "            ")
-                    lines.append(SourcePlacement.end)
+                    body.spec(value.expression, after: "let _\(index): \(childName).\(fieldTypes[index]) = ")
                     arguments.append("\(Self.argumentLabel(field.name.value)): _\(index)")
                 }
-                lines.append("            return \(childName).Input(\(arguments.joined(separator: ", ")))")
+                body.line("return \(childName).Input(\(arguments.joined(separator: ", ")))")
                 addMember(
                     doc: "`input:` of `\(effect.name.value)` (\(position(child.inputKey?.location ?? child.machine.location))): what the `\(child.machine.value)` child starts with.",
                     declaration: "fileprivate func \(inputName)() -> \(childName).Input",
-                    body: lines)
+                    body: body)
                 (type, call, empty) = ("\(childName).Input?", "\(inputName)()", "nil")
             } else {
                 (type, call, empty) = ("Swift.Bool?", "true", "nil")
@@ -143,24 +142,13 @@ extension MachineContextBuilder {
             )
             (call, empty) = ("\(valueName)()", effect.isSet ? "[]" : "nil")
         }
-        let body: [String]
-        if isV1 {
-            // v1's spelling, kept so that v1 goldens do not change (E45).
-            let active = Set(effect.runningStates.map(\.value))
-            let activeCases = spec.states.filter { active.contains($0.name.value) }.map { ".\(SwiftName.escaped($0.name.value))" }
-            let otherCases = spec.states.filter { !active.contains($0.name.value) }.map { ".\(SwiftName.escaped($0.name.value))" }
-            body = ["switch mode {"]
-                + (activeCases.isEmpty ? [] : ["case \(activeCases.joined(separator: ", ")): \(call)"])
-                + (otherCases.isEmpty ? [] : ["case \(otherCases.joined(separator: ", ")): \(empty)"])
-                + ["}"]
-        } else {
-            body = [effect.runningStates.map { "isIn(.\(SwiftName.escaped($0.value)))" }.joined(separator: " || ") + " ? \(call) : \(empty)"]
+        var out = SwiftPrinter(placement: placement, level: 2)
+        out.line("")
+        out.line("/// The request of `\(effect.name.value)`: \(effect.isSet ? "its `requests.value` where it runs, empty (not running)" : effect.child != nil ? "the child's input where it runs, `nil` (not running)" : "its `request.value` where it runs, `nil` (not running)") elsewhere.")
+        out.block("fileprivate var \(GeneratedNames.requestMember(ofEffect: effect.name.value)): \(type) {") { out in
+            out.line(effect.runningStates.map { "isIn(.\(SwiftName.escaped($0.value)))" }.joined(separator: " || ") + " ? \(call) : \(empty)")
         }
-        return [
-            "",
-            "        /// The request of `\(effect.name.value)`: \(effect.isSet ? "its `requests.value` where it runs, empty (not running)" : effect.child != nil ? "the child's input where it runs, `nil` (not running)" : "its `request.value` where it runs, `nil` (not running)") elsewhere.",
-            "        fileprivate var \(GeneratedNames.requestMember(ofEffect: effect.name.value)): \(type) {",
-        ] + body.map { "            " + $0 } + ["        }"]
+        return out.finished()
     }
 
     /// The feedback that runs a query, set, stream or child effect (E46–E52).
@@ -172,13 +160,13 @@ extension MachineContextBuilder {
         if let child = effect.child { return childFeedbackLines(effect, child: child, shape: shape) }
         let call = "effects.\(name)(request)"
         let simple = shape.resultType != nil && !effect.isStream && effect.onError == nil
+        var out = SwiftPrinter(placement: placement, level: 3)
         if simple {
-            return [
-                "            .react(",
-                "                \(requestKey): { state in state.\(member) },",
-                "                effect: { request in await \(call)._event }",
-                "            ),",
-            ]
+            out.block(".react(", closing: "),") { out in
+                out.line("\(requestKey): { state in state.\(member) },")
+                out.line("effect: { request in await \(call)._event }")
+            }
+            return out.finished()
         }
         let tryWord = effect.onError == nil ? "" : "try "
         let run: String
@@ -189,13 +177,40 @@ extension MachineContextBuilder {
         } else {
             run = "\(tryWord)await \(call)"
         }
-        var lines = [
-            "            .react(",
-            "                \(requestKey): { state in state.\(member) },",
-            "                run: { request, send in \(run) }\(effect.onError == nil ? "" : ",")",
-        ]
-        if effect.onError != nil { lines.append("                onError: { request, error in \(failureCall(effect)) }") }
-        return lines + ["            ),"]
+        let failure = effect.onError == nil ? nil : failureCall(effect)
+        out.block(".react(", closing: "),") { out in
+            out.line("\(requestKey): { state in state.\(member) },")
+            out.line("run: { request, send in \(run) }\(failure == nil ? "" : ",")")
+            if let failure { out.line("onError: { request, error in \(failure) }") }
+        }
+        return out.finished()
+    }
+
+    /// The `.runs(...)` feedback that starts each queued one-shot run once (S38, S39).
+    mutating func runFeedbackLines(_ oneShots: [EffectSpec]) -> [String] {
+        guard !oneShots.isEmpty else { return [] }
+        var out = SwiftPrinter(placement: placement, level: 3)
+        out.block(".runs(", closing: "),") { out in
+            out.line("pending: { state in (state._runsQueued, state.runs) },")
+            out.block("effect: { run in") { out in
+                out.switchBlock("run") { out in
+                    for effect in oneShots {
+                        let name = SwiftName.escaped(effect.name.value)
+                        let pattern = effect.request == nil ? "case .\(name):" : "case .\(name)(let request):"
+                        let call = "effects.\(name)(\(effect.request == nil ? "" : "request"))" + (effect.emits.isEmpty ? "" : "._event")
+                        if effect.onError != nil {
+                            out.block(pattern, closing: nil) { out in
+                                out.line("do { \(effect.emits.isEmpty ? "try await \(call); return nil" : "return try await \(call)") }")
+                                out.line("catch { return Swift.Task.isCancelled ? nil : \(failureCall(effect)) }")
+                            }
+                        } else {
+                            out.line("\(pattern) " + (effect.emits.isEmpty ? "await \(call); return nil" : "return await \(call)"))
+                        }
+                    }
+                }
+            }
+        }
+        return out.finished()
     }
 
     /// `State._failure0(error, request)`: the event `onError:` makes of a failure, `error` its
@@ -227,41 +242,48 @@ extension MachineContextBuilder {
             arguments.append("effects: effects.\(SwiftName.escaped(effect.name.value))(\(childSpec.input.isEmpty ? "" : "request"))")
         }
         if Self.needsClock(childSpec) { arguments.append("clock: clock") }
-        let lines = [
-            "            .child(",
-            "                request: { state in state.\(GeneratedNames.requestMember(ofEffect: effect.name.value)) },",
-            "                start: { request in \(childName).system(\(arguments.joined(separator: ", "))) },",
-            child.forward.isEmpty
-                ? "                forwarded: { _ in [] },"
-                : "                forwarded: { state in state.forwarded.compactMap(\\.\(forwardedAccessor(effect))) },",
-        ]
-        guard !child.onDone.isEmpty else { return lines + ["                output: { _ in nil }", "            ),"] }
+        var out = SwiftPrinter(placement: placement, level: 3)
+        let output = child.onDone.isEmpty ? "output: { _ in nil }" : "output: { child in State.\(outcomeMember(effect, child: child, childSpec: childSpec))(child.output) }"
+        out.block(".child(", closing: "),") { out in
+            out.line("request: { state in state.\(GeneratedNames.requestMember(ofEffect: effect.name.value)) },")
+            out.line("start: { request in \(childName).system(\(arguments.joined(separator: ", "))) },")
+            out.line(child.forward.isEmpty ? "forwarded: { _ in [] }," : "forwarded: { state in state.forwarded.compactMap(\\.\(forwardedAccessor(effect))) },")
+            out.line(output)
+        }
+        return out.finished()
+    }
+
+    /// `_outcome0`: the event each way the child of `effect` ends becomes; its name.
+    private mutating func outcomeMember(_ effect: EffectSpec, child: ChildMachine, childSpec: MachineSpec) -> String {
+        let childName = SwiftName.escaped(child.machine.value)
         // Each way the child ends, at the line of its `onDone:` entry, where swiftc reports a
         // field of the wrong type (E31).
         let member = nextMember("outcome")
-        var body = ["            switch output {"]
+        var body = memberPrinter()
         let finals = childSpec.states.filter(\.isFinal)
-        for final in finals {
-            guard let mapping = child.onDone.first(where: { $0.from.value == final.name.value }),
-                  let event = spec.events.first(where: { $0.name.value == mapping.to.value }) else { continue }
-            let caseName = SwiftName.escaped(final.name.value)
-            let pattern = final.output.isEmpty
-                ? ".\(caseName)?"
-                : ".\(caseName)(\(final.output.indices.map { "let _\($0)" }.joined(separator: ", ")))?"
-            let arguments = event.payload.map { field in
-                "\(Self.argumentLabel(field.name.value)): _\(final.output.firstIndex { $0.name.value == field.name.value }!)"
+        body.switchBlock("output") { out in
+            for final in finals {
+                guard let mapping = child.onDone.first(where: { $0.from.value == final.name.value }),
+                      let event = spec.events.first(where: { $0.name.value == mapping.to.value }) else { continue }
+                let caseName = SwiftName.escaped(final.name.value)
+                let pattern = final.output.isEmpty
+                    ? ".\(caseName)?"
+                    : ".\(caseName)(\(final.output.indices.map { "let _\($0)" }.joined(separator: ", ")))?"
+                let arguments = event.payload.map { field in
+                    "\(Self.argumentLabel(field.name.value)): _\(final.output.firstIndex { $0.name.value == field.name.value }!)"
+                }
+                let value = event.payload.isEmpty ? ".\(SwiftName.escaped(event.name.value))" : ".\(SwiftName.escaped(event.name.value))(\(arguments.joined(separator: ", ")))"
+                out.block("case \(pattern):", closing: nil) { out in
+                    out.spec(Located("return " + value, at: mapping.to.location))
+                }
             }
-            let value = event.payload.isEmpty ? ".\(SwiftName.escaped(event.name.value))" : ".\(SwiftName.escaped(event.name.value))(\(arguments.joined(separator: ", ")))"
-            body.append("            case \(pattern):")
-            body += placement.lines(Located("return " + value, at: mapping.to.location), indent: "                ") + [SourcePlacement.end]
+            out.line(finals.count > child.onDone.count ? "default: return nil" : "case nil: return nil")
         }
-        body.append(finals.count > child.onDone.count ? "            default: return nil" : "            case nil: return nil")
-        body.append("            }")
         addMember(
             doc: "`onDone:` of `\(effect.name.value)` (\(position(child.onDoneKey?.location ?? child.machine.location))): the event each way the `\(child.machine.value)` child ends becomes (E30).",
             declaration: "fileprivate static func \(member)(_ output: \(childName).Output?) -> Event?",
             body: body)
-        return lines + ["                output: { child in State.\(member)(child.output) }", "            ),"]
+        return member
     }
 
     /// `_pay`: the member of `Forwarded` that unwraps the events meant for `effect`'s child.
@@ -279,8 +301,8 @@ extension MachineContextBuilder {
             let (state, index, timer) = entry
             let mode = SwiftName.escaped(state.name.value)
             let named = timer.milliseconds == nil
-            let entered = isV1 ? "_entries" : "_entered_\(state.name.value)"
-            let test = isV1 ? "mode == .\(mode)" : "isIn(.\(mode))"
+            let entered = entryCount(layout.tree.index[state.name.value]!)
+            let test = "isIn(.\(mode))"
             return MachineContext.Timer(
                 doc: "`after: \(SwiftLiteral.comment(timer.delay.value))` of `\(state.name.value)` (\(position(timer.delay.location))): "
                     + "armed while the machine is there, armed anew by every entry.",
@@ -304,7 +326,7 @@ extension MachineContextBuilder {
     /// `._timer(.init(state: .failed, index: 0, entry: entry))`: the event timer `index` of `mode` sends.
     func timerEvent(mode: String, index: Int, entry: String) -> String {
         "." + GeneratedNames.timerCase + "("
-            + (isV1 ? Self.timer(mode: mode, index: index, entry: entry) : ".init(state: .\(mode), index: \(index), entry: \(entry))")
+            + ".init(state: .\(mode), index: \(index), entry: \(entry))"
             + ")"
     }
 

@@ -10,38 +10,42 @@ import StateLoopSpec
 
 extension MachineContextBuilder {
     /// `static func ==` of a struct: equal when every stored property in `properties` is. The list
-    /// must name every stored property of the struct.
-    func structEquality(_ type: String, properties: [String], indent: String) -> [String] {
+    /// must name every stored property of the struct. Printed as a member of a type at `level`.
+    func structEquality(_ type: String, properties: [String], level: Int = 2) -> [String] {
         guard let last = properties.last else { return [] }
-        return [
-            "",
-            "\(indent)/// Equal when every field is (`Equatable`).",
-            "\(indent)\(access.prefix)static func == (lhs: \(type), rhs: \(type)) -> Swift.Bool {",
-        ]
-            + properties.dropLast().map { "\(indent)    guard lhs.\($0) == rhs.\($0) else { return false }" }
-            + ["\(indent)    return lhs.\(last) == rhs.\(last)", "\(indent)}"]
+        var out = SwiftPrinter(placement: placement, level: level)
+        out.line("")
+        out.line("/// Equal when every field is (`Equatable`).")
+        out.block("\(access.prefix)static func == (lhs: \(type), rhs: \(type)) -> Swift.Bool {") { out in
+            for property in properties.dropLast() { out.line("guard lhs.\(property) == rhs.\(property) else { return false }") }
+            out.line("return lhs.\(last) == rhs.\(last)")
+        }
+        return out.finished()
     }
 
     /// `static func ==` of an enum whose cases are `events` (then `extra`, escaped name and payload
-    /// arity): equal when both are the same case with equal payloads. None when no case has a payload.
-    func enumEquality(_ type: String, events: [EventSpec], extra: [(name: String, arity: Int)] = [], indent: String) -> [String] {
+    /// arity): equal when both are the same case with equal payloads. None when no case has a
+    /// payload. Printed as a member of a type at `level`.
+    func enumEquality(_ type: String, events: [EventSpec], extra: [(name: String, arity: Int)] = [], level: Int = 2) -> [String] {
         let cases = events.map { (name: SwiftName.escaped($0.name.value), arity: $0.payload.count) } + extra
         guard events.contains(where: { !$0.payload.isEmpty }) else { return [] }
-        var lines = [
-            "",
-            "\(indent)/// Equal when both are the same case with equal payloads (`Equatable`).",
-            "\(indent)\(access.prefix)static func == (lhs: \(type), rhs: \(type)) -> Swift.Bool {",
-            "\(indent)    switch lhs {",
-        ]
-        for (name, arity) in cases {
-            func pattern(_ side: String) -> String {
-                arity == 0 ? ".\(name)" : ".\(name)(\((0..<arity).map { "let _\(side)\($0)" }.joined(separator: ", ")))"
+        var out = SwiftPrinter(placement: placement, level: level)
+        out.line("")
+        out.line("/// Equal when both are the same case with equal payloads (`Equatable`).")
+        out.block("\(access.prefix)static func == (lhs: \(type), rhs: \(type)) -> Swift.Bool {") { out in
+            out.switchBlock("lhs") { out in
+                for (name, arity) in cases {
+                    func pattern(_ side: String) -> String {
+                        arity == 0 ? ".\(name)" : ".\(name)(\((0..<arity).map { "let _\(side)\($0)" }.joined(separator: ", ")))"
+                    }
+                    out.block("case \(pattern("l")):", closing: nil) { out in
+                        out.line("guard case \(pattern("r")) = rhs else { return false }")
+                        for index in 0..<max(arity - 1, 0) { out.line("guard _l\(index) == _r\(index) else { return false }") }
+                        out.line("return " + (arity == 0 ? "true" : "_l\(arity - 1) == _r\(arity - 1)"))
+                    }
+                }
             }
-            lines.append("\(indent)    case \(pattern("l")):")
-            lines.append("\(indent)        guard case \(pattern("r")) = rhs else { return false }")
-            lines += (0..<max(arity - 1, 0)).map { "\(indent)        guard _l\($0) == _r\($0) else { return false }" }
-            lines.append("\(indent)        return " + (arity == 0 ? "true" : "_l\(arity - 1) == _r\(arity - 1)"))
         }
-        return lines + ["\(indent)    }", "\(indent)}"]
+        return out.finished()
     }
 }

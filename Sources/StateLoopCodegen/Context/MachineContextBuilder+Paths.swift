@@ -15,10 +15,10 @@ extension MachineContextBuilder {
     /// the spec would cost the build plugin.
     static let pathTableLimit = 2_000
 
-    /// `public static let paths = StateLoop.PathTable<StateName>(table: """ ... """)`: one
+    /// Prints `public static let paths = StateLoop.PathTable<StateName>(table: """ ... """)`: one
     /// record a line (the format is `PathTable.init(table:)`'s), each line escaped as a
     /// string literal's content, so no spec text can end the literal.
-    func pathsLines() -> [String] {
+    func printPaths(into out: inout SwiftPrinter) {
         let tree = layout.tree
         var records: [[String]] = []
         let entries = tree.nodes.count + transitions.entries.count
@@ -55,14 +55,15 @@ extension MachineContextBuilder {
             records += reached + unreachable
             if let truncation = paths.truncation { records.append(["X", truncation]) }
         }
-        return [
-            "    /// For every state and every branch, a shortest path of steps from the initial state",
-            "    /// (Docs/Testing.md, \"Paths\"); guards are symbolic: a test makes them hold.",
-            "    \(access.prefix)static let paths = StateLoop.PathTable<StateName>(table: \"\"\"",
-        ] + records.map { record in
-            let line = record[0] + " " + record.dropFirst().map(\.onOneLine).joined(separator: Self.fieldSeparator)
-            return "        " + SwiftLiteral.escaped(line)
-        } + ["        \"\"\")"]
+        out.line("/// For every state and every branch, a shortest path of steps from the initial state")
+        out.line("/// (Docs/Testing.md, \"Paths\"); guards are symbolic: a test makes them hold.")
+        out.block("\(access.prefix)static let paths = StateLoop.PathTable<StateName>(table: \"\"\"", closing: nil) { out in
+            for record in records {
+                out.line(SwiftLiteral.escaped(record[0] + " " + record.dropFirst().map(\.onOneLine).joined(separator: Self.fieldSeparator)))
+            }
+            // A multi-line literal's closing delimiter stands at its content's indentation.
+            out.line("\"\"\")")
+        }
     }
 
     private static let fieldSeparator = "\u{1F}"

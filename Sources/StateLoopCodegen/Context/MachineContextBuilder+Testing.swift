@@ -10,99 +10,103 @@ extension MachineContextBuilder {
     func conformanceLines() -> [String] {
         let machine = SwiftName.escaped(spec.name.value)
         let p = access.prefix
-        var lines = [
-            "",
-            "/// What tests and tools read: the traced reducer, the runs and timers a state asks for, every branch.",
-            "extension \(machine): StateLoop.StateMachine {",
-        ]
-        if spec.effects.isEmpty {
-            lines += ["    /// No effect runs: there is no call.", "    \(p)typealias Call = StateLoop.NoCall", ""]
-        } else {
-            lines += ["    /// One run of an effect with its request: what a state asks for, what a test answers.", "    \(p)enum Call: Swift.Equatable, Swift.Sendable {"]
-            for effect in spec.effects {
-                lines.append("        case \(SwiftName.escaped(effect.name.value))" + (requestParameterType(effect).map { "(\($0))" } ?? ""))
+        var out = SwiftPrinter(placement: placement, level: 0)
+        out.line("")
+        out.line("/// What tests and tools read: the traced reducer, the runs and timers a state asks for, every branch.")
+        out.block("extension \(machine): StateLoop.StateMachine {") { out in
+            if spec.effects.isEmpty {
+                out.line("/// No effect runs: there is no call.")
+                out.line("\(p)typealias Call = StateLoop.NoCall")
+            } else {
+                out.line("/// One run of an effect with its request: what a state asks for, what a test answers.")
+                out.block("\(p)enum Call: Swift.Equatable, Swift.Sendable {") { out in
+                    for effect in spec.effects {
+                        out.line("case \(SwiftName.escaped(effect.name.value))" + (requestParameterType(effect).map { "(\($0))" } ?? ""))
+                    }
+                }
             }
-            lines += ["    }", ""]
+            out.line("")
+            out.line("/// The spec this machine was generated from.")
+            out.line("\(p)static var specFile: Swift.String { \(SwiftLiteral.string(Self.fileName(spec.file))) }")
+            out.line("")
+            out.line("/// `reduce`, recording the id of every branch it takes in `trace`.")
+            out.block("\(p)static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {") { out in
+                out.line("_reduceRecording(&state, event, &trace)")
+            }
+            out.line("")
+            out.line("/// `reduce` for a running system that calls `onTransition` with every branch it takes: the")
+            out.line("/// opt-in hook of transition coverage outside tests (`system(onTransition:)`).")
+            out.block("\(p)static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {") { out in
+                out.line("let handOn: @Sendable (Swift.Int) -> Swift.Void = { id in onTransition(transitions[id]) }")
+                out.block("return { state, event in") { out in
+                    out.line("var trace = StateLoop.TransitionTrace(handingOn: handOn)")
+                    out.line("reduce(&state, event, trace: &trace)")
+                }
+            }
+            out.line("")
+            out.line("/// The reducer `system(...)` runs: plain, or tracing when given `onTransition`.")
+            out.block("fileprivate static func _reducer(_ onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)?) -> @Sendable (inout State, Event) -> Swift.Void {") { out in
+                out.line("guard let onTransition else { return { state, event in reduce(&state, event) } }")
+                out.line("return tracingReducer(onTransition)")
+            }
+            out.line("")
+            out.line("/// True once `state` is finished: `reduce` changes nothing (T4).")
+            out.line("\(p)static func isDone(_ state: State) -> Swift.Bool { state.isDone }")
+            out.line("")
+            printRuns(into: &out)
+            printResults(into: &out)
+            printTimers(into: &out)
+            out.line("/// Copies the fields only the reducer writes from `source`: a test never states them.")
+            out.block("\(p)static func copyBookkeeping(from source: State, to state: inout State) {") { out in
+                for field in bookkeeping { out.line("state.\(field) = source.\(field)") }
+            }
+            out.line("")
+            out.line("/// Every branch of the spec, by the id the reducer records: its YAML line and what it does.")
+            out.block("\(p)static let transitions: [StateLoop.TransitionInfo] = StateLoop.TransitionInfo.table(\"\"\"", closing: nil) { out in
+                for entry in transitions.entries {
+                    out.line("\(entry.location.line):\(entry.location.column) " + SwiftLiteral.escaped(entry.description))
+                }
+                out.line("\"\"\")")
+            }
+            out.line("")
+            printPaths(into: &out)
         }
-        lines += [
-            "    /// The spec this machine was generated from.",
-            "    \(p)static var specFile: Swift.String { \(SwiftLiteral.string(Self.fileName(spec.file))) }",
-            "",
-            "    /// `reduce`, recording the id of every branch it takes in `trace`.",
-            "    \(p)static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {",
-            "        _reduceRecording(&state, event, &trace)",
-            "    }",
-            "",
-            "    /// `reduce` for a running system that calls `onTransition` with every branch it takes: the",
-            "    /// opt-in hook of transition coverage outside tests (`system(onTransition:)`).",
-            "    \(p)static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {",
-            "        let handOn: @Sendable (Swift.Int) -> Swift.Void = { id in onTransition(transitions[id]) }",
-            "        return { state, event in",
-            "            var trace = StateLoop.TransitionTrace(handingOn: handOn)",
-            "            reduce(&state, event, trace: &trace)",
-            "        }",
-            "    }",
-            "",
-            "    /// The reducer `system(...)` runs: plain, or tracing when given `onTransition`.",
-            "    fileprivate static func _reducer(_ onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)?) -> @Sendable (inout State, Event) -> Swift.Void {",
-            "        guard let onTransition else { return { state, event in reduce(&state, event) } }",
-            "        return tracingReducer(onTransition)",
-            "    }",
-            "",
-        ]
-        lines += [
-            "    /// True once `state` is finished: `reduce` changes nothing (T4).",
-            "    \(p)static func isDone(_ state: State) -> Swift.Bool { state.isDone }",
-            "",
-        ]
-        lines += runsLines() + resultLines() + timersLines()
-        lines += [
-            "    /// Copies the fields only the reducer writes from `source`: a test never states them.",
-            "    \(p)static func copyBookkeeping(from source: State, to state: inout State) {",
-        ]
-        lines += bookkeeping.map { "        state.\($0) = source.\($0)" }
-        lines += [
-            "    }",
-            "",
-            "    /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.",
-            "    \(p)static let transitions: [StateLoop.TransitionInfo] = StateLoop.TransitionInfo.table(\"\"\"",
-        ]
-        lines += transitions.entries.map { entry in
-            "        \(entry.location.line):\(entry.location.column) " + SwiftLiteral.escaped(entry.description)
-        }
-        return lines + ["        \"\"\")", ""] + pathsLines() + ["}"]
+        return out.finished()
     }
 
     /// `runs(in:)`: each effect's request, each element of a set, then the one-shot runs queued.
-    private func runsLines() -> [String] {
-        var body: [String] = []
-        for effect in spec.effects where !effect.isOneShot {
-            let name = SwiftName.escaped(effect.name.value)
-            let member = "state." + GeneratedNames.requestMember(ofEffect: effect.name.value)
-            let request = ".init(call: .\(name)\(requestParameterType(effect) == nil ? "" : "(request)"), shape: \(shape(of: effect)))"
-            if effect.isSet {
-                body.append("        for request in \(member) { runs.append(\(request)) }")
-            } else if requestParameterType(effect) == nil {
-                body.append("        if \(member) != nil { runs.append(\(request)) }")
-            } else {
-                body.append("        if let request = \(member) { runs.append(\(request)) }")
-            }
-        }
-        let oneShots = spec.effects.filter(\.isOneShot)
-        if !oneShots.isEmpty {
-            body.append("        for run in state.runs {")
-            body.append("            switch run {")
-            for effect in oneShots {
+    private func printRuns(into out: inout SwiftPrinter) {
+        out.line("/// Every run `state` asks for, in `effects:` order (a set's elements in the set's order), then the one-shot runs the last step queued.")
+        out.block("\(access.prefix)static func runs(in state: State) -> [StateLoop.EffectRequest<Call>] {") { out in
+            let oneShots = spec.effects.filter(\.isOneShot)
+            guard spec.effects.contains(where: { !$0.isOneShot }) || !oneShots.isEmpty else { return out.line("[]") }
+            out.line("var runs: [StateLoop.EffectRequest<Call>] = []")
+            for effect in spec.effects where !effect.isOneShot {
                 let name = SwiftName.escaped(effect.name.value)
-                let hasRequest = requestParameterType(effect) != nil
-                body.append("            case .\(name)\(hasRequest ? "(let request)" : ""): runs.append(.init(call: .\(name)\(hasRequest ? "(request)" : ""), shape: \(shape(of: effect)), isOneShot: true))")
+                let member = "state." + GeneratedNames.requestMember(ofEffect: effect.name.value)
+                let request = ".init(call: .\(name)\(requestParameterType(effect) == nil ? "" : "(request)"), shape: \(shape(of: effect)))"
+                if effect.isSet {
+                    out.line("for request in \(member) { runs.append(\(request)) }")
+                } else if requestParameterType(effect) == nil {
+                    out.line("if \(member) != nil { runs.append(\(request)) }")
+                } else {
+                    out.line("if let request = \(member) { runs.append(\(request)) }")
+                }
             }
-            body += ["            }", "        }"]
+            if !oneShots.isEmpty {
+                out.block("for run in state.runs {") { out in
+                    out.switchBlock("run") { out in
+                        for effect in oneShots {
+                            let name = SwiftName.escaped(effect.name.value)
+                            let hasRequest = requestParameterType(effect) != nil
+                            out.line("case .\(name)\(hasRequest ? "(let request)" : ""): runs.append(.init(call: .\(name)\(hasRequest ? "(request)" : ""), shape: \(shape(of: effect)), isOneShot: true))")
+                        }
+                    }
+                }
+            }
+            out.line("return runs")
         }
-        let signature = "    \(access.prefix)static func runs(in state: State) -> [StateLoop.EffectRequest<Call>] {"
-        let doc = "    /// Every run `state` asks for, in `effects:` order (a set's elements in the set's order), then the one-shot runs the last step queued."
-        guard !body.isEmpty else { return [doc, signature, "        []", "    }", ""] }
-        return [doc, signature, "        var runs: [StateLoop.EffectRequest<Call>] = []"] + body + ["        return runs", "    }", ""]
+        out.line("")
     }
 
     private func shape(of effect: EffectSpec) -> String {
@@ -111,7 +115,7 @@ extension MachineContextBuilder {
     }
 
     /// `result(_:of:)`: the events each effect feeds back, its `onError:` event a failure.
-    private func resultLines() -> [String] {
+    private func printResults(into out: inout SwiftPrinter) {
         var results: [String] = [], failures: [String] = []
         for effect in spec.effects {
             let call = "." + SwiftName.escaped(effect.name.value)
@@ -120,34 +124,36 @@ extension MachineContextBuilder {
                 if event.value == effect.onError?.value { failures.append(pair) } else { results.append(pair) }
             }
         }
-        var body: [String] = []
-        if !results.isEmpty { body.append("        case \(results.joined(separator: ", ")): .result") }
-        if !failures.isEmpty { body.append("        case \(failures.joined(separator: ", ")): .failure") }
-        let head = [
-            "    /// What `event` is to a run of `call`: one of its results (`emits:`, `onDone:`), its failure (`onError:`), or neither.",
-            "    \(access.prefix)static func result(_ event: Event, of call: Call) -> StateLoop.EffectResultKind? {",
-        ]
-        guard !body.isEmpty else { return head + ["        nil", "    }", ""] }
-        return head + ["        switch (call, event) {"] + body + ["        default: nil", "        }", "    }", ""]
+        out.line("/// What `event` is to a run of `call`: one of its results (`emits:`, `onDone:`), its failure (`onError:`), or neither.")
+        out.block("\(access.prefix)static func result(_ event: Event, of call: Call) -> StateLoop.EffectResultKind? {") { out in
+            guard !results.isEmpty || !failures.isEmpty else { return out.line("nil") }
+            out.switchBlock("(call, event)") { out in
+                if !results.isEmpty { out.line("case \(results.joined(separator: ", ")): .result") }
+                if !failures.isEmpty { out.line("case \(failures.joined(separator: ", ")): .failure") }
+                out.line("default: nil")
+            }
+        }
+        out.line("")
     }
 
     /// `timers(in:)`: each `after:` timer whose request is set, with its delay and the event it sends.
-    private func timersLines() -> [String] {
-        var body: [String] = []
-        for (number, (state, index, timer)) in allTimers().enumerated() {
-            let named = timer.milliseconds == nil
-            let mode = SwiftName.escaped(state.name.value)
-            let delay = named ? "request.delay" : ".milliseconds(\(timer.milliseconds!))"
-            let event = timerEvent(mode: mode, index: index, entry: named ? "request.entry" : "request")
-            body.append("        if let request = state.\(GeneratedNames.member("timerRequest", number)) {")
-            body.append("            timers.append(.init(state: .\(mode), index: \(index), delay: \(delay), event: \(event)))")
-            body.append("        }")
+    private func printTimers(into out: inout SwiftPrinter) {
+        let timers = allTimers()
+        out.line("/// Every `after:` timer armed in `state`: the state that armed it, its delay, the event it sends.")
+        out.block("\(access.prefix)static func timers(in state: State) -> [StateLoop.ArmedTimer<StateName, Event>] {") { out in
+            guard !timers.isEmpty else { return out.line("[]") }
+            out.line("var timers: [StateLoop.ArmedTimer<StateName, Event>] = []")
+            for (number, (state, index, timer)) in timers.enumerated() {
+                let named = timer.milliseconds == nil
+                let mode = SwiftName.escaped(state.name.value)
+                let delay = named ? "request.delay" : ".milliseconds(\(timer.milliseconds!))"
+                let event = timerEvent(mode: mode, index: index, entry: named ? "request.entry" : "request")
+                out.block("if let request = state.\(GeneratedNames.member("timerRequest", number)) {") { out in
+                    out.line("timers.append(.init(state: .\(mode), index: \(index), delay: \(delay), event: \(event)))")
+                }
+            }
+            out.line("return timers")
         }
-        let head = [
-            "    /// Every `after:` timer armed in `state`: the state that armed it, its delay, the event it sends.",
-            "    \(access.prefix)static func timers(in state: State) -> [StateLoop.ArmedTimer<StateName, Event>] {",
-        ]
-        guard !body.isEmpty else { return head + ["        []", "    }", ""] }
-        return head + ["        var timers: [StateLoop.ArmedTimer<StateName, Event>] = []"] + body + ["        return timers", "    }", ""]
+        out.line("")
     }
 }

@@ -5,15 +5,24 @@ import StateLoopSpec
 // spec), so nothing here is checked again: names are identifiers that clash with nothing
 // generated, every reference resolves, every event is covered. One file per part of the output:
 //
-//   MachineContextBuilder+Types        an alias per type written in the spec (`SpecTypeNames`), at its YAML position
-//   MachineContextBuilder+Events       `Event` cases, payload structs, case patterns
-//   MachineContextBuilder+Reducer      the reducer's methods, the spec's guards and `set:` values inline
-//   MachineContextBuilder+Effects      effects and `after:` timers: request members, feedbacks
-//   MachineContextBuilder+Testing      the `StateMachine` conformance tests and coverage read
-//   MachineContextBuilder+Descriptions how `Mode` and its nested types, `Event`, `Call` and `Run` print
+//   MachineContextBuilder+Types             an alias per type written in the spec (`SpecTypeNames`), at its YAML position
+//   MachineContextBuilder+Events            `Event` cases, payload structs, case patterns
+//   MachineContextBuilder+ModeTypes         `Mode` and its nested types, `StateName`, `isIn`, `isDone`
+//   MachineContextBuilder+Configuration     how a configuration is named, built, tested and stored
+//   MachineContextBuilder+LeafDecisions     which branches decide each event in each leaf
+//   MachineContextBuilder+Reducer           the reducer's method per leaf and its dispatch
+//   MachineContextBuilder+Transitions       a transition's code, the `if` / `else if` chain of branches
+//   MachineContextBuilder+ExitAndEntry      the exit and entry functions, history
+//   MachineContextBuilder+Settle            `always:`, `onDone:` and the settle loop
+//   MachineContextBuilder+Parallel          selectors and the microstep below parallel states
+//   MachineContextBuilder+InitialAndReduce  `State.initial` and `reduce`
+//   MachineContextBuilder+Effects           effects and `after:` timers: request members, feedbacks
+//   MachineContextBuilder+Testing           the `StateMachine` conformance tests and coverage read
+//   MachineContextBuilder+Descriptions      how `Mode` and its nested types, `Event`, `Call` and `Run` print
 //
-// Names the generated code declares or derives come from `GeneratedNames`; text from the spec is
-// laid out by `SourcePlacement`.
+// A flat spec is a statechart of one level and takes the same path (S78, S79). Names the
+// generated code declares or derives come from `GeneratedNames`; every line is printed by
+// `SwiftPrinter`, which lays out text from the spec through `SourcePlacement`.
 
 /// Turns a `CheckedMachineSpec` into the `MachineContext` the templates print.
 public struct MachineContextBuilder {
@@ -55,18 +64,16 @@ public struct MachineContextBuilder {
     var members: [MachineContext.Member] = []
     /// Each event's case patterns, in `events:` order (see `makeEventCaseSpellings`).
     var eventCaseSpellings: [EventCaseSpelling] = []
-    /// `_next.mode = .idle` by state name: the statement of a transition into that state.
-    var modeAssignments: [String: String] = [:]
     /// The state tree and what the statechart generator derives from it.
     let layout: StatechartLayout
-    /// True for a spec of format v1 (flat, none of the statechart keys): it keeps v1's generated shape.
-    let isV1: Bool
+    /// Each state's escaped name, by position: every pattern and value of a configuration spells them.
+    let caseNames: [String]
     /// The member each inherited transition was written into, by its YAML position.
     var sharedTakes: [String: String] = [:]
     /// Branches taken below parallel states: their numbers by YAML position, and per number the
     /// lines of each phase and the branch's id.
     var parallelNumbers: [String: Int] = [:]
-    var parallelPhases: [[[String]]] = []
+    var parallelPhases: [[SwiftPrinter]] = []
     var parallelIds: [Int] = []
 
     /// Translates `spec` into what the templates print, declaring `access` on the generated API.
@@ -83,9 +90,7 @@ public struct MachineContextBuilder {
         let tree = semantics.tree
         self.layout = StatechartLayout(semantics)
         self.hasTimers = layout.hasTimers
-        self.isV1 = tree.isFlat && spec.on.isEmpty && !layout.hasRuns && !layout.settles && spec.delays.isEmpty
-            && tree.nodes.allSatisfy { $0.spec.entry.isEmpty && $0.spec.exit.isEmpty }
-            && !tree.nodes.contains { $0.spec.branches.contains { $0.transition.map { !$0.actions.isEmpty } ?? false } }
+        self.caseNames = tree.nodes.map { SwiftName.escaped($0.name) }
         self.fieldIndex = Dictionary(spec.context.enumerated().map { ($1.name.value, $0) }, uniquingKeysWith: { first, _ in first })
         self.placement = SourcePlacement(fileLiteral: SwiftLiteral.sourceLocationFile(spec.file))
         self.fileComment = SwiftLiteral.comment(Self.fileName(spec.file))
@@ -103,100 +108,51 @@ public struct MachineContextBuilder {
         let initialArguments = makeDefaults()
         makeDelayMembers()
         let tree = layout.tree
-        let reducerModes: [MachineContext.ReducerMode]
-        let dispatch: [String]
-        if isV1 {
-            modeAssignments = Dictionary(spec.states.map { ($0.name.value, "_next.mode = .\(SwiftName.escaped($0.name.value))") }, uniquingKeysWith: { first, _ in first })
-            reducerModes = spec.states.map { makeReducerMode($0) }
-            dispatch = reducerModes.map { "            case .\($0.mode): \($0.function)(_event, &_next, &_trace)" }
-        } else {
-            reducerModes = tree.leaves.filter { outermostParallel($0) == nil }.map { makeLeafReducer($0) }
-            dispatch = dispatchLines()
-            makeParallelMembers()
-            makeExitAndEntryMembers()
-            if layout.settles { makeSettleMembers() }
-        }
+        // A flat spec is a statechart of one level: the same writer prints it (S78, S79).
+        let reducerModes = tree.leaves.filter { outermostParallel($0) == nil }.map { makeLeafReducer($0) }
+        let dispatch = dispatchLines()
+        makeParallelMembers()
+        makeExitAndEntryMembers()
+        if layout.settles { makeSettleMembers() }
         let effects = spec.effects.map { makeEffect($0) }
         let timers = makeTimers()
         let oneShots = spec.effects.filter(\.isOneShot)
         if layout.hasRuns {
-            addMember(
-                doc: "Queues a one-shot run for the system to start (S38).",
-                declaration: "fileprivate mutating func _queue(_ run: Run)",
-                body: ["            runs.append(run)", "            _runsQueued &+= 1"])
+            var body = memberPrinter()
+            body.line("runs.append(run)")
+            body.line("_runsQueued &+= 1")
+            addMember(doc: "Queues a one-shot run for the system to start (S38).", declaration: "fileprivate mutating func _queue(_ run: Run)", body: body)
         }
         var ownFields = effectFields()
-        if !isV1 {
-            for node in tree.nodes where !node.spec.after.isEmpty {
-                ownFields.append(.init(doc: "`_entries` when `\(node.name)` was last entered: its timers' request.", name: "_entered_\(node.name)", declaration: "Swift.Int = 0"))
-            }
-            for node in tree.nodes where node.spec.isHistory {
-                ownFields.append(.init(doc: "What history state `\(node.name)` restores, recorded when its parent is exited (S32).", name: "_history_\(node.name)", declaration: "\(contentType(node.parent!))? = nil"))
-            }
-            if layout.hasOnDone {
-                ownFields.append(.init(doc: "The states whose `onDone:` is due, in order (S55).", name: "_done", declaration: "[StateName] = []"))
-            }
-            if layout.hasRuns {
-                ownFields.append(.init(doc: "The one-shot runs the last step queued, in order (S39); the system starts each once.", name: "runs", declaration: "[Run] = []"))
-                ownFields.append(.init(doc: "How many runs have been queued since the start: the sequence number after the last of `runs`.", name: "_runsQueued", declaration: "Swift.Int = 0"))
-            }
-            if layout.settles {
-                ownFields.append(.init(doc: "False when `always:` transitions were still enabled after 1,000 microsteps (S51).", name: "isSettled", declaration: "Swift.Bool = true"))
-            }
+        for (position, node) in tree.nodes.enumerated() where layout.stampsEntry[position] {
+            ownFields.append(.init(doc: "`_entries` when `\(node.name)` was last entered: its timers' request.", name: "_entered_\(node.name)", declaration: "Swift.Int = 0"))
+        }
+        for node in tree.nodes where node.spec.isHistory {
+            ownFields.append(.init(doc: "What history state `\(node.name)` restores, recorded when its parent is exited (S32).", name: "_history_\(node.name)", declaration: "\(contentType(node.parent!))? = nil"))
+        }
+        if layout.hasOnDone {
+            ownFields.append(.init(doc: "The states whose `onDone:` is due, in order (S55).", name: "_done", declaration: "[StateName] = []"))
+        }
+        if layout.hasRuns {
+            ownFields.append(.init(doc: "The one-shot runs the last step queued, in order (S39); the system starts each once.", name: "runs", declaration: "[Run] = []"))
+            ownFields.append(.init(doc: "How many runs have been queued since the start: the sequence number after the last of `runs`.", name: "_runsQueued", declaration: "Swift.Int = 0"))
+        }
+        if layout.settles {
+            ownFields.append(.init(doc: "False when `always:` transitions were still enabled after 1,000 microsteps (S51).", name: "isSettled", declaration: "Swift.Bool = true"))
         }
         bookkeeping = (hasTimers ? ["_entries"] : []) + ownFields.map(\.name)
         // Every stored property of `State`, in declaration order.
         let stateProperties = ["mode"] + spec.context.map { SwiftName.escaped($0.name.value) }
             + (hasTimers ? ["_entries"] : []) + (hasForwarding ? ["forwarded"] : []) + ownFields.map(\.name)
-        let stateEquality = spec.context.isEmpty ? [] : structEquality(GeneratedNames.state, properties: stateProperties, indent: "        ")
-        let internalFields = forwardedFieldLines() + ownFields.flatMap { ["        /// \($0.doc)", "        \(access.readOnlyPrefix)var \($0.name): \($0.declaration)"] }
-        // Typed apart: with a field of a type swiftc cannot find, `.init(mode: .idle, ...)` would
-        // also report "cannot infer contextual base" here; and `Mode.idle` in an expression would
-        // find a context field named `Mode` (a type annotation looks up types only).
-        let initialMode = isV1
-            ? ".\(SwiftName.escaped(spec.initial.value))"
-            : modeValue(in: nil, path: tree.path(from: nil, to: tree.index[spec.initial.value]!)[...], recorded: false)
-        let initArguments = Self.commaSeparated(["mode: _mode"] + initialArguments).map { "                " + $0 }
-        let modeLine = "            let _mode: \(GeneratedNames.mode) = \(initialMode)"
-        var initialBody = [modeLine, "            return .init("] + initArguments + ["            )"]
-        if !isV1, layout.entryBelow(nil) || layout.settles {
-            initialBody = [modeLine, "            var _next = Self.init("] + initArguments + ["            )"]
-            if layout.entryBelow(nil) { initialBody.append("            State.\(below("enter", nil))(_next.mode, &_next)") }
-            if layout.settles { initialBody += ["            var _trace = StateLoop._NoTrace()", "            _next._settle(&_trace)"] }
-            initialBody.append("            return _next")
+        let stateEquality = spec.context.isEmpty ? [] : structEquality(GeneratedNames.state, properties: stateProperties)
+        var internalFields = SwiftPrinter(placement: placement, level: 2)
+        for field in ownFields {
+            internalFields.line("/// \(field.doc)")
+            internalFields.line("\(access.readOnlyPrefix)var \(field.name): \(field.declaration)")
         }
-        var reduceBody: [String] = []
-        if layout.hasTopLevelFinal { reduceBody.append("guard !state.isDone else { return }") }
-        if layout.hasRuns { reduceBody.append("state.runs = []") }
-        if hasForwarding { reduceBody.append("state.forwarded = []") }
-        reduceBody.append("let old = state")
-        reduceBody.append(layout.settles ? "if old._reduce(event, &state, &trace) { state._settle(&trace) }" : "old._reduce(event, &state, &trace)")
-        if hasForwarding {
-            makeForwardingMember()
-            reduceBody.append("state._forward(event, after: old)")
-        }
-        var runFeedback: [String] = []
-        if !oneShots.isEmpty {
-            runFeedback = [
-                "            .runs(",
-                "                pending: { state in (state._runsQueued, state.runs) },",
-                "                effect: { run in",
-                "                    switch run {",
-            ]
-            for effect in oneShots {
-                let name = SwiftName.escaped(effect.name.value)
-                let pattern = effect.request == nil ? "case .\(name):" : "case .\(name)(let request):"
-                let call = "effects.\(name)(\(effect.request == nil ? "" : "request"))" + (effect.emits.isEmpty ? "" : "._event")
-                if effect.onError != nil {
-                    runFeedback.append("                    \(pattern)")
-                    runFeedback.append("                        do { \(effect.emits.isEmpty ? "try await \(call); return nil" : "return try await \(call)") }")
-                    runFeedback.append("                        catch { return Swift.Task.isCancelled ? nil : \(failureCall(effect)) }")
-                } else {
-                    runFeedback.append("                    \(pattern) " + (effect.emits.isEmpty ? "await \(call); return nil" : "return await \(call)"))
-                }
-            }
-            runFeedback += ["                    }", "                }", "            ),"]
-        }
+        let initialBody = initialLines(initialArguments)
+        let reduceBody = reduceLines()
+        let runFeedback = runFeedbackLines(oneShots)
         var feedbacksParameters: [String] = []
         var systemParameters = [spec.input.isEmpty ? "initial: State = .initial" : "initial: State"]
         var feedbacksArguments: [String] = []
@@ -223,21 +179,20 @@ public struct MachineContextBuilder {
             machineDoc: "The `\(SwiftLiteral.comment(spec.name.value))` state machine of \(fileComment): "
                 + "its states, events, reducer, effects and feedback loops.",
             typeAliases: typeAliases,
-            modeLines: isV1 ? spec.states.map { "        case \(SwiftName.escaped($0.name.value))" } : modeLines(),
+            modeLines: modeLines(),
             modeConformances: "Swift.Hashable, Swift.Sendable" + (tree.nodes.contains { $0.spec.kind == .parallel } ? "" : ", Swift.CaseIterable"),
             stateNames: stateNameCases(),
             queryLines: queryLines() + effectQueries,
-            internalFields: internalFields,
+            internalFields: forwardedFieldLines() + internalFields.finished(),
             initialBody: initialBody,
             stateEquality: stateEquality,
             eventEquality: enumEquality(
                 GeneratedNames.event, events: spec.events,
-                extra: hasTimers ? [(name: GeneratedNames.timerCase, arity: 1)] : [], indent: "        "),
+                extra: hasTimers ? [(name: GeneratedNames.timerCase, arity: 1)] : []),
             reduceBody: reduceBody,
             dispatch: dispatch,
             reducerReturn: layout.settles ? " -> Swift.Bool" : "",
-            timerStateLabel: isV1 ? "mode" : "state",
-            timerStateType: isV1 ? "Mode" : "StateName",
+            timerModes: timerModeLines(),
             runCases: oneShots.map { effect in
                 let name = SwiftName.escaped(effect.name.value)
                 return requestTypes[effect.name.value].map { "\(name)(\($0))" } ?? name
@@ -310,13 +265,13 @@ public struct MachineContextBuilder {
         guard !spec.input.isEmpty else { return [] }
         let parameters = ["input: Input"] + systemParameters.dropFirst()
         let arguments = ["initial: .initial(input)"] + feedbacksArguments.map { $0 == "effects" ? "effects: effects" : $0 } + ["onTransition: onTransition"]
-        return [
-            "",
-            "    /// The machine, ready to run from its input: `system(initial: .initial(input), ...)`.",
-            "    \(access.prefix)static func system(\(parameters.joined(separator: ", "))) -> StateLoop.System<State, Event> {",
-            "        system(\(arguments.joined(separator: ", ")))",
-            "    }",
-        ]
+        var out = SwiftPrinter(placement: placement, level: 1)
+        out.line("")
+        out.line("/// The machine, ready to run from its input: `system(initial: .initial(input), ...)`.")
+        out.block("\(access.prefix)static func system(\(parameters.joined(separator: ", "))) -> StateLoop.System<State, Event> {") { out in
+            out.line("system(\(arguments.joined(separator: ", ")))")
+        }
+        return out.finished()
     }
 
     // MARK: - Shared helpers
@@ -333,9 +288,19 @@ public struct MachineContextBuilder {
         return GeneratedNames.member(kind, count)
     }
 
-    /// Adds a member of `State`; `body` is laid out already, without the closing brace.
+    /// A printer for the body of a member of `State` (machine, `State`, member: level 3).
+    func memberPrinter() -> SwiftPrinter {
+        SwiftPrinter(placement: placement, level: 3)
+    }
+
+    /// Adds a member of `State` with the body `body` printed.
+    mutating func addMember(doc: String, declaration: String, body: SwiftPrinter) {
+        members.append(.init(doc: doc, declaration: declaration, body: body.text))
+    }
+
+    /// Adds a member of `State` whose body is spec text laid out at its YAML line and column.
     mutating func addMember(doc: String, declaration: String, body: [String]) {
-        members.append(.init(doc: doc, declaration: declaration + " {", body: body + ["        }"]))
+        members.append(.init(doc: doc, declaration: declaration, body: body.joined(separator: "\n")))
     }
 
     /// A name as the label of a parameter or an enum case's associated value, where it is

@@ -122,21 +122,24 @@ enum EmbeddedTemplates {
         /// Which `after:` timer fired, and during which entry into its state (an earlier one is ignored).
         {{{access}}}struct Timer: Swift.Equatable, Swift.Sendable, Swift.CustomStringConvertible {
             /// The state whose `after:` armed the timer.
-            {{{access}}}var {{{timerStateLabel}}}: {{{timerStateType}}}
+            {{{access}}}var state: StateName
             /// The timer's position in that state's `after:`.
             {{{access}}}var index: Swift.Int
             /// `State._entries` when the timer was armed.
             {{{access}}}var entry: Swift.Int
 
             /// A timer event, for tests that drive `reduce` directly; the feedbacks make their own.
-            {{{access}}}init({{{timerStateLabel}}}: {{{timerStateType}}}, index: Swift.Int, entry: Swift.Int) {
-                self.{{{timerStateLabel}}} = {{{timerStateLabel}}}
+            {{{access}}}init(state: StateName, index: Swift.Int, entry: Swift.Int) {
+                self.state = state
                 self.index = index
                 self.entry = entry
             }
+{{#timerModes}}
+{{{.}}}
+{{/timerModes}}
 
             /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
-            {{{access}}}var description: Swift.String { "after #\(index) in \({{{timerStateLabel}}})" }
+            {{{access}}}var description: Swift.String { "after #\(index) in \(state)" }
         }
 {{/hasTimers}}
 {{#eventEquality}}
@@ -163,7 +166,7 @@ enum EmbeddedTemplates {
     /// `reduce`, telling `trace` the id of each branch it takes (`transitions`).
     fileprivate static func _reduceRecording<_R: StateLoop._TransitionRecorder>(_ state: inout State, _ event: Event, _ trace: inout _R) {
 {{#reduceBody}}
-        {{{.}}}
+{{{.}}}
 {{/reduceBody}}
     }
 {{#hasEffects}}
@@ -245,14 +248,14 @@ enum EmbeddedTemplates {
 """#,
         "Reducer": #"""
 {{%CONTENT_TYPE:TEXT}}
-{{! The reducer's methods of State: a switch on the mode, then a method per state with a switch }}
-{{! on the event. Case bodies are laid out by MachineContextBuilder (#sourceLocation blocks put }}
-{{! each expression at its YAML line and column), so print each body line as it is. }}
+{{! The reducer's methods of State: a switch on the configuration, then a method per leaf. The }}
+{{! statements are printed by SwiftPrinter (#sourceLocation blocks put each expression at its YAML }}
+{{! line and column), so print each body as it is, at the start of a line. }}
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R){{{reducerReturn}}} {
             switch mode {
@@ -265,30 +268,22 @@ enum EmbeddedTemplates {
 
         /// `reduce` in state `{{{mode}}}`.
         private func {{{function}}}<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R){{{reducerReturn}}} {
-            switch _event {
-{{#cases}}
-            {{{pattern}}}
-{{#body}}
-{{{.}}}
-{{/body}}
-{{/cases}}
-            }
+{{{body}}}
         }
 {{/reducerModes}}
 
 """#,
         "StateMembers": #"""
 {{%CONTENT_TYPE:TEXT}}
-{{! The members of State that hold the spec's expressions (default:, guard:, set:, request.value). }}
-{{! Their bodies are laid out by MachineContextBuilder: #sourceLocation blocks put each expression }}
-{{! at its YAML line and column, so print each body line as it is, at the start of its line. }}
+{{! The members of State: the spec's expressions (default:, request.value, actions) and the }}
+{{! statechart's helpers. Bodies are printed by SwiftPrinter (#sourceLocation blocks put each }}
+{{! expression at its YAML line and column), so print each body as it is, at the start of a line. }}
 {{#members}}
 
         /// {{{doc}}}
-        {{{declaration}}}
-{{#body}}
-{{{.}}}
-{{/body}}
+        {{{declaration}}} {
+{{{body}}}
+        }
 {{/members}}
 
 """#,

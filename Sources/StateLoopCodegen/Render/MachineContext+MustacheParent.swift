@@ -27,8 +27,7 @@ extension MachineContext: MustacheParent {
         case "reduceBody": self.reduceBody
         case "dispatch": self.dispatch
         case "reducerReturn": self.reducerReturn
-        case "timerStateLabel": self.timerStateLabel
-        case "timerStateType": self.timerStateType
+        case "timerModes": self.timerModes
         case "runCases": self.runCases
         case "hasRuns": !self.runCases.isEmpty
         case "runFeedback": self.runFeedback
@@ -116,16 +115,6 @@ extension MachineContext.ReducerMode: MustacheParent {
         switch name {
         case "mode": self.mode
         case "function": self.function
-        case "cases": self.cases
-        default: nil
-        }
-    }
-}
-
-extension MachineContext.ReducerCase: MustacheParent {
-    public func child(named name: String) -> Any? {
-        switch name {
-        case "pattern": self.pattern
         case "body": self.body
         default: nil
         }

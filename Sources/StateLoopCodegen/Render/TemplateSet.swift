@@ -9,8 +9,7 @@ import Mustache
 ///
 /// `Machine.swift` is the main template; `StateMembers` and `Reducer` are partials it includes. An
 /// override replaces the built-in template of the same name; every name not overridden keeps the
-/// built-in text, so a user can copy and change just one template. A built-in template with a
-/// Swift twin (`PrecompiledTemplates`) is printed by the twin while it is not overridden.
+/// built-in text, so a user can copy and change just one template.
 public struct TemplateSet: Sendable {
     /// The name of the template a Swift file is rendered with.
     public static let mainTemplate = "Machine.swift"
@@ -33,12 +32,6 @@ public struct TemplateSet: Sendable {
 
     /// The parsed templates, by name; partials are looked up here.
     let library: MustacheLibrary
-    /// The templates printed by their Swift twin: in `library` each stands in as a template that
-    /// prints the value `precompiledKey(name)`, which the renderer supplies.
-    let precompiled: [String]
-
-    /// The name under which the renderer passes a twin's output to its stand-in template.
-    static func precompiledKey(_ name: String) -> String { "_precompiled_" + name }
 
     /// The built-in templates with some replaced.
     ///
@@ -49,14 +42,7 @@ public struct TemplateSet: Sendable {
         var library = MustacheLibrary()
         var names = Set(EmbeddedTemplates.all.keys)
         names.formUnion(overrides.keys)
-        var precompiled: [String] = []
         for name in names.sorted() {
-            if overrides[name] == nil, PrecompiledTemplates.all[name] != nil {
-                // The stand-in is one tag, so a standalone `{{>name}}` prints the twin's output as it is.
-                library.register(try! MustacheTemplate(string: "{{{\(Self.precompiledKey(name))}}}"), named: name)
-                precompiled.append(name)
-                continue
-            }
             let source = overrides[name] ?? (EmbeddedTemplates.all[name] ?? "", "Templates/\(name).mustache (built in)")
             // Mustache escapes `{{x}}` for HTML unless told otherwise, which would turn `->` and
             // `<T>` in Swift into entities. Templates render as text unless they say otherwise;
@@ -77,6 +63,5 @@ public struct TemplateSet: Sendable {
             }
         }
         self.library = library
-        self.precompiled = precompiled
     }
 }

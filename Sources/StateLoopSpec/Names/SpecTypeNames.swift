@@ -79,7 +79,7 @@ public struct SpecTypeNames: Sendable, Equatable {
         }
         names.formUnion(spec.context.map(\.name.value))
         names.formUnion(spec.input.map(\.name.value))
-        let swift = SpecChecker().embeddedSwift(spec, tree: tree)
+        let swift = SpecChecker.embeddedSwift(spec, tree: tree)
         for text in swift.types + swift.expressions {
             names.formUnion(words(in: text.value))
         }

@@ -5,7 +5,7 @@ import StateLoop
 public enum Counter {
     /// The type of `count` in `context:` (Counter.machine.yml:5): `Int`.
 #sourceLocation(file: "Counter.machine.yml", line: 4)
-    public typealias Count = StateLoop._SpecType<
+    public typealias _T0 = StateLoop._SpecType<
                 Int
     >.Checked
 #sourceLocation()
@@ -25,12 +25,12 @@ public enum Counter {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `count` from `context:` (Counter.machine.yml:5).
-        public var count: Count
+        public var count: _T0
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            count: Count
+            count: _T0
         ) {
             self.mode = mode
             self.count = count
@@ -62,7 +62,7 @@ public enum Counter {
         public var isDone: Swift.Bool { false }
 
         /// `default:` of `count` (Counter.machine.yml:5).
-        fileprivate static func _default0() -> Count {
+        fileprivate static func _default0() -> _T0 {
 #sourceLocation(file: "Counter.machine.yml", line: 5)
                                0
 #sourceLocation()
@@ -213,24 +213,4 @@ extension Counter: StateLoop.StateMachine {
         T 2\u{1F}2
         T 3\u{1F}3
         """)
-}
-
-/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
-extension Counter.Mode: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .counting: "counting"
-        }
-    }
-}
-
-/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
-extension Counter.Event: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .increment: "increment"
-        case .decrement: "decrement"
-        case .reset: "reset"
-        }
-    }
 }

@@ -5,35 +5,35 @@ import StateLoop
 public enum Edges {
     /// The type of `query` in `context:` (Edges.machine.yml:7): `String?`.
 #sourceLocation(file: "Edges.machine.yml", line: 6)
-    public typealias Query = StateLoop._SpecType<
+    public typealias _T0 = StateLoop._SpecType<
                 String?
     >.Checked
 #sourceLocation()
 
     /// The type of `hits` in `context:` (Edges.machine.yml:8): `Int`.
 #sourceLocation(file: "Edges.machine.yml", line: 7)
-    public typealias Hits = StateLoop._SpecType<
+    public typealias _T1 = StateLoop._SpecType<
                 Int
     >.Checked
 #sourceLocation()
 
     /// The type of `text` in the payload of `typed` (Edges.machine.yml:11): `String`.
 #sourceLocation(file: "Edges.machine.yml", line: 10)
-    public typealias TypedText = StateLoop._SpecType<
+    public typealias _T2 = StateLoop._SpecType<
                 String
     >.Checked
 #sourceLocation()
 
     /// The type of `count` in the payload of `hit` (Edges.machine.yml:12): `Int`.
 #sourceLocation(file: "Edges.machine.yml", line: 11)
-    public typealias HitCount = StateLoop._SpecType<
+    public typealias _T3 = StateLoop._SpecType<
                  Int
     >.Checked
 #sourceLocation()
 
     /// The request type of `search` (Edges.machine.yml:38): `String`.
 #sourceLocation(file: "Edges.machine.yml", line: 37)
-    public typealias SearchRequest = StateLoop._SpecType<
+    public typealias _T4 = StateLoop._SpecType<
                     String
     >.Checked
 #sourceLocation()
@@ -55,9 +55,9 @@ public enum Edges {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `query` from `context:` (Edges.machine.yml:7).
-        public var query: Query
+        public var query: _T0
         /// `hits` from `context:` (Edges.machine.yml:8).
-        public var hits: Hits
+        public var hits: _T1
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
@@ -65,8 +65,8 @@ public enum Edges {
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            query: Query,
-            hits: Hits,
+            query: _T0,
+            hits: _T1,
             _entries: Swift.Int = 0
         ) {
             self.mode = mode
@@ -111,32 +111,32 @@ public enum Edges {
         public struct Requests: Swift.Sendable {
             fileprivate let _state: State
             /// `search` (Edges.machine.yml:36).
-            public var search: SearchRequest? { _state._request_search }
+            public var search: _T4? { _state._request_search }
         }
 
         /// `default:` of `query` (Edges.machine.yml:7).
-        fileprivate static func _default0() -> Query {
+        fileprivate static func _default0() -> _T0 {
 #sourceLocation(file: "Edges.machine.yml", line: 7)
                                   nil
 #sourceLocation()
         }
 
         /// `default:` of `hits` (Edges.machine.yml:8).
-        fileprivate static func _default1() -> Hits {
+        fileprivate static func _default1() -> _T1 {
 #sourceLocation(file: "Edges.machine.yml", line: 8)
                                0
 #sourceLocation()
         }
 
         /// `request.value` of `search` (Edges.machine.yml:38).
-        fileprivate func _value0() -> SearchRequest? {
+        fileprivate func _value0() -> _T4? {
 #sourceLocation(file: "Edges.machine.yml", line: 38)
                                    query
 #sourceLocation()
         }
 
         /// The request of `search`: its `request.value` where it runs, `nil` (not running) elsewhere.
-        fileprivate var _request_search: SearchRequest? {
+        fileprivate var _request_search: _T4? {
             switch mode {
             case .searching: _value0()
             case .waiting: nil
@@ -237,9 +237,9 @@ public enum Edges {
     /// The ways to change state, from `events:`. Send them to the system; `reduce` applies them.
     public enum Event: Swift.Equatable, Swift.Sendable {
         /// `typed` (Edges.machine.yml:11).
-        case typed(text: TypedText)
+        case typed(text: _T2)
         /// `hit` (Edges.machine.yml:12).
-        case hit(count: HitCount)
+        case hit(count: _T3)
         /// `noHit` (Edges.machine.yml:13): sent only by effects (`from: effects`).
         case noHit
         /// `poke` (Edges.machine.yml:14).
@@ -290,12 +290,12 @@ public enum Edges {
 
         /// The payload of `typed` by name: what `event` means in the spec's expressions.
         fileprivate struct TypedPayload {
-            let text: TypedText
+            let text: _T2
         }
 
         /// The payload of `hit` by name: what `event` means in the spec's expressions.
         fileprivate struct HitPayload {
-            let count: HitCount
+            let count: _T3
         }
     }
 
@@ -315,13 +315,13 @@ public enum Edges {
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
     public protocol Effects: Swift.Sendable {
         /// `search` (Edges.machine.yml:36): runs in `searching` while its request is not `nil`; a new request cancels the run before it.
-        func search(_ request: SearchRequest) async -> SearchResult
+        func search(_ request: _T4) async -> SearchResult
     }
 
     /// What `search` answers with: the events of its `emits:`.
     public enum SearchResult: Swift.Equatable, Swift.Sendable {
         /// Fed back as `Event.hit`.
-        case hit(count: HitCount)
+        case hit(count: _T3)
         /// Fed back as `Event.noHit`.
         case noHit
 
@@ -352,15 +352,15 @@ public enum Edges {
         /// Every call so far, in the order the runs started.
         public var calls: [Call] { _callLog.values }
         private let _callLog = StateLoop.CallLog<Call>()
-        private let _effect_search: @Sendable (SearchRequest) async -> SearchResult
+        private let _effect_search: @Sendable (_T4) async -> SearchResult
 
         public init(
-            search: @escaping @Sendable (SearchRequest) async -> SearchResult
+            search: @escaping @Sendable (_T4) async -> SearchResult
         ) {
             self._effect_search = search
         }
 
-        public func search(_ request: SearchRequest) async -> SearchResult {
+        public func search(_ request: _T4) async -> SearchResult {
             _callLog.append(.search(request))
             return await _effect_search(request)
         }
@@ -398,7 +398,7 @@ public enum Edges {
 extension Edges: StateLoop.StateMachine {
     /// One run of an effect with its request: what a state asks for, what a test answers.
     public enum Call: Swift.Equatable, Swift.Sendable {
-        case search(SearchRequest)
+        case search(_T4)
     }
 
     /// The spec this machine was generated from.
@@ -500,36 +500,4 @@ extension Edges: StateLoop.StateMachine {
         T 8\u{1F}0\u{1E}8
         T 9\u{1F}0\u{1E}9
         """)
-}
-
-/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
-extension Edges.Mode: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .waiting: "waiting"
-        case .searching: "searching"
-        }
-    }
-}
-
-/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
-extension Edges.Event: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .typed(let _0): "typed(text: \(Swift.String(reflecting: _0)))"
-        case .hit(let _0): "hit(count: \(Swift.String(reflecting: _0)))"
-        case .noHit: "noHit"
-        case .poke: "poke"
-        case ._timer(let _t): "_timer(\(_t))"
-        }
-    }
-}
-
-/// A call as the spec names its effect: `holdStock(42)` (E64).
-extension Edges.Call: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .search(let _r): "search(\(Swift.String(reflecting: _r)))"
-        }
-    }
 }

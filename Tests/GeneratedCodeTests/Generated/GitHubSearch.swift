@@ -8,62 +8,62 @@ import StateLoop
 public enum GitHubSearch {
     /// The type of `search` in `context:` (GitHubSearch.machine.yml:7): `String`.
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 6)
-    public typealias Search = StateLoop._SpecType<
+    public typealias _T0 = StateLoop._SpecType<
                       String
     >.Checked
 #sourceLocation()
 
     /// The type of `results` in `context:` (GitHubSearch.machine.yml:8): `[Repository]`.
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 7)
-    public typealias Results = StateLoop._SpecType<
+    public typealias _T1 = StateLoop._SpecType<
                        [Repository]
     >.Checked
 #sourceLocation()
 
     /// The type of `nextPageURL` in `context:` (GitHubSearch.machine.yml:9): `URL?`.
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 8)
-    public typealias NextPageURL = StateLoop._SpecType<
+    public typealias _T2 = StateLoop._SpecType<
                       URL?
     >.Checked
 #sourceLocation()
 
     /// The type of `lastError` in `context:` (GitHubSearch.machine.yml:10): `GitHubError?`.
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 9)
-    public typealias LastError = StateLoop._SpecType<
+    public typealias _T3 = StateLoop._SpecType<
                       GitHubError?
     >.Checked
 #sourceLocation()
 
     /// The type of `search` in the payload of `searchChanged` (GitHubSearch.machine.yml:13): `String`.
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 12)
-    public typealias SearchChangedSearch = StateLoop._SpecType<
+    public typealias _T4 = StateLoop._SpecType<
                                String
     >.Checked
 #sourceLocation()
 
     /// The type of `repositories` in the payload of `loaded` (GitHubSearch.machine.yml:16): `[Repository]`.
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 15)
-    public typealias LoadedRepositories = StateLoop._SpecType<
+    public typealias _T5 = StateLoop._SpecType<
                                          [Repository]
     >.Checked
 #sourceLocation()
 
     /// The type of `nextURL` in the payload of `loaded` (GitHubSearch.machine.yml:16): `URL?`.
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 16)
-            public typealias LoadedNextURL = StateLoop._SpecType<URL?
+                      public typealias _T6 = StateLoop._SpecType<URL?
     >.Checked
 #sourceLocation()
 
     /// The type of `error` in the payload of `failed` (GitHubSearch.machine.yml:17): `GitHubError`.
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 16)
-    public typealias FailedError = StateLoop._SpecType<
+    public typealias _T7 = StateLoop._SpecType<
                                  GitHubError
     >.Checked
 #sourceLocation()
 
     /// The request type of `loadNextPage` (GitHubSearch.machine.yml:51): `URL`.
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 50)
-    public typealias LoadNextPageRequest = StateLoop._SpecType<
+    public typealias _T8 = StateLoop._SpecType<
                     URL
     >.Checked
 #sourceLocation()
@@ -89,13 +89,13 @@ public enum GitHubSearch {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `search` from `context:` (GitHubSearch.machine.yml:7).
-        public var search: Search
+        public var search: _T0
         /// `results` from `context:` (GitHubSearch.machine.yml:8).
-        public var results: Results
+        public var results: _T1
         /// `nextPageURL` from `context:` (GitHubSearch.machine.yml:9).
-        public var nextPageURL: NextPageURL
+        public var nextPageURL: _T2
         /// `lastError` from `context:` (GitHubSearch.machine.yml:10).
-        public var lastError: LastError
+        public var lastError: _T3
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
@@ -103,10 +103,10 @@ public enum GitHubSearch {
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            search: Search,
-            results: Results,
-            nextPageURL: NextPageURL,
-            lastError: LastError,
+            search: _T0,
+            results: _T1,
+            nextPageURL: _T2,
+            lastError: _T3,
             _entries: Swift.Int = 0
         ) {
             self.mode = mode
@@ -159,46 +159,46 @@ public enum GitHubSearch {
         public struct Requests: Swift.Sendable {
             fileprivate let _state: State
             /// `loadNextPage` (GitHubSearch.machine.yml:49).
-            public var loadNextPage: LoadNextPageRequest? { _state._request_loadNextPage }
+            public var loadNextPage: _T8? { _state._request_loadNextPage }
         }
 
         /// `default:` of `search` (GitHubSearch.machine.yml:7).
-        fileprivate static func _default0() -> Search {
+        fileprivate static func _default0() -> _T0 {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 7)
                                                 ""
 #sourceLocation()
         }
 
         /// `default:` of `results` (GitHubSearch.machine.yml:8).
-        fileprivate static func _default1() -> Results {
+        fileprivate static func _default1() -> _T1 {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 8)
                                                 []
 #sourceLocation()
         }
 
         /// `default:` of `nextPageURL` (GitHubSearch.machine.yml:9).
-        fileprivate static func _default2() -> NextPageURL {
+        fileprivate static func _default2() -> _T2 {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 9)
                                                nil
 #sourceLocation()
         }
 
         /// `default:` of `lastError` (GitHubSearch.machine.yml:10).
-        fileprivate static func _default3() -> LastError {
+        fileprivate static func _default3() -> _T3 {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 10)
                                                nil
 #sourceLocation()
         }
 
         /// `request.value` of `loadNextPage` (GitHubSearch.machine.yml:51).
-        fileprivate func _value0() -> LoadNextPageRequest? {
+        fileprivate func _value0() -> _T8? {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 51)
                                 nextPageURL
 #sourceLocation()
         }
 
         /// The request of `loadNextPage`: its `request.value` where it runs, `nil` (not running) elsewhere.
-        fileprivate var _request_loadNextPage: LoadNextPageRequest? {
+        fileprivate var _request_loadNextPage: _T8? {
             switch mode {
             case .loading: _value0()
             case .idle, .ready, .failed: nil
@@ -375,13 +375,13 @@ public enum GitHubSearch {
     /// The ways to change state, from `events:`. Send them to the system; `reduce` applies them.
     public enum Event: Swift.Equatable, Swift.Sendable {
         /// `searchChanged` (GitHubSearch.machine.yml:13).
-        case searchChanged(search: SearchChangedSearch)
+        case searchChanged(search: _T4)
         /// `scrolledNearBottom` (GitHubSearch.machine.yml:14).
         case scrolledNearBottom
         /// `loaded` (GitHubSearch.machine.yml:16): sent only by effects (`from: effects`).
-        case loaded(repositories: LoadedRepositories, nextURL: LoadedNextURL)
+        case loaded(repositories: _T5, nextURL: _T6)
         /// `failed` (GitHubSearch.machine.yml:17): sent only by effects (`from: effects`).
-        case failed(error: FailedError)
+        case failed(error: _T7)
         /// An `after:` timer fired. Sent by the machine's own timer feedbacks, not by you.
         case _timer(Timer)
 
@@ -429,18 +429,18 @@ public enum GitHubSearch {
 
         /// The payload of `searchChanged` by name: what `event` means in the spec's expressions.
         fileprivate struct SearchChangedPayload {
-            let search: SearchChangedSearch
+            let search: _T4
         }
 
         /// The payload of `loaded` by name: what `event` means in the spec's expressions.
         fileprivate struct LoadedPayload {
-            let repositories: LoadedRepositories
-            let nextURL: LoadedNextURL
+            let repositories: _T5
+            let nextURL: _T6
         }
 
         /// The payload of `failed` by name: what `event` means in the spec's expressions.
         fileprivate struct FailedPayload {
-            let error: FailedError
+            let error: _T7
         }
     }
 
@@ -460,15 +460,15 @@ public enum GitHubSearch {
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
     public protocol Effects: Swift.Sendable {
         /// `loadNextPage` (GitHubSearch.machine.yml:49): runs in `loading` while its request is not `nil`; a new request cancels the run before it.
-        func loadNextPage(_ request: LoadNextPageRequest) async -> LoadNextPageResult
+        func loadNextPage(_ request: _T8) async -> LoadNextPageResult
     }
 
     /// What `loadNextPage` answers with: the events of its `emits:`.
     public enum LoadNextPageResult: Swift.Equatable, Swift.Sendable {
         /// Fed back as `Event.loaded`.
-        case loaded(repositories: LoadedRepositories, nextURL: LoadedNextURL)
+        case loaded(repositories: _T5, nextURL: _T6)
         /// Fed back as `Event.failed`.
-        case failed(error: FailedError)
+        case failed(error: _T7)
 
         /// The event this result is fed back as.
         fileprivate var _event: Event {
@@ -498,15 +498,15 @@ public enum GitHubSearch {
         /// Every call so far, in the order the runs started.
         public var calls: [Call] { _callLog.values }
         private let _callLog = StateLoop.CallLog<Call>()
-        private let _effect_loadNextPage: @Sendable (LoadNextPageRequest) async -> LoadNextPageResult
+        private let _effect_loadNextPage: @Sendable (_T8) async -> LoadNextPageResult
 
         public init(
-            loadNextPage: @escaping @Sendable (LoadNextPageRequest) async -> LoadNextPageResult
+            loadNextPage: @escaping @Sendable (_T8) async -> LoadNextPageResult
         ) {
             self._effect_loadNextPage = loadNextPage
         }
 
-        public func loadNextPage(_ request: LoadNextPageRequest) async -> LoadNextPageResult {
+        public func loadNextPage(_ request: _T8) async -> LoadNextPageResult {
             _callLog.append(.loadNextPage(request))
             return await _effect_loadNextPage(request)
         }
@@ -538,7 +538,7 @@ public enum GitHubSearch {
 extension GitHubSearch: StateLoop.StateMachine {
     /// One run of an effect with its request: what a state asks for, what a test answers.
     public enum Call: Swift.Equatable, Swift.Sendable {
-        case loadNextPage(LoadNextPageRequest)
+        case loadNextPage(_T8)
     }
 
     /// The spec this machine was generated from.
@@ -648,38 +648,4 @@ extension GitHubSearch: StateLoop.StateMachine {
         T 11\u{1F}0\u{1E}2\u{1E}11
         T 12\u{1F}0\u{1E}2\u{1E}12
         """)
-}
-
-/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
-extension GitHubSearch.Mode: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .idle: "idle"
-        case .loading: "loading"
-        case .ready: "ready"
-        case .failed: "failed"
-        }
-    }
-}
-
-/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
-extension GitHubSearch.Event: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .searchChanged(let _0): "searchChanged(search: \(Swift.String(reflecting: _0)))"
-        case .scrolledNearBottom: "scrolledNearBottom"
-        case .loaded(let _0, let _1): "loaded(repositories: \(Swift.String(reflecting: _0)), nextURL: \(Swift.String(reflecting: _1)))"
-        case .failed(let _0): "failed(error: \(Swift.String(reflecting: _0)))"
-        case ._timer(let _t): "_timer(\(_t))"
-        }
-    }
-}
-
-/// A call as the spec names its effect: `holdStock(42)` (E64).
-extension GitHubSearch.Call: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .loadNextPage(let _r): "loadNextPage(\(Swift.String(reflecting: _r)))"
-        }
-    }
 }

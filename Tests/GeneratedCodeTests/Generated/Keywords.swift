@@ -5,63 +5,63 @@ import StateLoop
 public enum Keywords {
     /// The type of `default` in `context:` (Keywords.machine.yml:5): `Int`.
 #sourceLocation(file: "Keywords.machine.yml", line: 4)
-    public typealias Default = StateLoop._SpecType<
+    public typealias _T0 = StateLoop._SpecType<
                   Int
     >.Checked
 #sourceLocation()
 
     /// The type of `in` in `context:` (Keywords.machine.yml:6): `String`.
 #sourceLocation(file: "Keywords.machine.yml", line: 5)
-    public typealias In = StateLoop._SpecType<
+    public typealias _T1 = StateLoop._SpecType<
                   String
     >.Checked
 #sourceLocation()
 
     /// The type of `let` in `context:` (Keywords.machine.yml:7): `Int`.
 #sourceLocation(file: "Keywords.machine.yml", line: 6)
-    public typealias Let = StateLoop._SpecType<
+    public typealias _T2 = StateLoop._SpecType<
                   Int
     >.Checked
 #sourceLocation()
 
     /// The type of `var` in `context:` (Keywords.machine.yml:8): `Int`.
 #sourceLocation(file: "Keywords.machine.yml", line: 7)
-    public typealias Var = StateLoop._SpecType<
+    public typealias _T3 = StateLoop._SpecType<
                   Int
     >.Checked
 #sourceLocation()
 
     /// The type of `case` in the payload of `switch` (Keywords.machine.yml:11): `Int`.
 #sourceLocation(file: "Keywords.machine.yml", line: 10)
-    public typealias SwitchCase = StateLoop._SpecType<
+    public typealias _T4 = StateLoop._SpecType<
                  Int
     >.Checked
 #sourceLocation()
 
     /// The type of `where` in the payload of `throw` (Keywords.machine.yml:13): `String`.
 #sourceLocation(file: "Keywords.machine.yml", line: 12)
-    public typealias ThrowWhere = StateLoop._SpecType<
+    public typealias _T5 = StateLoop._SpecType<
                                  String
     >.Checked
 #sourceLocation()
 
     /// The type of `let` in the payload of `for` (Keywords.machine.yml:14): `Int`.
 #sourceLocation(file: "Keywords.machine.yml", line: 13)
-    public typealias ForLet = StateLoop._SpecType<
+    public typealias _T6 = StateLoop._SpecType<
                 Int
     >.Checked
 #sourceLocation()
 
     /// The type of `var` in the payload of `for` (Keywords.machine.yml:14): `Int`.
 #sourceLocation(file: "Keywords.machine.yml", line: 13)
-    public typealias ForVar = StateLoop._SpecType<
+    public typealias _T7 = StateLoop._SpecType<
                           Int
     >.Checked
 #sourceLocation()
 
     /// The request type of `defer` (Keywords.machine.yml:35): `Int`.
 #sourceLocation(file: "Keywords.machine.yml", line: 34)
-    public typealias DeferRequest = StateLoop._SpecType<
+    public typealias _T8 = StateLoop._SpecType<
                     Int
     >.Checked
 #sourceLocation()
@@ -83,13 +83,13 @@ public enum Keywords {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `default` from `context:` (Keywords.machine.yml:5).
-        public var `default`: Default
+        public var `default`: _T0
         /// `in` from `context:` (Keywords.machine.yml:6).
-        public var `in`: In
+        public var `in`: _T1
         /// `let` from `context:` (Keywords.machine.yml:7).
-        public var `let`: Let
+        public var `let`: _T2
         /// `var` from `context:` (Keywords.machine.yml:8).
-        public var `var`: Var
+        public var `var`: _T3
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
@@ -97,10 +97,10 @@ public enum Keywords {
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            default _default: Default,
-            in _in: In,
-            `let` _let: Let,
-            `var` _var: Var,
+            default _default: _T0,
+            in _in: _T1,
+            `let` _let: _T2,
+            `var` _var: _T3,
             _entries: Swift.Int = 0
         ) {
             self.mode = mode
@@ -151,46 +151,46 @@ public enum Keywords {
         public struct Requests: Swift.Sendable {
             fileprivate let _state: State
             /// `defer` (Keywords.machine.yml:33).
-            public var `defer`: DeferRequest? { _state._request_defer }
+            public var `defer`: _T8? { _state._request_defer }
         }
 
         /// `default:` of `default` (Keywords.machine.yml:5).
-        fileprivate static func _default0() -> Default {
+        fileprivate static func _default0() -> _T0 {
 #sourceLocation(file: "Keywords.machine.yml", line: 5)
                                  0
 #sourceLocation()
         }
 
         /// `default:` of `in` (Keywords.machine.yml:6).
-        fileprivate static func _default1() -> In {
+        fileprivate static func _default1() -> _T1 {
 #sourceLocation(file: "Keywords.machine.yml", line: 6)
                                     "*/ \"\"\" \\ #"
 #sourceLocation()
         }
 
         /// `default:` of `let` (Keywords.machine.yml:7).
-        fileprivate static func _default2() -> Let {
+        fileprivate static func _default2() -> _T2 {
 #sourceLocation(file: "Keywords.machine.yml", line: 7)
                                  0
 #sourceLocation()
         }
 
         /// `default:` of `var` (Keywords.machine.yml:8).
-        fileprivate static func _default3() -> Var {
+        fileprivate static func _default3() -> _T3 {
 #sourceLocation(file: "Keywords.machine.yml", line: 8)
                                  0
 #sourceLocation()
         }
 
         /// `request.value` of `defer` (Keywords.machine.yml:35).
-        fileprivate func _value0() -> DeferRequest? {
+        fileprivate func _value0() -> _T8? {
 #sourceLocation(file: "Keywords.machine.yml", line: 35)
                                  `default`
 #sourceLocation()
         }
 
         /// The request of `defer`: its `request.value` where it runs, `nil` (not running) elsewhere.
-        fileprivate var _request_defer: DeferRequest? {
+        fileprivate var _request_defer: _T8? {
             switch mode {
             case .`repeat`: _value0()
             case .`do`: nil
@@ -282,13 +282,13 @@ public enum Keywords {
     /// The ways to change state, from `events:`. Send them to the system; `reduce` applies them.
     public enum Event: Swift.Equatable, Swift.Sendable {
         /// `switch` (Keywords.machine.yml:11).
-        case `switch`(case: SwitchCase)
+        case `switch`(case: _T4)
         /// `return` (Keywords.machine.yml:12).
         case `return`
         /// `throw` (Keywords.machine.yml:13): sent only by effects (`from: effects`).
-        case `throw`(where: ThrowWhere)
+        case `throw`(where: _T5)
         /// `for` (Keywords.machine.yml:14).
-        case `for`(`let`: ForLet, `var`: ForVar)
+        case `for`(`let`: _T6, `var`: _T7)
         /// An `after:` timer fired. Sent by the machine's own timer feedbacks, not by you.
         case _timer(Timer)
 
@@ -336,18 +336,18 @@ public enum Keywords {
 
         /// The payload of `switch` by name: what `event` means in the spec's expressions.
         fileprivate struct SwitchPayload {
-            let `case`: SwitchCase
+            let `case`: _T4
         }
 
         /// The payload of `throw` by name: what `event` means in the spec's expressions.
         fileprivate struct ThrowPayload {
-            let `where`: ThrowWhere
+            let `where`: _T5
         }
 
         /// The payload of `for` by name: what `event` means in the spec's expressions.
         fileprivate struct ForPayload {
-            let `let`: ForLet
-            let `var`: ForVar
+            let `let`: _T6
+            let `var`: _T7
         }
     }
 
@@ -367,13 +367,13 @@ public enum Keywords {
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
     public protocol Effects: Swift.Sendable {
         /// `defer` (Keywords.machine.yml:33): runs in `repeat` while its request is not `nil`; a new request cancels the run before it.
-        func `defer`(_ request: DeferRequest) async -> DeferResult
+        func `defer`(_ request: _T8) async -> DeferResult
     }
 
     /// What ``defer`` answers with: the events of its `emits:`.
     public enum DeferResult: Swift.Equatable, Swift.Sendable {
         /// Fed back as `Event.throw`.
-        case `throw`(where: ThrowWhere)
+        case `throw`(where: _T5)
 
         /// The event this result is fed back as.
         fileprivate var _event: Event {
@@ -398,15 +398,15 @@ public enum Keywords {
         /// Every call so far, in the order the runs started.
         public var calls: [Call] { _callLog.values }
         private let _callLog = StateLoop.CallLog<Call>()
-        private let _effect_defer: @Sendable (DeferRequest) async -> DeferResult
+        private let _effect_defer: @Sendable (_T8) async -> DeferResult
 
         public init(
-            defer: @escaping @Sendable (DeferRequest) async -> DeferResult
+            defer: @escaping @Sendable (_T8) async -> DeferResult
         ) {
             self._effect_defer = `defer`
         }
 
-        public func `defer`(_ request: DeferRequest) async -> DeferResult {
+        public func `defer`(_ request: _T8) async -> DeferResult {
             _callLog.append(.`defer`(request))
             return await _effect_defer(request)
         }
@@ -438,7 +438,7 @@ public enum Keywords {
 extension Keywords: StateLoop.StateMachine {
     /// One run of an effect with its request: what a state asks for, what a test answers.
     public enum Call: Swift.Equatable, Swift.Sendable {
-        case `defer`(DeferRequest)
+        case `defer`(_T8)
     }
 
     /// The spec this machine was generated from.
@@ -531,36 +531,4 @@ extension Keywords: StateLoop.StateMachine {
         T 6\u{1F}0\u{1E}6
         T 7\u{1F}0\u{1E}7
         """)
-}
-
-/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
-extension Keywords.Mode: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .`do`: "do"
-        case .`repeat`: "repeat"
-        }
-    }
-}
-
-/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
-extension Keywords.Event: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .`switch`(let _0): "switch(case: \(Swift.String(reflecting: _0)))"
-        case .`return`: "return"
-        case .`throw`(let _0): "throw(where: \(Swift.String(reflecting: _0)))"
-        case .`for`(let _0, let _1): "for(let: \(Swift.String(reflecting: _0)), var: \(Swift.String(reflecting: _1)))"
-        case ._timer(let _t): "_timer(\(_t))"
-        }
-    }
-}
-
-/// A call as the spec names its effect: `holdStock(42)` (E64).
-extension Keywords.Call: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .`defer`(let _r): "defer(\(Swift.String(reflecting: _r)))"
-        }
-    }
 }

@@ -5,14 +5,14 @@ import StateLoop
 public enum Loop {
     /// The type of `spinning` in `context:` (Loop.machine.yml:6): `Bool`.
 #sourceLocation(file: "Loop.machine.yml", line: 5)
-    public typealias Spinning = StateLoop._SpecType<
+    public typealias _T0 = StateLoop._SpecType<
                    Bool
     >.Checked
 #sourceLocation()
 
     /// The type of `laps` in `context:` (Loop.machine.yml:7): `Int`.
 #sourceLocation(file: "Loop.machine.yml", line: 6)
-    public typealias Laps = StateLoop._SpecType<
+    public typealias _T1 = StateLoop._SpecType<
                Int
     >.Checked
 #sourceLocation()
@@ -34,17 +34,17 @@ public enum Loop {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `spinning` from `context:` (Loop.machine.yml:6).
-        public var spinning: Spinning
+        public var spinning: _T0
         /// `laps` from `context:` (Loop.machine.yml:7).
-        public var laps: Laps
+        public var laps: _T1
         /// False when `always:` transitions were still enabled after 1,000 microsteps (S51).
         public internal(set) var isSettled: Swift.Bool = true
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            spinning: Spinning,
-            laps: Laps
+            spinning: _T0,
+            laps: _T1
         ) {
             self.mode = mode
             self.spinning = spinning
@@ -85,14 +85,14 @@ public enum Loop {
         public var isDone: Swift.Bool { false }
 
         /// `default:` of `spinning` (Loop.machine.yml:6).
-        fileprivate static func _default0() -> Spinning {
+        fileprivate static func _default0() -> _T0 {
 #sourceLocation(file: "Loop.machine.yml", line: 6)
                                    false
 #sourceLocation()
         }
 
         /// `default:` of `laps` (Loop.machine.yml:7).
-        fileprivate static func _default1() -> Laps {
+        fileprivate static func _default1() -> _T1 {
 #sourceLocation(file: "Loop.machine.yml", line: 7)
                               0
 #sourceLocation()
@@ -341,25 +341,4 @@ extension Loop: StateLoop.StateMachine {
         T 4\u{1F}0\u{1E}4
         T 5\u{1F}0\u{1E}5
         """)
-}
-
-/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
-extension Loop.Mode: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .a: "a"
-        case .b: "b"
-        }
-    }
-}
-
-/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
-extension Loop.Event: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .spin: "spin"
-        case .halt: "halt"
-        case .again: "again"
-        }
-    }
 }

@@ -5,21 +5,21 @@ import StateLoop
 public enum Pair {
     /// The type of `first` in `context:` (Pair.machine.yml:6): `Int`.
 #sourceLocation(file: "Pair.machine.yml", line: 5)
-    public typealias First = StateLoop._SpecType<
+    public typealias _T0 = StateLoop._SpecType<
                  Int
     >.Checked
 #sourceLocation()
 
     /// The type of `second` in `context:` (Pair.machine.yml:7): `Int`.
 #sourceLocation(file: "Pair.machine.yml", line: 6)
-    public typealias Second = StateLoop._SpecType<
+    public typealias _T1 = StateLoop._SpecType<
                  Int
     >.Checked
 #sourceLocation()
 
     /// The type of `amount` in the payload of `add` (Pair.machine.yml:11): `Int`.
 #sourceLocation(file: "Pair.machine.yml", line: 10)
-    public typealias AddAmount = StateLoop._SpecType<
+    public typealias _T2 = StateLoop._SpecType<
                 Int
     >.Checked
 #sourceLocation()
@@ -41,15 +41,15 @@ public enum Pair {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `first` from `context:` (Pair.machine.yml:6).
-        public var first: First
+        public var first: _T0
         /// `second` from `context:` (Pair.machine.yml:7).
-        public var second: Second
+        public var second: _T1
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            first: First,
-            second: Second
+            first: _T0,
+            second: _T1
         ) {
             self.mode = mode
             self.first = first
@@ -85,14 +85,14 @@ public enum Pair {
         public var isDone: Swift.Bool { false }
 
         /// `default:` of `first` (Pair.machine.yml:6).
-        fileprivate static func _default0() -> First {
+        fileprivate static func _default0() -> _T0 {
 #sourceLocation(file: "Pair.machine.yml", line: 6)
                                 1
 #sourceLocation()
         }
 
         /// `default:` of `second` (Pair.machine.yml:7).
-        fileprivate static func _default1() -> Second {
+        fileprivate static func _default1() -> _T1 {
 #sourceLocation(file: "Pair.machine.yml", line: 7)
                                 2
 #sourceLocation()
@@ -158,7 +158,7 @@ public enum Pair {
         /// `swap` (Pair.machine.yml:10).
         case swap
         /// `add` (Pair.machine.yml:11).
-        case add(amount: AddAmount)
+        case add(amount: _T2)
         /// `freeze` (Pair.machine.yml:12).
         case freeze
 
@@ -179,7 +179,7 @@ public enum Pair {
 
         /// The payload of `add` by name: what `event` means in the spec's expressions.
         fileprivate struct AddPayload {
-            let amount: AddAmount
+            let amount: _T2
         }
     }
 
@@ -289,25 +289,4 @@ extension Pair: StateLoop.StateMachine {
         T 5\u{1F}0\u{1E}5
         T 6\u{1F}0\u{1E}6
         """)
-}
-
-/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
-extension Pair.Mode: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .`open`: "open"
-        case .frozen: "frozen"
-        }
-    }
-}
-
-/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
-extension Pair.Event: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .swap: "swap"
-        case .add(let _0): "add(amount: \(Swift.String(reflecting: _0)))"
-        case .freeze: "freeze"
-        }
-    }
 }

@@ -5,28 +5,28 @@ import StateLoop
 public enum ParallelDone {
     /// The type of `n` in `context:` (ParallelDone.machine.yml:6): `Int`.
 #sourceLocation(file: "ParallelDone.machine.yml", line: 5)
-    public typealias N = StateLoop._SpecType<
+    public typealias _T0 = StateLoop._SpecType<
                 Int
     >.Checked
 #sourceLocation()
 
     /// The type of `label` in `context:` (ParallelDone.machine.yml:7): `String`.
 #sourceLocation(file: "ParallelDone.machine.yml", line: 6)
-    public typealias Label = StateLoop._SpecType<
+    public typealias _T1 = StateLoop._SpecType<
                 String
     >.Checked
 #sourceLocation()
 
     /// The type of `loops` in `context:` (ParallelDone.machine.yml:8): `Int`.
 #sourceLocation(file: "ParallelDone.machine.yml", line: 7)
-    public typealias Loops = StateLoop._SpecType<
+    public typealias _T2 = StateLoop._SpecType<
                 Int
     >.Checked
 #sourceLocation()
 
     /// The type of `label` in the payload of `name` (ParallelDone.machine.yml:11): `String`.
 #sourceLocation(file: "ParallelDone.machine.yml", line: 10)
-    public typealias NameLabel = StateLoop._SpecType<
+    public typealias _T3 = StateLoop._SpecType<
                 String
     >.Checked
 #sourceLocation()
@@ -113,11 +113,11 @@ public enum ParallelDone {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `n` from `context:` (ParallelDone.machine.yml:6).
-        public var n: N
+        public var n: _T0
         /// `label` from `context:` (ParallelDone.machine.yml:7).
-        public var label: Label
+        public var label: _T1
         /// `loops` from `context:` (ParallelDone.machine.yml:8).
-        public var loops: Loops
+        public var loops: _T2
         /// The states whose `onDone:` is due, in order (S55).
         public internal(set) var _done: [StateName] = []
         /// False when `always:` transitions were still enabled after 1,000 microsteps (S51).
@@ -126,9 +126,9 @@ public enum ParallelDone {
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            n: N,
-            label: Label,
-            loops: Loops
+            n: _T0,
+            label: _T1,
+            loops: _T2
         ) {
             self.mode = mode
             self.n = n
@@ -186,21 +186,21 @@ public enum ParallelDone {
         public var isDone: Swift.Bool { false }
 
         /// `default:` of `n` (ParallelDone.machine.yml:6).
-        fileprivate static func _default0() -> N {
+        fileprivate static func _default0() -> _T0 {
 #sourceLocation(file: "ParallelDone.machine.yml", line: 6)
                                0
 #sourceLocation()
         }
 
         /// `default:` of `label` (ParallelDone.machine.yml:7).
-        fileprivate static func _default1() -> Label {
+        fileprivate static func _default1() -> _T1 {
 #sourceLocation(file: "ParallelDone.machine.yml", line: 7)
                                   ""
 #sourceLocation()
         }
 
         /// `default:` of `loops` (ParallelDone.machine.yml:8).
-        fileprivate static func _default2() -> Loops {
+        fileprivate static func _default2() -> _T2 {
 #sourceLocation(file: "ParallelDone.machine.yml", line: 8)
                                0
 #sourceLocation()
@@ -643,7 +643,7 @@ public enum ParallelDone {
         /// `finish` (ParallelDone.machine.yml:10).
         case finish
         /// `name` (ParallelDone.machine.yml:11).
-        case name(label: NameLabel)
+        case name(label: _T3)
         /// `spin` (ParallelDone.machine.yml:12).
         case spin
 
@@ -664,7 +664,7 @@ public enum ParallelDone {
 
         /// The payload of `name` by name: what `event` means in the spec's expressions.
         fileprivate struct NamePayload {
-            let label: NameLabel
+            let label: _T3
         }
     }
 
@@ -804,87 +804,4 @@ extension ParallelDone: StateLoop.StateMachine {
         T 11\u{1F}1\u{1E}8
         T 12\u{1F}1\u{1E}9
         """)
-}
-
-/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
-extension ParallelDone.Mode: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .work(let _c): "work\(_c)"
-        case .spinning(let _c): "spinning\(_c)"
-        }
-    }
-}
-
-/// The regions of `work`: `(region: state, ...)` (S91).
-extension ParallelDone.Mode.Work: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        "(a: \(a), b: \(b), c: \(c))"
-    }
-}
-
-/// The active child of `a` as the spec names it (S90).
-extension ParallelDone.Mode.A: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .a1: "a1"
-        case .a2: "a2"
-        }
-    }
-}
-
-/// The active child of `b` as the spec names it (S90).
-extension ParallelDone.Mode.B: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .b1: "b1"
-        case .b2: "b2"
-        }
-    }
-}
-
-/// The active child of `c` as the spec names it (S90).
-extension ParallelDone.Mode.C: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .c1: "c1"
-        case .c2: "c2"
-        }
-    }
-}
-
-/// The regions of `spinning`: `(region: state, ...)` (S91).
-extension ParallelDone.Mode.Spinning: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        "(x: \(x), y: \(y))"
-    }
-}
-
-/// The active child of `x` as the spec names it (S90).
-extension ParallelDone.Mode.X: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .xf: "xf"
-        }
-    }
-}
-
-/// The active child of `y` as the spec names it (S90).
-extension ParallelDone.Mode.Y: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .yf: "yf"
-        }
-    }
-}
-
-/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
-extension ParallelDone.Event: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .finish: "finish"
-        case .name(let _0): "name(label: \(Swift.String(reflecting: _0)))"
-        case .spin: "spin"
-        }
-    }
 }

@@ -5,63 +5,63 @@ import StateLoop
 public enum Payment {
     /// The type of `amount` in `input:` (Payment.machine.yml:4): `Int`.
 #sourceLocation(file: "Payment.machine.yml", line: 3)
-    public typealias InputAmount = StateLoop._SpecType<
+    public typealias _T0 = StateLoop._SpecType<
           Int
     >.Checked
 #sourceLocation()
 
     /// The type of `amount` in `context:` (Payment.machine.yml:6): `Int`.
 #sourceLocation(file: "Payment.machine.yml", line: 5)
-    public typealias Amount = StateLoop._SpecType<
+    public typealias _T1 = StateLoop._SpecType<
                   Int
     >.Checked
 #sourceLocation()
 
     /// The type of `receipt` in `context:` (Payment.machine.yml:7): `String`.
 #sourceLocation(file: "Payment.machine.yml", line: 6)
-    public typealias Receipt = StateLoop._SpecType<
+    public typealias _T2 = StateLoop._SpecType<
                   String
     >.Checked
 #sourceLocation()
 
     /// The type of `reason` in `context:` (Payment.machine.yml:8): `String`.
 #sourceLocation(file: "Payment.machine.yml", line: 7)
-    public typealias Reason = StateLoop._SpecType<
+    public typealias _T3 = StateLoop._SpecType<
                   String
     >.Checked
 #sourceLocation()
 
     /// The type of `receipt` in the payload of `authorized` (Payment.machine.yml:10): `String`.
 #sourceLocation(file: "Payment.machine.yml", line: 9)
-    public typealias AuthorizedReceipt = StateLoop._SpecType<
+    public typealias _T4 = StateLoop._SpecType<
                                        String
     >.Checked
 #sourceLocation()
 
     /// The type of `reason` in the payload of `refused` (Payment.machine.yml:11): `String`.
 #sourceLocation(file: "Payment.machine.yml", line: 10)
-    public typealias RefusedReason = StateLoop._SpecType<
+    public typealias _T5 = StateLoop._SpecType<
                                       String
     >.Checked
 #sourceLocation()
 
     /// The request type of `authorize` (Payment.machine.yml:29): `Int`.
 #sourceLocation(file: "Payment.machine.yml", line: 28)
-    public typealias AuthorizeRequest = StateLoop._SpecType<
+    public typealias _T6 = StateLoop._SpecType<
                     Int
     >.Checked
 #sourceLocation()
 
     /// The type of `receipt` in the `output:` of `paid` (Payment.machine.yml:22): `String`.
 #sourceLocation(file: "Payment.machine.yml", line: 21)
-    public typealias PaidReceipt = StateLoop._SpecType<
+    public typealias _T7 = StateLoop._SpecType<
                              String
     >.Checked
 #sourceLocation()
 
     /// The type of `reason` in the `output:` of `declined` (Payment.machine.yml:25): `String`.
 #sourceLocation(file: "Payment.machine.yml", line: 24)
-    public typealias DeclinedReason = StateLoop._SpecType<
+    public typealias _T8 = StateLoop._SpecType<
                             String
     >.Checked
 #sourceLocation()
@@ -86,9 +86,9 @@ public enum Payment {
     /// `input:` of Payment.machine.yml: what the machine is started with (E21).
     public struct Input: Swift.Equatable, Swift.Sendable {
         /// `amount` (Payment.machine.yml:4).
-        public var amount: InputAmount
+        public var amount: _T0
 
-        public init(amount: InputAmount) {
+        public init(amount: _T0) {
             self.amount = amount
         }
 
@@ -101,9 +101,9 @@ public enum Payment {
     /// How the machine ended: a case per top-level final state, with its `output:` (E22).
     public enum Output: Swift.Equatable, Swift.Sendable {
         /// The machine finished in `paid` (Payment.machine.yml:20).
-        case paid(receipt: PaidReceipt)
+        case paid(receipt: _T7)
         /// The machine finished in `declined` (Payment.machine.yml:23).
-        case declined(reason: DeclinedReason)
+        case declined(reason: _T8)
     }
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
@@ -111,18 +111,18 @@ public enum Payment {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `amount` from `context:` (Payment.machine.yml:6).
-        public var amount: Amount
+        public var amount: _T1
         /// `receipt` from `context:` (Payment.machine.yml:7).
-        public var receipt: Receipt
+        public var receipt: _T2
         /// `reason` from `context:` (Payment.machine.yml:8).
-        public var reason: Reason
+        public var reason: _T3
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            amount: Amount,
-            receipt: Receipt,
-            reason: Reason
+            amount: _T1,
+            receipt: _T2,
+            reason: _T3
         ) {
             self.mode = mode
             self.amount = amount
@@ -173,7 +173,7 @@ public enum Payment {
         public struct Requests: Swift.Sendable {
             fileprivate let _state: State
             /// `authorize` (Payment.machine.yml:27).
-            public var authorize: AuthorizeRequest? { _state._request_authorize }
+            public var authorize: _T6? { _state._request_authorize }
         }
 
         /// How the machine ended, once `isDone`; `nil` before (E22).
@@ -184,49 +184,49 @@ public enum Payment {
         }
 
         /// `default:` of `amount` (Payment.machine.yml:6).
-        fileprivate static func _default0(_ input: Input) -> Amount {
+        fileprivate static func _default0(_ input: Input) -> _T1 {
 #sourceLocation(file: "Payment.machine.yml", line: 6)
                                 input.amount
 #sourceLocation()
         }
 
         /// `default:` of `receipt` (Payment.machine.yml:7).
-        fileprivate static func _default1(_ input: Input) -> Receipt {
+        fileprivate static func _default1(_ input: Input) -> _T2 {
 #sourceLocation(file: "Payment.machine.yml", line: 7)
                                     ""
 #sourceLocation()
         }
 
         /// `default:` of `reason` (Payment.machine.yml:8).
-        fileprivate static func _default2(_ input: Input) -> Reason {
+        fileprivate static func _default2(_ input: Input) -> _T3 {
 #sourceLocation(file: "Payment.machine.yml", line: 8)
                                     ""
 #sourceLocation()
         }
 
         /// `request.value` of `authorize` (Payment.machine.yml:29).
-        fileprivate func _value0() -> AuthorizeRequest? {
+        fileprivate func _value0() -> _T6? {
 #sourceLocation(file: "Payment.machine.yml", line: 29)
                                 amount
 #sourceLocation()
         }
 
         /// `output:` `receipt` of `paid` (Payment.machine.yml:22).
-        fileprivate func _output0() -> PaidReceipt {
+        fileprivate func _output0() -> _T7 {
 #sourceLocation(file: "Payment.machine.yml", line: 22)
                                             receipt
 #sourceLocation()
         }
 
         /// `output:` `reason` of `declined` (Payment.machine.yml:25).
-        fileprivate func _output1() -> DeclinedReason {
+        fileprivate func _output1() -> _T8 {
 #sourceLocation(file: "Payment.machine.yml", line: 25)
                                            reason
 #sourceLocation()
         }
 
         /// The request of `authorize`: its `request.value` where it runs, `nil` (not running) elsewhere.
-        fileprivate var _request_authorize: AuthorizeRequest? {
+        fileprivate var _request_authorize: _T6? {
             isIn(.authorizing) ? _value0() : nil
         }
 
@@ -272,9 +272,9 @@ public enum Payment {
     /// The ways to change state, from `events:`. Send them to the system; `reduce` applies them.
     public enum Event: Swift.Equatable, Swift.Sendable {
         /// `authorized` (Payment.machine.yml:10): sent only by effects (`from: effects`).
-        case authorized(receipt: AuthorizedReceipt)
+        case authorized(receipt: _T4)
         /// `refused` (Payment.machine.yml:11): sent only by effects (`from: effects`).
-        case refused(reason: RefusedReason)
+        case refused(reason: _T5)
         /// `abort` (Payment.machine.yml:12).
         case abort
 
@@ -295,12 +295,12 @@ public enum Payment {
 
         /// The payload of `authorized` by name: what `event` means in the spec's expressions.
         fileprivate struct AuthorizedPayload {
-            let receipt: AuthorizedReceipt
+            let receipt: _T4
         }
 
         /// The payload of `refused` by name: what `event` means in the spec's expressions.
         fileprivate struct RefusedPayload {
-            let reason: RefusedReason
+            let reason: _T5
         }
     }
 
@@ -321,15 +321,15 @@ public enum Payment {
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
     public protocol Effects: Swift.Sendable {
         /// `authorize` (Payment.machine.yml:27): runs in `authorizing` while its request is not `nil`; a new request cancels the run before it.
-        func authorize(_ request: AuthorizeRequest) async -> AuthorizeResult
+        func authorize(_ request: _T6) async -> AuthorizeResult
     }
 
     /// What `authorize` answers with: the events of its `emits:`.
     public enum AuthorizeResult: Swift.Equatable, Swift.Sendable {
         /// Fed back as `Event.authorized`.
-        case authorized(receipt: AuthorizedReceipt)
+        case authorized(receipt: _T4)
         /// Fed back as `Event.refused`.
-        case refused(reason: RefusedReason)
+        case refused(reason: _T5)
 
         /// The event this result is fed back as.
         fileprivate var _event: Event {
@@ -358,15 +358,15 @@ public enum Payment {
         /// Every call so far, in the order the runs started.
         public var calls: [Call] { _callLog.values }
         private let _callLog = StateLoop.CallLog<Call>()
-        private let _effect_authorize: @Sendable (AuthorizeRequest) async -> AuthorizeResult
+        private let _effect_authorize: @Sendable (_T6) async -> AuthorizeResult
 
         public init(
-            authorize: @escaping @Sendable (AuthorizeRequest) async -> AuthorizeResult
+            authorize: @escaping @Sendable (_T6) async -> AuthorizeResult
         ) {
             self._effect_authorize = authorize
         }
 
-        public func authorize(_ request: AuthorizeRequest) async -> AuthorizeResult {
+        public func authorize(_ request: _T6) async -> AuthorizeResult {
             _callLog.append(.authorize(request))
             return await _effect_authorize(request)
         }
@@ -397,7 +397,7 @@ public enum Payment {
 extension Payment: StateLoop.StateMachine {
     /// One run of an effect with its request: what a state asks for, what a test answers.
     public enum Call: Swift.Equatable, Swift.Sendable {
-        case authorize(AuthorizeRequest)
+        case authorize(_T6)
     }
 
     /// The spec this machine was generated from.
@@ -471,35 +471,4 @@ extension Payment: StateLoop.StateMachine {
         T 1\u{1F}1
         T 2\u{1F}2
         """)
-}
-
-/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
-extension Payment.Mode: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .authorizing: "authorizing"
-        case .paid: "paid"
-        case .declined: "declined"
-        }
-    }
-}
-
-/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
-extension Payment.Event: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .authorized(let _0): "authorized(receipt: \(Swift.String(reflecting: _0)))"
-        case .refused(let _0): "refused(reason: \(Swift.String(reflecting: _0)))"
-        case .abort: "abort"
-        }
-    }
-}
-
-/// A call as the spec names its effect: `holdStock(42)` (E64).
-extension Payment.Call: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .authorize(let _r): "authorize(\(Swift.String(reflecting: _r)))"
-        }
-    }
 }

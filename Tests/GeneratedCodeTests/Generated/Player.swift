@@ -5,21 +5,21 @@ import StateLoop
 public enum Player {
     /// The type of `volume` in `context:` (Player.machine.yml:5): `Int`.
 #sourceLocation(file: "Player.machine.yml", line: 4)
-    public typealias Volume = StateLoop._SpecType<
+    public typealias _T0 = StateLoop._SpecType<
                    Int
     >.Checked
 #sourceLocation()
 
     /// The type of `sessions` in `context:` (Player.machine.yml:6): `Int`.
 #sourceLocation(file: "Player.machine.yml", line: 5)
-    public typealias Sessions = StateLoop._SpecType<
+    public typealias _T1 = StateLoop._SpecType<
                    Int
     >.Checked
 #sourceLocation()
 
     /// The request type of `saveSession` (Player.machine.yml:47): `Int`.
 #sourceLocation(file: "Player.machine.yml", line: 46)
-    public typealias SaveSessionRequest = StateLoop._SpecType<
+    public typealias _T2 = StateLoop._SpecType<
                     Int
     >.Checked
 #sourceLocation()
@@ -53,7 +53,7 @@ public enum Player {
 
     /// A one-shot effect queued by a `run:` action, with its request; the system starts each once.
     public enum Run: Swift.Equatable, Swift.Sendable {
-        case saveSession(SaveSessionRequest)
+        case saveSession(_T2)
     }
 
     /// How the machine ended: a case per top-level final state, with its `output:` (E22).
@@ -69,9 +69,9 @@ public enum Player {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `volume` from `context:` (Player.machine.yml:5).
-        public var volume: Volume
+        public var volume: _T0
         /// `sessions` from `context:` (Player.machine.yml:6).
-        public var sessions: Sessions
+        public var sessions: _T1
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
@@ -87,8 +87,8 @@ public enum Player {
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            volume: Volume,
-            sessions: Sessions,
+            volume: _T0,
+            sessions: _T1,
             _entries: Swift.Int = 0
         ) {
             self.mode = mode
@@ -166,14 +166,14 @@ public enum Player {
         }
 
         /// `default:` of `volume` (Player.machine.yml:5).
-        fileprivate static func _default0() -> Volume {
+        fileprivate static func _default0() -> _T0 {
 #sourceLocation(file: "Player.machine.yml", line: 5)
                                   5
 #sourceLocation()
         }
 
         /// `default:` of `sessions` (Player.machine.yml:6).
-        fileprivate static func _default1() -> Sessions {
+        fileprivate static func _default1() -> _T1 {
 #sourceLocation(file: "Player.machine.yml", line: 6)
                                   0
 #sourceLocation()
@@ -420,7 +420,7 @@ public enum Player {
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
     public protocol Effects: Swift.Sendable {
         /// `saveSession` (Player.machine.yml:46): a one-shot effect, run once per `run:` action; stopping the system cancels it.
-        func saveSession(_ request: SaveSessionRequest) async
+        func saveSession(_ request: _T2) async
     }
 
     /// A test double of `Effects`: records every call in `calls` and answers with the closures
@@ -429,15 +429,15 @@ public enum Player {
         /// Every call so far, in the order the runs started.
         public var calls: [Call] { _callLog.values }
         private let _callLog = StateLoop.CallLog<Call>()
-        private let _effect_saveSession: @Sendable (SaveSessionRequest) async -> Swift.Void
+        private let _effect_saveSession: @Sendable (_T2) async -> Swift.Void
 
         public init(
-            saveSession: @escaping @Sendable (SaveSessionRequest) async -> Swift.Void = { _ in }
+            saveSession: @escaping @Sendable (_T2) async -> Swift.Void = { _ in }
         ) {
             self._effect_saveSession = saveSession
         }
 
-        public func saveSession(_ request: SaveSessionRequest) async {
+        public func saveSession(_ request: _T2) async {
             _callLog.append(.saveSession(request))
             return await _effect_saveSession(request)
         }
@@ -473,7 +473,7 @@ public enum Player {
 extension Player: StateLoop.StateMachine {
     /// One run of an effect with its request: what a state asks for, what a test answers.
     public enum Call: Swift.Equatable, Swift.Sendable {
-        case saveSession(SaveSessionRequest)
+        case saveSession(_T2)
     }
 
     /// The spec this machine was generated from.
@@ -590,58 +590,4 @@ extension Player: StateLoop.StateMachine {
         T 11\u{1F}0\u{1E}1\u{1E}11
         T 12\u{1F}0\u{1E}1\u{1E}12
         """)
-}
-
-/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
-extension Player.Mode: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .stopped: "stopped"
-        case .active(let _c): "active(\(_c))"
-        case .done: "done"
-        case .off: "off"
-        }
-    }
-}
-
-/// The active child of `active` as the spec names it (S90).
-extension Player.Mode.Active: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .playing: "playing"
-        case .paused: "paused"
-        }
-    }
-}
-
-/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
-extension Player.Event: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .play: "play"
-        case .pause: "pause"
-        case .stop: "stop"
-        case .powerOff: "powerOff"
-        case .finished: "finished"
-        case ._timer(let _t): "_timer(\(_t))"
-        }
-    }
-}
-
-/// A call as the spec names its effect: `holdStock(42)` (E64).
-extension Player.Call: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .saveSession(let _r): "saveSession(\(Swift.String(reflecting: _r)))"
-        }
-    }
-}
-
-/// A queued run as the spec names its effect: `saveSession(1)` (E64).
-extension Player.Run: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .saveSession(let _r): "saveSession(\(Swift.String(reflecting: _r)))"
-        }
-    }
 }

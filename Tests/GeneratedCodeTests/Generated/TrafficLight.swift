@@ -5,7 +5,7 @@ import StateLoop
 public enum TrafficLight {
     /// The type of `cycles` in `context:` (TrafficLight.machine.yml:5): `Int`.
 #sourceLocation(file: "TrafficLight.machine.yml", line: 4)
-    public typealias Cycles = StateLoop._SpecType<
+    public typealias _T0 = StateLoop._SpecType<
                  Int
     >.Checked
 #sourceLocation()
@@ -31,7 +31,7 @@ public enum TrafficLight {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `cycles` from `context:` (TrafficLight.machine.yml:5).
-        public var cycles: Cycles
+        public var cycles: _T0
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
@@ -39,7 +39,7 @@ public enum TrafficLight {
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            cycles: Cycles,
+            cycles: _T0,
             _entries: Swift.Int = 0
         ) {
             self.mode = mode
@@ -77,7 +77,7 @@ public enum TrafficLight {
         public var isDone: Swift.Bool { false }
 
         /// `default:` of `cycles` (TrafficLight.machine.yml:5).
-        fileprivate static func _default0() -> Cycles {
+        fileprivate static func _default0() -> _T0 {
 #sourceLocation(file: "TrafficLight.machine.yml", line: 5)
                                 0
 #sourceLocation()
@@ -382,28 +382,4 @@ extension TrafficLight: StateLoop.StateMachine {
         T 11\u{1F}2\u{1E}11
         T 12\u{1F}2\u{1E}12
         """)
-}
-
-/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
-extension TrafficLight.Mode: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .red: "red"
-        case .green: "green"
-        case .yellow: "yellow"
-        case .flashing: "flashing"
-        }
-    }
-}
-
-/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
-extension TrafficLight.Event: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .pedestrianWaiting: "pedestrianWaiting"
-        case .powerFailed: "powerFailed"
-        case .powerRestored: "powerRestored"
-        case ._timer(let _t): "_timer(\(_t))"
-        }
-    }
 }

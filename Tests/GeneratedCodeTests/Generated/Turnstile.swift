@@ -5,42 +5,42 @@ import StateLoop
 public enum Turnstile {
     /// The type of `coins` in `context:` (Turnstile.machine.yml:5): `Int`.
 #sourceLocation(file: "Turnstile.machine.yml", line: 4)
-    public typealias Coins = StateLoop._SpecType<
+    public typealias _T0 = StateLoop._SpecType<
                  Int
     >.Checked
 #sourceLocation()
 
     /// The type of `passes` in `context:` (Turnstile.machine.yml:6): `Int`.
 #sourceLocation(file: "Turnstile.machine.yml", line: 5)
-    public typealias Passes = StateLoop._SpecType<
+    public typealias _T1 = StateLoop._SpecType<
                  Int
     >.Checked
 #sourceLocation()
 
     /// The type of `alarm` in `context:` (Turnstile.machine.yml:7): `String?`.
 #sourceLocation(file: "Turnstile.machine.yml", line: 6)
-    public typealias Alarm = StateLoop._SpecType<
+    public typealias _T2 = StateLoop._SpecType<
                  String?
     >.Checked
 #sourceLocation()
 
     /// The type of `value` in the payload of `coin` (Turnstile.machine.yml:10): `Int`.
 #sourceLocation(file: "Turnstile.machine.yml", line: 9)
-    public typealias CoinValue = StateLoop._SpecType<
+    public typealias _T3 = StateLoop._SpecType<
                   Int
     >.Checked
 #sourceLocation()
 
     /// The type of `ok` in the payload of `logged` (Turnstile.machine.yml:13): `Bool`.
 #sourceLocation(file: "Turnstile.machine.yml", line: 12)
-    public typealias LoggedOk = StateLoop._SpecType<
+    public typealias _T4 = StateLoop._SpecType<
                               Bool
     >.Checked
 #sourceLocation()
 
     /// The request type of `logAlarm` (Turnstile.machine.yml:40): `String`.
 #sourceLocation(file: "Turnstile.machine.yml", line: 39)
-    public typealias LogAlarmRequest = StateLoop._SpecType<
+    public typealias _T5 = StateLoop._SpecType<
                     String
     >.Checked
 #sourceLocation()
@@ -64,11 +64,11 @@ public enum Turnstile {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `coins` from `context:` (Turnstile.machine.yml:5).
-        public var coins: Coins
+        public var coins: _T0
         /// `passes` from `context:` (Turnstile.machine.yml:6).
-        public var passes: Passes
+        public var passes: _T1
         /// `alarm` from `context:` (Turnstile.machine.yml:7).
-        public var alarm: Alarm
+        public var alarm: _T2
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
@@ -76,9 +76,9 @@ public enum Turnstile {
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            coins: Coins,
-            passes: Passes,
-            alarm: Alarm,
+            coins: _T0,
+            passes: _T1,
+            alarm: _T2,
             _entries: Swift.Int = 0
         ) {
             self.mode = mode
@@ -127,32 +127,32 @@ public enum Turnstile {
         public struct Requests: Swift.Sendable {
             fileprivate let _state: State
             /// `logAlarm` (Turnstile.machine.yml:38).
-            public var logAlarm: LogAlarmRequest? { _state._request_logAlarm }
+            public var logAlarm: _T5? { _state._request_logAlarm }
         }
 
         /// `default:` of `coins` (Turnstile.machine.yml:5).
-        fileprivate static func _default0() -> Coins {
+        fileprivate static func _default0() -> _T0 {
 #sourceLocation(file: "Turnstile.machine.yml", line: 5)
                                 0
 #sourceLocation()
         }
 
         /// `default:` of `passes` (Turnstile.machine.yml:6).
-        fileprivate static func _default1() -> Passes {
+        fileprivate static func _default1() -> _T1 {
 #sourceLocation(file: "Turnstile.machine.yml", line: 6)
                                 0
 #sourceLocation()
         }
 
         /// `request.value` of `logAlarm` (Turnstile.machine.yml:40).
-        fileprivate func _value0() -> LogAlarmRequest? {
+        fileprivate func _value0() -> _T5? {
 #sourceLocation(file: "Turnstile.machine.yml", line: 40)
                                    alarm
 #sourceLocation()
         }
 
         /// The request of `logAlarm`: its `request.value` where it runs, `nil` (not running) elsewhere.
-        fileprivate var _request_logAlarm: LogAlarmRequest? {
+        fileprivate var _request_logAlarm: _T5? {
             switch mode {
             case .broken: _value0()
             case .locked, .unlocked: nil
@@ -264,13 +264,13 @@ public enum Turnstile {
     /// The ways to change state, from `events:`. Send them to the system; `reduce` applies them.
     public enum Event: Swift.Equatable, Swift.Sendable {
         /// `coin` (Turnstile.machine.yml:10).
-        case coin(value: CoinValue)
+        case coin(value: _T3)
         /// `push` (Turnstile.machine.yml:11).
         case push
         /// `reset` (Turnstile.machine.yml:12).
         case reset
         /// `logged` (Turnstile.machine.yml:13): sent only by effects (`from: effects`).
-        case logged(ok: LoggedOk)
+        case logged(ok: _T4)
         /// An `after:` timer fired. Sent by the machine's own timer feedbacks, not by you.
         case _timer(Timer)
 
@@ -317,12 +317,12 @@ public enum Turnstile {
 
         /// The payload of `coin` by name: what `event` means in the spec's expressions.
         fileprivate struct CoinPayload {
-            let value: CoinValue
+            let value: _T3
         }
 
         /// The payload of `logged` by name: what `event` means in the spec's expressions.
         fileprivate struct LoggedPayload {
-            let ok: LoggedOk
+            let ok: _T4
         }
     }
 
@@ -342,13 +342,13 @@ public enum Turnstile {
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
     public protocol Effects: Swift.Sendable {
         /// `logAlarm` (Turnstile.machine.yml:38): runs in `broken` while its request is not `nil`; a new request cancels the run before it.
-        func logAlarm(_ request: LogAlarmRequest) async -> LogAlarmResult
+        func logAlarm(_ request: _T5) async -> LogAlarmResult
     }
 
     /// What `logAlarm` answers with: the events of its `emits:`.
     public enum LogAlarmResult: Swift.Equatable, Swift.Sendable {
         /// Fed back as `Event.logged`.
-        case logged(ok: LoggedOk)
+        case logged(ok: _T4)
 
         /// The event this result is fed back as.
         fileprivate var _event: Event {
@@ -373,15 +373,15 @@ public enum Turnstile {
         /// Every call so far, in the order the runs started.
         public var calls: [Call] { _callLog.values }
         private let _callLog = StateLoop.CallLog<Call>()
-        private let _effect_logAlarm: @Sendable (LogAlarmRequest) async -> LogAlarmResult
+        private let _effect_logAlarm: @Sendable (_T5) async -> LogAlarmResult
 
         public init(
-            logAlarm: @escaping @Sendable (LogAlarmRequest) async -> LogAlarmResult
+            logAlarm: @escaping @Sendable (_T5) async -> LogAlarmResult
         ) {
             self._effect_logAlarm = logAlarm
         }
 
-        public func logAlarm(_ request: LogAlarmRequest) async -> LogAlarmResult {
+        public func logAlarm(_ request: _T5) async -> LogAlarmResult {
             _callLog.append(.logAlarm(request))
             return await _effect_logAlarm(request)
         }
@@ -413,7 +413,7 @@ public enum Turnstile {
 extension Turnstile: StateLoop.StateMachine {
     /// One run of an effect with its request: what a state asks for, what a test answers.
     public enum Call: Swift.Equatable, Swift.Sendable {
-        case logAlarm(LogAlarmRequest)
+        case logAlarm(_T5)
     }
 
     /// The spec this machine was generated from.
@@ -516,37 +516,4 @@ extension Turnstile: StateLoop.StateMachine {
         T 9\u{1F}1\u{1E}9
         T 10\u{1F}1\u{1E}10
         """)
-}
-
-/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
-extension Turnstile.Mode: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .locked: "locked"
-        case .unlocked: "unlocked"
-        case .broken: "broken"
-        }
-    }
-}
-
-/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
-extension Turnstile.Event: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .coin(let _0): "coin(value: \(Swift.String(reflecting: _0)))"
-        case .push: "push"
-        case .reset: "reset"
-        case .logged(let _0): "logged(ok: \(Swift.String(reflecting: _0)))"
-        case ._timer(let _t): "_timer(\(_t))"
-        }
-    }
-}
-
-/// A call as the spec names its effect: `holdStock(42)` (E64).
-extension Turnstile.Call: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .logAlarm(let _r): "logAlarm(\(Swift.String(reflecting: _r)))"
-        }
-    }
 }

@@ -5,14 +5,14 @@ import StateLoop
 public enum Upload {
     /// The type of `sent` in `context:` (Upload.machine.yml:5): `Int`.
 #sourceLocation(file: "Upload.machine.yml", line: 4)
-    public typealias Sent = StateLoop._SpecType<
+    public typealias _T0 = StateLoop._SpecType<
                Int
     >.Checked
 #sourceLocation()
 
     /// The type of `log` in `context:` (Upload.machine.yml:6): `[String]`.
 #sourceLocation(file: "Upload.machine.yml", line: 5)
-    public typealias Log = StateLoop._SpecType<
+    public typealias _T1 = StateLoop._SpecType<
                [String]
     >.Checked
 #sourceLocation()
@@ -73,9 +73,9 @@ public enum Upload {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `sent` from `context:` (Upload.machine.yml:5).
-        public var sent: Sent
+        public var sent: _T0
         /// `log` from `context:` (Upload.machine.yml:6).
-        public var log: Log
+        public var log: _T1
         /// The states whose `onDone:` is due, in order (S55).
         public internal(set) var _done: [StateName] = []
         /// False when `always:` transitions were still enabled after 1,000 microsteps (S51).
@@ -84,8 +84,8 @@ public enum Upload {
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            sent: Sent,
-            log: Log
+            sent: _T0,
+            log: _T1
         ) {
             self.mode = mode
             self.sent = sent
@@ -146,14 +146,14 @@ public enum Upload {
         }
 
         /// `default:` of `sent` (Upload.machine.yml:5).
-        fileprivate static func _default0() -> Sent {
+        fileprivate static func _default0() -> _T0 {
 #sourceLocation(file: "Upload.machine.yml", line: 5)
                               0
 #sourceLocation()
         }
 
         /// `default:` of `log` (Upload.machine.yml:6).
-        fileprivate static func _default1() -> Log {
+        fileprivate static func _default1() -> _T1 {
 #sourceLocation(file: "Upload.machine.yml", line: 6)
                                     []
 #sourceLocation()
@@ -789,57 +789,4 @@ extension Upload: StateLoop.StateMachine {
         T 26\u{1F}2\u{1E}3\u{1E}22
         T 27\u{1F}2\u{1E}3\u{1E}23
         """)
-}
-
-/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
-extension Upload.Mode: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .working(let _c): "working\(_c)"
-        case .failed: "failed"
-        case .finished: "finished"
-        }
-    }
-}
-
-/// The regions of `working`: `(region: state, ...)` (S91).
-extension Upload.Mode.Working: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        "(transfer: \(transfer), checksum: \(checksum))"
-    }
-}
-
-/// The active child of `transfer` as the spec names it (S90).
-extension Upload.Mode.Transfer: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .sending: "sending"
-        case .paused: "paused"
-        case .sent: "sent"
-        }
-    }
-}
-
-/// The active child of `checksum` as the spec names it (S90).
-extension Upload.Mode.Checksum: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .hashing: "hashing"
-        case .verified: "verified"
-        }
-    }
-}
-
-/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
-extension Upload.Event: Swift.CustomStringConvertible {
-    public var description: Swift.String {
-        switch self {
-        case .chunk: "chunk"
-        case .hashed: "hashed"
-        case .pause: "pause"
-        case .resume: "resume"
-        case .reset: "reset"
-        case .fail: "fail"
-        }
-    }
 }

@@ -68,7 +68,8 @@ enum Swiftc {
         }
         let executable = directory.appendingPathComponent("driver").path
         let compiled = try launch(path ?? "swiftc", [
-            "-swift-version", "6", "-package-name", "StateLoopTests", "-I", modules.path, "-o", executable,
+            // One frontend job for the whole module: in batch mode every job parses every file again.
+            "-swift-version", "6", "-package-name", "StateLoopTests", "-I", modules.path, "-wmo", "-num-threads", "2", "-o", executable,
         ] + paths + objects, in: directory)
         guard compiled.status == 0 else { return compiled }
         return try launch(executable, [], in: directory)

@@ -71,10 +71,11 @@ public enum Flat {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .x: if case .x = mode { true } else { false }
-            case .y: if case .y = mode { true } else { false }
-            case .outside: if case .outside = mode { true } else { false }
+            case .x: if case .x = mode { return true }
+            case .y: if case .y = mode { return true }
+            case .outside: if case .outside = mode { return true }
             }
+            return false
         }
 
         /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
@@ -97,7 +98,7 @@ public enum Flat {
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
@@ -111,27 +112,27 @@ public enum Flat {
         private func _reduce_x<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .next:
+                _trace.take(0)
 #sourceLocation(file: "Flat.machine.yml", line: 17)
                        _next.count = count + 1
 #sourceLocation()
-                _trace.take(0)
                 _next.mode = .y
             case .reset:
+                _trace.take(1)
 #sourceLocation(file: "Flat.machine.yml", line: 18)
                          _next.flag = false
 #sourceLocation()
-                _trace.take(1)
                 _next.mode = .x
             case .toggle:
+                _trace.take(2)
 #sourceLocation(file: "Flat.machine.yml", line: 19)
                _next.flag = !flag
 #sourceLocation()
-                _trace.take(2)
             case .leave:
+                _trace.take(3)
 #sourceLocation(file: "Flat.machine.yml", line: 20)
                                _next.flag = true
 #sourceLocation()
-                _trace.take(3)
                 _next.mode = .outside
             }
         }
@@ -140,27 +141,27 @@ public enum Flat {
         private func _reduce_y<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .next:
+                _trace.take(4)
 #sourceLocation(file: "Flat.machine.yml", line: 23)
                        _next.count = count + 1
 #sourceLocation()
-                _trace.take(4)
                 _next.mode = .x
             case .reset:
+                _trace.take(5)
 #sourceLocation(file: "Flat.machine.yml", line: 24)
                          _next.flag = false
 #sourceLocation()
-                _trace.take(5)
                 _next.mode = .x
             case .toggle:
+                _trace.take(6)
 #sourceLocation(file: "Flat.machine.yml", line: 25)
                _next.flag = !flag
 #sourceLocation()
-                _trace.take(6)
             case .leave:
+                _trace.take(7)
 #sourceLocation(file: "Flat.machine.yml", line: 26)
                                _next.flag = true
 #sourceLocation()
-                _trace.take(7)
                 _next.mode = .outside
             }
         }
@@ -169,16 +170,16 @@ public enum Flat {
         private func _reduce_outside<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .next:
+                _trace.take(8)
 #sourceLocation(file: "Flat.machine.yml", line: 29)
                         _next.flag = false
 #sourceLocation()
-                _trace.take(8)
                 _next.mode = .x
             case .reset:
+                _trace.take(9)
 #sourceLocation(file: "Flat.machine.yml", line: 30)
                          _next.flag = false
 #sourceLocation()
-                _trace.take(9)
                 _next.mode = .x
             case .toggle:
                 _trace.take(10) // ignored

@@ -100,14 +100,15 @@ public enum Hierarchical4 {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .a: if case .a = mode { true } else { false }
-            case .b: if case .a(.b) = mode { true } else { false }
-            case .c: if case .a(.b(.c)) = mode { true } else { false }
-            case .d: if case .a(.b(.c(.d))) = mode { true } else { false }
-            case .x: if case .a(.b(.c(.d(.x)))) = mode { true } else { false }
-            case .y: if case .a(.b(.c(.d(.y)))) = mode { true } else { false }
-            case .outside: if case .outside = mode { true } else { false }
+            case .a: if case .a = mode { return true }
+            case .b: if case .a(.b) = mode { return true }
+            case .c: if case .a(.b(.c)) = mode { return true }
+            case .d: if case .a(.b(.c(.d))) = mode { return true }
+            case .x: if case .a(.b(.c(.d(.x)))) = mode { return true }
+            case .y: if case .a(.b(.c(.d(.y)))) = mode { return true }
+            case .outside: if case .outside = mode { return true }
             }
+            return false
         }
 
         /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
@@ -214,7 +215,7 @@ public enum Hierarchical4 {
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {

@@ -1,0 +1,133 @@
+import StateLoopSpec
+
+// How the generated code names and spells configurations: a state's case, the type of what it
+// holds in `Mode` (an enum of its children for a composite, a struct of its regions for a
+// parallel state), the value of a configuration after entering states, the `if case` conditions
+// that test one, and the statements that store one in `_next.mode`.
+
+extension MachineContextBuilder {
+    /// The escaped case (and `StateName`) name of a state.
+    func caseName(_ position: Int) -> String {
+        caseNames[position]
+    }
+
+    /// The type of what a state holds in `Mode`: `Mode` for the machine, `Mode.Active` for a composite.
+    func contentType(_ container: Int?) -> String {
+        guard let container else { return GeneratedNames.mode }
+        return GeneratedNames.mode + "." + GeneratedNames.modeType(ofState: layout.tree[container].name)
+    }
+
+    /// `_exitBelow_active` (or `_exitBelow` for the machine).
+    func below(_ kind: String, _ container: Int?) -> String {
+        container.map { "_\(kind)Below_\(layout.tree[$0].name)" } ?? "_\(kind)Below"
+    }
+
+    /// The configuration below `container` after entering `path` (outermost first) from it, and
+    /// every `initial:` chain (and region) below: a value of `contentType(container)`.
+    func modeValue(in container: Int?, path: ArraySlice<Int>, recorded: Bool = true) -> String {
+        let tree = layout.tree
+        if let container, tree[container].spec.kind == .parallel {
+            // A history child of a parallel state restores all its regions at once (S61, S65).
+            if let child = path.first, tree[child].spec.isHistory { return historyValue(child, recorded: recorded) }
+            let regions = tree.regions(of: container).map { region in
+                "\(SwiftName.escaped(tree[region].name)): " + modeValue(in: region, path: path.first == region ? path.dropFirst() : [], recorded: recorded)
+            }
+            return contentType(container) + "(" + regions.joined(separator: ", ") + ")"
+        }
+        let child = path.first ?? tree.initialChild(of: container!)!
+        if tree[child].spec.isHistory { return historyValue(child, recorded: recorded) }
+        guard tree[child].isComposite else { return "." + caseName(child) }
+        return "." + caseName(child) + "(" + modeValue(in: child, path: path.dropFirst(), recorded: recorded) + ")"
+    }
+
+    /// The configuration a history state restores below its parent (S61–S63, S65).
+    func historyValue(_ history: Int, recorded: Bool) -> String {
+        let tree = layout.tree
+        let parent = tree[history].parent!
+        let fallback: String
+        if let target = tree[history].spec.historyTarget.flatMap({ tree.index[$0.value] }) {
+            fallback = modeValue(in: parent, path: tree.path(from: parent, to: target)[...], recorded: recorded)
+        } else {
+            fallback = modeValue(in: parent, path: [], recorded: recorded)
+        }
+        guard recorded, case .history(let deep) = tree[history].spec.kind, tree[parent].spec.kind != .parallel || deep else { return fallback }
+        let record = "_next._history_\(tree[history].name)"
+        return deep ? "(\(record) ?? \(fallback))" : "(\(record).map(State._shallow_\(tree[history].name)) ?? \(fallback))"
+    }
+
+    /// The conditions of an `if` that holds while `position` is active in `subject` (a `Mode`),
+    /// binding its content (`contentType(position)`) to `bind` when given.
+    func activeConditions(_ position: Int, subject: String, bind: String? = nil) -> [String] {
+        let tree = layout.tree
+        let hole = "\u{1}"
+        var conditions: [String] = []
+        var subject = subject
+        var pattern = hole
+        var container: Int?
+        var bound = 0
+        let chain = Array(tree.lineage(of: position).reversed())
+        for (step, state) in chain.enumerated() {
+            let last = step == chain.count - 1
+            if let container, tree[container].spec.kind == .parallel {
+                subject += "." + SwiftName.escaped(tree[state].name)
+                if last, let bind { conditions.append("case let \(bind) = \(subject)") }
+            } else if last {
+                pattern = pattern.replacingOccurrences(of: hole, with: "." + caseName(state) + (bind.map { "(let \($0))" } ?? ""))
+                conditions.append("case \(pattern) = \(subject)")
+            } else if tree[state].spec.kind == .parallel, step == chain.count - 2, bind == nil {
+                // A region is active exactly while its parallel state is.
+                conditions.append("case \(pattern.replacingOccurrences(of: hole, with: "." + caseName(state))) = \(subject)")
+                break
+            } else if tree[state].spec.kind == .parallel {
+                let name = "_p\(bound)"
+                bound += 1
+                conditions.append("case \(pattern.replacingOccurrences(of: hole, with: "." + caseName(state) + "(let \(name))")) = \(subject)")
+                subject = name
+                pattern = hole
+            } else {
+                pattern = pattern.replacingOccurrences(of: hole, with: "." + caseName(state) + "(" + hole + ")")
+            }
+            container = state
+        }
+        return conditions
+    }
+
+    /// The pattern of a leaf (or top-level final) outside any parallel state: `.active(.playing)`.
+    func leafPattern(_ position: Int) -> String {
+        var pattern = "." + caseName(position)
+        for ancestor in layout.tree.ancestors(of: position) {
+            pattern = "." + caseName(ancestor) + "(" + pattern + ")"
+        }
+        return pattern
+    }
+
+    /// The entry count a timer of `state` was armed with: `_entered_<state>` where the state
+    /// records it, else `_entries` (`StatechartLayout.stampsEntry`).
+    func entryCount(_ state: Int) -> String {
+        layout.stampsEntry[state] ? "_entered_\(layout.tree[state].name)" : "_entries"
+    }
+
+    /// The pattern of an outermost parallel state binding its regions to `_p`: `.editor(let _p)`.
+    func parallelPattern(_ position: Int) -> String {
+        let condition = activeConditions(position, subject: "mode", bind: "_p")[0]
+        return String(condition.dropFirst("case ".count).dropLast(" = mode".count))
+    }
+
+    /// Prints the statements that store `value` as the content of `domain` in `_next.mode`,
+    /// keeping the regions of every parallel state above it.
+    func assignContent(of domain: Int?, _ value: String, into out: inout SwiftPrinter) {
+        let tree = layout.tree
+        guard let domain else { return out.line("_next.mode = \(value)") }
+        guard let parent = tree[domain].parent else { return out.line("_next.mode = .\(caseName(domain))(\(value))") }
+        guard tree[parent].spec.kind == .parallel else {
+            return assignContent(of: parent, ".\(caseName(domain))(\(value))", into: &out)
+        }
+        let depth = tree[parent].depth
+        let conditions = activeConditions(parent, subject: "_next.mode", bind: "_r\(depth)")
+        out.block("if " + conditions.joined(separator: ", ") + " {") { out in
+            out.line("var _w\(depth) = _r\(depth)")
+            out.line("_w\(depth).\(SwiftName.escaped(tree[domain].name)) = \(value)")
+            assignContent(of: parent, "_w\(depth)", into: &out)
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import StateLoopSpec
+
+// The two entry points of the machine's state: `State.initial` (the `initial:` configuration,
+// every field at its `default:`, then the entries below the machine and the settle loop) and
+// `reduce` (returns at once when finished, clears what a step reports, calls `_reduce` on the
+// old state, settles, forwards to children).
+
+extension MachineContextBuilder {
+    /// The body of `State.initial`, given what it passes for each field.
+    func initialLines(_ initialArguments: [String]) -> [String] {
+        let tree = layout.tree
+        // Typed apart: with a field of a type swiftc cannot find, `.init(mode: .idle, ...)` would
+        // also report "cannot infer contextual base" here; and `Mode.idle` in an expression would
+        // find a context field named `Mode` (a type annotation looks up types only).
+        let initialMode = modeValue(in: nil, path: tree.path(from: nil, to: tree.index[spec.initial.value]!)[...], recorded: false)
+        let works = layout.entryBelow(nil) || layout.settles
+        var out = memberPrinter()
+        out.line("let _mode: \(GeneratedNames.mode) = \(initialMode)")
+        out.block(works ? "var _next = Self.init(" : "return .init(", closing: ")") { out in
+            for argument in Self.commaSeparated(["mode: _mode"] + initialArguments) { out.line(argument) }
+        }
+        guard works else { return out.finished() }
+        if layout.entryBelow(nil) { out.line("State.\(below("enter", nil))(_next.mode, &_next)") }
+        if layout.settles {
+            out.line("var _trace = StateLoop._NoTrace()")
+            out.line("_next._settle(&_trace)")
+        }
+        out.line("return _next")
+        return out.finished()
+    }
+
+    /// The body of `_reduceRecording`, which `reduce` calls.
+    mutating func reduceLines() -> [String] {
+        var out = SwiftPrinter(placement: placement, level: 2)
+        if layout.hasTopLevelFinal { out.line("guard !state.isDone else { return }") }
+        if layout.hasRuns { out.line("state.runs = []") }
+        if hasForwarding { out.line("state.forwarded = []") }
+        out.line("let old = state")
+        out.line(layout.settles ? "if old._reduce(event, &state, &trace) { state._settle(&trace) }" : "old._reduce(event, &state, &trace)")
+        if hasForwarding {
+            makeForwardingMember()
+            out.line("state._forward(event, after: old)")
+        }
+        return out.finished()
+    }
+}

@@ -1,0 +1,112 @@
+import StateLoopSpec
+
+// The microsteps after a step (S45–S55): `_always` (a method per leaf with `always:` above it),
+// `_onDone` (the `onDone:` a final state made due) and `_settle`, the loop that takes them until
+// none applies, at most 1,000 times.
+
+extension MachineContextBuilder {
+    /// The `always:` branches that decide in `leaf`, in the order they are tried (S46, S96).
+    func alwaysBranches(_ leaf: Int) -> [(branch: Branch, source: Int?)] {
+        branches(semantics.chain(leaf: leaf, .always))
+    }
+
+    /// `_always`, `_onDone` and `_settle`: the microsteps after a step (S45–S55).
+    mutating func makeSettleMembers() {
+        if layout.hasAlways { makeAlwaysMembers() }
+        if layout.hasOnDone { makeOnDoneMember() }
+        var body = memberPrinter()
+        body.block("for _ in 0..<1_000 {") { out in
+            if layout.hasTopLevelFinal { out.line("if isDone { return }") }
+            if layout.hasOnDone {
+                out.block("if !_done.isEmpty {") { out in
+                    out.line("let _state = _done.removeFirst()")
+                    out.line("let _s = self")
+                    out.line("_ = _s._onDone(_state, &self, &_trace)")
+                    out.line("continue")
+                }
+            }
+            if layout.hasAlways {
+                out.line("let _s = self")
+                out.block("if !_s._always(&self, &_trace) {") { out in
+                    out.line("isSettled = true")
+                    out.line("return")
+                }
+            } else {
+                out.line("isSettled = true")
+                out.line("return")
+            }
+        }
+        body.line("isSettled = false")
+        if layout.hasOnDone {
+            // At the bound, what is still due stays due once: the queue cannot grow step after step (S51).
+            body.line("var _seen = Swift.Set<StateName>()")
+            body.line("_done.removeAll { !_seen.insert($0).inserted }")
+        }
+        addMember(
+            doc: "Takes `onDone:` and `always:` microsteps until none applies, at most 1,000 (S51).",
+            declaration: "fileprivate mutating func _settle<_R: StateLoop._TransitionRecorder>(_ _trace: inout _R)",
+            body: body)
+    }
+
+    /// `_always` and the method of each leaf with `always:` above it.
+    private mutating func makeAlwaysMembers() {
+        let tree = layout.tree
+        var dispatch = memberPrinter()
+        var quiet: [String] = []
+        dispatch.switchBlock("mode") { out in
+            for position in tree.nodes.indices where tree[position].spec.kind == .parallel && outermostParallel(position) == position {
+                out.line("case \(parallelPattern(position)): return _reduce_\(tree[position].name)(_p, nil, &_next, &_trace)")
+            }
+            for leaf in tree.nodes.indices where tree.isLeaf(leaf) && outermostParallel(leaf) == nil {
+                let chain = alwaysBranches(leaf)
+                guard !chain.isEmpty else {
+                    quiet.append(leafPattern(leaf))
+                    continue
+                }
+                let name = "_always_\(tree[leaf].name)"
+                var body = memberPrinter()
+                chainLines(chain, leaf: leaf, payload: nil, into: &body)
+                addMember(
+                    doc: "The `always:` branches that apply in `\(tree[leaf].name)`, innermost first (S46).",
+                    declaration: "fileprivate func \(name)<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) -> Swift.Bool",
+                    body: body)
+                out.line("case \(leafPattern(leaf)): return \(name)(&_next, &_trace)")
+            }
+            quiet += tree.roots.filter { tree[$0].spec.isFinal }.map(leafPattern)
+            if !quiet.isEmpty { out.line("case \(quiet.joined(separator: ", ")): return false") }
+        }
+        addMember(
+            doc: "Takes the `always:` transition that applies now, if one does.",
+            declaration: "fileprivate func _always<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) -> Swift.Bool",
+            body: dispatch)
+    }
+
+    /// `_onDone`: takes the `onDone:` of a state whose final state is still active.
+    private mutating func makeOnDoneMember() {
+        let tree = layout.tree
+        var body = memberPrinter()
+        body.switchBlock("_state") { out in
+            for (position, node) in tree.nodes.enumerated() where !node.spec.onDone.isEmpty {
+                let finished: String
+                if node.spec.kind == .parallel {
+                    let finals = tree.regions(of: position).map { region in
+                        tree[region].children.filter { tree[$0].spec.isFinal }.map { "isIn(.\(caseName($0)))" }
+                    }
+                    // A region without a final state never finishes, and neither does the parallel state.
+                    finished = finals.contains(where: \.isEmpty) ? "" : finals.map { "(" + $0.joined(separator: " || ") + ")" }.joined(separator: " && ")
+                } else {
+                    finished = node.children.filter { tree[$0].spec.isFinal }.map { "isIn(.\(caseName($0)))" }.joined(separator: " || ")
+                }
+                out.block("case .\(caseName(position)):", closing: nil) { out in
+                    out.line("guard \(finished.isEmpty ? "false" : finished) else { return false }")
+                    chainLines(branches(semantics.doneChain(position)), leaf: -1, payload: nil, into: &out)
+                }
+            }
+            out.line("default: return false")
+        }
+        addMember(
+            doc: "Takes the `onDone:` of `_state` if its final state (every region's) is still active (S53–S55, S71).",
+            declaration: "fileprivate func _onDone<_R: StateLoop._TransitionRecorder>(_ _state: StateName, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool",
+            body: body)
+    }
+}

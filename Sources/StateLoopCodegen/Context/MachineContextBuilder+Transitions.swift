@@ -1,0 +1,181 @@
+import StateLoopSpec
+
+// The code of a transition (Docs/Statecharts.md, "The generated Swift"): the exits below its
+// domain, its `set:` and `do:`, the new configuration, the entries below the domain; and the
+// `if` / `else if` chain of the branches a leaf resolved for an event. A branch written on the
+// leaf is inline; a branch inherited from a composite (or the machine's `on:`) is one member
+// (`_take0`) that every leaf inheriting it calls. Every action block after the first of a
+// microstep reads the state as it is then (S36): it is a member called on a copy of `_next`
+// (`do { let _s = _next; _s._action0(&_next) }`).
+
+/// Which part of a transition to write: all of it, or one phase of a parallel microstep (S70).
+enum TransitionPhase {
+    case all, exits, actions, entries
+}
+
+extension MachineContextBuilder {
+    /// Prints the statements of a transition: exits below its domain, its `set:` and `do:`, the new
+    /// configuration, entries below the domain (S25–S31). `source` is `nil` for the machine's `on:`.
+    mutating func transitionLines(
+        _ transition: Transition, source: Int?, payload: EventSpec?, phase: TransitionPhase = .all, into out: inout SwiftPrinter
+    ) {
+        let tree = layout.tree
+        if phase == .all || phase == .actions { out.line(take(at: transition.location)) }
+        var dirty = false
+        var domain: Int?
+        var target: Int?
+        if transition.target != nil {
+            let id = transitions.id(at: transition.location)!
+            target = semantics.targets[id]
+            domain = semantics.domains[id]!
+            if layout.exitBelow(domain), phase == .all || phase == .exits {
+                if let domain {
+                    out.block("if " + activeConditions(domain, subject: "_next.mode", bind: "_c").joined(separator: ", ") + " {") { out in
+                        out.line("State.\(below("exit", domain))(_c, &_next)")
+                    }
+                } else {
+                    out.line("State.\(below("exit", nil))(_next.mode, &_next)")
+                }
+                dirty = layout.setsOnExit(below: domain)
+            }
+        }
+        if phase == .exits { return }
+        if phase == .entries, target == nil { return }
+        if phase != .entries, !transition.assignments.isEmpty {
+            block(.set(transition.assignments, at: transition.location), payload: payload, dirty: dirty, into: &out)
+            dirty = true
+        }
+        for action in transition.actions where phase != .entries {
+            block(action, payload: payload, dirty: dirty, into: &out)
+            if case .set = action { dirty = true }
+        }
+        if phase == .actions { return }
+        guard let target else { return }
+        if layout.hasTimers { out.line("_next._entries &+= 1") }
+        let value = modeValue(in: domain, path: tree.path(from: domain, to: target)[...])
+        if layout.entryBelow(domain) {
+            out.line("let _c: \(contentType(domain)) = \(value)")
+            assignContent(of: domain, "_c", into: &out)
+            out.line("State.\(below("enter", domain))(_c, &_next)")
+        } else {
+            assignContent(of: domain, value, into: &out)
+        }
+    }
+
+    /// One action block: inline when nothing has changed the state yet in this microstep (the
+    /// spec's expressions read `self`, the state before it), else a member called on a copy of
+    /// the current state.
+    mutating func block(_ action: Action, payload: EventSpec?, dirty: Bool, into out: inout SwiftPrinter) {
+        guard dirty else {
+            actionStatements(action, into: &out)
+            return
+        }
+        let name = actionMember(action, payload: payload)
+        out.line("do { let _s = _next; _s.\(name)(\(payload == nil ? "" : "event, ")&_next) }")
+    }
+
+    /// `_next.field = value` per assignment, or `_next._queue(.effect(request))`.
+    func actionStatements(_ action: Action, into out: inout SwiftPrinter) {
+        switch action {
+        case .set(let assignments, _):
+            for assignment in assignments {
+                let field = SwiftName.escaped(spec.context[fieldIndex[assignment.field.value]!].name.value)
+                out.spec(assignment.expression, after: "_next.\(field) = ")
+            }
+        case .run(let effect, let request, _):
+            let name = SwiftName.escaped(effect.value)
+            if let request {
+                out.spec(request, after: "_next._queue(.\(name)(", then: "))")
+            } else {
+                out.line("_next._queue(.\(name))")
+            }
+        }
+    }
+
+    /// A member of `State` running one action block on `self`, the state as it is when it runs.
+    mutating func actionMember(_ action: Action, payload: EventSpec?) -> String {
+        let name = nextMember("action")
+        var body = memberPrinter()
+        actionStatements(action, into: &body)
+        let parameter = payload.map { "_ event: Event.\(GeneratedNames.payloadType(ofEvent: $0.name.value)), " } ?? ""
+        addMember(
+            doc: "An action of \(position(action.location)), run on the state as it is then.",
+            declaration: "fileprivate func \(name)(\(parameter)_ _next: inout State)",
+            body: body)
+        return name
+    }
+
+    /// Prints the `if` / `else if` chain of resolved branches. In a machine that settles, each
+    /// taken branch returns `true` and the chain ends with `return false`.
+    mutating func chainLines(_ chain: [(branch: Branch, source: Int?)], leaf: Int, payload: EventSpec?, into out: inout SwiftPrinter) {
+        let start = out.lines.count
+        var open = false
+        var closed = false
+        for (branch, source) in chain {
+            guard case .transition(let transition) = branch else {
+                // An `ignore` ends the chain: recorded, nothing else.
+                if open {
+                    out.outdent()
+                    out.block("} else {") { $0.line(take(at: branch.location) + " // ignored") }
+                } else {
+                    out.line(take(at: branch.location) + " // ignored")
+                }
+                open = false
+                closed = true
+                break
+            }
+            let payload = payload != nil && Self.mentionsPayload([branch]) ? payload : nil
+            if let condition = transition.guardExpression {
+                if open { out.outdent() }
+                out.spec(condition, after: open ? "} else if " : "if ", then: "{")
+                out.indent()
+                take(transition, source: source, leaf: leaf, payload: payload, into: &out)
+                if layout.settles { out.line("return true") }
+                open = true
+                continue
+            }
+            if open {
+                out.outdent()
+                out.line("} else {")
+                out.indent()
+            }
+            take(transition, source: source, leaf: leaf, payload: payload, into: &out)
+            if layout.settles { out.line("return true") }
+            closed = true
+            break
+        }
+        if open {
+            out.outdent()
+            out.line("}")
+        }
+        if layout.settles, !closed || chain.last.map({ if case .ignore = $0.branch { true } else { false } }) == true {
+            out.line("return false")
+        }
+        if out.lines.count == start { out.line("break // ignored") }
+    }
+
+    /// A branch's statements: inline when the leaf itself wrote it, else a call of the member
+    /// shared by every leaf that inherits it.
+    mutating func take(_ transition: Transition, source: Int?, leaf: Int, payload: EventSpec?, into out: inout SwiftPrinter) {
+        guard source != leaf, transition.target != nil || !transition.assignments.isEmpty || !transition.actions.isEmpty else {
+            transitionLines(transition, source: source, payload: payload, into: &out)
+            return
+        }
+        let key = "\(transition.location.line):\(transition.location.column)"
+        let name: String
+        if let shared = sharedTakes[key] {
+            name = shared
+        } else {
+            name = nextMember("take")
+            sharedTakes[key] = name
+            var member = memberPrinter()
+            transitionLines(transition, source: source, payload: payload, into: &member)
+            let parameter = payload.map { "_ event: Event.\(GeneratedNames.payloadType(ofEvent: $0.name.value)), " } ?? ""
+            addMember(
+                doc: "The transition of \(position(transition.location)), shared by the states that inherit it.",
+                declaration: "fileprivate func \(name)<_R: StateLoop._TransitionRecorder>(\(parameter)_ _next: inout State, _ _trace: inout _R)",
+                body: member)
+        }
+        out.line("\(name)(\(payload == nil ? "" : "event, ")&_next, &_trace)")
+    }
+}
