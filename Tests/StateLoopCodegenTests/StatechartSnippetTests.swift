@@ -220,7 +220,6 @@ extension SnippetTests {
         expectLines(source, ["public internal(set) var _delay_b_0: Swift.Duration = .zero"])
         expectLines(source, [
             "case .b:",
-            "_next._entered_b = _next._entries",
             "do { let _s = _next; _s._action0(&_next) }",
             "_next._delay_b_0 = _next._delay0()",
         ])

@@ -44,7 +44,7 @@ extension SpecChecker {
             // active, so only its default (entered above) adds states.
             for (history, tried) in shallow {
                 guard let parent = tree[history].parent else { continue }
-                for child in tree[parent].children where reached.contains(child) && !tried.contains(child) {
+                for child in tree[parent].children where reached.contains(child) && !tried.contains(child) && !tree[child].spec.isHistory {
                     shallow[history, default: []].insert(child)
                     enter(history, record: [child])
                 }

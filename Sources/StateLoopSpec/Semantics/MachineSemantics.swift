@@ -232,7 +232,7 @@ public struct MachineSemantics: Sendable {
         if let record = records(history), deep || !parallel {
             if deep {
                 entered += record
-            } else if let child = record.first(where: { tree[$0].parent == parent }) {
+            } else if let child = record.first(where: { tree[$0].parent == parent && !tree[$0].spec.isHistory }) {
                 enter(child, toward: nil, records: records, into: &entered)
             }
             return

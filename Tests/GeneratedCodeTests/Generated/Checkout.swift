@@ -8,138 +8,140 @@ import StateLoop
 public enum Checkout {
     /// The type of `total` in `input:` (Checkout.machine.yml:6): `Int`.
 #sourceLocation(file: "Checkout.machine.yml", line: 5)
-    public typealias _T0 = StateLoop._SpecType<
+    public typealias InputTotal = StateLoop._SpecType<
          Int
     >.Checked
 #sourceLocation()
 
     /// The type of `images` in `input:` (Checkout.machine.yml:7): `Set<URL>`.
 #sourceLocation(file: "Checkout.machine.yml", line: 6)
-    public typealias _T1 = StateLoop._SpecType<
+    public typealias InputImages = StateLoop._SpecType<
            Set<URL>
     >.Checked
 #sourceLocation()
 
     /// The type of `total` in `context:` (Checkout.machine.yml:9): `Int`.
 #sourceLocation(file: "Checkout.machine.yml", line: 8)
-    public typealias _T2 = StateLoop._SpecType<
+    public typealias Total = StateLoop._SpecType<
                   Int
     >.Checked
 #sourceLocation()
 
     /// The type of `images` in `context:` (Checkout.machine.yml:10): `Set<URL>`.
 #sourceLocation(file: "Checkout.machine.yml", line: 9)
-    public typealias _T3 = StateLoop._SpecType<
+    public typealias Images = StateLoop._SpecType<
                    Set<URL>
     >.Checked
 #sourceLocation()
 
     /// The type of `loaded` in `context:` (Checkout.machine.yml:11): `[URL: Data]`.
 #sourceLocation(file: "Checkout.machine.yml", line: 10)
-    public typealias _T4 = StateLoop._SpecType<
+    public typealias Loaded = StateLoop._SpecType<
                    [URL: Data]
     >.Checked
 #sourceLocation()
 
     /// The type of `receipt` in `context:` (Checkout.machine.yml:12): `String?`.
 #sourceLocation(file: "Checkout.machine.yml", line: 11)
-    public typealias _T5 = StateLoop._SpecType<
+    public typealias Receipt = StateLoop._SpecType<
                   String?
     >.Checked
 #sourceLocation()
 
     /// The type of `status` in `context:` (Checkout.machine.yml:13): `String`.
 #sourceLocation(file: "Checkout.machine.yml", line: 12)
-    public typealias _T6 = StateLoop._SpecType<
+    public typealias Status = StateLoop._SpecType<
                   String
     >.Checked
 #sourceLocation()
 
     /// The type of `problem` in `context:` (Checkout.machine.yml:14): `String?`.
 #sourceLocation(file: "Checkout.machine.yml", line: 13)
-    public typealias _T7 = StateLoop._SpecType<
+    public typealias Problem = StateLoop._SpecType<
                   String?
     >.Checked
 #sourceLocation()
 
     /// The type of `attempt` in `context:` (Checkout.machine.yml:15): `Int`.
 #sourceLocation(file: "Checkout.machine.yml", line: 14)
-    public typealias _T8 = StateLoop._SpecType<
+    public typealias Attempt = StateLoop._SpecType<
                   Int
     >.Checked
 #sourceLocation()
 
     /// The type of `url` in the payload of `imageLoaded` (Checkout.machine.yml:19): `URL`.
 #sourceLocation(file: "Checkout.machine.yml", line: 18)
-    public typealias _T9 = StateLoop._SpecType<
+    public typealias ImageLoadedUrl = StateLoop._SpecType<
                                      URL
     >.Checked
 #sourceLocation()
 
     /// The type of `data` in the payload of `imageLoaded` (Checkout.machine.yml:19): `Data`.
-#sourceLocation(file: "Checkout.machine.yml", line: 19)
-    public typealias _T10 = StateLoop._SpecType<Data
+#sourceLocation(file: "Checkout.machine.yml", line: 18)
+    public typealias ImageLoadedData = StateLoop._SpecType<
+                                                Data
     >.Checked
 #sourceLocation()
 
     /// The type of `error` in the payload of `imageFailed` (Checkout.machine.yml:20): `String`.
 #sourceLocation(file: "Checkout.machine.yml", line: 19)
-    public typealias _T11 = StateLoop._SpecType<
+    public typealias ImageFailedError = StateLoop._SpecType<
                                        String
     >.Checked
 #sourceLocation()
 
     /// The type of `request` in the payload of `imageFailed` (Checkout.machine.yml:20): `URL`.
-#sourceLocation(file: "Checkout.machine.yml", line: 20)
-            public typealias _T12 = StateLoop._SpecType<URL
+#sourceLocation(file: "Checkout.machine.yml", line: 19)
+    public typealias ImageFailedRequest = StateLoop._SpecType<
+                                                        URL
     >.Checked
 #sourceLocation()
 
     /// The type of `receipt` in the payload of `paid` (Checkout.machine.yml:21): `String`.
 #sourceLocation(file: "Checkout.machine.yml", line: 20)
-    public typealias _T13 = StateLoop._SpecType<
+    public typealias PaidReceipt = StateLoop._SpecType<
                                          String
     >.Checked
 #sourceLocation()
 
     /// The type of `reason` in the payload of `declined` (Checkout.machine.yml:22): `String`.
 #sourceLocation(file: "Checkout.machine.yml", line: 21)
-    public typealias _T14 = StateLoop._SpecType<
+    public typealias DeclinedReason = StateLoop._SpecType<
                                         String
     >.Checked
 #sourceLocation()
 
     /// The type of `status` in the payload of `delivery` (Checkout.machine.yml:23): `String`.
 #sourceLocation(file: "Checkout.machine.yml", line: 22)
-    public typealias _T15 = StateLoop._SpecType<
+    public typealias DeliveryStatus = StateLoop._SpecType<
                                         String
     >.Checked
 #sourceLocation()
 
     /// The type of `error` in the payload of `trackingLost` (Checkout.machine.yml:24): `String`.
 #sourceLocation(file: "Checkout.machine.yml", line: 23)
-    public typealias _T16 = StateLoop._SpecType<
+    public typealias TrackingLostError = StateLoop._SpecType<
                                        String
     >.Checked
 #sourceLocation()
 
     /// The request type of `loadImage` (Checkout.machine.yml:53): `URL`.
 #sourceLocation(file: "Checkout.machine.yml", line: 52)
-    public typealias _T17 = StateLoop._SpecType<
+    public typealias LoadImageRequest = StateLoop._SpecType<
                      URL
     >.Checked
 #sourceLocation()
 
     /// The request type of `holdStock` (Checkout.machine.yml:58): `Int`.
 #sourceLocation(file: "Checkout.machine.yml", line: 57)
-    public typealias _T18 = StateLoop._SpecType<
+    public typealias HoldStockRequest = StateLoop._SpecType<
                     Int
     >.Checked
 #sourceLocation()
 
     /// The request type of `trackDelivery` (Checkout.machine.yml:67): `String`.
 #sourceLocation(file: "Checkout.machine.yml", line: 66)
-    public typealias _T19 = StateLoop._SpecType<
+    public typealias TrackDeliveryRequest = StateLoop._SpecType<
                     String
     >.Checked
 #sourceLocation()
@@ -163,11 +165,11 @@ public enum Checkout {
     /// `input:` of Checkout.machine.yml: what the machine is started with (E21).
     public struct Input: Swift.Equatable, Swift.Sendable {
         /// `total` (Checkout.machine.yml:6).
-        public var total: _T0
+        public var total: InputTotal
         /// `images` (Checkout.machine.yml:7).
-        public var images: _T1
+        public var images: InputImages
 
-        public init(total: _T0, images: _T1) {
+        public init(total: InputTotal, images: InputImages) {
             self.total = total
             self.images = images
         }
@@ -201,19 +203,19 @@ public enum Checkout {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `total` from `context:` (Checkout.machine.yml:9).
-        public var total: _T2
+        public var total: Total
         /// `images` from `context:` (Checkout.machine.yml:10).
-        public var images: _T3
+        public var images: Images
         /// `loaded` from `context:` (Checkout.machine.yml:11).
-        public var loaded: _T4
+        public var loaded: Loaded
         /// `receipt` from `context:` (Checkout.machine.yml:12).
-        public var receipt: _T5
+        public var receipt: Receipt
         /// `status` from `context:` (Checkout.machine.yml:13).
-        public var status: _T6
+        public var status: Status
         /// `problem` from `context:` (Checkout.machine.yml:14).
-        public var problem: _T7
+        public var problem: Problem
         /// `attempt` from `context:` (Checkout.machine.yml:15).
-        public var attempt: _T8
+        public var attempt: Attempt
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
@@ -221,19 +223,17 @@ public enum Checkout {
         public var forwarded: [Forwarded] = []
         /// `backoff` as evaluated when `reconnecting` was last entered (E38).
         public internal(set) var _delay_reconnecting_0: Swift.Duration = .zero
-        /// `_entries` when `reconnecting` was last entered: its timers' request.
-        public internal(set) var _entered_reconnecting: Swift.Int = 0
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            total: _T2,
-            images: _T3,
-            loaded: _T4,
-            receipt: _T5,
-            status: _T6,
-            problem: _T7,
-            attempt: _T8,
+            total: Total,
+            images: Images,
+            loaded: Loaded,
+            receipt: Receipt,
+            status: Status,
+            problem: Problem,
+            attempt: Attempt,
             _entries: Swift.Int = 0
         ) {
             self.mode = mode
@@ -276,25 +276,25 @@ public enum Checkout {
             guard lhs.attempt == rhs.attempt else { return false }
             guard lhs._entries == rhs._entries else { return false }
             guard lhs.forwarded == rhs.forwarded else { return false }
-            guard lhs._delay_reconnecting_0 == rhs._delay_reconnecting_0 else { return false }
-            return lhs._entered_reconnecting == rhs._entered_reconnecting
+            return lhs._delay_reconnecting_0 == rhs._delay_reconnecting_0
         }
 
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .browsing: if case .browsing = mode { true } else { false }
-            case .paying: if case .paying = mode { true } else { false }
-            case .shipped: if case .shipped = mode { true } else { false }
-            case .reconnecting: if case .reconnecting = mode { true } else { false }
+            case .browsing: if case .browsing = mode { return true }
+            case .paying: if case .paying = mode { return true }
+            case .shipped: if case .shipped = mode { return true }
+            case .reconnecting: if case .reconnecting = mode { return true }
             }
+            return false
         }
 
         /// The event `after:` timer `index` of `name` sends now, or `nil` when that state is not
         /// active: for tests that fire a timer through `reduce` (S77).
         public func armedTimer(_ name: StateName, index: Swift.Int = 0) -> Event? {
             switch (name, index) {
-            case (.reconnecting, 0) where isIn(.reconnecting): ._timer(.init(state: .reconnecting, index: 0, entry: _entered_reconnecting))
+            case (.reconnecting, 0) where isIn(.reconnecting): ._timer(.init(state: .reconnecting, index: 0, entry: _entries))
             default: nil
             }
         }
@@ -309,13 +309,13 @@ public enum Checkout {
         public struct Requests: Swift.Sendable {
             fileprivate let _state: State
             /// `loadImage` (Checkout.machine.yml:51).
-            public var loadImage: Swift.Set<_T17> { _state._request_loadImage }
+            public var loadImage: Swift.Set<LoadImageRequest> { _state._request_loadImage }
             /// `holdStock` (Checkout.machine.yml:56).
-            public var holdStock: _T18? { _state._request_holdStock }
+            public var holdStock: HoldStockRequest? { _state._request_holdStock }
             /// `pay` (Checkout.machine.yml:59).
             public var pay: Payment.Input? { _state._request_pay }
             /// `trackDelivery` (Checkout.machine.yml:65).
-            public var trackDelivery: _T19? { _state._request_trackDelivery }
+            public var trackDelivery: TrackDeliveryRequest? { _state._request_trackDelivery }
         }
 
         /// The delay of `after:` timer `index` of `name` while that timer is armed, `nil` otherwise (E41).
@@ -327,35 +327,35 @@ public enum Checkout {
         }
 
         /// `default:` of `total` (Checkout.machine.yml:9).
-        fileprivate static func _default0(_ input: Input) -> _T2 {
+        fileprivate static func _default0(_ input: Input) -> Total {
 #sourceLocation(file: "Checkout.machine.yml", line: 9)
                                 input.total
 #sourceLocation()
         }
 
         /// `default:` of `images` (Checkout.machine.yml:10).
-        fileprivate static func _default1(_ input: Input) -> _T3 {
+        fileprivate static func _default1(_ input: Input) -> Images {
 #sourceLocation(file: "Checkout.machine.yml", line: 10)
                                        input.images
 #sourceLocation()
         }
 
         /// `default:` of `loaded` (Checkout.machine.yml:11).
-        fileprivate static func _default2(_ input: Input) -> _T4 {
+        fileprivate static func _default2(_ input: Input) -> Loaded {
 #sourceLocation(file: "Checkout.machine.yml", line: 11)
                                            [:]
 #sourceLocation()
         }
 
         /// `default:` of `status` (Checkout.machine.yml:13).
-        fileprivate static func _default3(_ input: Input) -> _T6 {
+        fileprivate static func _default3(_ input: Input) -> Status {
 #sourceLocation(file: "Checkout.machine.yml", line: 13)
                                     ""
 #sourceLocation()
         }
 
         /// `default:` of `attempt` (Checkout.machine.yml:15).
-        fileprivate static func _default4(_ input: Input) -> _T8 {
+        fileprivate static func _default4(_ input: Input) -> Attempt {
 #sourceLocation(file: "Checkout.machine.yml", line: 15)
                                  0
 #sourceLocation()
@@ -385,28 +385,27 @@ public enum Checkout {
             case .shipped:
                 break
             case .reconnecting:
-                _next._entered_reconnecting = _next._entries
                 do { let _s = _next; _s._action0(&_next) }
                 _next._delay_reconnecting_0 = _next._delay0()
             }
         }
 
         /// `requests.value` of `loadImage` (Checkout.machine.yml:53).
-        fileprivate func _value0() -> Swift.Set<_T17> {
+        fileprivate func _value0() -> Swift.Set<LoadImageRequest> {
 #sourceLocation(file: "Checkout.machine.yml", line: 53)
                                  images
 #sourceLocation()
         }
 
         /// `onError:` of `loadImage` (Checkout.machine.yml:55): the event a failure becomes (E16).
-        fileprivate static func _failure0(_ error: any Swift.Error, _ request: _T17) -> Event {
+        fileprivate static func _failure0(_ error: any Swift.Error, _ request: LoadImageRequest) -> Event {
 #sourceLocation(file: "Checkout.machine.yml", line: 55)
              .imageFailed(error: Swift.String(describing: error), request: request)
 #sourceLocation()
         }
 
         /// `request.value` of `holdStock` (Checkout.machine.yml:58).
-        fileprivate func _value1() -> _T18? {
+        fileprivate func _value1() -> HoldStockRequest? {
 #sourceLocation(file: "Checkout.machine.yml", line: 58)
                                 total
 #sourceLocation()
@@ -415,7 +414,7 @@ public enum Checkout {
         /// `input:` of `pay` (Checkout.machine.yml:62): what the `Payment` child starts with.
         fileprivate func _input0() -> Payment.Input {
 #sourceLocation(file: "Checkout.machine.yml", line: 61)
-            let _0: Payment._T0 =
+            let _0: Payment.InputAmount =
                     total
 #sourceLocation()
             return Payment.Input(amount: _0)
@@ -437,14 +436,14 @@ public enum Checkout {
         }
 
         /// `request.value` of `trackDelivery` (Checkout.machine.yml:67).
-        fileprivate func _value2() -> _T19? {
+        fileprivate func _value2() -> TrackDeliveryRequest? {
 #sourceLocation(file: "Checkout.machine.yml", line: 67)
                                    receipt
 #sourceLocation()
         }
 
         /// `onError:` of `trackDelivery` (Checkout.machine.yml:70): the event a failure becomes (E16).
-        fileprivate static func _failure1(_ error: any Swift.Error, _ request: _T19) -> Event {
+        fileprivate static func _failure1(_ error: any Swift.Error, _ request: TrackDeliveryRequest) -> Event {
 #sourceLocation(file: "Checkout.machine.yml", line: 70)
              .trackingLost(error: Swift.String(describing: error))
 #sourceLocation()
@@ -460,12 +459,12 @@ public enum Checkout {
         }
 
         /// The request of `loadImage`: its `requests.value` where it runs, empty (not running) elsewhere.
-        fileprivate var _request_loadImage: Swift.Set<_T17> {
+        fileprivate var _request_loadImage: Swift.Set<LoadImageRequest> {
             isIn(.browsing) ? _value0() : []
         }
 
         /// The request of `holdStock`: its `request.value` where it runs, `nil` (not running) elsewhere.
-        fileprivate var _request_holdStock: _T18? {
+        fileprivate var _request_holdStock: HoldStockRequest? {
             isIn(.paying) ? _value1() : nil
         }
 
@@ -475,19 +474,19 @@ public enum Checkout {
         }
 
         /// The request of `trackDelivery`: its `request.value` where it runs, `nil` (not running) elsewhere.
-        fileprivate var _request_trackDelivery: _T19? {
+        fileprivate var _request_trackDelivery: TrackDeliveryRequest? {
             isIn(.shipped) ? _value2() : nil
         }
 
         /// The request of `after: backoff` of `reconnecting` (Checkout.machine.yml:48): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest0: _DelayedEntry? {
-            isIn(.reconnecting) ? .init(entry: _entered_reconnecting, delay: _delay_reconnecting_0) : nil
+            isIn(.reconnecting) ? .init(entry: _entries, delay: _delay_reconnecting_0) : nil
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
@@ -635,7 +634,7 @@ public enum Checkout {
                 break // no effect that sends it runs here
             case .trackingLost:
                 break // no effect that sends it runs here
-            case ._timer(let _fired) where _fired == .init(state: .reconnecting, index: 0, entry: _entered_reconnecting):
+            case ._timer(let _fired) where _fired == .init(state: .reconnecting, index: 0, entry: _entries):
                 _trace.take(13)
                 _next._entries &+= 1
                 let _c: Mode = .shipped
@@ -654,17 +653,17 @@ public enum Checkout {
         /// `cancel` (Checkout.machine.yml:18).
         case cancel
         /// `imageLoaded` (Checkout.machine.yml:19): sent only by effects (`from: effects`).
-        case imageLoaded(url: _T9, data: _T10)
+        case imageLoaded(url: ImageLoadedUrl, data: ImageLoadedData)
         /// `imageFailed` (Checkout.machine.yml:20): sent only by effects (`from: effects`).
-        case imageFailed(error: _T11, request: _T12)
+        case imageFailed(error: ImageFailedError, request: ImageFailedRequest)
         /// `paid` (Checkout.machine.yml:21): sent only by effects (`from: effects`).
-        case paid(receipt: _T13)
+        case paid(receipt: PaidReceipt)
         /// `declined` (Checkout.machine.yml:22): sent only by effects (`from: effects`).
-        case declined(reason: _T14)
+        case declined(reason: DeclinedReason)
         /// `delivery` (Checkout.machine.yml:23): sent only by effects (`from: effects`).
-        case delivery(status: _T15)
+        case delivery(status: DeliveryStatus)
         /// `trackingLost` (Checkout.machine.yml:24): sent only by effects (`from: effects`).
-        case trackingLost(error: _T16)
+        case trackingLost(error: TrackingLostError)
         /// An `after:` timer fired. Sent by the machine's own timer feedbacks, not by you.
         case _timer(Timer)
 
@@ -682,6 +681,28 @@ public enum Checkout {
                 self.state = state
                 self.index = index
                 self.entry = entry
+            }
+
+            /// A timer event by mode, as a flat machine's tests name it: its modes are its states (S79).
+            public init(mode: Mode, index: Swift.Int, entry: Swift.Int) {
+                let state: StateName
+                switch mode {
+                case .browsing: state = .browsing
+                case .paying: state = .paying
+                case .shipped: state = .shipped
+                case .reconnecting: state = .reconnecting
+                }
+                self.init(state: state, index: index, entry: entry)
+            }
+
+            /// The timed state as a mode (S79).
+            public var mode: Mode {
+                switch state {
+                case .browsing: .browsing
+                case .paying: .paying
+                case .shipped: .shipped
+                case .reconnecting: .reconnecting
+                }
             }
 
             /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
@@ -725,34 +746,34 @@ public enum Checkout {
 
         /// The payload of `imageLoaded` by name: what `event` means in the spec's expressions.
         fileprivate struct ImageLoadedPayload {
-            let url: _T9
-            let data: _T10
+            let url: ImageLoadedUrl
+            let data: ImageLoadedData
         }
 
         /// The payload of `imageFailed` by name: what `event` means in the spec's expressions.
         fileprivate struct ImageFailedPayload {
-            let error: _T11
-            let request: _T12
+            let error: ImageFailedError
+            let request: ImageFailedRequest
         }
 
         /// The payload of `paid` by name: what `event` means in the spec's expressions.
         fileprivate struct PaidPayload {
-            let receipt: _T13
+            let receipt: PaidReceipt
         }
 
         /// The payload of `declined` by name: what `event` means in the spec's expressions.
         fileprivate struct DeclinedPayload {
-            let reason: _T14
+            let reason: DeclinedReason
         }
 
         /// The payload of `delivery` by name: what `event` means in the spec's expressions.
         fileprivate struct DeliveryPayload {
-            let status: _T15
+            let status: DeliveryStatus
         }
 
         /// The payload of `trackingLost` by name: what `event` means in the spec's expressions.
         fileprivate struct TrackingLostPayload {
-            let error: _T16
+            let error: TrackingLostError
         }
     }
 
@@ -774,19 +795,19 @@ public enum Checkout {
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
     public protocol Effects: Swift.Sendable {
         /// `loadImage` (Checkout.machine.yml:51): one run per element of its set, in `browsing`; an element that leaves the set cancels its run (E9). A failure becomes `imageFailed` (E15).
-        func loadImage(_ request: _T17) async throws -> LoadImageResult
+        func loadImage(_ request: LoadImageRequest) async throws -> LoadImageResult
         /// `holdStock` (Checkout.machine.yml:56): runs in `paying` while its request is not `nil`; a new request cancels the run before it. Sends nothing (E14).
-        func holdStock(_ request: _T18) async
+        func holdStock(_ request: HoldStockRequest) async
         /// `pay` (Checkout.machine.yml:59): the effects of the `Payment` child machine, started while in `paying` (E34).
         func pay(_ input: Payment.Input) -> any Payment.Effects
         /// `trackDelivery` (Checkout.machine.yml:65): runs in `shipped` while its request is not `nil`; a new request cancels the run before it. Every element the stream yields is fed back (E4). A failure becomes `trackingLost` (E15).
-        func trackDelivery(_ request: _T19) -> Swift.AsyncThrowingStream<TrackDeliveryResult, any Swift.Error>
+        func trackDelivery(_ request: TrackDeliveryRequest) -> Swift.AsyncThrowingStream<TrackDeliveryResult, any Swift.Error>
     }
 
     /// What `loadImage` answers with: the events of its `emits:`.
     public enum LoadImageResult: Swift.Equatable, Swift.Sendable {
         /// Fed back as `Event.imageLoaded`.
-        case imageLoaded(url: _T9, data: _T10)
+        case imageLoaded(url: ImageLoadedUrl, data: ImageLoadedData)
 
         /// The event this result is fed back as.
         fileprivate var _event: Event {
@@ -809,7 +830,7 @@ public enum Checkout {
     /// What `trackDelivery` answers with: the events of its `emits:`.
     public enum TrackDeliveryResult: Swift.Equatable, Swift.Sendable {
         /// Fed back as `Event.delivery`.
-        case delivery(status: _T15)
+        case delivery(status: DeliveryStatus)
 
         /// The event this result is fed back as.
         fileprivate var _event: Event {
@@ -834,16 +855,16 @@ public enum Checkout {
         /// Every call so far, in the order the runs started.
         public var calls: [Call] { _callLog.values }
         private let _callLog = StateLoop.CallLog<Call>()
-        private let _effect_loadImage: @Sendable (_T17) async throws -> LoadImageResult
-        private let _effect_holdStock: @Sendable (_T18) async -> Swift.Void
+        private let _effect_loadImage: @Sendable (LoadImageRequest) async throws -> LoadImageResult
+        private let _effect_holdStock: @Sendable (HoldStockRequest) async -> Swift.Void
         private let _effect_pay: @Sendable (Payment.Input) -> any Payment.Effects
-        private let _effect_trackDelivery: @Sendable (_T19) -> Swift.AsyncThrowingStream<TrackDeliveryResult, any Swift.Error>
+        private let _effect_trackDelivery: @Sendable (TrackDeliveryRequest) -> Swift.AsyncThrowingStream<TrackDeliveryResult, any Swift.Error>
 
         public init(
-            loadImage: @escaping @Sendable (_T17) async throws -> LoadImageResult,
-            holdStock: @escaping @Sendable (_T18) async -> Swift.Void = { _ in },
+            loadImage: @escaping @Sendable (LoadImageRequest) async throws -> LoadImageResult,
+            holdStock: @escaping @Sendable (HoldStockRequest) async -> Swift.Void = { _ in },
             pay: @escaping @Sendable (Payment.Input) -> any Payment.Effects,
-            trackDelivery: @escaping @Sendable (_T19) -> Swift.AsyncThrowingStream<TrackDeliveryResult, any Swift.Error>
+            trackDelivery: @escaping @Sendable (TrackDeliveryRequest) -> Swift.AsyncThrowingStream<TrackDeliveryResult, any Swift.Error>
         ) {
             self._effect_loadImage = loadImage
             self._effect_holdStock = holdStock
@@ -851,12 +872,12 @@ public enum Checkout {
             self._effect_trackDelivery = trackDelivery
         }
 
-        public func loadImage(_ request: _T17) async throws -> LoadImageResult {
+        public func loadImage(_ request: LoadImageRequest) async throws -> LoadImageResult {
             _callLog.append(.loadImage(request))
             return try await _effect_loadImage(request)
         }
 
-        public func holdStock(_ request: _T18) async {
+        public func holdStock(_ request: HoldStockRequest) async {
             _callLog.append(.holdStock(request))
             return await _effect_holdStock(request)
         }
@@ -866,7 +887,7 @@ public enum Checkout {
             return _effect_pay(input)
         }
 
-        public func trackDelivery(_ request: _T19) -> Swift.AsyncThrowingStream<TrackDeliveryResult, any Swift.Error> {
+        public func trackDelivery(_ request: TrackDeliveryRequest) -> Swift.AsyncThrowingStream<TrackDeliveryResult, any Swift.Error> {
             _callLog.append(.trackDelivery(request))
             return _effect_trackDelivery(request)
         }
@@ -919,10 +940,10 @@ public enum Checkout {
 extension Checkout: StateLoop.StateMachine {
     /// One run of an effect with its request: what a state asks for, what a test answers.
     public enum Call: Swift.Equatable, Swift.Sendable {
-        case loadImage(_T17)
-        case holdStock(_T18)
+        case loadImage(LoadImageRequest)
+        case holdStock(HoldStockRequest)
         case pay(Payment.Input)
-        case trackDelivery(_T19)
+        case trackDelivery(TrackDeliveryRequest)
     }
 
     /// The spec this machine was generated from.
@@ -984,7 +1005,6 @@ extension Checkout: StateLoop.StateMachine {
     public static func copyBookkeeping(from source: State, to state: inout State) {
         state._entries = source._entries
         state._delay_reconnecting_0 = source._delay_reconnecting_0
-        state._entered_reconnecting = source._entered_reconnecting
     }
 
     /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
@@ -1041,4 +1061,54 @@ extension Checkout: StateLoop.StateMachine {
         T 12\u{1F}0\u{1E}1\u{1E}2\u{1E}12
         T 13\u{1F}0\u{1E}1\u{1E}2\u{1E}13
         """)
+}
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Checkout.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .browsing: "browsing"
+        case .paying: "paying"
+        case .shipped: "shipped"
+        case .reconnecting: "reconnecting"
+        }
+    }
+}
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Checkout.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .pay: "pay"
+        case .cancel: "cancel"
+        case .imageLoaded(let _0, let _1): "imageLoaded(url: \(Swift.String(reflecting: _0)), data: \(Swift.String(reflecting: _1)))"
+        case .imageFailed(let _0, let _1): "imageFailed(error: \(Swift.String(reflecting: _0)), request: \(Swift.String(reflecting: _1)))"
+        case .paid(let _0): "paid(receipt: \(Swift.String(reflecting: _0)))"
+        case .declined(let _0): "declined(reason: \(Swift.String(reflecting: _0)))"
+        case .delivery(let _0): "delivery(status: \(Swift.String(reflecting: _0)))"
+        case .trackingLost(let _0): "trackingLost(error: \(Swift.String(reflecting: _0)))"
+        case ._timer(let _t): "_timer(\(_t))"
+        }
+    }
+}
+
+/// A forwarded event by the effect that runs the child: `pay(abort)` (E64).
+extension Checkout.Forwarded: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .pay(let _e): "pay(\(_e))"
+        }
+    }
+}
+
+/// A call as the spec names its effect: `holdStock(42)` (E64).
+extension Checkout.Call: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .loadImage(let _r): "loadImage(\(Swift.String(reflecting: _r)))"
+        case .holdStock(let _r): "holdStock(\(Swift.String(reflecting: _r)))"
+        case .pay(let _r): "pay(amount: \(Swift.String(reflecting: _r.amount)))"
+        case .trackDelivery(let _r): "trackDelivery(\(Swift.String(reflecting: _r)))"
+        }
+    }
 }

@@ -5,7 +5,7 @@ import StateLoop
 public enum Counter {
     /// The type of `count` in `context:` (Counter.machine.yml:5): `Int`.
 #sourceLocation(file: "Counter.machine.yml", line: 4)
-    public typealias _T0 = StateLoop._SpecType<
+    public typealias Count = StateLoop._SpecType<
                 Int
     >.Checked
 #sourceLocation()
@@ -25,12 +25,12 @@ public enum Counter {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `count` from `context:` (Counter.machine.yml:5).
-        public var count: _T0
+        public var count: Count
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            count: _T0
+            count: Count
         ) {
             self.mode = mode
             self.count = count
@@ -54,15 +54,16 @@ public enum Counter {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .counting: if case .counting = mode { true } else { false }
+            case .counting: if case .counting = mode { return true }
             }
+            return false
         }
 
         /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
         public var isDone: Swift.Bool { false }
 
         /// `default:` of `count` (Counter.machine.yml:5).
-        fileprivate static func _default0() -> _T0 {
+        fileprivate static func _default0() -> Count {
 #sourceLocation(file: "Counter.machine.yml", line: 5)
                                0
 #sourceLocation()
@@ -71,7 +72,7 @@ public enum Counter {
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
@@ -83,26 +84,27 @@ public enum Counter {
         private func _reduce_counting<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .increment:
+                _trace.take(0)
 #sourceLocation(file: "Counter.machine.yml", line: 16)
                  _next.count = count + 1
 #sourceLocation()
-                _trace.take(0)
             case .decrement:
 #sourceLocation(file: "Counter.machine.yml", line: 18)
                 if count > 0
                 {
+#sourceLocation()
+                    _trace.take(1)
 #sourceLocation(file: "Counter.machine.yml", line: 18)
                               _next.count = count - 1
 #sourceLocation()
-                    _trace.take(1)
                 } else {
                     _trace.take(2) // ignored
                 }
             case .reset:
+                _trace.take(3)
 #sourceLocation(file: "Counter.machine.yml", line: 20)
               _next.count = 0
 #sourceLocation()
-                _trace.take(3)
             }
         }
     }
@@ -213,4 +215,24 @@ extension Counter: StateLoop.StateMachine {
         T 2\u{1F}2
         T 3\u{1F}3
         """)
+}
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Counter.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .counting: "counting"
+        }
+    }
+}
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Counter.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .increment: "increment"
+        case .decrement: "decrement"
+        case .reset: "reset"
+        }
+    }
 }

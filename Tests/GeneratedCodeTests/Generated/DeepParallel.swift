@@ -71,15 +71,16 @@ public enum DeepParallel {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .par: if case .par = mode { true } else { false }
-            case .a: if case .par = mode { true } else { false }
-            case .a1: if case .par(let _p0) = mode, case .a1 = _p0.a { true } else { false }
-            case .a2: if case .par(let _p0) = mode, case .a2 = _p0.a { true } else { false }
-            case .b: if case .par = mode { true } else { false }
-            case .b1: if case .par(let _p0) = mode, case .b1 = _p0.b { true } else { false }
-            case .b2: if case .par(let _p0) = mode, case .b2 = _p0.b { true } else { false }
-            case .outside: if case .outside = mode { true } else { false }
+            case .par: if case .par = mode { return true }
+            case .a: if case .par = mode { return true }
+            case .a1: if case .par(let _p0) = mode, case .a1 = _p0.a { return true }
+            case .a2: if case .par(let _p0) = mode, case .a2 = _p0.a { return true }
+            case .b: if case .par = mode { return true }
+            case .b1: if case .par(let _p0) = mode, case .b1 = _p0.b { return true }
+            case .b2: if case .par(let _p0) = mode, case .b2 = _p0.b { return true }
+            case .outside: if case .outside = mode { return true }
             }
+            return false
         }
 
         /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
@@ -250,7 +251,7 @@ public enum DeepParallel {
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
@@ -414,4 +415,53 @@ extension DeepParallel: StateLoop.StateMachine {
         T 9\u{1F}1\u{1E}7
         T 10\u{1F}1\u{1E}8
         """)
+}
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension DeepParallel.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .par(let _c): "par\(_c)"
+        case .outside: "outside"
+        }
+    }
+}
+
+/// The regions of `par`: `(region: state, ...)` (S91).
+extension DeepParallel.Mode.Par: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        "(a: \(a), b: \(b))"
+    }
+}
+
+/// The active child of `a` as the spec names it (S90).
+extension DeepParallel.Mode.A: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .a1: "a1"
+        case .a2: "a2"
+        }
+    }
+}
+
+/// The active child of `b` as the spec names it (S90).
+extension DeepParallel.Mode.B: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .b1: "b1"
+        case .b2: "b2"
+        }
+    }
+}
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension DeepParallel.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .go: "go"
+        case .away: "away"
+        case .back: "back"
+        case .backShallow: "backShallow"
+        }
+    }
 }

@@ -5,35 +5,35 @@ import StateLoop
 public enum Edges {
     /// The type of `query` in `context:` (Edges.machine.yml:7): `String?`.
 #sourceLocation(file: "Edges.machine.yml", line: 6)
-    public typealias _T0 = StateLoop._SpecType<
+    public typealias Query = StateLoop._SpecType<
                 String?
     >.Checked
 #sourceLocation()
 
     /// The type of `hits` in `context:` (Edges.machine.yml:8): `Int`.
 #sourceLocation(file: "Edges.machine.yml", line: 7)
-    public typealias _T1 = StateLoop._SpecType<
+    public typealias Hits = StateLoop._SpecType<
                 Int
     >.Checked
 #sourceLocation()
 
     /// The type of `text` in the payload of `typed` (Edges.machine.yml:11): `String`.
 #sourceLocation(file: "Edges.machine.yml", line: 10)
-    public typealias _T2 = StateLoop._SpecType<
+    public typealias TypedText = StateLoop._SpecType<
                 String
     >.Checked
 #sourceLocation()
 
     /// The type of `count` in the payload of `hit` (Edges.machine.yml:12): `Int`.
 #sourceLocation(file: "Edges.machine.yml", line: 11)
-    public typealias _T3 = StateLoop._SpecType<
+    public typealias HitCount = StateLoop._SpecType<
                  Int
     >.Checked
 #sourceLocation()
 
     /// The request type of `search` (Edges.machine.yml:38): `String`.
 #sourceLocation(file: "Edges.machine.yml", line: 37)
-    public typealias _T4 = StateLoop._SpecType<
+    public typealias SearchRequest = StateLoop._SpecType<
                     String
     >.Checked
 #sourceLocation()
@@ -55,9 +55,9 @@ public enum Edges {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `query` from `context:` (Edges.machine.yml:7).
-        public var query: _T0
+        public var query: Query
         /// `hits` from `context:` (Edges.machine.yml:8).
-        public var hits: _T1
+        public var hits: Hits
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
@@ -65,8 +65,8 @@ public enum Edges {
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            query: _T0,
-            hits: _T1,
+            query: Query,
+            hits: Hits,
             _entries: Swift.Int = 0
         ) {
             self.mode = mode
@@ -96,8 +96,19 @@ public enum Edges {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .waiting: if case .waiting = mode { true } else { false }
-            case .searching: if case .searching = mode { true } else { false }
+            case .waiting: if case .waiting = mode { return true }
+            case .searching: if case .searching = mode { return true }
+            }
+            return false
+        }
+
+        /// The event `after:` timer `index` of `name` sends now, or `nil` when that state is not
+        /// active: for tests that fire a timer through `reduce` (S77).
+        public func armedTimer(_ name: StateName, index: Swift.Int = 0) -> Event? {
+            switch (name, index) {
+            case (.waiting, 0) where isIn(.waiting): ._timer(.init(state: .waiting, index: 0, entry: _entries))
+            case (.waiting, 1) where isIn(.waiting): ._timer(.init(state: .waiting, index: 1, entry: _entries))
+            default: nil
             }
         }
 
@@ -111,52 +122,58 @@ public enum Edges {
         public struct Requests: Swift.Sendable {
             fileprivate let _state: State
             /// `search` (Edges.machine.yml:36).
-            public var search: _T4? { _state._request_search }
+            public var search: SearchRequest? { _state._request_search }
+        }
+
+        /// The delay of `after:` timer `index` of `name` while that timer is armed, `nil` otherwise (E41).
+        public func timerDelay(_ name: StateName, index: Swift.Int = 0) -> Swift.Duration? {
+            switch (name, index) {
+            case (.waiting, 0) where isIn(.waiting): .milliseconds(1000)
+            case (.waiting, 1) where isIn(.waiting): .milliseconds(5000)
+            default: nil
+            }
         }
 
         /// `default:` of `query` (Edges.machine.yml:7).
-        fileprivate static func _default0() -> _T0 {
+        fileprivate static func _default0() -> Query {
 #sourceLocation(file: "Edges.machine.yml", line: 7)
                                   nil
 #sourceLocation()
         }
 
         /// `default:` of `hits` (Edges.machine.yml:8).
-        fileprivate static func _default1() -> _T1 {
+        fileprivate static func _default1() -> Hits {
 #sourceLocation(file: "Edges.machine.yml", line: 8)
                                0
 #sourceLocation()
         }
 
         /// `request.value` of `search` (Edges.machine.yml:38).
-        fileprivate func _value0() -> _T4? {
+        fileprivate func _value0() -> SearchRequest? {
 #sourceLocation(file: "Edges.machine.yml", line: 38)
                                    query
 #sourceLocation()
         }
 
         /// The request of `search`: its `request.value` where it runs, `nil` (not running) elsewhere.
-        fileprivate var _request_search: _T4? {
-            switch mode {
-            case .searching: _value0()
-            case .waiting: nil
-            }
+        fileprivate var _request_search: SearchRequest? {
+            isIn(.searching) ? _value0() : nil
         }
 
         /// The request of `after: 1s` of `waiting` (Edges.machine.yml:20): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest0: Swift.Int? {
-            mode == .waiting ? _entries : nil
+            isIn(.waiting) ? _entries : nil
         }
 
         /// The request of `after: 5s` of `waiting` (Edges.machine.yml:23): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest1: Swift.Int? {
-            mode == .waiting ? _entries : nil
+            isIn(.waiting) ? _entries : nil
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
@@ -170,36 +187,36 @@ public enum Edges {
             switch _event {
             case .typed(let _0):
                 let event: Event.TypedPayload = .init(text: _0)
+                _trace.take(0)
 #sourceLocation(file: "Edges.machine.yml", line: 25)
              _next.query = event.text
 #sourceLocation()
-                _trace.take(0)
             case .hit:
                 _trace.take(1) // ignored
             case .noHit:
                 break // no effect that sends it runs here
             case .poke:
                 _trace.take(2)
-            case ._timer(let _fired) where _fired == .init(mode: .waiting, index: 0, entry: _entries):
+            case ._timer(let _fired) where _fired == .init(state: .waiting, index: 0, entry: _entries):
 #sourceLocation(file: "Edges.machine.yml", line: 21)
                 if query != nil
                 {
 #sourceLocation()
                     _trace.take(3)
-                    _next.mode = .searching
                     _next._entries &+= 1
+                    _next.mode = .searching
                 } else {
                     _trace.take(4) // ignored
                 }
-            case ._timer(let _fired) where _fired == .init(mode: .waiting, index: 1, entry: _entries):
+            case ._timer(let _fired) where _fired == .init(state: .waiting, index: 1, entry: _entries):
+                _trace.take(5)
 #sourceLocation(file: "Edges.machine.yml", line: 23)
                             _next.hits = 0
 #sourceLocation()
-                _trace.take(5)
-                _next.mode = .waiting
                 _next._entries &+= 1
+                _next.mode = .waiting
             case ._timer:
-                break // a timer of another state or of an earlier entry
+                break // a timer of a state not active, or of an earlier entry
             }
         }
 
@@ -208,28 +225,28 @@ public enum Edges {
             switch _event {
             case .typed(let _0):
                 let event: Event.TypedPayload = .init(text: _0)
+                _trace.take(6)
 #sourceLocation(file: "Edges.machine.yml", line: 30)
                                 _next.query = event.text
 #sourceLocation()
-                _trace.take(6)
-                _next.mode = .searching
                 _next._entries &+= 1
+                _next.mode = .searching
             case .hit(let _0):
                 let event: Event.HitPayload = .init(count: _0)
+                _trace.take(7)
 #sourceLocation(file: "Edges.machine.yml", line: 31)
                             _next.hits = hits + event.count
 #sourceLocation()
-                _trace.take(7)
-                _next.mode = .waiting
                 _next._entries &+= 1
+                _next.mode = .waiting
             case .noHit:
                 _trace.take(8)
-                _next.mode = .waiting
                 _next._entries &+= 1
+                _next.mode = .waiting
             case .poke:
                 _trace.take(9) // ignored
             case ._timer:
-                break // no timer runs here
+                break // a timer of a state not active, or of an earlier entry
             }
         }
     }
@@ -237,9 +254,9 @@ public enum Edges {
     /// The ways to change state, from `events:`. Send them to the system; `reduce` applies them.
     public enum Event: Swift.Equatable, Swift.Sendable {
         /// `typed` (Edges.machine.yml:11).
-        case typed(text: _T2)
+        case typed(text: TypedText)
         /// `hit` (Edges.machine.yml:12).
-        case hit(count: _T3)
+        case hit(count: HitCount)
         /// `noHit` (Edges.machine.yml:13): sent only by effects (`from: effects`).
         case noHit
         /// `poke` (Edges.machine.yml:14).
@@ -250,21 +267,39 @@ public enum Edges {
         /// Which `after:` timer fired, and during which entry into its state (an earlier one is ignored).
         public struct Timer: Swift.Equatable, Swift.Sendable, Swift.CustomStringConvertible {
             /// The state whose `after:` armed the timer.
-            public var mode: Mode
+            public var state: StateName
             /// The timer's position in that state's `after:`.
             public var index: Swift.Int
             /// `State._entries` when the timer was armed.
             public var entry: Swift.Int
 
             /// A timer event, for tests that drive `reduce` directly; the feedbacks make their own.
-            public init(mode: Mode, index: Swift.Int, entry: Swift.Int) {
-                self.mode = mode
+            public init(state: StateName, index: Swift.Int, entry: Swift.Int) {
+                self.state = state
                 self.index = index
                 self.entry = entry
             }
 
+            /// A timer event by mode, as a flat machine's tests name it: its modes are its states (S79).
+            public init(mode: Mode, index: Swift.Int, entry: Swift.Int) {
+                let state: StateName
+                switch mode {
+                case .waiting: state = .waiting
+                case .searching: state = .searching
+                }
+                self.init(state: state, index: index, entry: entry)
+            }
+
+            /// The timed state as a mode (S79).
+            public var mode: Mode {
+                switch state {
+                case .waiting: .waiting
+                case .searching: .searching
+                }
+            }
+
             /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
-            public var description: Swift.String { "after #\(index) in \(mode)" }
+            public var description: Swift.String { "after #\(index) in \(state)" }
         }
 
         /// Equal when both are the same case with equal payloads (`Equatable`).
@@ -290,12 +325,12 @@ public enum Edges {
 
         /// The payload of `typed` by name: what `event` means in the spec's expressions.
         fileprivate struct TypedPayload {
-            let text: _T2
+            let text: TypedText
         }
 
         /// The payload of `hit` by name: what `event` means in the spec's expressions.
         fileprivate struct HitPayload {
-            let count: _T3
+            let count: HitCount
         }
     }
 
@@ -315,13 +350,13 @@ public enum Edges {
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
     public protocol Effects: Swift.Sendable {
         /// `search` (Edges.machine.yml:36): runs in `searching` while its request is not `nil`; a new request cancels the run before it.
-        func search(_ request: _T4) async -> SearchResult
+        func search(_ request: SearchRequest) async -> SearchResult
     }
 
     /// What `search` answers with: the events of its `emits:`.
     public enum SearchResult: Swift.Equatable, Swift.Sendable {
         /// Fed back as `Event.hit`.
-        case hit(count: _T3)
+        case hit(count: HitCount)
         /// Fed back as `Event.noHit`.
         case noHit
 
@@ -352,15 +387,15 @@ public enum Edges {
         /// Every call so far, in the order the runs started.
         public var calls: [Call] { _callLog.values }
         private let _callLog = StateLoop.CallLog<Call>()
-        private let _effect_search: @Sendable (_T4) async -> SearchResult
+        private let _effect_search: @Sendable (SearchRequest) async -> SearchResult
 
         public init(
-            search: @escaping @Sendable (_T4) async -> SearchResult
+            search: @escaping @Sendable (SearchRequest) async -> SearchResult
         ) {
             self._effect_search = search
         }
 
-        public func search(_ request: _T4) async -> SearchResult {
+        public func search(_ request: SearchRequest) async -> SearchResult {
             _callLog.append(.search(request))
             return await _effect_search(request)
         }
@@ -377,13 +412,13 @@ public enum Edges {
                 request: { state in state._timerRequest0 },
                 clock: clock,
                 delay: { _ in .milliseconds(1000) },
-                event: { entry in ._timer(.init(mode: .waiting, index: 0, entry: entry)) }
+                event: { entry in ._timer(.init(state: .waiting, index: 0, entry: entry)) }
             ),
             .timer(
                 request: { state in state._timerRequest1 },
                 clock: clock,
                 delay: { _ in .milliseconds(5000) },
-                event: { entry in ._timer(.init(mode: .waiting, index: 1, entry: entry)) }
+                event: { entry in ._timer(.init(state: .waiting, index: 1, entry: entry)) }
             ),
         ]
     }
@@ -398,7 +433,7 @@ public enum Edges {
 extension Edges: StateLoop.StateMachine {
     /// One run of an effect with its request: what a state asks for, what a test answers.
     public enum Call: Swift.Equatable, Swift.Sendable {
-        case search(_T4)
+        case search(SearchRequest)
     }
 
     /// The spec this machine was generated from.
@@ -447,10 +482,10 @@ extension Edges: StateLoop.StateMachine {
     public static func timers(in state: State) -> [StateLoop.ArmedTimer<StateName, Event>] {
         var timers: [StateLoop.ArmedTimer<StateName, Event>] = []
         if let request = state._timerRequest0 {
-            timers.append(.init(state: .waiting, index: 0, delay: .milliseconds(1000), event: ._timer(.init(mode: .waiting, index: 0, entry: request))))
+            timers.append(.init(state: .waiting, index: 0, delay: .milliseconds(1000), event: ._timer(.init(state: .waiting, index: 0, entry: request))))
         }
         if let request = state._timerRequest1 {
-            timers.append(.init(state: .waiting, index: 1, delay: .milliseconds(5000), event: ._timer(.init(mode: .waiting, index: 1, entry: request))))
+            timers.append(.init(state: .waiting, index: 1, delay: .milliseconds(5000), event: ._timer(.init(state: .waiting, index: 1, entry: request))))
         }
         return timers
     }
@@ -500,4 +535,36 @@ extension Edges: StateLoop.StateMachine {
         T 8\u{1F}0\u{1E}8
         T 9\u{1F}0\u{1E}9
         """)
+}
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Edges.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .waiting: "waiting"
+        case .searching: "searching"
+        }
+    }
+}
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Edges.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .typed(let _0): "typed(text: \(Swift.String(reflecting: _0)))"
+        case .hit(let _0): "hit(count: \(Swift.String(reflecting: _0)))"
+        case .noHit: "noHit"
+        case .poke: "poke"
+        case ._timer(let _t): "_timer(\(_t))"
+        }
+    }
+}
+
+/// A call as the spec names its effect: `holdStock(42)` (E64).
+extension Edges.Call: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .search(let _r): "search(\(Swift.String(reflecting: _r)))"
+        }
+    }
 }

@@ -5,90 +5,91 @@ import StateLoop
 public enum Feeds {
     /// The type of `topics` in `context:` (Feeds.machine.yml:5): `Set<String>`.
 #sourceLocation(file: "Feeds.machine.yml", line: 4)
-    public typealias _T0 = StateLoop._SpecType<
+    public typealias Topics = StateLoop._SpecType<
                      Set<String>
     >.Checked
 #sourceLocation()
 
     /// The type of `seen` in `context:` (Feeds.machine.yml:6): `[String]`.
 #sourceLocation(file: "Feeds.machine.yml", line: 5)
-    public typealias _T1 = StateLoop._SpecType<
+    public typealias Seen = StateLoop._SpecType<
                      [String]
     >.Checked
 #sourceLocation()
 
     /// The type of `lastError` in `context:` (Feeds.machine.yml:7): `String?`.
 #sourceLocation(file: "Feeds.machine.yml", line: 6)
-    public typealias _T2 = StateLoop._SpecType<
+    public typealias LastError = StateLoop._SpecType<
                     String?
     >.Checked
 #sourceLocation()
 
     /// The type of `topic` in the payload of `follow` (Feeds.machine.yml:9): `String`.
 #sourceLocation(file: "Feeds.machine.yml", line: 8)
-    public typealias _T3 = StateLoop._SpecType<
+    public typealias FollowTopic = StateLoop._SpecType<
                   String
     >.Checked
 #sourceLocation()
 
     /// The type of `topic` in the payload of `post` (Feeds.machine.yml:10): `String`.
 #sourceLocation(file: "Feeds.machine.yml", line: 9)
-    public typealias _T4 = StateLoop._SpecType<
+    public typealias PostTopic = StateLoop._SpecType<
                                String
     >.Checked
 #sourceLocation()
 
     /// The type of `text` in the payload of `post` (Feeds.machine.yml:10): `String`.
 #sourceLocation(file: "Feeds.machine.yml", line: 9)
-    public typealias _T5 = StateLoop._SpecType<
+    public typealias PostText = StateLoop._SpecType<
                                              String
     >.Checked
 #sourceLocation()
 
     /// The type of `error` in the payload of `dropped` (Feeds.machine.yml:11): `String`.
 #sourceLocation(file: "Feeds.machine.yml", line: 10)
-    public typealias _T6 = StateLoop._SpecType<
+    public typealias DroppedError = StateLoop._SpecType<
                                   String
     >.Checked
 #sourceLocation()
 
     /// The type of `request` in the payload of `dropped` (Feeds.machine.yml:11): `String`.
-#sourceLocation(file: "Feeds.machine.yml", line: 11)
-        public typealias _T7 = StateLoop._SpecType<String
+#sourceLocation(file: "Feeds.machine.yml", line: 10)
+    public typealias DroppedRequest = StateLoop._SpecType<
+                                                   String
     >.Checked
 #sourceLocation()
 
     /// The type of `error` in the payload of `saveFailed` (Feeds.machine.yml:12): `String`.
 #sourceLocation(file: "Feeds.machine.yml", line: 11)
-    public typealias _T8 = StateLoop._SpecType<
+    public typealias SaveFailedError = StateLoop._SpecType<
                                      String
     >.Checked
 #sourceLocation()
 
     /// The request type of `subscribe` (Feeds.machine.yml:29): `String`.
 #sourceLocation(file: "Feeds.machine.yml", line: 28)
-    public typealias _T9 = StateLoop._SpecType<
+    public typealias SubscribeRequest = StateLoop._SpecType<
                      String
     >.Checked
 #sourceLocation()
 
     /// The request type of `mark` (Feeds.machine.yml:35): `String`.
 #sourceLocation(file: "Feeds.machine.yml", line: 34)
-    public typealias _T10 = StateLoop._SpecType<
+    public typealias MarkRequest = StateLoop._SpecType<
                      String
     >.Checked
 #sourceLocation()
 
     /// The request type of `save` (Feeds.machine.yml:37): `Int`.
 #sourceLocation(file: "Feeds.machine.yml", line: 36)
-    public typealias _T11 = StateLoop._SpecType<
+    public typealias SaveRequest = StateLoop._SpecType<
                     Int
     >.Checked
 #sourceLocation()
 
     /// The type of `seen` in the `output:` of `stopped` (Feeds.machine.yml:25): `Int`.
 #sourceLocation(file: "Feeds.machine.yml", line: 24)
-    public typealias _T12 = StateLoop._SpecType<
+    public typealias StoppedSeen = StateLoop._SpecType<
                           Int
     >.Checked
 #sourceLocation()
@@ -110,13 +111,13 @@ public enum Feeds {
 
     /// A one-shot effect queued by a `run:` action, with its request; the system starts each once.
     public enum Run: Swift.Equatable, Swift.Sendable {
-        case save(_T11)
+        case save(SaveRequest)
     }
 
     /// How the machine ended: a case per top-level final state, with its `output:` (E22).
     public enum Output: Swift.Equatable, Swift.Sendable {
         /// The machine finished in `stopped` (Feeds.machine.yml:23).
-        case stopped(seen: _T12)
+        case stopped(seen: StoppedSeen)
     }
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
@@ -124,11 +125,11 @@ public enum Feeds {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `topics` from `context:` (Feeds.machine.yml:5).
-        public var topics: _T0
+        public var topics: Topics
         /// `seen` from `context:` (Feeds.machine.yml:6).
-        public var seen: _T1
+        public var seen: Seen
         /// `lastError` from `context:` (Feeds.machine.yml:7).
-        public var lastError: _T2
+        public var lastError: LastError
         /// The one-shot runs the last step queued, in order (S39); the system starts each once.
         public internal(set) var runs: [Run] = []
         /// How many runs have been queued since the start: the sequence number after the last of `runs`.
@@ -137,9 +138,9 @@ public enum Feeds {
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            topics: _T0,
-            seen: _T1,
-            lastError: _T2
+            topics: Topics,
+            seen: Seen,
+            lastError: LastError
         ) {
             self.mode = mode
             self.topics = topics
@@ -171,9 +172,10 @@ public enum Feeds {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .live: if case .live = mode { true } else { false }
-            case .stopped: if case .stopped = mode { true } else { false }
+            case .live: if case .live = mode { return true }
+            case .stopped: if case .stopped = mode { return true }
             }
+            return false
         }
 
         /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
@@ -191,9 +193,9 @@ public enum Feeds {
         public struct Requests: Swift.Sendable {
             fileprivate let _state: State
             /// `subscribe` (Feeds.machine.yml:27).
-            public var subscribe: Swift.Set<_T9> { _state._request_subscribe }
+            public var subscribe: Swift.Set<SubscribeRequest> { _state._request_subscribe }
             /// `mark` (Feeds.machine.yml:33).
-            public var mark: Swift.Set<_T10> { _state._request_mark }
+            public var mark: Swift.Set<MarkRequest> { _state._request_mark }
         }
 
         /// How the machine ended, once `isDone`; `nil` before (E22).
@@ -203,35 +205,35 @@ public enum Feeds {
         }
 
         /// `default:` of `topics` (Feeds.machine.yml:5).
-        fileprivate static func _default0() -> _T0 {
+        fileprivate static func _default0() -> Topics {
 #sourceLocation(file: "Feeds.machine.yml", line: 5)
                                              ["news"]
 #sourceLocation()
         }
 
         /// `default:` of `seen` (Feeds.machine.yml:6).
-        fileprivate static func _default1() -> _T1 {
+        fileprivate static func _default1() -> Seen {
 #sourceLocation(file: "Feeds.machine.yml", line: 6)
                                           []
 #sourceLocation()
         }
 
         /// `requests.value` of `subscribe` (Feeds.machine.yml:29).
-        fileprivate func _value0() -> Swift.Set<_T9> {
+        fileprivate func _value0() -> Swift.Set<SubscribeRequest> {
 #sourceLocation(file: "Feeds.machine.yml", line: 29)
                                     topics
 #sourceLocation()
         }
 
         /// `onError:` of `subscribe` (Feeds.machine.yml:32): the event a failure becomes (E16).
-        fileprivate static func _failure0(_ error: any Swift.Error, _ request: _T9) -> Event {
+        fileprivate static func _failure0(_ error: any Swift.Error, _ request: SubscribeRequest) -> Event {
 #sourceLocation(file: "Feeds.machine.yml", line: 32)
              .dropped(error: Swift.String(describing: error), request: request)
 #sourceLocation()
         }
 
         /// `requests.value` of `mark` (Feeds.machine.yml:35).
-        fileprivate func _value1() -> Swift.Set<_T10> {
+        fileprivate func _value1() -> Swift.Set<MarkRequest> {
 #sourceLocation(file: "Feeds.machine.yml", line: 35)
                                     topics
 #sourceLocation()
@@ -244,33 +246,33 @@ public enum Feeds {
         }
 
         /// `onError:` of `save` (Feeds.machine.yml:38): the event a failure becomes (E16).
-        fileprivate static func _failure1(_ error: any Swift.Error, _ request: _T11) -> Event {
+        fileprivate static func _failure1(_ error: any Swift.Error, _ request: SaveRequest) -> Event {
 #sourceLocation(file: "Feeds.machine.yml", line: 38)
              .saveFailed(error: Swift.String(describing: error))
 #sourceLocation()
         }
 
         /// `output:` `seen` of `stopped` (Feeds.machine.yml:25).
-        fileprivate func _output0() -> _T12 {
+        fileprivate func _output0() -> StoppedSeen {
 #sourceLocation(file: "Feeds.machine.yml", line: 25)
                                       seen.count
 #sourceLocation()
         }
 
         /// The request of `subscribe`: its `requests.value` where it runs, empty (not running) elsewhere.
-        fileprivate var _request_subscribe: Swift.Set<_T9> {
+        fileprivate var _request_subscribe: Swift.Set<SubscribeRequest> {
             isIn(.live) ? _value0() : []
         }
 
         /// The request of `mark`: its `requests.value` where it runs, empty (not running) elsewhere.
-        fileprivate var _request_mark: Swift.Set<_T10> {
+        fileprivate var _request_mark: Swift.Set<MarkRequest> {
             isIn(.live) ? _value1() : []
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
@@ -322,13 +324,13 @@ public enum Feeds {
     /// The ways to change state, from `events:`. Send them to the system; `reduce` applies them.
     public enum Event: Swift.Equatable, Swift.Sendable {
         /// `follow` (Feeds.machine.yml:9).
-        case follow(topic: _T3)
+        case follow(topic: FollowTopic)
         /// `post` (Feeds.machine.yml:10): sent only by effects (`from: effects`).
-        case post(topic: _T4, text: _T5)
+        case post(topic: PostTopic, text: PostText)
         /// `dropped` (Feeds.machine.yml:11): sent only by effects (`from: effects`).
-        case dropped(error: _T6, request: _T7)
+        case dropped(error: DroppedError, request: DroppedRequest)
         /// `saveFailed` (Feeds.machine.yml:12): sent only by effects (`from: effects`).
-        case saveFailed(error: _T8)
+        case saveFailed(error: SaveFailedError)
         /// `stop` (Feeds.machine.yml:13).
         case stop
 
@@ -357,24 +359,24 @@ public enum Feeds {
 
         /// The payload of `follow` by name: what `event` means in the spec's expressions.
         fileprivate struct FollowPayload {
-            let topic: _T3
+            let topic: FollowTopic
         }
 
         /// The payload of `post` by name: what `event` means in the spec's expressions.
         fileprivate struct PostPayload {
-            let topic: _T4
-            let text: _T5
+            let topic: PostTopic
+            let text: PostText
         }
 
         /// The payload of `dropped` by name: what `event` means in the spec's expressions.
         fileprivate struct DroppedPayload {
-            let error: _T6
-            let request: _T7
+            let error: DroppedError
+            let request: DroppedRequest
         }
 
         /// The payload of `saveFailed` by name: what `event` means in the spec's expressions.
         fileprivate struct SaveFailedPayload {
-            let error: _T8
+            let error: SaveFailedError
         }
     }
 
@@ -396,17 +398,17 @@ public enum Feeds {
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
     public protocol Effects: Swift.Sendable {
         /// `subscribe` (Feeds.machine.yml:27): one run per element of its set, in `live`; an element that leaves the set cancels its run (E9). Every element the stream yields is fed back (E4). A failure becomes `dropped` (E15).
-        func subscribe(_ request: _T9) -> Swift.AsyncThrowingStream<SubscribeResult, any Swift.Error>
+        func subscribe(_ request: SubscribeRequest) -> Swift.AsyncThrowingStream<SubscribeResult, any Swift.Error>
         /// `mark` (Feeds.machine.yml:33): one run per element of its set, in `live`; an element that leaves the set cancels its run (E9). Sends nothing (E14).
-        func mark(_ request: _T10) async
+        func mark(_ request: MarkRequest) async
         /// `save` (Feeds.machine.yml:36): a one-shot effect, run once per `run:` action; stopping the system cancels it. A failure becomes `saveFailed` (E15).
-        func save(_ request: _T11) async throws
+        func save(_ request: SaveRequest) async throws
     }
 
     /// What `subscribe` answers with: the events of its `emits:`.
     public enum SubscribeResult: Swift.Equatable, Swift.Sendable {
         /// Fed back as `Event.post`.
-        case post(topic: _T4, text: _T5)
+        case post(topic: PostTopic, text: PostText)
 
         /// The event this result is fed back as.
         fileprivate var _event: Event {
@@ -432,31 +434,31 @@ public enum Feeds {
         /// Every call so far, in the order the runs started.
         public var calls: [Call] { _callLog.values }
         private let _callLog = StateLoop.CallLog<Call>()
-        private let _effect_subscribe: @Sendable (_T9) -> Swift.AsyncThrowingStream<SubscribeResult, any Swift.Error>
-        private let _effect_mark: @Sendable (_T10) async -> Swift.Void
-        private let _effect_save: @Sendable (_T11) async throws -> Swift.Void
+        private let _effect_subscribe: @Sendable (SubscribeRequest) -> Swift.AsyncThrowingStream<SubscribeResult, any Swift.Error>
+        private let _effect_mark: @Sendable (MarkRequest) async -> Swift.Void
+        private let _effect_save: @Sendable (SaveRequest) async throws -> Swift.Void
 
         public init(
-            subscribe: @escaping @Sendable (_T9) -> Swift.AsyncThrowingStream<SubscribeResult, any Swift.Error>,
-            mark: @escaping @Sendable (_T10) async -> Swift.Void = { _ in },
-            save: @escaping @Sendable (_T11) async throws -> Swift.Void = { _ in }
+            subscribe: @escaping @Sendable (SubscribeRequest) -> Swift.AsyncThrowingStream<SubscribeResult, any Swift.Error>,
+            mark: @escaping @Sendable (MarkRequest) async -> Swift.Void = { _ in },
+            save: @escaping @Sendable (SaveRequest) async throws -> Swift.Void = { _ in }
         ) {
             self._effect_subscribe = subscribe
             self._effect_mark = mark
             self._effect_save = save
         }
 
-        public func subscribe(_ request: _T9) -> Swift.AsyncThrowingStream<SubscribeResult, any Swift.Error> {
+        public func subscribe(_ request: SubscribeRequest) -> Swift.AsyncThrowingStream<SubscribeResult, any Swift.Error> {
             _callLog.append(.subscribe(request))
             return _effect_subscribe(request)
         }
 
-        public func mark(_ request: _T10) async {
+        public func mark(_ request: MarkRequest) async {
             _callLog.append(.mark(request))
             return await _effect_mark(request)
         }
 
-        public func save(_ request: _T11) async throws {
+        public func save(_ request: SaveRequest) async throws {
             _callLog.append(.save(request))
             return try await _effect_save(request)
         }
@@ -497,9 +499,9 @@ public enum Feeds {
 extension Feeds: StateLoop.StateMachine {
     /// One run of an effect with its request: what a state asks for, what a test answers.
     public enum Call: Swift.Equatable, Swift.Sendable {
-        case subscribe(_T9)
-        case mark(_T10)
-        case save(_T11)
+        case subscribe(SubscribeRequest)
+        case mark(MarkRequest)
+        case save(SaveRequest)
     }
 
     /// The spec this machine was generated from.
@@ -587,4 +589,47 @@ extension Feeds: StateLoop.StateMachine {
         T 3\u{1F}4
         T 4\u{1F}0
         """)
+}
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Feeds.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .live: "live"
+        case .stopped: "stopped"
+        }
+    }
+}
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Feeds.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .follow(let _0): "follow(topic: \(Swift.String(reflecting: _0)))"
+        case .post(let _0, let _1): "post(topic: \(Swift.String(reflecting: _0)), text: \(Swift.String(reflecting: _1)))"
+        case .dropped(let _0, let _1): "dropped(error: \(Swift.String(reflecting: _0)), request: \(Swift.String(reflecting: _1)))"
+        case .saveFailed(let _0): "saveFailed(error: \(Swift.String(reflecting: _0)))"
+        case .stop: "stop"
+        }
+    }
+}
+
+/// A call as the spec names its effect: `holdStock(42)` (E64).
+extension Feeds.Call: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .subscribe(let _r): "subscribe(\(Swift.String(reflecting: _r)))"
+        case .mark(let _r): "mark(\(Swift.String(reflecting: _r)))"
+        case .save(let _r): "save(\(Swift.String(reflecting: _r)))"
+        }
+    }
+}
+
+/// A queued run as the spec names its effect: `saveSession(1)` (E64).
+extension Feeds.Run: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .save(let _r): "save(\(Swift.String(reflecting: _r)))"
+        }
+    }
 }

@@ -61,12 +61,13 @@ public enum Frozen {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .both: if case .both = mode { true } else { false }
-            case .left: if case .both = mode { true } else { false }
-            case .l1: if case .both(let _p0) = mode, case .l1 = _p0.left { true } else { false }
-            case .right: if case .both = mode { true } else { false }
-            case .r1: if case .both(let _p0) = mode, case .r1 = _p0.right { true } else { false }
+            case .both: if case .both = mode { return true }
+            case .left: if case .both = mode { return true }
+            case .l1: if case .both(let _p0) = mode, case .l1 = _p0.left { return true }
+            case .right: if case .both = mode { return true }
+            case .r1: if case .both(let _p0) = mode, case .r1 = _p0.right { return true }
             }
+            return false
         }
 
         /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
@@ -148,7 +149,7 @@ public enum Frozen {
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
@@ -254,4 +255,47 @@ extension Frozen: StateLoop.StateMachine {
         S 4\u{1F}
         T 0\u{1F}0
         """)
+}
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Frozen.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .both(let _c): "both\(_c)"
+        }
+    }
+}
+
+/// The regions of `both`: `(region: state, ...)` (S91).
+extension Frozen.Mode.Both: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        "(left: \(left), right: \(right))"
+    }
+}
+
+/// The active child of `left` as the spec names it (S90).
+extension Frozen.Mode.Left: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .l1: "l1"
+        }
+    }
+}
+
+/// The active child of `right` as the spec names it (S90).
+extension Frozen.Mode.Right: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .r1: "r1"
+        }
+    }
+}
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Frozen.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .tick: "tick"
+        }
+    }
 }

@@ -8,62 +8,62 @@ import StateLoop
 public enum GitHubSearch {
     /// The type of `search` in `context:` (GitHubSearch.machine.yml:7): `String`.
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 6)
-    public typealias _T0 = StateLoop._SpecType<
+    public typealias Search = StateLoop._SpecType<
                       String
     >.Checked
 #sourceLocation()
 
     /// The type of `results` in `context:` (GitHubSearch.machine.yml:8): `[Repository]`.
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 7)
-    public typealias _T1 = StateLoop._SpecType<
+    public typealias Results = StateLoop._SpecType<
                        [Repository]
     >.Checked
 #sourceLocation()
 
     /// The type of `nextPageURL` in `context:` (GitHubSearch.machine.yml:9): `URL?`.
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 8)
-    public typealias _T2 = StateLoop._SpecType<
+    public typealias NextPageURL = StateLoop._SpecType<
                       URL?
     >.Checked
 #sourceLocation()
 
     /// The type of `lastError` in `context:` (GitHubSearch.machine.yml:10): `GitHubError?`.
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 9)
-    public typealias _T3 = StateLoop._SpecType<
+    public typealias LastError = StateLoop._SpecType<
                       GitHubError?
     >.Checked
 #sourceLocation()
 
     /// The type of `search` in the payload of `searchChanged` (GitHubSearch.machine.yml:13): `String`.
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 12)
-    public typealias _T4 = StateLoop._SpecType<
+    public typealias SearchChangedSearch = StateLoop._SpecType<
                                String
     >.Checked
 #sourceLocation()
 
     /// The type of `repositories` in the payload of `loaded` (GitHubSearch.machine.yml:16): `[Repository]`.
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 15)
-    public typealias _T5 = StateLoop._SpecType<
+    public typealias LoadedRepositories = StateLoop._SpecType<
                                          [Repository]
     >.Checked
 #sourceLocation()
 
     /// The type of `nextURL` in the payload of `loaded` (GitHubSearch.machine.yml:16): `URL?`.
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 16)
-                      public typealias _T6 = StateLoop._SpecType<URL?
+            public typealias LoadedNextURL = StateLoop._SpecType<URL?
     >.Checked
 #sourceLocation()
 
     /// The type of `error` in the payload of `failed` (GitHubSearch.machine.yml:17): `GitHubError`.
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 16)
-    public typealias _T7 = StateLoop._SpecType<
+    public typealias FailedError = StateLoop._SpecType<
                                  GitHubError
     >.Checked
 #sourceLocation()
 
     /// The request type of `loadNextPage` (GitHubSearch.machine.yml:51): `URL`.
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 50)
-    public typealias _T8 = StateLoop._SpecType<
+    public typealias LoadNextPageRequest = StateLoop._SpecType<
                     URL
     >.Checked
 #sourceLocation()
@@ -89,13 +89,13 @@ public enum GitHubSearch {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `search` from `context:` (GitHubSearch.machine.yml:7).
-        public var search: _T0
+        public var search: Search
         /// `results` from `context:` (GitHubSearch.machine.yml:8).
-        public var results: _T1
+        public var results: Results
         /// `nextPageURL` from `context:` (GitHubSearch.machine.yml:9).
-        public var nextPageURL: _T2
+        public var nextPageURL: NextPageURL
         /// `lastError` from `context:` (GitHubSearch.machine.yml:10).
-        public var lastError: _T3
+        public var lastError: LastError
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
@@ -103,10 +103,10 @@ public enum GitHubSearch {
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            search: _T0,
-            results: _T1,
-            nextPageURL: _T2,
-            lastError: _T3,
+            search: Search,
+            results: Results,
+            nextPageURL: NextPageURL,
+            lastError: LastError,
             _entries: Swift.Int = 0
         ) {
             self.mode = mode
@@ -142,10 +142,20 @@ public enum GitHubSearch {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .idle: if case .idle = mode { true } else { false }
-            case .loading: if case .loading = mode { true } else { false }
-            case .ready: if case .ready = mode { true } else { false }
-            case .failed: if case .failed = mode { true } else { false }
+            case .idle: if case .idle = mode { return true }
+            case .loading: if case .loading = mode { return true }
+            case .ready: if case .ready = mode { return true }
+            case .failed: if case .failed = mode { return true }
+            }
+            return false
+        }
+
+        /// The event `after:` timer `index` of `name` sends now, or `nil` when that state is not
+        /// active: for tests that fire a timer through `reduce` (S77).
+        public func armedTimer(_ name: StateName, index: Swift.Int = 0) -> Event? {
+            switch (name, index) {
+            case (.failed, 0) where isIn(.failed): ._timer(.init(state: .failed, index: 0, entry: _entries))
+            default: nil
             }
         }
 
@@ -159,61 +169,66 @@ public enum GitHubSearch {
         public struct Requests: Swift.Sendable {
             fileprivate let _state: State
             /// `loadNextPage` (GitHubSearch.machine.yml:49).
-            public var loadNextPage: _T8? { _state._request_loadNextPage }
+            public var loadNextPage: LoadNextPageRequest? { _state._request_loadNextPage }
+        }
+
+        /// The delay of `after:` timer `index` of `name` while that timer is armed, `nil` otherwise (E41).
+        public func timerDelay(_ name: StateName, index: Swift.Int = 0) -> Swift.Duration? {
+            switch (name, index) {
+            case (.failed, 0) where isIn(.failed): .milliseconds(5000)
+            default: nil
+            }
         }
 
         /// `default:` of `search` (GitHubSearch.machine.yml:7).
-        fileprivate static func _default0() -> _T0 {
+        fileprivate static func _default0() -> Search {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 7)
                                                 ""
 #sourceLocation()
         }
 
         /// `default:` of `results` (GitHubSearch.machine.yml:8).
-        fileprivate static func _default1() -> _T1 {
+        fileprivate static func _default1() -> Results {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 8)
                                                 []
 #sourceLocation()
         }
 
         /// `default:` of `nextPageURL` (GitHubSearch.machine.yml:9).
-        fileprivate static func _default2() -> _T2 {
+        fileprivate static func _default2() -> NextPageURL {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 9)
                                                nil
 #sourceLocation()
         }
 
         /// `default:` of `lastError` (GitHubSearch.machine.yml:10).
-        fileprivate static func _default3() -> _T3 {
+        fileprivate static func _default3() -> LastError {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 10)
                                                nil
 #sourceLocation()
         }
 
         /// `request.value` of `loadNextPage` (GitHubSearch.machine.yml:51).
-        fileprivate func _value0() -> _T8? {
+        fileprivate func _value0() -> LoadNextPageRequest? {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 51)
                                 nextPageURL
 #sourceLocation()
         }
 
         /// The request of `loadNextPage`: its `request.value` where it runs, `nil` (not running) elsewhere.
-        fileprivate var _request_loadNextPage: _T8? {
-            switch mode {
-            case .loading: _value0()
-            case .idle, .ready, .failed: nil
-            }
+        fileprivate var _request_loadNextPage: LoadNextPageRequest? {
+            isIn(.loading) ? _value0() : nil
         }
 
         /// The request of `after: 5s` of `failed` (GitHubSearch.machine.yml:43): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest0: Swift.Int? {
-            mode == .failed ? _entries : nil
+            isIn(.failed) ? _entries : nil
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
@@ -232,6 +247,8 @@ public enum GitHubSearch {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 24)
                if !event.search.isEmpty
                 {
+#sourceLocation()
+                    _trace.take(0)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 26)
          _next.search = event.search
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 26)
@@ -239,9 +256,8 @@ public enum GitHubSearch {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 26)
                                                _next.nextPageURL = GitHub.searchURL(event.search)
 #sourceLocation()
-                    _trace.take(0)
-                    _next.mode = .loading
                     _next._entries &+= 1
+                    _next.mode = .loading
                 } else {
                     _trace.take(1) // ignored
                 }
@@ -252,7 +268,7 @@ public enum GitHubSearch {
             case .failed:
                 break // no effect that sends it runs here
             case ._timer:
-                break // no timer runs here
+                break // a timer of a state not active, or of an earlier entry
             }
         }
 
@@ -261,6 +277,7 @@ public enum GitHubSearch {
             switch _event {
             case .searchChanged(let _0):
                 let event: Event.SearchChangedPayload = .init(search: _0)
+                _trace.take(5)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 33)
                                       _next.search = event.search
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 33)
@@ -268,31 +285,30 @@ public enum GitHubSearch {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 33)
                                                                             _next.nextPageURL = GitHub.searchURL(event.search)
 #sourceLocation()
-                _trace.take(5)
-                _next.mode = .loading
                 _next._entries &+= 1
+                _next.mode = .loading
             case .scrolledNearBottom:
                 _trace.take(6) // ignored
             case .loaded(let _0, let _1):
                 let event: Event.LoadedPayload = .init(repositories: _0, nextURL: _1)
+                _trace.take(3)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 31)
                              _next.results = results + event.repositories
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 31)
                                                                     _next.nextPageURL = event.nextURL
 #sourceLocation()
-                _trace.take(3)
-                _next.mode = .ready
                 _next._entries &+= 1
+                _next.mode = .ready
             case .failed(let _0):
                 let event: Event.FailedPayload = .init(error: _0)
+                _trace.take(4)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 32)
                               _next.lastError = event.error
 #sourceLocation()
-                _trace.take(4)
-                _next.mode = .failed
                 _next._entries &+= 1
+                _next.mode = .failed
             case ._timer:
-                break // no timer runs here
+                break // a timer of a state not active, or of an earlier entry
             }
         }
 
@@ -301,6 +317,7 @@ public enum GitHubSearch {
             switch _event {
             case .searchChanged(let _0):
                 let event: Event.SearchChangedPayload = .init(search: _0)
+                _trace.take(9)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 40)
                                       _next.search = event.search
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 40)
@@ -308,17 +325,16 @@ public enum GitHubSearch {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 40)
                                                                             _next.nextPageURL = GitHub.searchURL(event.search)
 #sourceLocation()
-                _trace.take(9)
-                _next.mode = .loading
                 _next._entries &+= 1
+                _next.mode = .loading
             case .scrolledNearBottom:
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 38)
                 if nextPageURL != nil
                 {
 #sourceLocation()
                     _trace.take(7)
-                    _next.mode = .loading
                     _next._entries &+= 1
+                    _next.mode = .loading
                 } else {
                     _trace.take(8) // ignored
                 }
@@ -327,7 +343,7 @@ public enum GitHubSearch {
             case .failed:
                 break // no effect that sends it runs here
             case ._timer:
-                break // no timer runs here
+                break // a timer of a state not active, or of an earlier entry
             }
         }
 
@@ -336,6 +352,7 @@ public enum GitHubSearch {
             switch _event {
             case .searchChanged(let _0):
                 let event: Event.SearchChangedPayload = .init(search: _0)
+                _trace.take(11)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 46)
                                       _next.search = event.search
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 46)
@@ -345,29 +362,28 @@ public enum GitHubSearch {
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 46)
                                                                                                                           _next.lastError = nil
 #sourceLocation()
-                _trace.take(11)
-                _next.mode = .loading
                 _next._entries &+= 1
+                _next.mode = .loading
             case .scrolledNearBottom:
+                _trace.take(10)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 45)
                                            _next.lastError = nil
 #sourceLocation()
-                _trace.take(10)
-                _next.mode = .loading
                 _next._entries &+= 1
+                _next.mode = .loading
             case .loaded:
                 break // no effect that sends it runs here
             case .failed:
                 break // no effect that sends it runs here
-            case ._timer(let _fired) where _fired == .init(mode: .failed, index: 0, entry: _entries):
+            case ._timer(let _fired) where _fired == .init(state: .failed, index: 0, entry: _entries):
+                _trace.take(12)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 43)
                            _next.lastError = nil
 #sourceLocation()
-                _trace.take(12)
-                _next.mode = .loading
                 _next._entries &+= 1
+                _next.mode = .loading
             case ._timer:
-                break // a timer of another state or of an earlier entry
+                break // a timer of a state not active, or of an earlier entry
             }
         }
     }
@@ -375,34 +391,56 @@ public enum GitHubSearch {
     /// The ways to change state, from `events:`. Send them to the system; `reduce` applies them.
     public enum Event: Swift.Equatable, Swift.Sendable {
         /// `searchChanged` (GitHubSearch.machine.yml:13).
-        case searchChanged(search: _T4)
+        case searchChanged(search: SearchChangedSearch)
         /// `scrolledNearBottom` (GitHubSearch.machine.yml:14).
         case scrolledNearBottom
         /// `loaded` (GitHubSearch.machine.yml:16): sent only by effects (`from: effects`).
-        case loaded(repositories: _T5, nextURL: _T6)
+        case loaded(repositories: LoadedRepositories, nextURL: LoadedNextURL)
         /// `failed` (GitHubSearch.machine.yml:17): sent only by effects (`from: effects`).
-        case failed(error: _T7)
+        case failed(error: FailedError)
         /// An `after:` timer fired. Sent by the machine's own timer feedbacks, not by you.
         case _timer(Timer)
 
         /// Which `after:` timer fired, and during which entry into its state (an earlier one is ignored).
         public struct Timer: Swift.Equatable, Swift.Sendable, Swift.CustomStringConvertible {
             /// The state whose `after:` armed the timer.
-            public var mode: Mode
+            public var state: StateName
             /// The timer's position in that state's `after:`.
             public var index: Swift.Int
             /// `State._entries` when the timer was armed.
             public var entry: Swift.Int
 
             /// A timer event, for tests that drive `reduce` directly; the feedbacks make their own.
-            public init(mode: Mode, index: Swift.Int, entry: Swift.Int) {
-                self.mode = mode
+            public init(state: StateName, index: Swift.Int, entry: Swift.Int) {
+                self.state = state
                 self.index = index
                 self.entry = entry
             }
 
+            /// A timer event by mode, as a flat machine's tests name it: its modes are its states (S79).
+            public init(mode: Mode, index: Swift.Int, entry: Swift.Int) {
+                let state: StateName
+                switch mode {
+                case .idle: state = .idle
+                case .loading: state = .loading
+                case .ready: state = .ready
+                case .failed: state = .failed
+                }
+                self.init(state: state, index: index, entry: entry)
+            }
+
+            /// The timed state as a mode (S79).
+            public var mode: Mode {
+                switch state {
+                case .idle: .idle
+                case .loading: .loading
+                case .ready: .ready
+                case .failed: .failed
+                }
+            }
+
             /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
-            public var description: Swift.String { "after #\(index) in \(mode)" }
+            public var description: Swift.String { "after #\(index) in \(state)" }
         }
 
         /// Equal when both are the same case with equal payloads (`Equatable`).
@@ -429,18 +467,18 @@ public enum GitHubSearch {
 
         /// The payload of `searchChanged` by name: what `event` means in the spec's expressions.
         fileprivate struct SearchChangedPayload {
-            let search: _T4
+            let search: SearchChangedSearch
         }
 
         /// The payload of `loaded` by name: what `event` means in the spec's expressions.
         fileprivate struct LoadedPayload {
-            let repositories: _T5
-            let nextURL: _T6
+            let repositories: LoadedRepositories
+            let nextURL: LoadedNextURL
         }
 
         /// The payload of `failed` by name: what `event` means in the spec's expressions.
         fileprivate struct FailedPayload {
-            let error: _T7
+            let error: FailedError
         }
     }
 
@@ -460,15 +498,15 @@ public enum GitHubSearch {
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
     public protocol Effects: Swift.Sendable {
         /// `loadNextPage` (GitHubSearch.machine.yml:49): runs in `loading` while its request is not `nil`; a new request cancels the run before it.
-        func loadNextPage(_ request: _T8) async -> LoadNextPageResult
+        func loadNextPage(_ request: LoadNextPageRequest) async -> LoadNextPageResult
     }
 
     /// What `loadNextPage` answers with: the events of its `emits:`.
     public enum LoadNextPageResult: Swift.Equatable, Swift.Sendable {
         /// Fed back as `Event.loaded`.
-        case loaded(repositories: _T5, nextURL: _T6)
+        case loaded(repositories: LoadedRepositories, nextURL: LoadedNextURL)
         /// Fed back as `Event.failed`.
-        case failed(error: _T7)
+        case failed(error: FailedError)
 
         /// The event this result is fed back as.
         fileprivate var _event: Event {
@@ -498,15 +536,15 @@ public enum GitHubSearch {
         /// Every call so far, in the order the runs started.
         public var calls: [Call] { _callLog.values }
         private let _callLog = StateLoop.CallLog<Call>()
-        private let _effect_loadNextPage: @Sendable (_T8) async -> LoadNextPageResult
+        private let _effect_loadNextPage: @Sendable (LoadNextPageRequest) async -> LoadNextPageResult
 
         public init(
-            loadNextPage: @escaping @Sendable (_T8) async -> LoadNextPageResult
+            loadNextPage: @escaping @Sendable (LoadNextPageRequest) async -> LoadNextPageResult
         ) {
             self._effect_loadNextPage = loadNextPage
         }
 
-        public func loadNextPage(_ request: _T8) async -> LoadNextPageResult {
+        public func loadNextPage(_ request: LoadNextPageRequest) async -> LoadNextPageResult {
             _callLog.append(.loadNextPage(request))
             return await _effect_loadNextPage(request)
         }
@@ -523,7 +561,7 @@ public enum GitHubSearch {
                 request: { state in state._timerRequest0 },
                 clock: clock,
                 delay: { _ in .milliseconds(5000) },
-                event: { entry in ._timer(.init(mode: .failed, index: 0, entry: entry)) }
+                event: { entry in ._timer(.init(state: .failed, index: 0, entry: entry)) }
             ),
         ]
     }
@@ -538,7 +576,7 @@ public enum GitHubSearch {
 extension GitHubSearch: StateLoop.StateMachine {
     /// One run of an effect with its request: what a state asks for, what a test answers.
     public enum Call: Swift.Equatable, Swift.Sendable {
-        case loadNextPage(_T8)
+        case loadNextPage(LoadNextPageRequest)
     }
 
     /// The spec this machine was generated from.
@@ -587,7 +625,7 @@ extension GitHubSearch: StateLoop.StateMachine {
     public static func timers(in state: State) -> [StateLoop.ArmedTimer<StateName, Event>] {
         var timers: [StateLoop.ArmedTimer<StateName, Event>] = []
         if let request = state._timerRequest0 {
-            timers.append(.init(state: .failed, index: 0, delay: .milliseconds(5000), event: ._timer(.init(mode: .failed, index: 0, entry: request))))
+            timers.append(.init(state: .failed, index: 0, delay: .milliseconds(5000), event: ._timer(.init(state: .failed, index: 0, entry: request))))
         }
         return timers
     }
@@ -648,4 +686,38 @@ extension GitHubSearch: StateLoop.StateMachine {
         T 11\u{1F}0\u{1E}2\u{1E}11
         T 12\u{1F}0\u{1E}2\u{1E}12
         """)
+}
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension GitHubSearch.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .idle: "idle"
+        case .loading: "loading"
+        case .ready: "ready"
+        case .failed: "failed"
+        }
+    }
+}
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension GitHubSearch.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .searchChanged(let _0): "searchChanged(search: \(Swift.String(reflecting: _0)))"
+        case .scrolledNearBottom: "scrolledNearBottom"
+        case .loaded(let _0, let _1): "loaded(repositories: \(Swift.String(reflecting: _0)), nextURL: \(Swift.String(reflecting: _1)))"
+        case .failed(let _0): "failed(error: \(Swift.String(reflecting: _0)))"
+        case ._timer(let _t): "_timer(\(_t))"
+        }
+    }
+}
+
+/// A call as the spec names its effect: `holdStock(42)` (E64).
+extension GitHubSearch.Call: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .loadNextPage(let _r): "loadNextPage(\(Swift.String(reflecting: _r)))"
+        }
+    }
 }

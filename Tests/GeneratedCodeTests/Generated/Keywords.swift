@@ -5,63 +5,63 @@ import StateLoop
 public enum Keywords {
     /// The type of `default` in `context:` (Keywords.machine.yml:5): `Int`.
 #sourceLocation(file: "Keywords.machine.yml", line: 4)
-    public typealias _T0 = StateLoop._SpecType<
+    public typealias Default = StateLoop._SpecType<
                   Int
     >.Checked
 #sourceLocation()
 
     /// The type of `in` in `context:` (Keywords.machine.yml:6): `String`.
 #sourceLocation(file: "Keywords.machine.yml", line: 5)
-    public typealias _T1 = StateLoop._SpecType<
+    public typealias In = StateLoop._SpecType<
                   String
     >.Checked
 #sourceLocation()
 
     /// The type of `let` in `context:` (Keywords.machine.yml:7): `Int`.
 #sourceLocation(file: "Keywords.machine.yml", line: 6)
-    public typealias _T2 = StateLoop._SpecType<
+    public typealias Let = StateLoop._SpecType<
                   Int
     >.Checked
 #sourceLocation()
 
     /// The type of `var` in `context:` (Keywords.machine.yml:8): `Int`.
 #sourceLocation(file: "Keywords.machine.yml", line: 7)
-    public typealias _T3 = StateLoop._SpecType<
+    public typealias Var = StateLoop._SpecType<
                   Int
     >.Checked
 #sourceLocation()
 
     /// The type of `case` in the payload of `switch` (Keywords.machine.yml:11): `Int`.
 #sourceLocation(file: "Keywords.machine.yml", line: 10)
-    public typealias _T4 = StateLoop._SpecType<
+    public typealias SwitchCase = StateLoop._SpecType<
                  Int
     >.Checked
 #sourceLocation()
 
     /// The type of `where` in the payload of `throw` (Keywords.machine.yml:13): `String`.
 #sourceLocation(file: "Keywords.machine.yml", line: 12)
-    public typealias _T5 = StateLoop._SpecType<
+    public typealias ThrowWhere = StateLoop._SpecType<
                                  String
     >.Checked
 #sourceLocation()
 
     /// The type of `let` in the payload of `for` (Keywords.machine.yml:14): `Int`.
 #sourceLocation(file: "Keywords.machine.yml", line: 13)
-    public typealias _T6 = StateLoop._SpecType<
+    public typealias ForLet = StateLoop._SpecType<
                 Int
     >.Checked
 #sourceLocation()
 
     /// The type of `var` in the payload of `for` (Keywords.machine.yml:14): `Int`.
 #sourceLocation(file: "Keywords.machine.yml", line: 13)
-    public typealias _T7 = StateLoop._SpecType<
+    public typealias ForVar = StateLoop._SpecType<
                           Int
     >.Checked
 #sourceLocation()
 
     /// The request type of `defer` (Keywords.machine.yml:35): `Int`.
 #sourceLocation(file: "Keywords.machine.yml", line: 34)
-    public typealias _T8 = StateLoop._SpecType<
+    public typealias DeferRequest = StateLoop._SpecType<
                     Int
     >.Checked
 #sourceLocation()
@@ -83,13 +83,13 @@ public enum Keywords {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `default` from `context:` (Keywords.machine.yml:5).
-        public var `default`: _T0
+        public var `default`: Default
         /// `in` from `context:` (Keywords.machine.yml:6).
-        public var `in`: _T1
+        public var `in`: In
         /// `let` from `context:` (Keywords.machine.yml:7).
-        public var `let`: _T2
+        public var `let`: Let
         /// `var` from `context:` (Keywords.machine.yml:8).
-        public var `var`: _T3
+        public var `var`: Var
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
@@ -97,10 +97,10 @@ public enum Keywords {
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            default _default: _T0,
-            in _in: _T1,
-            `let` _let: _T2,
-            `var` _var: _T3,
+            default _default: Default,
+            in _in: In,
+            `let` _let: Let,
+            `var` _var: Var,
             _entries: Swift.Int = 0
         ) {
             self.mode = mode
@@ -136,8 +136,18 @@ public enum Keywords {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .`do`: if case .`do` = mode { true } else { false }
-            case .`repeat`: if case .`repeat` = mode { true } else { false }
+            case .`do`: if case .`do` = mode { return true }
+            case .`repeat`: if case .`repeat` = mode { return true }
+            }
+            return false
+        }
+
+        /// The event `after:` timer `index` of `name` sends now, or `nil` when that state is not
+        /// active: for tests that fire a timer through `reduce` (S77).
+        public func armedTimer(_ name: StateName, index: Swift.Int = 0) -> Event? {
+            switch (name, index) {
+            case (.`repeat`, 0) where isIn(.`repeat`): ._timer(.init(state: .`repeat`, index: 0, entry: _entries))
+            default: nil
             }
         }
 
@@ -151,61 +161,66 @@ public enum Keywords {
         public struct Requests: Swift.Sendable {
             fileprivate let _state: State
             /// `defer` (Keywords.machine.yml:33).
-            public var `defer`: _T8? { _state._request_defer }
+            public var `defer`: DeferRequest? { _state._request_defer }
+        }
+
+        /// The delay of `after:` timer `index` of `name` while that timer is armed, `nil` otherwise (E41).
+        public func timerDelay(_ name: StateName, index: Swift.Int = 0) -> Swift.Duration? {
+            switch (name, index) {
+            case (.`repeat`, 0) where isIn(.`repeat`): .milliseconds(1000)
+            default: nil
+            }
         }
 
         /// `default:` of `default` (Keywords.machine.yml:5).
-        fileprivate static func _default0() -> _T0 {
+        fileprivate static func _default0() -> Default {
 #sourceLocation(file: "Keywords.machine.yml", line: 5)
                                  0
 #sourceLocation()
         }
 
         /// `default:` of `in` (Keywords.machine.yml:6).
-        fileprivate static func _default1() -> _T1 {
+        fileprivate static func _default1() -> In {
 #sourceLocation(file: "Keywords.machine.yml", line: 6)
                                     "*/ \"\"\" \\ #"
 #sourceLocation()
         }
 
         /// `default:` of `let` (Keywords.machine.yml:7).
-        fileprivate static func _default2() -> _T2 {
+        fileprivate static func _default2() -> Let {
 #sourceLocation(file: "Keywords.machine.yml", line: 7)
                                  0
 #sourceLocation()
         }
 
         /// `default:` of `var` (Keywords.machine.yml:8).
-        fileprivate static func _default3() -> _T3 {
+        fileprivate static func _default3() -> Var {
 #sourceLocation(file: "Keywords.machine.yml", line: 8)
                                  0
 #sourceLocation()
         }
 
         /// `request.value` of `defer` (Keywords.machine.yml:35).
-        fileprivate func _value0() -> _T8? {
+        fileprivate func _value0() -> DeferRequest? {
 #sourceLocation(file: "Keywords.machine.yml", line: 35)
                                  `default`
 #sourceLocation()
         }
 
         /// The request of `defer`: its `request.value` where it runs, `nil` (not running) elsewhere.
-        fileprivate var _request_defer: _T8? {
-            switch mode {
-            case .`repeat`: _value0()
-            case .`do`: nil
-            }
+        fileprivate var _request_defer: DeferRequest? {
+            isIn(.`repeat`) ? _value0() : nil
         }
 
         /// The request of `after: 1s` of `repeat` (Keywords.machine.yml:25): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest0: Swift.Int? {
-            mode == .`repeat` ? _entries : nil
+            isIn(.`repeat`) ? _entries : nil
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
@@ -214,7 +229,7 @@ public enum Keywords {
             }
         }
 
-        /// `reduce` in state ``do``.
+        /// `reduce` in state `do`.
         private func _reduce_do<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .`switch`(let _0):
@@ -222,59 +237,60 @@ public enum Keywords {
 #sourceLocation(file: "Keywords.machine.yml", line: 20)
                     if event.case > 0
                 {
+#sourceLocation()
+                    _trace.take(0)
 #sourceLocation(file: "Keywords.machine.yml", line: 20)
                                                       _next.`default` = `default` + event.case
 #sourceLocation()
-                    _trace.take(0)
-                    _next.mode = .`repeat`
                     _next._entries &+= 1
+                    _next.mode = .`repeat`
                 }
             case .`return`:
                 _trace.take(1)
-                _next.mode = .`repeat`
                 _next._entries &+= 1
+                _next.mode = .`repeat`
             case .`throw`:
                 break // no effect that sends it runs here
             case .`for`(let _0, let _1):
                 let event: Event.ForPayload = .init(let: _0, var: _1)
+                _trace.take(2)
 #sourceLocation(file: "Keywords.machine.yml", line: 22)
          _next.`let` = event.let
 #sourceLocation(file: "Keywords.machine.yml", line: 22)
                           _next.`var` = `let` + event.var
 #sourceLocation()
-                _trace.take(2)
             case ._timer:
-                break // no timer runs here
+                break // a timer of a state not active, or of an earlier entry
             }
         }
 
-        /// `reduce` in state ``repeat``.
+        /// `reduce` in state `repeat`.
         private func _reduce_repeat<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .`switch`(let _0):
                 let event: Event.SwitchPayload = .init(case: _0)
+                _trace.take(3)
 #sourceLocation(file: "Keywords.machine.yml", line: 27)
              _next.`in` = "\(event.case)"
 #sourceLocation()
-                _trace.take(3)
             case .`return`:
                 _trace.take(4)
-                _next.mode = .`repeat`
                 _next._entries &+= 1
+                _next.mode = .`repeat`
             case .`throw`(let _0):
                 let event: Event.ThrowPayload = .init(where: _0)
+                _trace.take(5)
 #sourceLocation(file: "Keywords.machine.yml", line: 29)
            _next.`in` = event.where
 #sourceLocation()
-                _trace.take(5)
             case .`for`:
                 _trace.take(6) // ignored
-            case ._timer(let _fired) where _fired == .init(mode: .`repeat`, index: 0, entry: _entries):
+            case ._timer(let _fired) where _fired == .init(state: .`repeat`, index: 0, entry: _entries):
                 _trace.take(7)
-                _next.mode = .`do`
                 _next._entries &+= 1
+                _next.mode = .`do`
             case ._timer:
-                break // a timer of another state or of an earlier entry
+                break // a timer of a state not active, or of an earlier entry
             }
         }
     }
@@ -282,34 +298,52 @@ public enum Keywords {
     /// The ways to change state, from `events:`. Send them to the system; `reduce` applies them.
     public enum Event: Swift.Equatable, Swift.Sendable {
         /// `switch` (Keywords.machine.yml:11).
-        case `switch`(case: _T4)
+        case `switch`(case: SwitchCase)
         /// `return` (Keywords.machine.yml:12).
         case `return`
         /// `throw` (Keywords.machine.yml:13): sent only by effects (`from: effects`).
-        case `throw`(where: _T5)
+        case `throw`(where: ThrowWhere)
         /// `for` (Keywords.machine.yml:14).
-        case `for`(`let`: _T6, `var`: _T7)
+        case `for`(`let`: ForLet, `var`: ForVar)
         /// An `after:` timer fired. Sent by the machine's own timer feedbacks, not by you.
         case _timer(Timer)
 
         /// Which `after:` timer fired, and during which entry into its state (an earlier one is ignored).
         public struct Timer: Swift.Equatable, Swift.Sendable, Swift.CustomStringConvertible {
             /// The state whose `after:` armed the timer.
-            public var mode: Mode
+            public var state: StateName
             /// The timer's position in that state's `after:`.
             public var index: Swift.Int
             /// `State._entries` when the timer was armed.
             public var entry: Swift.Int
 
             /// A timer event, for tests that drive `reduce` directly; the feedbacks make their own.
-            public init(mode: Mode, index: Swift.Int, entry: Swift.Int) {
-                self.mode = mode
+            public init(state: StateName, index: Swift.Int, entry: Swift.Int) {
+                self.state = state
                 self.index = index
                 self.entry = entry
             }
 
+            /// A timer event by mode, as a flat machine's tests name it: its modes are its states (S79).
+            public init(mode: Mode, index: Swift.Int, entry: Swift.Int) {
+                let state: StateName
+                switch mode {
+                case .`do`: state = .`do`
+                case .`repeat`: state = .`repeat`
+                }
+                self.init(state: state, index: index, entry: entry)
+            }
+
+            /// The timed state as a mode (S79).
+            public var mode: Mode {
+                switch state {
+                case .`do`: .`do`
+                case .`repeat`: .`repeat`
+                }
+            }
+
             /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
-            public var description: Swift.String { "after #\(index) in \(mode)" }
+            public var description: Swift.String { "after #\(index) in \(state)" }
         }
 
         /// Equal when both are the same case with equal payloads (`Equatable`).
@@ -336,18 +370,18 @@ public enum Keywords {
 
         /// The payload of `switch` by name: what `event` means in the spec's expressions.
         fileprivate struct SwitchPayload {
-            let `case`: _T4
+            let `case`: SwitchCase
         }
 
         /// The payload of `throw` by name: what `event` means in the spec's expressions.
         fileprivate struct ThrowPayload {
-            let `where`: _T5
+            let `where`: ThrowWhere
         }
 
         /// The payload of `for` by name: what `event` means in the spec's expressions.
         fileprivate struct ForPayload {
-            let `let`: _T6
-            let `var`: _T7
+            let `let`: ForLet
+            let `var`: ForVar
         }
     }
 
@@ -367,13 +401,13 @@ public enum Keywords {
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
     public protocol Effects: Swift.Sendable {
         /// `defer` (Keywords.machine.yml:33): runs in `repeat` while its request is not `nil`; a new request cancels the run before it.
-        func `defer`(_ request: _T8) async -> DeferResult
+        func `defer`(_ request: DeferRequest) async -> DeferResult
     }
 
     /// What ``defer`` answers with: the events of its `emits:`.
     public enum DeferResult: Swift.Equatable, Swift.Sendable {
         /// Fed back as `Event.throw`.
-        case `throw`(where: _T5)
+        case `throw`(where: ThrowWhere)
 
         /// The event this result is fed back as.
         fileprivate var _event: Event {
@@ -398,15 +432,15 @@ public enum Keywords {
         /// Every call so far, in the order the runs started.
         public var calls: [Call] { _callLog.values }
         private let _callLog = StateLoop.CallLog<Call>()
-        private let _effect_defer: @Sendable (_T8) async -> DeferResult
+        private let _effect_defer: @Sendable (DeferRequest) async -> DeferResult
 
         public init(
-            defer: @escaping @Sendable (_T8) async -> DeferResult
+            defer: @escaping @Sendable (DeferRequest) async -> DeferResult
         ) {
             self._effect_defer = `defer`
         }
 
-        public func `defer`(_ request: _T8) async -> DeferResult {
+        public func `defer`(_ request: DeferRequest) async -> DeferResult {
             _callLog.append(.`defer`(request))
             return await _effect_defer(request)
         }
@@ -423,7 +457,7 @@ public enum Keywords {
                 request: { state in state._timerRequest0 },
                 clock: clock,
                 delay: { _ in .milliseconds(1000) },
-                event: { entry in ._timer(.init(mode: .`repeat`, index: 0, entry: entry)) }
+                event: { entry in ._timer(.init(state: .`repeat`, index: 0, entry: entry)) }
             ),
         ]
     }
@@ -438,7 +472,7 @@ public enum Keywords {
 extension Keywords: StateLoop.StateMachine {
     /// One run of an effect with its request: what a state asks for, what a test answers.
     public enum Call: Swift.Equatable, Swift.Sendable {
-        case `defer`(_T8)
+        case `defer`(DeferRequest)
     }
 
     /// The spec this machine was generated from.
@@ -487,7 +521,7 @@ extension Keywords: StateLoop.StateMachine {
     public static func timers(in state: State) -> [StateLoop.ArmedTimer<StateName, Event>] {
         var timers: [StateLoop.ArmedTimer<StateName, Event>] = []
         if let request = state._timerRequest0 {
-            timers.append(.init(state: .`repeat`, index: 0, delay: .milliseconds(1000), event: ._timer(.init(mode: .`repeat`, index: 0, entry: request))))
+            timers.append(.init(state: .`repeat`, index: 0, delay: .milliseconds(1000), event: ._timer(.init(state: .`repeat`, index: 0, entry: request))))
         }
         return timers
     }
@@ -531,4 +565,36 @@ extension Keywords: StateLoop.StateMachine {
         T 6\u{1F}0\u{1E}6
         T 7\u{1F}0\u{1E}7
         """)
+}
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Keywords.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .`do`: "do"
+        case .`repeat`: "repeat"
+        }
+    }
+}
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Keywords.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .`switch`(let _0): "switch(case: \(Swift.String(reflecting: _0)))"
+        case .`return`: "return"
+        case .`throw`(let _0): "throw(where: \(Swift.String(reflecting: _0)))"
+        case .`for`(let _0, let _1): "for(let: \(Swift.String(reflecting: _0)), var: \(Swift.String(reflecting: _1)))"
+        case ._timer(let _t): "_timer(\(_t))"
+        }
+    }
+}
+
+/// A call as the spec names its effect: `holdStock(42)` (E64).
+extension Keywords.Call: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .`defer`(let _r): "defer(\(Swift.String(reflecting: _r)))"
+        }
+    }
 }

@@ -5,14 +5,14 @@ import StateLoop
 public enum Loop {
     /// The type of `spinning` in `context:` (Loop.machine.yml:6): `Bool`.
 #sourceLocation(file: "Loop.machine.yml", line: 5)
-    public typealias _T0 = StateLoop._SpecType<
+    public typealias Spinning = StateLoop._SpecType<
                    Bool
     >.Checked
 #sourceLocation()
 
     /// The type of `laps` in `context:` (Loop.machine.yml:7): `Int`.
 #sourceLocation(file: "Loop.machine.yml", line: 6)
-    public typealias _T1 = StateLoop._SpecType<
+    public typealias Laps = StateLoop._SpecType<
                Int
     >.Checked
 #sourceLocation()
@@ -34,17 +34,17 @@ public enum Loop {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `spinning` from `context:` (Loop.machine.yml:6).
-        public var spinning: _T0
+        public var spinning: Spinning
         /// `laps` from `context:` (Loop.machine.yml:7).
-        public var laps: _T1
+        public var laps: Laps
         /// False when `always:` transitions were still enabled after 1,000 microsteps (S51).
         public internal(set) var isSettled: Swift.Bool = true
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            spinning: _T0,
-            laps: _T1
+            spinning: Spinning,
+            laps: Laps
         ) {
             self.mode = mode
             self.spinning = spinning
@@ -76,23 +76,24 @@ public enum Loop {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .a: if case .a = mode { true } else { false }
-            case .b: if case .b = mode { true } else { false }
+            case .a: if case .a = mode { return true }
+            case .b: if case .b = mode { return true }
             }
+            return false
         }
 
         /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
         public var isDone: Swift.Bool { false }
 
         /// `default:` of `spinning` (Loop.machine.yml:6).
-        fileprivate static func _default0() -> _T0 {
+        fileprivate static func _default0() -> Spinning {
 #sourceLocation(file: "Loop.machine.yml", line: 6)
                                    false
 #sourceLocation()
         }
 
         /// `default:` of `laps` (Loop.machine.yml:7).
-        fileprivate static func _default1() -> _T1 {
+        fileprivate static func _default1() -> Laps {
 #sourceLocation(file: "Loop.machine.yml", line: 7)
                               0
 #sourceLocation()
@@ -184,7 +185,7 @@ public enum Loop {
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch mode {
@@ -341,4 +342,25 @@ extension Loop: StateLoop.StateMachine {
         T 4\u{1F}0\u{1E}4
         T 5\u{1F}0\u{1E}5
         """)
+}
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Loop.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .a: "a"
+        case .b: "b"
+        }
+    }
+}
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Loop.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .spin: "spin"
+        case .halt: "halt"
+        case .again: "again"
+        }
+    }
 }

@@ -5,35 +5,35 @@ import StateLoop
 public enum Microwave {
     /// The type of `seconds` in `context:` (Microwave.machine.yml:6): `Int`.
 #sourceLocation(file: "Microwave.machine.yml", line: 5)
-    public typealias _T0 = StateLoop._SpecType<
+    public typealias Seconds = StateLoop._SpecType<
                   Int
     >.Checked
 #sourceLocation()
 
     /// The type of `log` in `context:` (Microwave.machine.yml:7): `[String]`.
 #sourceLocation(file: "Microwave.machine.yml", line: 6)
-    public typealias _T1 = StateLoop._SpecType<
+    public typealias Log = StateLoop._SpecType<
                [String]
     >.Checked
 #sourceLocation()
 
     /// The type of `seconds` in the payload of `addTime` (Microwave.machine.yml:9): `Int`.
 #sourceLocation(file: "Microwave.machine.yml", line: 8)
-    public typealias _T2 = StateLoop._SpecType<
+    public typealias AddTimeSeconds = StateLoop._SpecType<
                      Int
     >.Checked
 #sourceLocation()
 
     /// The request type of `beep` (Microwave.machine.yml:73): `Int`.
 #sourceLocation(file: "Microwave.machine.yml", line: 72)
-    public typealias _T3 = StateLoop._SpecType<
+    public typealias BeepRequest = StateLoop._SpecType<
                     Int
     >.Checked
 #sourceLocation()
 
     /// The request type of `log` (Microwave.machine.yml:76): `String`.
 #sourceLocation(file: "Microwave.machine.yml", line: 75)
-    public typealias _T4 = StateLoop._SpecType<
+    public typealias LogRequest = StateLoop._SpecType<
                     String
     >.Checked
 #sourceLocation()
@@ -77,8 +77,8 @@ public enum Microwave {
 
     /// A one-shot effect queued by a `run:` action, with its request; the system starts each once.
     public enum Run: Swift.Equatable, Swift.Sendable {
-        case beep(_T3)
-        case log(_T4)
+        case beep(BeepRequest)
+        case log(LogRequest)
     }
 
     /// How the machine ended: a case per top-level final state, with its `output:` (E22).
@@ -92,9 +92,9 @@ public enum Microwave {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `seconds` from `context:` (Microwave.machine.yml:6).
-        public var seconds: _T0
+        public var seconds: Seconds
         /// `log` from `context:` (Microwave.machine.yml:7).
-        public var log: _T1
+        public var log: Log
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
@@ -114,8 +114,8 @@ public enum Microwave {
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            seconds: _T0,
-            log: _T1,
+            seconds: Seconds,
+            log: Log,
             _entries: Swift.Int = 0
         ) {
             self.mode = mode
@@ -155,16 +155,17 @@ public enum Microwave {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .closed: if case .closed = mode { true } else { false }
-            case .idle: if case .closed(.idle) = mode { true } else { false }
-            case .ready: if case .closed(.ready) = mode { true } else { false }
-            case .cooking: if case .closed(.cooking) = mode { true } else { false }
-            case .heating: if case .closed(.cooking(.heating)) = mode { true } else { false }
-            case .defrosting: if case .closed(.cooking(.defrosting)) = mode { true } else { false }
-            case .done: if case .closed(.cooking(.done)) = mode { true } else { false }
-            case .opened: if case .opened = mode { true } else { false }
-            case .unplugged: if case .unplugged = mode { true } else { false }
+            case .closed: if case .closed = mode { return true }
+            case .idle: if case .closed(.idle) = mode { return true }
+            case .ready: if case .closed(.ready) = mode { return true }
+            case .cooking: if case .closed(.cooking) = mode { return true }
+            case .heating: if case .closed(.cooking(.heating)) = mode { return true }
+            case .defrosting: if case .closed(.cooking(.defrosting)) = mode { return true }
+            case .done: if case .closed(.cooking(.done)) = mode { return true }
+            case .opened: if case .opened = mode { return true }
+            case .unplugged: if case .unplugged = mode { return true }
             }
+            return false
         }
 
         /// The event `after:` timer `index` of `name` sends now, or `nil` when that state is not
@@ -199,14 +200,14 @@ public enum Microwave {
         }
 
         /// `default:` of `seconds` (Microwave.machine.yml:6).
-        fileprivate static func _default0() -> _T0 {
+        fileprivate static func _default0() -> Seconds {
 #sourceLocation(file: "Microwave.machine.yml", line: 6)
                                  0
 #sourceLocation()
         }
 
         /// `default:` of `log` (Microwave.machine.yml:7).
-        fileprivate static func _default1() -> _T1 {
+        fileprivate static func _default1() -> Log {
 #sourceLocation(file: "Microwave.machine.yml", line: 7)
                                     []
 #sourceLocation()
@@ -470,7 +471,7 @@ public enum Microwave {
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch mode {
@@ -762,7 +763,7 @@ public enum Microwave {
     /// The ways to change state, from `events:`. Send them to the system; `reduce` applies them.
     public enum Event: Swift.Equatable, Swift.Sendable {
         /// `addTime` (Microwave.machine.yml:9).
-        case addTime(seconds: _T2)
+        case addTime(seconds: AddTimeSeconds)
         /// `start` (Microwave.machine.yml:10).
         case start
         /// `tick` (Microwave.machine.yml:11).
@@ -835,7 +836,7 @@ public enum Microwave {
 
         /// The payload of `addTime` by name: what `event` means in the spec's expressions.
         fileprivate struct AddTimePayload {
-            let seconds: _T2
+            let seconds: AddTimeSeconds
         }
     }
 
@@ -857,9 +858,9 @@ public enum Microwave {
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
     public protocol Effects: Swift.Sendable {
         /// `beep` (Microwave.machine.yml:72): a one-shot effect, run once per `run:` action; stopping the system cancels it.
-        func beep(_ request: _T3) async -> BeepResult
+        func beep(_ request: BeepRequest) async -> BeepResult
         /// `log` (Microwave.machine.yml:75): a one-shot effect, run once per `run:` action; stopping the system cancels it.
-        func log(_ request: _T4) async
+        func log(_ request: LogRequest) async
     }
 
     /// What `beep` answers with: the events of its `emits:`.
@@ -881,23 +882,23 @@ public enum Microwave {
         /// Every call so far, in the order the runs started.
         public var calls: [Call] { _callLog.values }
         private let _callLog = StateLoop.CallLog<Call>()
-        private let _effect_beep: @Sendable (_T3) async -> BeepResult
-        private let _effect_log: @Sendable (_T4) async -> Swift.Void
+        private let _effect_beep: @Sendable (BeepRequest) async -> BeepResult
+        private let _effect_log: @Sendable (LogRequest) async -> Swift.Void
 
         public init(
-            beep: @escaping @Sendable (_T3) async -> BeepResult,
-            log: @escaping @Sendable (_T4) async -> Swift.Void = { _ in }
+            beep: @escaping @Sendable (BeepRequest) async -> BeepResult,
+            log: @escaping @Sendable (LogRequest) async -> Swift.Void = { _ in }
         ) {
             self._effect_beep = beep
             self._effect_log = log
         }
 
-        public func beep(_ request: _T3) async -> BeepResult {
+        public func beep(_ request: BeepRequest) async -> BeepResult {
             _callLog.append(.beep(request))
             return await _effect_beep(request)
         }
 
-        public func log(_ request: _T4) async {
+        public func log(_ request: LogRequest) async {
             _callLog.append(.log(request))
             return await _effect_log(request)
         }
@@ -934,8 +935,8 @@ public enum Microwave {
 extension Microwave: StateLoop.StateMachine {
     /// One run of an effect with its request: what a state asks for, what a test answers.
     public enum Call: Swift.Equatable, Swift.Sendable {
-        case beep(_T3)
-        case log(_T4)
+        case beep(BeepRequest)
+        case log(LogRequest)
     }
 
     /// The spec this machine was generated from.
@@ -1105,4 +1106,74 @@ extension Microwave: StateLoop.StateMachine {
         T 27\u{1F}4\u{1E}26
         U cooking --tick--> (ignored) (46:25): 'heating --tick--> (stays)' (line 54) always applies first
         """)
+}
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Microwave.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .closed(let _c): "closed(\(_c))"
+        case .opened: "opened"
+        case .unplugged: "unplugged"
+        }
+    }
+}
+
+/// The active child of `closed` as the spec names it (S90).
+extension Microwave.Mode.Closed: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .idle: "idle"
+        case .ready: "ready"
+        case .cooking(let _c): "cooking(\(_c))"
+        }
+    }
+}
+
+/// The active child of `cooking` as the spec names it (S90).
+extension Microwave.Mode.Cooking: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .heating: "heating"
+        case .defrosting: "defrosting"
+        case .done: "done"
+        }
+    }
+}
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Microwave.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .addTime(let _0): "addTime(seconds: \(Swift.String(reflecting: _0)))"
+        case .start: "start"
+        case .tick: "tick"
+        case .`open`: "open"
+        case .close: "close"
+        case .cancel: "cancel"
+        case .unplug: "unplug"
+        case .beeped: "beeped"
+        case ._timer(let _t): "_timer(\(_t))"
+        }
+    }
+}
+
+/// A call as the spec names its effect: `holdStock(42)` (E64).
+extension Microwave.Call: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .beep(let _r): "beep(\(Swift.String(reflecting: _r)))"
+        case .log(let _r): "log(\(Swift.String(reflecting: _r)))"
+        }
+    }
+}
+
+/// A queued run as the spec names its effect: `saveSession(1)` (E64).
+extension Microwave.Run: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .beep(let _r): "beep(\(Swift.String(reflecting: _r)))"
+        case .log(let _r): "log(\(Swift.String(reflecting: _r)))"
+        }
+    }
 }

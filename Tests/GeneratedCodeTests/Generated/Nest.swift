@@ -5,28 +5,28 @@ import StateLoop
 public enum Nest {
     /// The type of `n` in `context:` (Nest.machine.yml:8): `Int`.
 #sourceLocation(file: "Nest.machine.yml", line: 7)
-    public typealias _T0 = StateLoop._SpecType<
+    public typealias N = StateLoop._SpecType<
                Int
     >.Checked
 #sourceLocation()
 
     /// The type of `log` in `context:` (Nest.machine.yml:9): `[String]`.
 #sourceLocation(file: "Nest.machine.yml", line: 8)
-    public typealias _T1 = StateLoop._SpecType<
+    public typealias Log = StateLoop._SpecType<
                 [String]
     >.Checked
 #sourceLocation()
 
     /// The type of `seen` in `context:` (Nest.machine.yml:10): `[Bool]`.
 #sourceLocation(file: "Nest.machine.yml", line: 9)
-    public typealias _T2 = StateLoop._SpecType<
+    public typealias Seen = StateLoop._SpecType<
                 [Bool]
     >.Checked
 #sourceLocation()
 
     /// The request type of `note` (Nest.machine.yml:61): `Int`.
 #sourceLocation(file: "Nest.machine.yml", line: 60)
-    public typealias _T3 = StateLoop._SpecType<
+    public typealias NoteRequest = StateLoop._SpecType<
                     Int
     >.Checked
 #sourceLocation()
@@ -58,7 +58,7 @@ public enum Nest {
 
     /// A one-shot effect queued by a `run:` action, with its request; the system starts each once.
     public enum Run: Swift.Equatable, Swift.Sendable {
-        case note(_T3)
+        case note(NoteRequest)
     }
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
@@ -66,11 +66,11 @@ public enum Nest {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `n` from `context:` (Nest.machine.yml:8).
-        public var n: _T0
+        public var n: N
         /// `log` from `context:` (Nest.machine.yml:9).
-        public var log: _T1
+        public var log: Log
         /// `seen` from `context:` (Nest.machine.yml:10).
-        public var seen: _T2
+        public var seen: Seen
         /// What history state `h` restores, recorded when its parent is exited (S32).
         public internal(set) var _history_h: Mode.Outer? = nil
         /// The one-shot runs the last step queued, in order (S39); the system starts each once.
@@ -83,9 +83,9 @@ public enum Nest {
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            n: _T0,
-            log: _T1,
-            seen: _T2
+            n: N,
+            log: Log,
+            seen: Seen
         ) {
             self.mode = mode
             self.n = n
@@ -123,33 +123,34 @@ public enum Nest {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .outer: if case .outer = mode { true } else { false }
-            case .a: if case .outer(.a) = mode { true } else { false }
-            case .b: if case .outer(.b) = mode { true } else { false }
-            case .c: if case .outer(.c) = mode { true } else { false }
-            case .d: if case .outer(.d) = mode { true } else { false }
+            case .outer: if case .outer = mode { return true }
+            case .a: if case .outer(.a) = mode { return true }
+            case .b: if case .outer(.b) = mode { return true }
+            case .c: if case .outer(.c) = mode { return true }
+            case .d: if case .outer(.d) = mode { return true }
             }
+            return false
         }
 
         /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
         public var isDone: Swift.Bool { false }
 
         /// `default:` of `n` (Nest.machine.yml:8).
-        fileprivate static func _default0() -> _T0 {
+        fileprivate static func _default0() -> N {
 #sourceLocation(file: "Nest.machine.yml", line: 8)
                               0
 #sourceLocation()
         }
 
         /// `default:` of `log` (Nest.machine.yml:9).
-        fileprivate static func _default1() -> _T1 {
+        fileprivate static func _default1() -> Log {
 #sourceLocation(file: "Nest.machine.yml", line: 9)
                                      []
 #sourceLocation()
         }
 
         /// `default:` of `seen` (Nest.machine.yml:10).
-        fileprivate static func _default2() -> _T2 {
+        fileprivate static func _default2() -> Seen {
 #sourceLocation(file: "Nest.machine.yml", line: 10)
                                    []
 #sourceLocation()
@@ -417,7 +418,7 @@ public enum Nest {
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch mode {
@@ -589,7 +590,7 @@ public enum Nest {
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
     public protocol Effects: Swift.Sendable {
         /// `note` (Nest.machine.yml:60): a one-shot effect, run once per `run:` action; stopping the system cancels it.
-        func note(_ request: _T3) async
+        func note(_ request: NoteRequest) async
     }
 
     /// A test double of `Effects`: records every call in `calls` and answers with the closures
@@ -598,15 +599,15 @@ public enum Nest {
         /// Every call so far, in the order the runs started.
         public var calls: [Call] { _callLog.values }
         private let _callLog = StateLoop.CallLog<Call>()
-        private let _effect_note: @Sendable (_T3) async -> Swift.Void
+        private let _effect_note: @Sendable (NoteRequest) async -> Swift.Void
 
         public init(
-            note: @escaping @Sendable (_T3) async -> Swift.Void = { _ in }
+            note: @escaping @Sendable (NoteRequest) async -> Swift.Void = { _ in }
         ) {
             self._effect_note = note
         }
 
-        public func note(_ request: _T3) async {
+        public func note(_ request: NoteRequest) async {
             _callLog.append(.note(request))
             return await _effect_note(request)
         }
@@ -636,7 +637,7 @@ public enum Nest {
 extension Nest: StateLoop.StateMachine {
     /// One run of an effect with its request: what a state asks for, what a test answers.
     public enum Call: Swift.Equatable, Swift.Sendable {
-        case note(_T3)
+        case note(NoteRequest)
     }
 
     /// The spec this machine was generated from.
@@ -756,4 +757,57 @@ extension Nest: StateLoop.StateMachine {
         T 14\u{1F}0\u{1E}1\u{1E}14
         T 15\u{1F}2\u{1E}15
         """)
+}
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Nest.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .outer(let _c): "outer(\(_c))"
+        }
+    }
+}
+
+/// The active child of `outer` as the spec names it (S90).
+extension Nest.Mode.Outer: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .a: "a"
+        case .b: "b"
+        case .c: "c"
+        case .d: "d"
+        }
+    }
+}
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Nest.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .poke: "poke"
+        case .bump: "bump"
+        case .step: "step"
+        case .back: "back"
+        case .seven: "seven"
+        case .many: "many"
+        }
+    }
+}
+
+/// A call as the spec names its effect: `holdStock(42)` (E64).
+extension Nest.Call: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .note(let _r): "note(\(Swift.String(reflecting: _r)))"
+        }
+    }
+}
+
+/// A queued run as the spec names its effect: `saveSession(1)` (E64).
+extension Nest.Run: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .note(let _r): "note(\(Swift.String(reflecting: _r)))"
+        }
+    }
 }

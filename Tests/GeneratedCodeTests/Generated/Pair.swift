@@ -5,21 +5,21 @@ import StateLoop
 public enum Pair {
     /// The type of `first` in `context:` (Pair.machine.yml:6): `Int`.
 #sourceLocation(file: "Pair.machine.yml", line: 5)
-    public typealias _T0 = StateLoop._SpecType<
+    public typealias First = StateLoop._SpecType<
                  Int
     >.Checked
 #sourceLocation()
 
     /// The type of `second` in `context:` (Pair.machine.yml:7): `Int`.
 #sourceLocation(file: "Pair.machine.yml", line: 6)
-    public typealias _T1 = StateLoop._SpecType<
+    public typealias Second = StateLoop._SpecType<
                  Int
     >.Checked
 #sourceLocation()
 
     /// The type of `amount` in the payload of `add` (Pair.machine.yml:11): `Int`.
 #sourceLocation(file: "Pair.machine.yml", line: 10)
-    public typealias _T2 = StateLoop._SpecType<
+    public typealias AddAmount = StateLoop._SpecType<
                 Int
     >.Checked
 #sourceLocation()
@@ -41,15 +41,15 @@ public enum Pair {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `first` from `context:` (Pair.machine.yml:6).
-        public var first: _T0
+        public var first: First
         /// `second` from `context:` (Pair.machine.yml:7).
-        public var second: _T1
+        public var second: Second
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            first: _T0,
-            second: _T1
+            first: First,
+            second: Second
         ) {
             self.mode = mode
             self.first = first
@@ -76,23 +76,24 @@ public enum Pair {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .`open`: if case .`open` = mode { true } else { false }
-            case .frozen: if case .frozen = mode { true } else { false }
+            case .`open`: if case .`open` = mode { return true }
+            case .frozen: if case .frozen = mode { return true }
             }
+            return false
         }
 
         /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
         public var isDone: Swift.Bool { false }
 
         /// `default:` of `first` (Pair.machine.yml:6).
-        fileprivate static func _default0() -> _T0 {
+        fileprivate static func _default0() -> First {
 #sourceLocation(file: "Pair.machine.yml", line: 6)
                                 1
 #sourceLocation()
         }
 
         /// `default:` of `second` (Pair.machine.yml:7).
-        fileprivate static func _default1() -> _T1 {
+        fileprivate static func _default1() -> Second {
 #sourceLocation(file: "Pair.machine.yml", line: 7)
                                 2
 #sourceLocation()
@@ -101,7 +102,7 @@ public enum Pair {
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
@@ -110,27 +111,28 @@ public enum Pair {
             }
         }
 
-        /// `reduce` in state ``open``.
+        /// `reduce` in state `open`.
         private func _reduce_open<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .swap:
+                _trace.take(0)
 #sourceLocation(file: "Pair.machine.yml", line: 18)
             _next.first = second
 #sourceLocation(file: "Pair.machine.yml", line: 18)
                            _next.second = first
 #sourceLocation()
-                _trace.take(0)
             case .add(let _0):
                 let event: Event.AddPayload = .init(amount: _0)
 #sourceLocation(file: "Pair.machine.yml", line: 20)
                 if event.amount > 0
                 {
+#sourceLocation()
+                    _trace.take(1)
 #sourceLocation(file: "Pair.machine.yml", line: 20)
                                      _next.first = first + event.amount
 #sourceLocation(file: "Pair.machine.yml", line: 20)
                                                                   _next.second = first
 #sourceLocation()
-                    _trace.take(1)
                 } else {
                     _trace.take(2) // ignored
                 }
@@ -158,7 +160,7 @@ public enum Pair {
         /// `swap` (Pair.machine.yml:10).
         case swap
         /// `add` (Pair.machine.yml:11).
-        case add(amount: _T2)
+        case add(amount: AddAmount)
         /// `freeze` (Pair.machine.yml:12).
         case freeze
 
@@ -179,7 +181,7 @@ public enum Pair {
 
         /// The payload of `add` by name: what `event` means in the spec's expressions.
         fileprivate struct AddPayload {
-            let amount: _T2
+            let amount: AddAmount
         }
     }
 
@@ -289,4 +291,25 @@ extension Pair: StateLoop.StateMachine {
         T 5\u{1F}0\u{1E}5
         T 6\u{1F}0\u{1E}6
         """)
+}
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Pair.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .`open`: "open"
+        case .frozen: "frozen"
+        }
+    }
+}
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Pair.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .swap: "swap"
+        case .add(let _0): "add(amount: \(Swift.String(reflecting: _0)))"
+        case .freeze: "freeze"
+        }
+    }
 }

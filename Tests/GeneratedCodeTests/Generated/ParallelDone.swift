@@ -5,28 +5,28 @@ import StateLoop
 public enum ParallelDone {
     /// The type of `n` in `context:` (ParallelDone.machine.yml:6): `Int`.
 #sourceLocation(file: "ParallelDone.machine.yml", line: 5)
-    public typealias _T0 = StateLoop._SpecType<
+    public typealias N = StateLoop._SpecType<
                 Int
     >.Checked
 #sourceLocation()
 
     /// The type of `label` in `context:` (ParallelDone.machine.yml:7): `String`.
 #sourceLocation(file: "ParallelDone.machine.yml", line: 6)
-    public typealias _T1 = StateLoop._SpecType<
+    public typealias Label = StateLoop._SpecType<
                 String
     >.Checked
 #sourceLocation()
 
     /// The type of `loops` in `context:` (ParallelDone.machine.yml:8): `Int`.
 #sourceLocation(file: "ParallelDone.machine.yml", line: 7)
-    public typealias _T2 = StateLoop._SpecType<
+    public typealias Loops = StateLoop._SpecType<
                 Int
     >.Checked
 #sourceLocation()
 
     /// The type of `label` in the payload of `name` (ParallelDone.machine.yml:11): `String`.
 #sourceLocation(file: "ParallelDone.machine.yml", line: 10)
-    public typealias _T3 = StateLoop._SpecType<
+    public typealias NameLabel = StateLoop._SpecType<
                 String
     >.Checked
 #sourceLocation()
@@ -113,11 +113,11 @@ public enum ParallelDone {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `n` from `context:` (ParallelDone.machine.yml:6).
-        public var n: _T0
+        public var n: N
         /// `label` from `context:` (ParallelDone.machine.yml:7).
-        public var label: _T1
+        public var label: Label
         /// `loops` from `context:` (ParallelDone.machine.yml:8).
-        public var loops: _T2
+        public var loops: Loops
         /// The states whose `onDone:` is due, in order (S55).
         public internal(set) var _done: [StateName] = []
         /// False when `always:` transitions were still enabled after 1,000 microsteps (S51).
@@ -126,9 +126,9 @@ public enum ParallelDone {
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            n: _T0,
-            label: _T1,
-            loops: _T2
+            n: N,
+            label: Label,
+            loops: Loops
         ) {
             self.mode = mode
             self.n = n
@@ -164,43 +164,44 @@ public enum ParallelDone {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .work: if case .work = mode { true } else { false }
-            case .a: if case .work = mode { true } else { false }
-            case .a1: if case .work(let _p0) = mode, case .a1 = _p0.a { true } else { false }
-            case .a2: if case .work(let _p0) = mode, case .a2 = _p0.a { true } else { false }
-            case .b: if case .work = mode { true } else { false }
-            case .b1: if case .work(let _p0) = mode, case .b1 = _p0.b { true } else { false }
-            case .b2: if case .work(let _p0) = mode, case .b2 = _p0.b { true } else { false }
-            case .c: if case .work = mode { true } else { false }
-            case .c1: if case .work(let _p0) = mode, case .c1 = _p0.c { true } else { false }
-            case .c2: if case .work(let _p0) = mode, case .c2 = _p0.c { true } else { false }
-            case .spinning: if case .spinning = mode { true } else { false }
-            case .x: if case .spinning = mode { true } else { false }
-            case .xf: if case .spinning(let _p0) = mode, case .xf = _p0.x { true } else { false }
-            case .y: if case .spinning = mode { true } else { false }
-            case .yf: if case .spinning(let _p0) = mode, case .yf = _p0.y { true } else { false }
+            case .work: if case .work = mode { return true }
+            case .a: if case .work = mode { return true }
+            case .a1: if case .work(let _p0) = mode, case .a1 = _p0.a { return true }
+            case .a2: if case .work(let _p0) = mode, case .a2 = _p0.a { return true }
+            case .b: if case .work = mode { return true }
+            case .b1: if case .work(let _p0) = mode, case .b1 = _p0.b { return true }
+            case .b2: if case .work(let _p0) = mode, case .b2 = _p0.b { return true }
+            case .c: if case .work = mode { return true }
+            case .c1: if case .work(let _p0) = mode, case .c1 = _p0.c { return true }
+            case .c2: if case .work(let _p0) = mode, case .c2 = _p0.c { return true }
+            case .spinning: if case .spinning = mode { return true }
+            case .x: if case .spinning = mode { return true }
+            case .xf: if case .spinning(let _p0) = mode, case .xf = _p0.x { return true }
+            case .y: if case .spinning = mode { return true }
+            case .yf: if case .spinning(let _p0) = mode, case .yf = _p0.y { return true }
             }
+            return false
         }
 
         /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
         public var isDone: Swift.Bool { false }
 
         /// `default:` of `n` (ParallelDone.machine.yml:6).
-        fileprivate static func _default0() -> _T0 {
+        fileprivate static func _default0() -> N {
 #sourceLocation(file: "ParallelDone.machine.yml", line: 6)
                                0
 #sourceLocation()
         }
 
         /// `default:` of `label` (ParallelDone.machine.yml:7).
-        fileprivate static func _default1() -> _T1 {
+        fileprivate static func _default1() -> Label {
 #sourceLocation(file: "ParallelDone.machine.yml", line: 7)
                                   ""
 #sourceLocation()
         }
 
         /// `default:` of `loops` (ParallelDone.machine.yml:8).
-        fileprivate static func _default2() -> _T2 {
+        fileprivate static func _default2() -> Loops {
 #sourceLocation(file: "ParallelDone.machine.yml", line: 8)
                                0
 #sourceLocation()
@@ -628,7 +629,7 @@ public enum ParallelDone {
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch mode {
@@ -643,7 +644,7 @@ public enum ParallelDone {
         /// `finish` (ParallelDone.machine.yml:10).
         case finish
         /// `name` (ParallelDone.machine.yml:11).
-        case name(label: _T3)
+        case name(label: NameLabel)
         /// `spin` (ParallelDone.machine.yml:12).
         case spin
 
@@ -664,7 +665,7 @@ public enum ParallelDone {
 
         /// The payload of `name` by name: what `event` means in the spec's expressions.
         fileprivate struct NamePayload {
-            let label: _T3
+            let label: NameLabel
         }
     }
 
@@ -804,4 +805,87 @@ extension ParallelDone: StateLoop.StateMachine {
         T 11\u{1F}1\u{1E}8
         T 12\u{1F}1\u{1E}9
         """)
+}
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension ParallelDone.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .work(let _c): "work\(_c)"
+        case .spinning(let _c): "spinning\(_c)"
+        }
+    }
+}
+
+/// The regions of `work`: `(region: state, ...)` (S91).
+extension ParallelDone.Mode.Work: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        "(a: \(a), b: \(b), c: \(c))"
+    }
+}
+
+/// The active child of `a` as the spec names it (S90).
+extension ParallelDone.Mode.A: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .a1: "a1"
+        case .a2: "a2"
+        }
+    }
+}
+
+/// The active child of `b` as the spec names it (S90).
+extension ParallelDone.Mode.B: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .b1: "b1"
+        case .b2: "b2"
+        }
+    }
+}
+
+/// The active child of `c` as the spec names it (S90).
+extension ParallelDone.Mode.C: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .c1: "c1"
+        case .c2: "c2"
+        }
+    }
+}
+
+/// The regions of `spinning`: `(region: state, ...)` (S91).
+extension ParallelDone.Mode.Spinning: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        "(x: \(x), y: \(y))"
+    }
+}
+
+/// The active child of `x` as the spec names it (S90).
+extension ParallelDone.Mode.X: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .xf: "xf"
+        }
+    }
+}
+
+/// The active child of `y` as the spec names it (S90).
+extension ParallelDone.Mode.Y: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .yf: "yf"
+        }
+    }
+}
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension ParallelDone.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .finish: "finish"
+        case .name(let _0): "name(label: \(Swift.String(reflecting: _0)))"
+        case .spin: "spin"
+        }
+    }
 }

@@ -5,63 +5,63 @@ import StateLoop
 public enum Payment {
     /// The type of `amount` in `input:` (Payment.machine.yml:4): `Int`.
 #sourceLocation(file: "Payment.machine.yml", line: 3)
-    public typealias _T0 = StateLoop._SpecType<
+    public typealias InputAmount = StateLoop._SpecType<
           Int
     >.Checked
 #sourceLocation()
 
     /// The type of `amount` in `context:` (Payment.machine.yml:6): `Int`.
 #sourceLocation(file: "Payment.machine.yml", line: 5)
-    public typealias _T1 = StateLoop._SpecType<
+    public typealias Amount = StateLoop._SpecType<
                   Int
     >.Checked
 #sourceLocation()
 
     /// The type of `receipt` in `context:` (Payment.machine.yml:7): `String`.
 #sourceLocation(file: "Payment.machine.yml", line: 6)
-    public typealias _T2 = StateLoop._SpecType<
+    public typealias Receipt = StateLoop._SpecType<
                   String
     >.Checked
 #sourceLocation()
 
     /// The type of `reason` in `context:` (Payment.machine.yml:8): `String`.
 #sourceLocation(file: "Payment.machine.yml", line: 7)
-    public typealias _T3 = StateLoop._SpecType<
+    public typealias Reason = StateLoop._SpecType<
                   String
     >.Checked
 #sourceLocation()
 
     /// The type of `receipt` in the payload of `authorized` (Payment.machine.yml:10): `String`.
 #sourceLocation(file: "Payment.machine.yml", line: 9)
-    public typealias _T4 = StateLoop._SpecType<
+    public typealias AuthorizedReceipt = StateLoop._SpecType<
                                        String
     >.Checked
 #sourceLocation()
 
     /// The type of `reason` in the payload of `refused` (Payment.machine.yml:11): `String`.
 #sourceLocation(file: "Payment.machine.yml", line: 10)
-    public typealias _T5 = StateLoop._SpecType<
+    public typealias RefusedReason = StateLoop._SpecType<
                                       String
     >.Checked
 #sourceLocation()
 
     /// The request type of `authorize` (Payment.machine.yml:29): `Int`.
 #sourceLocation(file: "Payment.machine.yml", line: 28)
-    public typealias _T6 = StateLoop._SpecType<
+    public typealias AuthorizeRequest = StateLoop._SpecType<
                     Int
     >.Checked
 #sourceLocation()
 
     /// The type of `receipt` in the `output:` of `paid` (Payment.machine.yml:22): `String`.
 #sourceLocation(file: "Payment.machine.yml", line: 21)
-    public typealias _T7 = StateLoop._SpecType<
+    public typealias PaidReceipt = StateLoop._SpecType<
                              String
     >.Checked
 #sourceLocation()
 
     /// The type of `reason` in the `output:` of `declined` (Payment.machine.yml:25): `String`.
 #sourceLocation(file: "Payment.machine.yml", line: 24)
-    public typealias _T8 = StateLoop._SpecType<
+    public typealias DeclinedReason = StateLoop._SpecType<
                             String
     >.Checked
 #sourceLocation()
@@ -86,9 +86,9 @@ public enum Payment {
     /// `input:` of Payment.machine.yml: what the machine is started with (E21).
     public struct Input: Swift.Equatable, Swift.Sendable {
         /// `amount` (Payment.machine.yml:4).
-        public var amount: _T0
+        public var amount: InputAmount
 
-        public init(amount: _T0) {
+        public init(amount: InputAmount) {
             self.amount = amount
         }
 
@@ -101,9 +101,9 @@ public enum Payment {
     /// How the machine ended: a case per top-level final state, with its `output:` (E22).
     public enum Output: Swift.Equatable, Swift.Sendable {
         /// The machine finished in `paid` (Payment.machine.yml:20).
-        case paid(receipt: _T7)
+        case paid(receipt: PaidReceipt)
         /// The machine finished in `declined` (Payment.machine.yml:23).
-        case declined(reason: _T8)
+        case declined(reason: DeclinedReason)
     }
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
@@ -111,18 +111,18 @@ public enum Payment {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `amount` from `context:` (Payment.machine.yml:6).
-        public var amount: _T1
+        public var amount: Amount
         /// `receipt` from `context:` (Payment.machine.yml:7).
-        public var receipt: _T2
+        public var receipt: Receipt
         /// `reason` from `context:` (Payment.machine.yml:8).
-        public var reason: _T3
+        public var reason: Reason
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            amount: _T1,
-            receipt: _T2,
-            reason: _T3
+            amount: Amount,
+            receipt: Receipt,
+            reason: Reason
         ) {
             self.mode = mode
             self.amount = amount
@@ -152,10 +152,11 @@ public enum Payment {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .authorizing: if case .authorizing = mode { true } else { false }
-            case .paid: if case .paid = mode { true } else { false }
-            case .declined: if case .declined = mode { true } else { false }
+            case .authorizing: if case .authorizing = mode { return true }
+            case .paid: if case .paid = mode { return true }
+            case .declined: if case .declined = mode { return true }
             }
+            return false
         }
 
         /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
@@ -173,7 +174,7 @@ public enum Payment {
         public struct Requests: Swift.Sendable {
             fileprivate let _state: State
             /// `authorize` (Payment.machine.yml:27).
-            public var authorize: _T6? { _state._request_authorize }
+            public var authorize: AuthorizeRequest? { _state._request_authorize }
         }
 
         /// How the machine ended, once `isDone`; `nil` before (E22).
@@ -184,56 +185,56 @@ public enum Payment {
         }
 
         /// `default:` of `amount` (Payment.machine.yml:6).
-        fileprivate static func _default0(_ input: Input) -> _T1 {
+        fileprivate static func _default0(_ input: Input) -> Amount {
 #sourceLocation(file: "Payment.machine.yml", line: 6)
                                 input.amount
 #sourceLocation()
         }
 
         /// `default:` of `receipt` (Payment.machine.yml:7).
-        fileprivate static func _default1(_ input: Input) -> _T2 {
+        fileprivate static func _default1(_ input: Input) -> Receipt {
 #sourceLocation(file: "Payment.machine.yml", line: 7)
                                     ""
 #sourceLocation()
         }
 
         /// `default:` of `reason` (Payment.machine.yml:8).
-        fileprivate static func _default2(_ input: Input) -> _T3 {
+        fileprivate static func _default2(_ input: Input) -> Reason {
 #sourceLocation(file: "Payment.machine.yml", line: 8)
                                     ""
 #sourceLocation()
         }
 
         /// `request.value` of `authorize` (Payment.machine.yml:29).
-        fileprivate func _value0() -> _T6? {
+        fileprivate func _value0() -> AuthorizeRequest? {
 #sourceLocation(file: "Payment.machine.yml", line: 29)
                                 amount
 #sourceLocation()
         }
 
         /// `output:` `receipt` of `paid` (Payment.machine.yml:22).
-        fileprivate func _output0() -> _T7 {
+        fileprivate func _output0() -> PaidReceipt {
 #sourceLocation(file: "Payment.machine.yml", line: 22)
                                             receipt
 #sourceLocation()
         }
 
         /// `output:` `reason` of `declined` (Payment.machine.yml:25).
-        fileprivate func _output1() -> _T8 {
+        fileprivate func _output1() -> DeclinedReason {
 #sourceLocation(file: "Payment.machine.yml", line: 25)
                                            reason
 #sourceLocation()
         }
 
         /// The request of `authorize`: its `request.value` where it runs, `nil` (not running) elsewhere.
-        fileprivate var _request_authorize: _T6? {
+        fileprivate var _request_authorize: AuthorizeRequest? {
             isIn(.authorizing) ? _value0() : nil
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
@@ -272,9 +273,9 @@ public enum Payment {
     /// The ways to change state, from `events:`. Send them to the system; `reduce` applies them.
     public enum Event: Swift.Equatable, Swift.Sendable {
         /// `authorized` (Payment.machine.yml:10): sent only by effects (`from: effects`).
-        case authorized(receipt: _T4)
+        case authorized(receipt: AuthorizedReceipt)
         /// `refused` (Payment.machine.yml:11): sent only by effects (`from: effects`).
-        case refused(reason: _T5)
+        case refused(reason: RefusedReason)
         /// `abort` (Payment.machine.yml:12).
         case abort
 
@@ -295,12 +296,12 @@ public enum Payment {
 
         /// The payload of `authorized` by name: what `event` means in the spec's expressions.
         fileprivate struct AuthorizedPayload {
-            let receipt: _T4
+            let receipt: AuthorizedReceipt
         }
 
         /// The payload of `refused` by name: what `event` means in the spec's expressions.
         fileprivate struct RefusedPayload {
-            let reason: _T5
+            let reason: RefusedReason
         }
     }
 
@@ -321,15 +322,15 @@ public enum Payment {
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
     public protocol Effects: Swift.Sendable {
         /// `authorize` (Payment.machine.yml:27): runs in `authorizing` while its request is not `nil`; a new request cancels the run before it.
-        func authorize(_ request: _T6) async -> AuthorizeResult
+        func authorize(_ request: AuthorizeRequest) async -> AuthorizeResult
     }
 
     /// What `authorize` answers with: the events of its `emits:`.
     public enum AuthorizeResult: Swift.Equatable, Swift.Sendable {
         /// Fed back as `Event.authorized`.
-        case authorized(receipt: _T4)
+        case authorized(receipt: AuthorizedReceipt)
         /// Fed back as `Event.refused`.
-        case refused(reason: _T5)
+        case refused(reason: RefusedReason)
 
         /// The event this result is fed back as.
         fileprivate var _event: Event {
@@ -358,15 +359,15 @@ public enum Payment {
         /// Every call so far, in the order the runs started.
         public var calls: [Call] { _callLog.values }
         private let _callLog = StateLoop.CallLog<Call>()
-        private let _effect_authorize: @Sendable (_T6) async -> AuthorizeResult
+        private let _effect_authorize: @Sendable (AuthorizeRequest) async -> AuthorizeResult
 
         public init(
-            authorize: @escaping @Sendable (_T6) async -> AuthorizeResult
+            authorize: @escaping @Sendable (AuthorizeRequest) async -> AuthorizeResult
         ) {
             self._effect_authorize = authorize
         }
 
-        public func authorize(_ request: _T6) async -> AuthorizeResult {
+        public func authorize(_ request: AuthorizeRequest) async -> AuthorizeResult {
             _callLog.append(.authorize(request))
             return await _effect_authorize(request)
         }
@@ -397,7 +398,7 @@ public enum Payment {
 extension Payment: StateLoop.StateMachine {
     /// One run of an effect with its request: what a state asks for, what a test answers.
     public enum Call: Swift.Equatable, Swift.Sendable {
-        case authorize(_T6)
+        case authorize(AuthorizeRequest)
     }
 
     /// The spec this machine was generated from.
@@ -471,4 +472,35 @@ extension Payment: StateLoop.StateMachine {
         T 1\u{1F}1
         T 2\u{1F}2
         """)
+}
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Payment.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .authorizing: "authorizing"
+        case .paid: "paid"
+        case .declined: "declined"
+        }
+    }
+}
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Payment.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .authorized(let _0): "authorized(receipt: \(Swift.String(reflecting: _0)))"
+        case .refused(let _0): "refused(reason: \(Swift.String(reflecting: _0)))"
+        case .abort: "abort"
+        }
+    }
+}
+
+/// A call as the spec names its effect: `holdStock(42)` (E64).
+extension Payment.Call: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .authorize(let _r): "authorize(\(Swift.String(reflecting: _r)))"
+        }
+    }
 }

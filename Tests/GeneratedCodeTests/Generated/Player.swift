@@ -5,21 +5,21 @@ import StateLoop
 public enum Player {
     /// The type of `volume` in `context:` (Player.machine.yml:5): `Int`.
 #sourceLocation(file: "Player.machine.yml", line: 4)
-    public typealias _T0 = StateLoop._SpecType<
+    public typealias Volume = StateLoop._SpecType<
                    Int
     >.Checked
 #sourceLocation()
 
     /// The type of `sessions` in `context:` (Player.machine.yml:6): `Int`.
 #sourceLocation(file: "Player.machine.yml", line: 5)
-    public typealias _T1 = StateLoop._SpecType<
+    public typealias Sessions = StateLoop._SpecType<
                    Int
     >.Checked
 #sourceLocation()
 
     /// The request type of `saveSession` (Player.machine.yml:47): `Int`.
 #sourceLocation(file: "Player.machine.yml", line: 46)
-    public typealias _T2 = StateLoop._SpecType<
+    public typealias SaveSessionRequest = StateLoop._SpecType<
                     Int
     >.Checked
 #sourceLocation()
@@ -53,7 +53,7 @@ public enum Player {
 
     /// A one-shot effect queued by a `run:` action, with its request; the system starts each once.
     public enum Run: Swift.Equatable, Swift.Sendable {
-        case saveSession(_T2)
+        case saveSession(SaveSessionRequest)
     }
 
     /// How the machine ended: a case per top-level final state, with its `output:` (E22).
@@ -69,14 +69,12 @@ public enum Player {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `volume` from `context:` (Player.machine.yml:5).
-        public var volume: _T0
+        public var volume: Volume
         /// `sessions` from `context:` (Player.machine.yml:6).
-        public var sessions: _T1
+        public var sessions: Sessions
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
-        /// `_entries` when `playing` was last entered: its timers' request.
-        public internal(set) var _entered_playing: Swift.Int = 0
         /// What history state `resume` restores, recorded when its parent is exited (S32).
         public internal(set) var _history_resume: Mode.Active? = nil
         /// The one-shot runs the last step queued, in order (S39); the system starts each once.
@@ -87,8 +85,8 @@ public enum Player {
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            volume: _T0,
-            sessions: _T1,
+            volume: Volume,
+            sessions: Sessions,
             _entries: Swift.Int = 0
         ) {
             self.mode = mode
@@ -115,7 +113,6 @@ public enum Player {
             guard lhs.volume == rhs.volume else { return false }
             guard lhs.sessions == rhs.sessions else { return false }
             guard lhs._entries == rhs._entries else { return false }
-            guard lhs._entered_playing == rhs._entered_playing else { return false }
             guard lhs._history_resume == rhs._history_resume else { return false }
             guard lhs.runs == rhs.runs else { return false }
             return lhs._runsQueued == rhs._runsQueued
@@ -124,20 +121,21 @@ public enum Player {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .stopped: if case .stopped = mode { true } else { false }
-            case .active: if case .active = mode { true } else { false }
-            case .playing: if case .active(.playing) = mode { true } else { false }
-            case .paused: if case .active(.paused) = mode { true } else { false }
-            case .done: if case .done = mode { true } else { false }
-            case .off: if case .off = mode { true } else { false }
+            case .stopped: if case .stopped = mode { return true }
+            case .active: if case .active = mode { return true }
+            case .playing: if case .active(.playing) = mode { return true }
+            case .paused: if case .active(.paused) = mode { return true }
+            case .done: if case .done = mode { return true }
+            case .off: if case .off = mode { return true }
             }
+            return false
         }
 
         /// The event `after:` timer `index` of `name` sends now, or `nil` when that state is not
         /// active: for tests that fire a timer through `reduce` (S77).
         public func armedTimer(_ name: StateName, index: Swift.Int = 0) -> Event? {
             switch (name, index) {
-            case (.playing, 0) where isIn(.playing): ._timer(.init(state: .playing, index: 0, entry: _entered_playing))
+            case (.playing, 0) where isIn(.playing): ._timer(.init(state: .playing, index: 0, entry: _entries))
             default: nil
             }
         }
@@ -166,14 +164,14 @@ public enum Player {
         }
 
         /// `default:` of `volume` (Player.machine.yml:5).
-        fileprivate static func _default0() -> _T0 {
+        fileprivate static func _default0() -> Volume {
 #sourceLocation(file: "Player.machine.yml", line: 5)
                                   5
 #sourceLocation()
         }
 
         /// `default:` of `sessions` (Player.machine.yml:6).
-        fileprivate static func _default1() -> _T1 {
+        fileprivate static func _default1() -> Sessions {
 #sourceLocation(file: "Player.machine.yml", line: 6)
                                   0
 #sourceLocation()
@@ -234,22 +232,11 @@ public enum Player {
             switch _content {
             case .stopped:
                 break
-            case .active(let _inner):
+            case .active:
                 do { let _s = _next; _s._action1(&_next) }
-                State._enterBelow_active(_inner, &_next)
             case .done:
                 break
             case .off:
-                break
-            }
-        }
-
-        /// Enters every active state below `active`, outermost first (S31).
-        fileprivate static func _enterBelow_active(_ _content: Mode.Active, _ _next: inout State) {
-            switch _content {
-            case .playing:
-                _next._entered_playing = _next._entries
-            case .paused:
                 break
             }
         }
@@ -270,13 +257,13 @@ public enum Player {
 
         /// The request of `after: 30m` of `playing` (Player.machine.yml:34): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest0: Swift.Int? {
-            isIn(.playing) ? _entered_playing : nil
+            isIn(.playing) ? _entries : nil
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
@@ -318,9 +305,7 @@ public enum Player {
             case .pause:
                 _trace.take(6)
                 _next._entries &+= 1
-                let _c: Mode.Active = .paused
-                _next.mode = .active(_c)
-                State._enterBelow_active(_c, &_next)
+                _next.mode = .active(.paused)
             case .stop:
                 _take1(&_next, &_trace)
             case .powerOff:
@@ -332,12 +317,10 @@ public enum Player {
                 let _c: Mode = .done
                 _next.mode = _c
                 State._enterBelow(_c, &_next)
-            case ._timer(let _fired) where _fired == .init(state: .playing, index: 0, entry: _entered_playing):
+            case ._timer(let _fired) where _fired == .init(state: .playing, index: 0, entry: _entries):
                 _trace.take(9)
                 _next._entries &+= 1
-                let _c: Mode.Active = .paused
-                _next.mode = .active(_c)
-                State._enterBelow_active(_c, &_next)
+                _next.mode = .active(.paused)
             case ._timer:
                 break // a timer of a state not active, or of an earlier entry
             }
@@ -349,9 +332,7 @@ public enum Player {
             case .play:
                 _trace.take(10)
                 _next._entries &+= 1
-                let _c: Mode.Active = .playing
-                _next.mode = .active(_c)
-                State._enterBelow_active(_c, &_next)
+                _next.mode = .active(.playing)
             case .pause:
                 _trace.take(11) // ignored
             case .stop:
@@ -420,7 +401,7 @@ public enum Player {
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
     public protocol Effects: Swift.Sendable {
         /// `saveSession` (Player.machine.yml:46): a one-shot effect, run once per `run:` action; stopping the system cancels it.
-        func saveSession(_ request: _T2) async
+        func saveSession(_ request: SaveSessionRequest) async
     }
 
     /// A test double of `Effects`: records every call in `calls` and answers with the closures
@@ -429,15 +410,15 @@ public enum Player {
         /// Every call so far, in the order the runs started.
         public var calls: [Call] { _callLog.values }
         private let _callLog = StateLoop.CallLog<Call>()
-        private let _effect_saveSession: @Sendable (_T2) async -> Swift.Void
+        private let _effect_saveSession: @Sendable (SaveSessionRequest) async -> Swift.Void
 
         public init(
-            saveSession: @escaping @Sendable (_T2) async -> Swift.Void = { _ in }
+            saveSession: @escaping @Sendable (SaveSessionRequest) async -> Swift.Void = { _ in }
         ) {
             self._effect_saveSession = saveSession
         }
 
-        public func saveSession(_ request: _T2) async {
+        public func saveSession(_ request: SaveSessionRequest) async {
             _callLog.append(.saveSession(request))
             return await _effect_saveSession(request)
         }
@@ -473,7 +454,7 @@ public enum Player {
 extension Player: StateLoop.StateMachine {
     /// One run of an effect with its request: what a state asks for, what a test answers.
     public enum Call: Swift.Equatable, Swift.Sendable {
-        case saveSession(_T2)
+        case saveSession(SaveSessionRequest)
     }
 
     /// The spec this machine was generated from.
@@ -531,7 +512,6 @@ extension Player: StateLoop.StateMachine {
     /// Copies the fields only the reducer writes from `source`: a test never states them.
     public static func copyBookkeeping(from source: State, to state: inout State) {
         state._entries = source._entries
-        state._entered_playing = source._entered_playing
         state._history_resume = source._history_resume
         state.runs = source.runs
         state._runsQueued = source._runsQueued
@@ -590,4 +570,58 @@ extension Player: StateLoop.StateMachine {
         T 11\u{1F}0\u{1E}1\u{1E}11
         T 12\u{1F}0\u{1E}1\u{1E}12
         """)
+}
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Player.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .stopped: "stopped"
+        case .active(let _c): "active(\(_c))"
+        case .done: "done"
+        case .off: "off"
+        }
+    }
+}
+
+/// The active child of `active` as the spec names it (S90).
+extension Player.Mode.Active: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .playing: "playing"
+        case .paused: "paused"
+        }
+    }
+}
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Player.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .play: "play"
+        case .pause: "pause"
+        case .stop: "stop"
+        case .powerOff: "powerOff"
+        case .finished: "finished"
+        case ._timer(let _t): "_timer(\(_t))"
+        }
+    }
+}
+
+/// A call as the spec names its effect: `holdStock(42)` (E64).
+extension Player.Call: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .saveSession(let _r): "saveSession(\(Swift.String(reflecting: _r)))"
+        }
+    }
+}
+
+/// A queued run as the spec names its effect: `saveSession(1)` (E64).
+extension Player.Run: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .saveSession(let _r): "saveSession(\(Swift.String(reflecting: _r)))"
+        }
+    }
 }

@@ -5,28 +5,28 @@ import StateLoop
 public enum Regions {
     /// The type of `n` in `context:` (Regions.machine.yml:7): `Int`.
 #sourceLocation(file: "Regions.machine.yml", line: 6)
-    public typealias _T0 = StateLoop._SpecType<
+    public typealias N = StateLoop._SpecType<
               Int
     >.Checked
 #sourceLocation()
 
     /// The type of `go` in `context:` (Regions.machine.yml:8): `Bool`.
 #sourceLocation(file: "Regions.machine.yml", line: 7)
-    public typealias _T1 = StateLoop._SpecType<
+    public typealias Go = StateLoop._SpecType<
               Bool
     >.Checked
 #sourceLocation()
 
     /// The type of `log` in `context:` (Regions.machine.yml:9): `[String]`.
 #sourceLocation(file: "Regions.machine.yml", line: 8)
-    public typealias _T2 = StateLoop._SpecType<
+    public typealias Log = StateLoop._SpecType<
                [String]
     >.Checked
 #sourceLocation()
 
     /// The request type of `work` (Regions.machine.yml:59): `Int`.
 #sourceLocation(file: "Regions.machine.yml", line: 58)
-    public typealias _T3 = StateLoop._SpecType<
+    public typealias WorkRequest = StateLoop._SpecType<
                     Int
     >.Checked
 #sourceLocation()
@@ -81,11 +81,11 @@ public enum Regions {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `n` from `context:` (Regions.machine.yml:7).
-        public var n: _T0
+        public var n: N
         /// `go` from `context:` (Regions.machine.yml:8).
-        public var go: _T1
+        public var go: Go
         /// `log` from `context:` (Regions.machine.yml:9).
-        public var log: _T2
+        public var log: Log
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
@@ -99,9 +99,9 @@ public enum Regions {
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            n: _T0,
-            go: _T1,
-            log: _T2,
+            n: N,
+            go: Go,
+            log: Log,
             _entries: Swift.Int = 0
         ) {
             self.mode = mode
@@ -141,17 +141,18 @@ public enum Regions {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .par: if case .par = mode { true } else { false }
-            case .x: if case .par = mode { true } else { false }
-            case .x1: if case .par(let _p0) = mode, case .x1 = _p0.x { true } else { false }
-            case .x2: if case .par(let _p0) = mode, case .x2 = _p0.x { true } else { false }
-            case .xf: if case .par(let _p0) = mode, case .xf = _p0.x { true } else { false }
-            case .y: if case .par = mode { true } else { false }
-            case .y1: if case .par(let _p0) = mode, case .y1 = _p0.y { true } else { false }
-            case .y2: if case .par(let _p0) = mode, case .y2 = _p0.y { true } else { false }
-            case .yf: if case .par(let _p0) = mode, case .yf = _p0.y { true } else { false }
-            case .out: if case .out = mode { true } else { false }
+            case .par: if case .par = mode { return true }
+            case .x: if case .par = mode { return true }
+            case .x1: if case .par(let _p0) = mode, case .x1 = _p0.x { return true }
+            case .x2: if case .par(let _p0) = mode, case .x2 = _p0.x { return true }
+            case .xf: if case .par(let _p0) = mode, case .xf = _p0.x { return true }
+            case .y: if case .par = mode { return true }
+            case .y1: if case .par(let _p0) = mode, case .y1 = _p0.y { return true }
+            case .y2: if case .par(let _p0) = mode, case .y2 = _p0.y { return true }
+            case .yf: if case .par(let _p0) = mode, case .yf = _p0.y { return true }
+            case .out: if case .out = mode { return true }
             }
+            return false
         }
 
         /// The event `after:` timer `index` of `name` sends now, or `nil` when that state is not
@@ -174,7 +175,7 @@ public enum Regions {
         public struct Requests: Swift.Sendable {
             fileprivate let _state: State
             /// `work` (Regions.machine.yml:57).
-            public var work: _T3? { _state._request_work }
+            public var work: WorkRequest? { _state._request_work }
         }
 
         /// The delay of `after:` timer `index` of `name` while that timer is armed, `nil` otherwise (E41).
@@ -187,21 +188,21 @@ public enum Regions {
         }
 
         /// `default:` of `n` (Regions.machine.yml:7).
-        fileprivate static func _default0() -> _T0 {
+        fileprivate static func _default0() -> N {
 #sourceLocation(file: "Regions.machine.yml", line: 7)
                              0
 #sourceLocation()
         }
 
         /// `default:` of `go` (Regions.machine.yml:8).
-        fileprivate static func _default1() -> _T1 {
+        fileprivate static func _default1() -> Go {
 #sourceLocation(file: "Regions.machine.yml", line: 8)
                               false
 #sourceLocation()
         }
 
         /// `default:` of `log` (Regions.machine.yml:9).
-        fileprivate static func _default2() -> _T2 {
+        fileprivate static func _default2() -> Log {
 #sourceLocation(file: "Regions.machine.yml", line: 9)
                                     []
 #sourceLocation()
@@ -765,14 +766,14 @@ public enum Regions {
         }
 
         /// `request.value` of `work` (Regions.machine.yml:59).
-        fileprivate func _value0() -> _T3? {
+        fileprivate func _value0() -> WorkRequest? {
 #sourceLocation(file: "Regions.machine.yml", line: 59)
                                 n
 #sourceLocation()
         }
 
         /// The request of `work`: its `request.value` where it runs, `nil` (not running) elsewhere.
-        fileprivate var _request_work: _T3? {
+        fileprivate var _request_work: WorkRequest? {
             isIn(.x) ? _value0() : nil
         }
 
@@ -789,7 +790,7 @@ public enum Regions {
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch mode {
@@ -869,7 +870,7 @@ public enum Regions {
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
     public protocol Effects: Swift.Sendable {
         /// `work` (Regions.machine.yml:57): runs in `x` while its request is not `nil`; a new request cancels the run before it. Sends nothing (E14).
-        func work(_ request: _T3) async
+        func work(_ request: WorkRequest) async
     }
 
     /// A test double of `Effects`: records every call in `calls` and answers with the closures
@@ -878,15 +879,15 @@ public enum Regions {
         /// Every call so far, in the order the runs started.
         public var calls: [Call] { _callLog.values }
         private let _callLog = StateLoop.CallLog<Call>()
-        private let _effect_work: @Sendable (_T3) async -> Swift.Void
+        private let _effect_work: @Sendable (WorkRequest) async -> Swift.Void
 
         public init(
-            work: @escaping @Sendable (_T3) async -> Swift.Void = { _ in }
+            work: @escaping @Sendable (WorkRequest) async -> Swift.Void = { _ in }
         ) {
             self._effect_work = work
         }
 
-        public func work(_ request: _T3) async {
+        public func work(_ request: WorkRequest) async {
             _callLog.append(.work(request))
             return await _effect_work(request)
         }
@@ -924,7 +925,7 @@ public enum Regions {
 extension Regions: StateLoop.StateMachine {
     /// One run of an effect with its request: what a state asks for, what a test answers.
     public enum Call: Swift.Equatable, Swift.Sendable {
-        case work(_T3)
+        case work(WorkRequest)
     }
 
     /// The spec this machine was generated from.
@@ -1062,4 +1063,65 @@ extension Regions: StateLoop.StateMachine {
         T 18\u{1F}1\u{1E}2\u{1E}16
         T 19\u{1F}1\u{1E}2\u{1E}17
         """)
+}
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Regions.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .par(let _c): "par\(_c)"
+        case .out: "out"
+        }
+    }
+}
+
+/// The regions of `par`: `(region: state, ...)` (S91).
+extension Regions.Mode.Par: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        "(x: \(x), y: \(y))"
+    }
+}
+
+/// The active child of `x` as the spec names it (S90).
+extension Regions.Mode.X: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .x1: "x1"
+        case .x2: "x2"
+        case .xf: "xf"
+        }
+    }
+}
+
+/// The active child of `y` as the spec names it (S90).
+extension Regions.Mode.Y: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .y1: "y1"
+        case .y2: "y2"
+        case .yf: "yf"
+        }
+    }
+}
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Regions.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .tick: "tick"
+        case .move: "move"
+        case .finish: "finish"
+        case .flag: "flag"
+        case ._timer(let _t): "_timer(\(_t))"
+        }
+    }
+}
+
+/// A call as the spec names its effect: `holdStock(42)` (E64).
+extension Regions.Call: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .work(let _r): "work(\(Swift.String(reflecting: _r)))"
+        }
+    }
 }

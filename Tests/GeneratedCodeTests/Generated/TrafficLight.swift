@@ -5,7 +5,7 @@ import StateLoop
 public enum TrafficLight {
     /// The type of `cycles` in `context:` (TrafficLight.machine.yml:5): `Int`.
 #sourceLocation(file: "TrafficLight.machine.yml", line: 4)
-    public typealias _T0 = StateLoop._SpecType<
+    public typealias Cycles = StateLoop._SpecType<
                  Int
     >.Checked
 #sourceLocation()
@@ -31,7 +31,7 @@ public enum TrafficLight {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `cycles` from `context:` (TrafficLight.machine.yml:5).
-        public var cycles: _T0
+        public var cycles: Cycles
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
@@ -39,7 +39,7 @@ public enum TrafficLight {
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            cycles: _T0,
+            cycles: Cycles,
             _entries: Swift.Int = 0
         ) {
             self.mode = mode
@@ -66,18 +66,40 @@ public enum TrafficLight {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .red: if case .red = mode { true } else { false }
-            case .green: if case .green = mode { true } else { false }
-            case .yellow: if case .yellow = mode { true } else { false }
-            case .flashing: if case .flashing = mode { true } else { false }
+            case .red: if case .red = mode { return true }
+            case .green: if case .green = mode { return true }
+            case .yellow: if case .yellow = mode { return true }
+            case .flashing: if case .flashing = mode { return true }
+            }
+            return false
+        }
+
+        /// The event `after:` timer `index` of `name` sends now, or `nil` when that state is not
+        /// active: for tests that fire a timer through `reduce` (S77).
+        public func armedTimer(_ name: StateName, index: Swift.Int = 0) -> Event? {
+            switch (name, index) {
+            case (.red, 0) where isIn(.red): ._timer(.init(state: .red, index: 0, entry: _entries))
+            case (.green, 0) where isIn(.green): ._timer(.init(state: .green, index: 0, entry: _entries))
+            case (.yellow, 0) where isIn(.yellow): ._timer(.init(state: .yellow, index: 0, entry: _entries))
+            default: nil
             }
         }
 
         /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
         public var isDone: Swift.Bool { false }
 
+        /// The delay of `after:` timer `index` of `name` while that timer is armed, `nil` otherwise (E41).
+        public func timerDelay(_ name: StateName, index: Swift.Int = 0) -> Swift.Duration? {
+            switch (name, index) {
+            case (.red, 0) where isIn(.red): .milliseconds(4000)
+            case (.green, 0) where isIn(.green): .milliseconds(5000)
+            case (.yellow, 0) where isIn(.yellow): .milliseconds(1000)
+            default: nil
+            }
+        }
+
         /// `default:` of `cycles` (TrafficLight.machine.yml:5).
-        fileprivate static func _default0() -> _T0 {
+        fileprivate static func _default0() -> Cycles {
 #sourceLocation(file: "TrafficLight.machine.yml", line: 5)
                                 0
 #sourceLocation()
@@ -85,23 +107,23 @@ public enum TrafficLight {
 
         /// The request of `after: 4s` of `red` (TrafficLight.machine.yml:18): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest0: Swift.Int? {
-            mode == .red ? _entries : nil
+            isIn(.red) ? _entries : nil
         }
 
         /// The request of `after: 5s` of `green` (TrafficLight.machine.yml:24): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest1: Swift.Int? {
-            mode == .green ? _entries : nil
+            isIn(.green) ? _entries : nil
         }
 
         /// The request of `after: 1s` of `yellow` (TrafficLight.machine.yml:30): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest2: Swift.Int? {
-            mode == .yellow ? _entries : nil
+            isIn(.yellow) ? _entries : nil
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
@@ -119,19 +141,19 @@ public enum TrafficLight {
                 _trace.take(2) // ignored
             case .powerFailed:
                 _trace.take(1)
-                _next.mode = .flashing
                 _next._entries &+= 1
+                _next.mode = .flashing
             case .powerRestored:
                 _trace.take(0) // ignored
-            case ._timer(let _fired) where _fired == .init(mode: .red, index: 0, entry: _entries):
+            case ._timer(let _fired) where _fired == .init(state: .red, index: 0, entry: _entries):
+                _trace.take(3)
 #sourceLocation(file: "TrafficLight.machine.yml", line: 18)
                          _next.cycles = cycles + 1
 #sourceLocation()
-                _trace.take(3)
-                _next.mode = .green
                 _next._entries &+= 1
+                _next.mode = .green
             case ._timer:
-                break // a timer of another state or of an earlier entry
+                break // a timer of a state not active, or of an earlier entry
             }
         }
 
@@ -140,20 +162,20 @@ public enum TrafficLight {
             switch _event {
             case .pedestrianWaiting:
                 _trace.take(4)
-                _next.mode = .yellow
                 _next._entries &+= 1
+                _next.mode = .yellow
             case .powerFailed:
                 _trace.take(5)
-                _next.mode = .flashing
                 _next._entries &+= 1
+                _next.mode = .flashing
             case .powerRestored:
                 _trace.take(0) // ignored
-            case ._timer(let _fired) where _fired == .init(mode: .green, index: 0, entry: _entries):
+            case ._timer(let _fired) where _fired == .init(state: .green, index: 0, entry: _entries):
                 _trace.take(6)
-                _next.mode = .yellow
                 _next._entries &+= 1
+                _next.mode = .yellow
             case ._timer:
-                break // a timer of another state or of an earlier entry
+                break // a timer of a state not active, or of an earlier entry
             }
         }
 
@@ -164,16 +186,16 @@ public enum TrafficLight {
                 _trace.take(8) // ignored
             case .powerFailed:
                 _trace.take(7)
-                _next.mode = .flashing
                 _next._entries &+= 1
+                _next.mode = .flashing
             case .powerRestored:
                 _trace.take(0) // ignored
-            case ._timer(let _fired) where _fired == .init(mode: .yellow, index: 0, entry: _entries):
+            case ._timer(let _fired) where _fired == .init(state: .yellow, index: 0, entry: _entries):
                 _trace.take(9)
-                _next.mode = .red
                 _next._entries &+= 1
+                _next.mode = .red
             case ._timer:
-                break // a timer of another state or of an earlier entry
+                break // a timer of a state not active, or of an earlier entry
             }
         }
 
@@ -186,10 +208,10 @@ public enum TrafficLight {
                 _trace.take(12) // ignored
             case .powerRestored:
                 _trace.take(10)
-                _next.mode = .red
                 _next._entries &+= 1
+                _next.mode = .red
             case ._timer:
-                break // no timer runs here
+                break // a timer of a state not active, or of an earlier entry
             }
         }
     }
@@ -208,21 +230,43 @@ public enum TrafficLight {
         /// Which `after:` timer fired, and during which entry into its state (an earlier one is ignored).
         public struct Timer: Swift.Equatable, Swift.Sendable, Swift.CustomStringConvertible {
             /// The state whose `after:` armed the timer.
-            public var mode: Mode
+            public var state: StateName
             /// The timer's position in that state's `after:`.
             public var index: Swift.Int
             /// `State._entries` when the timer was armed.
             public var entry: Swift.Int
 
             /// A timer event, for tests that drive `reduce` directly; the feedbacks make their own.
-            public init(mode: Mode, index: Swift.Int, entry: Swift.Int) {
-                self.mode = mode
+            public init(state: StateName, index: Swift.Int, entry: Swift.Int) {
+                self.state = state
                 self.index = index
                 self.entry = entry
             }
 
+            /// A timer event by mode, as a flat machine's tests name it: its modes are its states (S79).
+            public init(mode: Mode, index: Swift.Int, entry: Swift.Int) {
+                let state: StateName
+                switch mode {
+                case .red: state = .red
+                case .green: state = .green
+                case .yellow: state = .yellow
+                case .flashing: state = .flashing
+                }
+                self.init(state: state, index: index, entry: entry)
+            }
+
+            /// The timed state as a mode (S79).
+            public var mode: Mode {
+                switch state {
+                case .red: .red
+                case .green: .green
+                case .yellow: .yellow
+                case .flashing: .flashing
+                }
+            }
+
             /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
-            public var description: Swift.String { "after #\(index) in \(mode)" }
+            public var description: Swift.String { "after #\(index) in \(state)" }
         }
     }
 
@@ -246,19 +290,19 @@ public enum TrafficLight {
                 request: { state in state._timerRequest0 },
                 clock: clock,
                 delay: { _ in .milliseconds(4000) },
-                event: { entry in ._timer(.init(mode: .red, index: 0, entry: entry)) }
+                event: { entry in ._timer(.init(state: .red, index: 0, entry: entry)) }
             ),
             .timer(
                 request: { state in state._timerRequest1 },
                 clock: clock,
                 delay: { _ in .milliseconds(5000) },
-                event: { entry in ._timer(.init(mode: .green, index: 0, entry: entry)) }
+                event: { entry in ._timer(.init(state: .green, index: 0, entry: entry)) }
             ),
             .timer(
                 request: { state in state._timerRequest2 },
                 clock: clock,
                 delay: { _ in .milliseconds(1000) },
-                event: { entry in ._timer(.init(mode: .yellow, index: 0, entry: entry)) }
+                event: { entry in ._timer(.init(state: .yellow, index: 0, entry: entry)) }
             ),
         ]
     }
@@ -315,13 +359,13 @@ extension TrafficLight: StateLoop.StateMachine {
     public static func timers(in state: State) -> [StateLoop.ArmedTimer<StateName, Event>] {
         var timers: [StateLoop.ArmedTimer<StateName, Event>] = []
         if let request = state._timerRequest0 {
-            timers.append(.init(state: .red, index: 0, delay: .milliseconds(4000), event: ._timer(.init(mode: .red, index: 0, entry: request))))
+            timers.append(.init(state: .red, index: 0, delay: .milliseconds(4000), event: ._timer(.init(state: .red, index: 0, entry: request))))
         }
         if let request = state._timerRequest1 {
-            timers.append(.init(state: .green, index: 0, delay: .milliseconds(5000), event: ._timer(.init(mode: .green, index: 0, entry: request))))
+            timers.append(.init(state: .green, index: 0, delay: .milliseconds(5000), event: ._timer(.init(state: .green, index: 0, entry: request))))
         }
         if let request = state._timerRequest2 {
-            timers.append(.init(state: .yellow, index: 0, delay: .milliseconds(1000), event: ._timer(.init(mode: .yellow, index: 0, entry: request))))
+            timers.append(.init(state: .yellow, index: 0, delay: .milliseconds(1000), event: ._timer(.init(state: .yellow, index: 0, entry: request))))
         }
         return timers
     }
@@ -382,4 +426,28 @@ extension TrafficLight: StateLoop.StateMachine {
         T 11\u{1F}2\u{1E}11
         T 12\u{1F}2\u{1E}12
         """)
+}
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension TrafficLight.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .red: "red"
+        case .green: "green"
+        case .yellow: "yellow"
+        case .flashing: "flashing"
+        }
+    }
+}
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension TrafficLight.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .pedestrianWaiting: "pedestrianWaiting"
+        case .powerFailed: "powerFailed"
+        case .powerRestored: "powerRestored"
+        case ._timer(let _t): "_timer(\(_t))"
+        }
+    }
 }

@@ -5,42 +5,42 @@ import StateLoop
 public enum Turnstile {
     /// The type of `coins` in `context:` (Turnstile.machine.yml:5): `Int`.
 #sourceLocation(file: "Turnstile.machine.yml", line: 4)
-    public typealias _T0 = StateLoop._SpecType<
+    public typealias Coins = StateLoop._SpecType<
                  Int
     >.Checked
 #sourceLocation()
 
     /// The type of `passes` in `context:` (Turnstile.machine.yml:6): `Int`.
 #sourceLocation(file: "Turnstile.machine.yml", line: 5)
-    public typealias _T1 = StateLoop._SpecType<
+    public typealias Passes = StateLoop._SpecType<
                  Int
     >.Checked
 #sourceLocation()
 
     /// The type of `alarm` in `context:` (Turnstile.machine.yml:7): `String?`.
 #sourceLocation(file: "Turnstile.machine.yml", line: 6)
-    public typealias _T2 = StateLoop._SpecType<
+    public typealias Alarm = StateLoop._SpecType<
                  String?
     >.Checked
 #sourceLocation()
 
     /// The type of `value` in the payload of `coin` (Turnstile.machine.yml:10): `Int`.
 #sourceLocation(file: "Turnstile.machine.yml", line: 9)
-    public typealias _T3 = StateLoop._SpecType<
+    public typealias CoinValue = StateLoop._SpecType<
                   Int
     >.Checked
 #sourceLocation()
 
     /// The type of `ok` in the payload of `logged` (Turnstile.machine.yml:13): `Bool`.
 #sourceLocation(file: "Turnstile.machine.yml", line: 12)
-    public typealias _T4 = StateLoop._SpecType<
+    public typealias LoggedOk = StateLoop._SpecType<
                               Bool
     >.Checked
 #sourceLocation()
 
     /// The request type of `logAlarm` (Turnstile.machine.yml:40): `String`.
 #sourceLocation(file: "Turnstile.machine.yml", line: 39)
-    public typealias _T5 = StateLoop._SpecType<
+    public typealias LogAlarmRequest = StateLoop._SpecType<
                     String
     >.Checked
 #sourceLocation()
@@ -64,11 +64,11 @@ public enum Turnstile {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `coins` from `context:` (Turnstile.machine.yml:5).
-        public var coins: _T0
+        public var coins: Coins
         /// `passes` from `context:` (Turnstile.machine.yml:6).
-        public var passes: _T1
+        public var passes: Passes
         /// `alarm` from `context:` (Turnstile.machine.yml:7).
-        public var alarm: _T2
+        public var alarm: Alarm
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
         public internal(set) var _entries: Swift.Int
@@ -76,9 +76,9 @@ public enum Turnstile {
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            coins: _T0,
-            passes: _T1,
-            alarm: _T2,
+            coins: Coins,
+            passes: Passes,
+            alarm: Alarm,
             _entries: Swift.Int = 0
         ) {
             self.mode = mode
@@ -111,9 +111,19 @@ public enum Turnstile {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .locked: if case .locked = mode { true } else { false }
-            case .unlocked: if case .unlocked = mode { true } else { false }
-            case .broken: if case .broken = mode { true } else { false }
+            case .locked: if case .locked = mode { return true }
+            case .unlocked: if case .unlocked = mode { return true }
+            case .broken: if case .broken = mode { return true }
+            }
+            return false
+        }
+
+        /// The event `after:` timer `index` of `name` sends now, or `nil` when that state is not
+        /// active: for tests that fire a timer through `reduce` (S77).
+        public func armedTimer(_ name: StateName, index: Swift.Int = 0) -> Event? {
+            switch (name, index) {
+            case (.unlocked, 0) where isIn(.unlocked): ._timer(.init(state: .unlocked, index: 0, entry: _entries))
+            default: nil
             }
         }
 
@@ -127,47 +137,52 @@ public enum Turnstile {
         public struct Requests: Swift.Sendable {
             fileprivate let _state: State
             /// `logAlarm` (Turnstile.machine.yml:38).
-            public var logAlarm: _T5? { _state._request_logAlarm }
+            public var logAlarm: LogAlarmRequest? { _state._request_logAlarm }
+        }
+
+        /// The delay of `after:` timer `index` of `name` while that timer is armed, `nil` otherwise (E41).
+        public func timerDelay(_ name: StateName, index: Swift.Int = 0) -> Swift.Duration? {
+            switch (name, index) {
+            case (.unlocked, 0) where isIn(.unlocked): .milliseconds(10000)
+            default: nil
+            }
         }
 
         /// `default:` of `coins` (Turnstile.machine.yml:5).
-        fileprivate static func _default0() -> _T0 {
+        fileprivate static func _default0() -> Coins {
 #sourceLocation(file: "Turnstile.machine.yml", line: 5)
                                 0
 #sourceLocation()
         }
 
         /// `default:` of `passes` (Turnstile.machine.yml:6).
-        fileprivate static func _default1() -> _T1 {
+        fileprivate static func _default1() -> Passes {
 #sourceLocation(file: "Turnstile.machine.yml", line: 6)
                                 0
 #sourceLocation()
         }
 
         /// `request.value` of `logAlarm` (Turnstile.machine.yml:40).
-        fileprivate func _value0() -> _T5? {
+        fileprivate func _value0() -> LogAlarmRequest? {
 #sourceLocation(file: "Turnstile.machine.yml", line: 40)
                                    alarm
 #sourceLocation()
         }
 
         /// The request of `logAlarm`: its `request.value` where it runs, `nil` (not running) elsewhere.
-        fileprivate var _request_logAlarm: _T5? {
-            switch mode {
-            case .broken: _value0()
-            case .locked, .unlocked: nil
-            }
+        fileprivate var _request_logAlarm: LogAlarmRequest? {
+            isIn(.broken) ? _value0() : nil
         }
 
         /// The request of `after: 10s` of `unlocked` (Turnstile.machine.yml:30): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest0: Swift.Int? {
-            mode == .unlocked ? _entries : nil
+            isIn(.unlocked) ? _entries : nil
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch mode {
@@ -185,28 +200,29 @@ public enum Turnstile {
 #sourceLocation(file: "Turnstile.machine.yml", line: 22)
                 if event.value >= 50
                 {
+#sourceLocation()
+                    _trace.take(1)
 #sourceLocation(file: "Turnstile.machine.yml", line: 22)
                                                         _next.coins = coins + event.value
 #sourceLocation()
-                    _trace.take(1)
-                    _next.mode = .unlocked
                     _next._entries &+= 1
+                    _next.mode = .unlocked
                 } else {
                     _trace.take(2) // ignored
                 }
             case .push:
+                _trace.take(3)
 #sourceLocation(file: "Turnstile.machine.yml", line: 24)
                              _next.alarm = "forced"
 #sourceLocation()
-                _trace.take(3)
-                _next.mode = .broken
                 _next._entries &+= 1
+                _next.mode = .broken
             case .reset:
                 _trace.take(0) // ignored
             case .logged:
                 break // no effect that sends it runs here
             case ._timer:
-                break // no timer runs here
+                break // a timer of a state not active, or of an earlier entry
             }
         }
 
@@ -215,27 +231,27 @@ public enum Turnstile {
             switch _event {
             case .coin(let _0):
                 let event: Event.CoinPayload = .init(value: _0)
+                _trace.take(4)
 #sourceLocation(file: "Turnstile.machine.yml", line: 27)
             _next.coins = coins + event.value
 #sourceLocation()
-                _trace.take(4)
             case .push:
+                _trace.take(5)
 #sourceLocation(file: "Turnstile.machine.yml", line: 28)
                             _next.passes = passes + 1
 #sourceLocation()
-                _trace.take(5)
-                _next.mode = .locked
                 _next._entries &+= 1
+                _next.mode = .locked
             case .reset:
                 _trace.take(0) // ignored
             case .logged:
                 break // no effect that sends it runs here
-            case ._timer(let _fired) where _fired == .init(mode: .unlocked, index: 0, entry: _entries):
+            case ._timer(let _fired) where _fired == .init(state: .unlocked, index: 0, entry: _entries):
                 _trace.take(6)
-                _next.mode = .locked
                 _next._entries &+= 1
+                _next.mode = .locked
             case ._timer:
-                break // a timer of another state or of an earlier entry
+                break // a timer of a state not active, or of an earlier entry
             }
         }
 
@@ -247,16 +263,16 @@ public enum Turnstile {
             case .push:
                 _trace.take(10) // ignored
             case .reset:
+                _trace.take(7)
 #sourceLocation(file: "Turnstile.machine.yml", line: 33)
                              _next.alarm = nil
 #sourceLocation()
-                _trace.take(7)
-                _next.mode = .locked
                 _next._entries &+= 1
+                _next.mode = .locked
             case .logged:
                 _trace.take(8) // ignored
             case ._timer:
-                break // no timer runs here
+                break // a timer of a state not active, or of an earlier entry
             }
         }
     }
@@ -264,34 +280,54 @@ public enum Turnstile {
     /// The ways to change state, from `events:`. Send them to the system; `reduce` applies them.
     public enum Event: Swift.Equatable, Swift.Sendable {
         /// `coin` (Turnstile.machine.yml:10).
-        case coin(value: _T3)
+        case coin(value: CoinValue)
         /// `push` (Turnstile.machine.yml:11).
         case push
         /// `reset` (Turnstile.machine.yml:12).
         case reset
         /// `logged` (Turnstile.machine.yml:13): sent only by effects (`from: effects`).
-        case logged(ok: _T4)
+        case logged(ok: LoggedOk)
         /// An `after:` timer fired. Sent by the machine's own timer feedbacks, not by you.
         case _timer(Timer)
 
         /// Which `after:` timer fired, and during which entry into its state (an earlier one is ignored).
         public struct Timer: Swift.Equatable, Swift.Sendable, Swift.CustomStringConvertible {
             /// The state whose `after:` armed the timer.
-            public var mode: Mode
+            public var state: StateName
             /// The timer's position in that state's `after:`.
             public var index: Swift.Int
             /// `State._entries` when the timer was armed.
             public var entry: Swift.Int
 
             /// A timer event, for tests that drive `reduce` directly; the feedbacks make their own.
-            public init(mode: Mode, index: Swift.Int, entry: Swift.Int) {
-                self.mode = mode
+            public init(state: StateName, index: Swift.Int, entry: Swift.Int) {
+                self.state = state
                 self.index = index
                 self.entry = entry
             }
 
+            /// A timer event by mode, as a flat machine's tests name it: its modes are its states (S79).
+            public init(mode: Mode, index: Swift.Int, entry: Swift.Int) {
+                let state: StateName
+                switch mode {
+                case .locked: state = .locked
+                case .unlocked: state = .unlocked
+                case .broken: state = .broken
+                }
+                self.init(state: state, index: index, entry: entry)
+            }
+
+            /// The timed state as a mode (S79).
+            public var mode: Mode {
+                switch state {
+                case .locked: .locked
+                case .unlocked: .unlocked
+                case .broken: .broken
+                }
+            }
+
             /// `after #0 in failed`: the timer's position in the `after:` of its state, for traces and logs.
-            public var description: Swift.String { "after #\(index) in \(mode)" }
+            public var description: Swift.String { "after #\(index) in \(state)" }
         }
 
         /// Equal when both are the same case with equal payloads (`Equatable`).
@@ -317,12 +353,12 @@ public enum Turnstile {
 
         /// The payload of `coin` by name: what `event` means in the spec's expressions.
         fileprivate struct CoinPayload {
-            let value: _T3
+            let value: CoinValue
         }
 
         /// The payload of `logged` by name: what `event` means in the spec's expressions.
         fileprivate struct LoggedPayload {
-            let ok: _T4
+            let ok: LoggedOk
         }
     }
 
@@ -342,13 +378,13 @@ public enum Turnstile {
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
     public protocol Effects: Swift.Sendable {
         /// `logAlarm` (Turnstile.machine.yml:38): runs in `broken` while its request is not `nil`; a new request cancels the run before it.
-        func logAlarm(_ request: _T5) async -> LogAlarmResult
+        func logAlarm(_ request: LogAlarmRequest) async -> LogAlarmResult
     }
 
     /// What `logAlarm` answers with: the events of its `emits:`.
     public enum LogAlarmResult: Swift.Equatable, Swift.Sendable {
         /// Fed back as `Event.logged`.
-        case logged(ok: _T4)
+        case logged(ok: LoggedOk)
 
         /// The event this result is fed back as.
         fileprivate var _event: Event {
@@ -373,15 +409,15 @@ public enum Turnstile {
         /// Every call so far, in the order the runs started.
         public var calls: [Call] { _callLog.values }
         private let _callLog = StateLoop.CallLog<Call>()
-        private let _effect_logAlarm: @Sendable (_T5) async -> LogAlarmResult
+        private let _effect_logAlarm: @Sendable (LogAlarmRequest) async -> LogAlarmResult
 
         public init(
-            logAlarm: @escaping @Sendable (_T5) async -> LogAlarmResult
+            logAlarm: @escaping @Sendable (LogAlarmRequest) async -> LogAlarmResult
         ) {
             self._effect_logAlarm = logAlarm
         }
 
-        public func logAlarm(_ request: _T5) async -> LogAlarmResult {
+        public func logAlarm(_ request: LogAlarmRequest) async -> LogAlarmResult {
             _callLog.append(.logAlarm(request))
             return await _effect_logAlarm(request)
         }
@@ -398,7 +434,7 @@ public enum Turnstile {
                 request: { state in state._timerRequest0 },
                 clock: clock,
                 delay: { _ in .milliseconds(10000) },
-                event: { entry in ._timer(.init(mode: .unlocked, index: 0, entry: entry)) }
+                event: { entry in ._timer(.init(state: .unlocked, index: 0, entry: entry)) }
             ),
         ]
     }
@@ -413,7 +449,7 @@ public enum Turnstile {
 extension Turnstile: StateLoop.StateMachine {
     /// One run of an effect with its request: what a state asks for, what a test answers.
     public enum Call: Swift.Equatable, Swift.Sendable {
-        case logAlarm(_T5)
+        case logAlarm(LogAlarmRequest)
     }
 
     /// The spec this machine was generated from.
@@ -462,7 +498,7 @@ extension Turnstile: StateLoop.StateMachine {
     public static func timers(in state: State) -> [StateLoop.ArmedTimer<StateName, Event>] {
         var timers: [StateLoop.ArmedTimer<StateName, Event>] = []
         if let request = state._timerRequest0 {
-            timers.append(.init(state: .unlocked, index: 0, delay: .milliseconds(10000), event: ._timer(.init(mode: .unlocked, index: 0, entry: request))))
+            timers.append(.init(state: .unlocked, index: 0, delay: .milliseconds(10000), event: ._timer(.init(state: .unlocked, index: 0, entry: request))))
         }
         return timers
     }
@@ -516,4 +552,37 @@ extension Turnstile: StateLoop.StateMachine {
         T 9\u{1F}1\u{1E}9
         T 10\u{1F}1\u{1E}10
         """)
+}
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Turnstile.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .locked: "locked"
+        case .unlocked: "unlocked"
+        case .broken: "broken"
+        }
+    }
+}
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Turnstile.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .coin(let _0): "coin(value: \(Swift.String(reflecting: _0)))"
+        case .push: "push"
+        case .reset: "reset"
+        case .logged(let _0): "logged(ok: \(Swift.String(reflecting: _0)))"
+        case ._timer(let _t): "_timer(\(_t))"
+        }
+    }
+}
+
+/// A call as the spec names its effect: `holdStock(42)` (E64).
+extension Turnstile.Call: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .logAlarm(let _r): "logAlarm(\(Swift.String(reflecting: _r)))"
+        }
+    }
 }

@@ -5,14 +5,14 @@ import StateLoop
 public enum Upload {
     /// The type of `sent` in `context:` (Upload.machine.yml:5): `Int`.
 #sourceLocation(file: "Upload.machine.yml", line: 4)
-    public typealias _T0 = StateLoop._SpecType<
+    public typealias Sent = StateLoop._SpecType<
                Int
     >.Checked
 #sourceLocation()
 
     /// The type of `log` in `context:` (Upload.machine.yml:6): `[String]`.
 #sourceLocation(file: "Upload.machine.yml", line: 5)
-    public typealias _T1 = StateLoop._SpecType<
+    public typealias Log = StateLoop._SpecType<
                [String]
     >.Checked
 #sourceLocation()
@@ -73,9 +73,9 @@ public enum Upload {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// `sent` from `context:` (Upload.machine.yml:5).
-        public var sent: _T0
+        public var sent: Sent
         /// `log` from `context:` (Upload.machine.yml:6).
-        public var log: _T1
+        public var log: Log
         /// The states whose `onDone:` is due, in order (S55).
         public internal(set) var _done: [StateName] = []
         /// False when `always:` transitions were still enabled after 1,000 microsteps (S51).
@@ -84,8 +84,8 @@ public enum Upload {
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
             mode: Mode,
-            sent: _T0,
-            log: _T1
+            sent: Sent,
+            log: Log
         ) {
             self.mode = mode
             self.sent = sent
@@ -118,17 +118,18 @@ public enum Upload {
         /// True while `name` is active: the state itself or, for a composite, any state below it.
         public func isIn(_ name: StateName) -> Swift.Bool {
             switch name {
-            case .working: if case .working = mode { true } else { false }
-            case .transfer: if case .working = mode { true } else { false }
-            case .sending: if case .working(let _p0) = mode, case .sending = _p0.transfer { true } else { false }
-            case .paused: if case .working(let _p0) = mode, case .paused = _p0.transfer { true } else { false }
-            case .sent: if case .working(let _p0) = mode, case .sent = _p0.transfer { true } else { false }
-            case .checksum: if case .working = mode { true } else { false }
-            case .hashing: if case .working(let _p0) = mode, case .hashing = _p0.checksum { true } else { false }
-            case .verified: if case .working(let _p0) = mode, case .verified = _p0.checksum { true } else { false }
-            case .failed: if case .failed = mode { true } else { false }
-            case .finished: if case .finished = mode { true } else { false }
+            case .working: if case .working = mode { return true }
+            case .transfer: if case .working = mode { return true }
+            case .sending: if case .working(let _p0) = mode, case .sending = _p0.transfer { return true }
+            case .paused: if case .working(let _p0) = mode, case .paused = _p0.transfer { return true }
+            case .sent: if case .working(let _p0) = mode, case .sent = _p0.transfer { return true }
+            case .checksum: if case .working = mode { return true }
+            case .hashing: if case .working(let _p0) = mode, case .hashing = _p0.checksum { return true }
+            case .verified: if case .working(let _p0) = mode, case .verified = _p0.checksum { return true }
+            case .failed: if case .failed = mode { return true }
+            case .finished: if case .finished = mode { return true }
             }
+            return false
         }
 
         /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
@@ -146,14 +147,14 @@ public enum Upload {
         }
 
         /// `default:` of `sent` (Upload.machine.yml:5).
-        fileprivate static func _default0() -> _T0 {
+        fileprivate static func _default0() -> Sent {
 #sourceLocation(file: "Upload.machine.yml", line: 5)
                               0
 #sourceLocation()
         }
 
         /// `default:` of `log` (Upload.machine.yml:6).
-        fileprivate static func _default1() -> _T1 {
+        fileprivate static func _default1() -> Log {
 #sourceLocation(file: "Upload.machine.yml", line: 6)
                                     []
 #sourceLocation()
@@ -562,7 +563,7 @@ public enum Upload {
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
-        // One method per state: swiftc's mandatory passes take more than linear time in the size
+        // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch mode {
@@ -789,4 +790,57 @@ extension Upload: StateLoop.StateMachine {
         T 26\u{1F}2\u{1E}3\u{1E}22
         T 27\u{1F}2\u{1E}3\u{1E}23
         """)
+}
+
+/// The active states as the spec names them: `working(transfer: sending, checksum: hashing)` (S90).
+extension Upload.Mode: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .working(let _c): "working\(_c)"
+        case .failed: "failed"
+        case .finished: "finished"
+        }
+    }
+}
+
+/// The regions of `working`: `(region: state, ...)` (S91).
+extension Upload.Mode.Working: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        "(transfer: \(transfer), checksum: \(checksum))"
+    }
+}
+
+/// The active child of `transfer` as the spec names it (S90).
+extension Upload.Mode.Transfer: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .sending: "sending"
+        case .paused: "paused"
+        case .sent: "sent"
+        }
+    }
+}
+
+/// The active child of `checksum` as the spec names it (S90).
+extension Upload.Mode.Checksum: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .hashing: "hashing"
+        case .verified: "verified"
+        }
+    }
+}
+
+/// An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).
+extension Upload.Event: Swift.CustomStringConvertible {
+    public var description: Swift.String {
+        switch self {
+        case .chunk: "chunk"
+        case .hashed: "hashed"
+        case .pause: "pause"
+        case .resume: "resume"
+        case .reset: "reset"
+        case .fail: "fail"
+        }
+    }
 }
