@@ -20,45 +20,18 @@ enum Swiftc {
     /// errors) on `files` (name -> source), saved in a fresh temporary directory and checked as
     /// one module; returns the exit status and what swiftc printed.
     static func typecheck(_ files: [String: String], swiftVersion: Int = 6) throws -> (status: Int32, output: String) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stateloop-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        var paths: [String] = []
-        for (name, source) in files.sorted(by: { $0.key < $1.key }) {
-            let file = directory.appendingPathComponent(name)
-            try source.write(to: file, atomically: true, encoding: .utf8)
-            paths.append(file.path)
+        try inTemporaryDirectory(files) { directory, paths in
+            try launch(path ?? "swiftc", [
+                "-typecheck", "-swift-version", "\(swiftVersion)", "-warnings-as-errors", "-package-name", "StateLoopTests",
+                "-I", modules.path,
+            ] + paths, in: directory)
         }
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path ?? "swiftc")
-        process.arguments = [
-            "-typecheck", "-swift-version", "\(swiftVersion)", "-warnings-as-errors", "-package-name", "StateLoopTests",
-            "-I", modules.path,
-        ] + paths
-        process.currentDirectoryURL = directory
-        let output = Pipe()
-        process.standardError = output
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
     }
 
     /// Builds `files` (one of them `main.swift`) into an executable linked with the StateLoop
     /// module's objects from `.build/debug`, and runs it; returns the exit status (the build's,
     /// when it fails) and what was printed.
     static func run(_ files: [String: String]) throws -> (status: Int32, output: String) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stateloop-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        var paths: [String] = []
-        for (name, source) in files.sorted(by: { $0.key < $1.key }) {
-            let file = directory.appendingPathComponent(name)
-            try source.write(to: file, atomically: true, encoding: .utf8)
-            paths.append(file.path)
-        }
         let build = modules.deletingLastPathComponent()
         var objects: [String] = []
         for module in ["StateLoop", "DequeModule", "ContainersPreview", "InternalCollectionsUtilities"] {
@@ -66,13 +39,30 @@ enum Swiftc {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
             objects += names.filter { $0.hasSuffix(".o") }.sorted().map { folder.appendingPathComponent($0).path }
         }
-        let executable = directory.appendingPathComponent("driver").path
-        let compiled = try launch(path ?? "swiftc", [
-            // One frontend job for the whole module: in batch mode every job parses every file again.
-            "-swift-version", "6", "-package-name", "StateLoopTests", "-I", modules.path, "-wmo", "-num-threads", "2", "-o", executable,
-        ] + paths + objects, in: directory)
-        guard compiled.status == 0 else { return compiled }
-        return try launch(executable, [], in: directory)
+        return try inTemporaryDirectory(files) { directory, paths in
+            let executable = directory.appendingPathComponent("driver").path
+            let compiled = try launch(path ?? "swiftc", [
+                // One frontend job for the whole module: in batch mode every job parses every file again.
+                "-swift-version", "6", "-package-name", "StateLoopTests", "-I", modules.path, "-wmo", "-num-threads", "2", "-o", executable,
+            ] + paths + objects, in: directory)
+            guard compiled.status == 0 else { return compiled }
+            return try launch(executable, [], in: directory)
+        }
+    }
+
+    /// `body` given a fresh temporary directory holding `files` (name -> source) and their paths,
+    /// in name order; the directory is removed afterwards.
+    private static func inTemporaryDirectory<T>(_ files: [String: String], _ body: (URL, [String]) throws -> T) throws -> T {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stateloop-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var paths: [String] = []
+        for (name, source) in files.sorted(by: { $0.key < $1.key }) {
+            let file = directory.appendingPathComponent(name)
+            try source.write(to: file, atomically: true, encoding: .utf8)
+            paths.append(file.path)
+        }
+        return try body(directory, paths)
     }
 
     private static func launch(_ executable: String, _ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
