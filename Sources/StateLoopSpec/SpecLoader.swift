@@ -20,9 +20,10 @@ public enum SpecLoader {
         guard let spec = decoded.spec, !decoded.diagnostics.containsErrors else {
             return SpecLoadResult(spec: nil, diagnostics: (read.diagnostics + decoded.diagnostics).sortedByLocation())
         }
-        let diagnostics = (read.diagnostics + decoded.diagnostics + SpecChecker(library: library).check(spec)).sortedByLocation()
+        let checked = SpecChecker(library: library).checkDeciding(spec)
+        let diagnostics = (read.diagnostics + decoded.diagnostics + checked.diagnostics).sortedByLocation()
         return SpecLoadResult(
-            spec: diagnostics.containsErrors ? nil : CheckedMachineSpec(spec, children: library.children(of: spec)),
+            spec: diagnostics.containsErrors ? nil : CheckedMachineSpec(spec, children: library.children(of: spec), semantics: checked.semantics),
             diagnostics: diagnostics)
     }
 

@@ -37,7 +37,7 @@ struct Paths: ParsableCommand {
             Console.report(result.diagnostics)
             throw ExitCode.specErrors
         }
-        let paths = MachinePaths(machine.spec)
+        let paths = MachinePaths(machine.semantics)
         // The output is written as it is made, a path at a time: the paths of a long chain hold
         // quadratically many steps, which the search stores once each (P15).
         var output = BufferedOutput()

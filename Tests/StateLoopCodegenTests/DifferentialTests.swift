@@ -94,7 +94,7 @@ struct DifferentialCase {
         }
         self.name = name
         self.yaml = yaml
-        self.semantics = MachineSemantics(spec)
+        self.semantics = spec.semantics
         self.source = source
     }
 

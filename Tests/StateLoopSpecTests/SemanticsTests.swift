@@ -6,7 +6,7 @@ import Testing
 private func semantics(_ yaml: String) throws -> MachineSemantics {
     let result = SpecLoader.load(contents: Array(yaml.utf8), path: "T.machine.yml")
     let spec = try #require(result.spec, "\(result.diagnostics.map(\.description))")
-    return MachineSemantics(spec)
+    return spec.semantics
 }
 
 private func positions(_ names: [String], in semantics: MachineSemantics) -> [Int] {

@@ -25,7 +25,7 @@ extension MachineContextBuilder {
         if entries > Self.pathTableLimit {
             records.append(["X", "\(entries) states and branches: too many to generate; `stateloop paths` prints them"])
         } else {
-            let paths = MachinePaths(spec, limit: Self.pathConfigurationLimit)
+            let paths = MachinePaths(semantics, limit: Self.pathConfigurationLimit)
             let stateIndex = Dictionary(uniqueKeysWithValues: tree.nodes.indices.filter { !tree[$0].spec.isHistory }.enumerated().map { ($1, $0) })
             var steps: [MachinePaths.Step: Int] = [:]
             func refer(_ path: [MachinePaths.Step]) -> String {

@@ -84,7 +84,7 @@ public struct MachineContextBuilder {
 
     private init(spec: CheckedMachineSpec, access: AccessLevel) {
         self.spec = spec.spec
-        self.semantics = MachineSemantics(spec)
+        self.semantics = spec.semantics
         self.children = spec.children
         self.access = access
         let tree = semantics.tree

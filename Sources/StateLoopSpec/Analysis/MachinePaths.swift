@@ -127,7 +127,12 @@ public struct MachinePaths: Sendable {
 
     /// Searches `spec` (it should have passed the checks: targets and names must resolve).
     public init(_ spec: MachineSpec, limit: Int = defaultLimit) {
-        let search = PathSearch(spec, limit: limit)
+        self.init(MachineSemantics(spec: spec), limit: limit)
+    }
+
+    /// The paths of a machine whose rules are already decided (a checked spec's `semantics`).
+    public init(_ semantics: MachineSemantics, limit: Int = defaultLimit) {
+        let search = PathSearch(semantics, limit: limit)
         search.run()
         transitionList = search.list
         let table = search.table()
@@ -248,11 +253,10 @@ final class PathSearch {
     /// The most combinations of the regions' choices one event may make (P12).
     static let combinationLimit = 1_024
 
-    init(_ spec: MachineSpec, limit: Int) {
-        let semantics = MachineSemantics(spec: spec)
+    init(_ semantics: MachineSemantics, limit: Int) {
         let tree = semantics.tree
         self.semantics = semantics
-        self.spec = spec
+        self.spec = semantics.spec
         self.limit = limit
         self.tree = tree
         self.list = semantics.transitions

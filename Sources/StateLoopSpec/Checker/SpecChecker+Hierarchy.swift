@@ -97,7 +97,7 @@ extension SpecChecker {
             }
         }
         checkActions(spec, into: &findings)
-        checkAlwaysLoops(MachineSemantics(spec: spec), into: &findings)
+        checkAlwaysLoops(findings.semantics, into: &findings)
     }
 
     /// S1, S6: a composite names one of its children as `initial:`, and a state without children has none.

@@ -5,7 +5,7 @@
 /// `initial:` chain (S80).
 extension SpecChecker {
     func checkReachability(_ spec: MachineSpec, into findings: inout Findings) {
-        let semantics = MachineSemantics(spec: spec)
+        let semantics = findings.semantics
         let tree = semantics.tree
         guard let start = tree.index[spec.initial.value] else { return }  // reported as an unknown initial state
         var reached = Set<Int>()

@@ -39,6 +39,12 @@ public struct SpecChecker: Sendable {
 
     /// Every problem of `spec`, in the order the checks find them (the loader sorts).
     public func check(_ spec: MachineSpec) -> [Diagnostic] {
+        checkDeciding(spec).diagnostics
+    }
+
+    /// `check`, and the semantics the checks followed: the loader hands them on with the checked
+    /// spec, so that they are decided once.
+    func checkDeciding(_ spec: MachineSpec) -> (diagnostics: [Diagnostic], semantics: MachineSemantics) {
         var findings = Findings(spec: spec)
         checkNames(spec, into: &findings)
         checkReferences(spec, into: &findings)
@@ -84,7 +90,7 @@ public struct SpecChecker: Sendable {
         }
         checkBranches(spec, into: &findings)
         checkReachability(spec, into: &findings)
-        return findings.diagnostics.finished()
+        return (findings.diagnostics.finished(), findings.semantics)
     }
 }
 
@@ -104,14 +110,18 @@ struct Findings {
     /// states could otherwise take minutes; an ordinary spec never gets near this.
     private var suggestionBudget = 200_000
 
+    /// The statechart rules of the spec as read (names may not resolve yet): the reachability and
+    /// loop checks follow them.
+    let semantics: MachineSemantics
     /// Every state, nested ones included, in document order.
-    let tree: StateTree
+    var tree: StateTree { semantics.tree }
     /// Every Swift type and expression of the spec (`SpecChecker.embeddedSwift`), which two
     /// checks read.
     let embeddedSwift: (types: [Located<String>], expressions: [Located<String>])
 
     init(spec: MachineSpec) {
-        tree = StateTree(spec.states)
+        semantics = MachineSemantics(spec: spec)
+        let tree = semantics.tree
         embeddedSwift = SpecChecker.embeddedSwift(spec, tree: tree)
         stateNames = tree.nodes.map(\.name)
         eventNames = spec.events.map(\.name.value)

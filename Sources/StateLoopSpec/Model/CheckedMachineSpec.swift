@@ -11,11 +11,15 @@ public struct CheckedMachineSpec: Sendable {
     /// The specs of the child machines its effects run, by `machine:` name (E23): every one
     /// named is here, checked against the parent's `input:`, `forward:` and `onDone:`.
     public let children: [String: MachineSpec]
+    /// Its statechart rules, decided once (Docs/Statecharts.md S95–S99): what the generator prints.
+    public let semantics: MachineSemantics
 
-    /// Made by `SpecLoader` once the checks found no error (and by tests of this module).
-    init(_ spec: MachineSpec, children: [String: MachineSpec] = [:]) {
+    /// Made by `SpecLoader` once the checks found no error, with the semantics they followed
+    /// (and by tests of this module).
+    init(_ spec: MachineSpec, children: [String: MachineSpec] = [:], semantics: MachineSemantics? = nil) {
         self.spec = spec
         self.children = children
+        self.semantics = semantics ?? MachineSemantics(spec: spec)
     }
 
     /// The spec's properties, read through: `checked.states`, `checked.name`.

@@ -50,7 +50,11 @@ public struct StateTree: Sendable {
         isFlat = nodes.allSatisfy { $0.parent == nil && $0.children.isEmpty && $0.spec.kind == .normal }
     }
 
-    public subscript(_ position: Int) -> Node { nodes[position] }
+    /// The state at `position`, read in place: a `Node` holds the state's whole spec, and a copy
+    /// per question (`tree[p].parent`) costs a retain and release of each of its arrays.
+    public subscript(_ position: Int) -> Node {
+        _read { yield nodes[position] }
+    }
 
     /// The states a configuration can rest in: no children (history states aside), not a history
     /// state, and not a top-level final state (that ends the machine).

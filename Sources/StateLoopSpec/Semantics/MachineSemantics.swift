@@ -51,11 +51,8 @@ public struct MachineSemantics: Sendable {
     private let timerBranches: [[[Int]]]
     private let alwaysBranches: [[Int]]
     private let doneBranches: [[Int]]
-
-    /// The semantics of a spec the checks accepted.
-    public init(_ checked: CheckedMachineSpec) {
-        self.init(spec: checked.spec)
-    }
+    /// The events `from: effects`: the only ones S19 may keep from a leaf.
+    private let effectEvents: Set<String>
 
     /// The semantics of a spec whose names all resolve: a checked one, or the tools' own reads.
     init(spec: MachineSpec) {
@@ -90,6 +87,7 @@ public struct MachineSemantics: Sendable {
         timerBranches = timers
         alwaysBranches = always
         doneBranches = done
+        effectEvents = Set(spec.events.filter { $0.source == .effects }.map(\.name.value))
         doneTargets = tree.nodes.indices.map { position in
             guard tree[position].spec.isFinal, let parent = tree[position].parent else { return [] }
             var due: [Int] = []
@@ -117,7 +115,13 @@ public struct MachineSemantics: Sendable {
         switch trigger {
         case .event(let name):
             guard canArrive(name, in: leaf) else { return [] }
-            return (tree.lineage(of: leaf) + [machine]).flatMap { eventBranches[$0][name] ?? [] }
+            var candidates: [Int] = []
+            var owner: Int? = leaf
+            while let state = owner {
+                if let ids = eventBranches[state][name] { candidates += ids }
+                owner = tree[state].parent
+            }
+            return candidates + (eventBranches[machine][name] ?? [])
         case .timer(let state, let index):
             guard tree.isWithin(leaf, state), index < timerBranches[state].count else { return [] }
             return timerBranches[state][index]
@@ -139,7 +143,7 @@ public struct MachineSemantics: Sendable {
     /// True when `event` can reach the reducer in `leaf` (S19): anyone's events always; effect
     /// results where an effect that sends them runs (in the leaf or above it), or from one-shot runs.
     public func canArrive(_ event: String, in leaf: Int) -> Bool {
-        guard let declared = spec.events.first(where: { $0.name.value == event }), declared.source == .effects else { return true }
+        guard effectEvents.contains(event) else { return true }
         let lineage = Set(tree.lineage(of: leaf).map { tree[$0].name })
         return spec.effects.contains { effect in
             effect.results.contains { $0.value == event } && (effect.isOneShot || effect.runningStates.contains { lineage.contains($0.value) })
