@@ -199,9 +199,6 @@ final class PathSearch {
 
     /// What the search asks of a state on every step, read once from the tree.
     struct Facts {
-        var parent: Int?
-        var isFinal: Bool
-        var isParallel: Bool
         var isHistory: Bool
         /// A leaf of a configuration, or a top-level final state (which ends the machine).
         var isTerminal: Bool
@@ -263,7 +260,7 @@ final class PathSearch {
         facts = tree.nodes.indices.map { position in
             let node = tree[position]
             return Facts(
-                parent: node.parent, isFinal: node.spec.isFinal, isParallel: node.spec.kind == .parallel, isHistory: node.spec.isHistory,
+                isHistory: node.spec.isHistory,
                 isTerminal: tree.isLeaf(position) || (node.spec.isFinal && node.parent == nil), lineage: tree.lineage(of: position))
         }
     }
@@ -489,7 +486,7 @@ final class PathSearch {
 
     /// A top-level final state.
     private func isDoneState(_ position: Int) -> Bool {
-        facts[position].isFinal && facts[position].parent == nil
+        semantics.isDoneState(position)
     }
 
     private func isDone(_ leaves: [Int]) -> Bool {

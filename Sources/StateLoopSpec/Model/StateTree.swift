@@ -125,13 +125,6 @@ public struct StateTree: Sendable {
         return nodes[position].children.first { nodes[$0].name == initial }
     }
 
-    /// What a history state enters while nothing is recorded (S63): its `target:`, else its
-    /// parent's `initial:` child; `nil` when neither names a state.
-    public func historyDefault(of position: Int) -> Int? {
-        guard let parent = nodes[position].parent else { return nil }
-        return nodes[position].spec.historyTarget.flatMap { index[$0.value] } ?? initialChild(of: parent)
-    }
-
     /// The regions of a parallel state (its children other than history states).
     public func regions(of position: Int) -> [Int] {
         nodes[position].children.filter { !nodes[$0].spec.isHistory }
