@@ -31,6 +31,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     private let selectRecords: OpaquePointer
     private let selectLast: OpaquePointer
     private let begin: OpaquePointer
+    private let beginRead: OpaquePointer
     private let commit: OpaquePointer
     private let rollback: OpaquePointer
 
@@ -74,6 +75,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
                 UNION ALL SELECT max(seq) FROM snapshot WHERE machine = ?1)
                 """)
             begin = try prepare("BEGIN IMMEDIATE")
+            beginRead = try prepare("BEGIN DEFERRED")
             commit = try prepare("COMMIT")
             rollback = try prepare("ROLLBACK")
         } catch {
@@ -84,7 +86,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     }
 
     deinit {
-        for statement in [insertRecord, insertSnapshot, selectSnapshot, selectRecords, selectLast, begin, commit, rollback] {
+        for statement in [insertRecord, insertSnapshot, selectSnapshot, selectRecords, selectLast, begin, beginRead, commit, rollback] {
             sqlite3_finalize(statement)
         }
         sqlite3_close_v2(db)
@@ -130,7 +132,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
 
     public func recover(_ machine: String) throws(JournalError) -> JournalRecovery {
         // One read transaction, so the snapshot and the records are of the same moment.
-        try transaction { () throws(JournalError) in
+        try transaction(writing: false) { () throws(JournalError) in
             var snapshot: JournalSnapshot?
             do {
                 defer { sqlite3_reset(selectSnapshot) }
@@ -175,10 +177,13 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws (D2).
-    private func transaction<T>(_ body: () throws(JournalError) -> T) throws(JournalError) -> T {
+    /// A writing one takes the database's write lock at once (`BEGIN IMMEDIATE`), so that what it
+    /// reads first (the last sequence number) stays true until it commits.
+    private func transaction<T>(writing: Bool = true, _ body: () throws(JournalError) -> T) throws(JournalError) -> T {
         try locked { () throws(JournalError) in
-            defer { sqlite3_reset(begin); sqlite3_reset(commit); sqlite3_reset(rollback) }
-            _ = try step(begin)
+            let start = writing ? begin : beginRead
+            defer { sqlite3_reset(start); sqlite3_reset(commit); sqlite3_reset(rollback) }
+            _ = try step(start)
             do throws(JournalError) {
                 let result = try body()
                 _ = try step(commit)
@@ -209,7 +214,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
         let result = bytes.withUnsafeBytes { buffer in
             // An empty buffer may have no address, which SQLite would bind as NULL.
             guard let base = buffer.baseAddress, !buffer.isEmpty else { return sqlite3_bind_zeroblob(statement, index, 0) }
-            return sqlite3_bind_blob(statement, index, base, Int32(buffer.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+            return sqlite3_bind_blob64(statement, index, base, sqlite3_uint64(buffer.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
         }
         guard result == SQLITE_OK else { throw Self.error(result, db) }
     }
