@@ -4,10 +4,14 @@
 /// One reduced event of one machine: its sequence number, the event and the state after it, as
 /// bytes (their encoding belongs to the caller).
 public struct JournalRecord: Sendable, Equatable {
+    /// The record's place in its machine's journal; each is above the one before (D3).
     public var sequence: Int64
+    /// The reduced event.
     public var event: [UInt8]
+    /// The state after the event was reduced.
     public var stateAfter: [UInt8]
 
+    /// A record of the event numbered `sequence` and the state after it.
     public init(sequence: Int64, event: [UInt8], stateAfter: [UInt8]) {
         self.sequence = sequence
         self.event = event
@@ -17,9 +21,12 @@ public struct JournalRecord: Sendable, Equatable {
 
 /// A machine's state as of the record numbered `sequence` (D5).
 public struct JournalSnapshot: Sendable, Equatable {
+    /// The sequence number of the last record the state includes.
     public var sequence: Int64
+    /// The state.
     public var state: [UInt8]
 
+    /// The snapshot of `state` as of the record numbered `sequence`.
     public init(sequence: Int64, state: [UInt8]) {
         self.sequence = sequence
         self.state = state
@@ -29,9 +36,12 @@ public struct JournalSnapshot: Sendable, Equatable {
 /// What recovery reads of one machine: its latest snapshot, if any, and every record after it,
 /// in sequence order (D5).
 public struct JournalRecovery: Sendable, Equatable {
+    /// The latest snapshot, or `nil` when none was written.
     public var snapshot: JournalSnapshot?
+    /// The records after the snapshot (all of them without one), in sequence order.
     public var records: [JournalRecord]
 
+    /// What a machine recovers: `snapshot`, then `records`.
     public init(snapshot: JournalSnapshot?, records: [JournalRecord]) {
         self.snapshot = snapshot
         self.records = records
@@ -49,12 +59,13 @@ public enum JournalError: Error, Equatable, CustomStringConvertible {
     /// The database said no: its result code and its message (D10).
     case database(code: Int32, message: String)
 
+    /// What went wrong and what to do about it.
     public var description: String {
         switch self {
         case let .sequenceNotAfter(machine, sequence, last):
-            "journal of '\(machine)': sequence number \(sequence) is not after \(last)"
+            "journal of '\(machine)': sequence number \(sequence) is not after \(last); number each record above the one before it and above `lastSequence(of:)`; nothing of the batch was written"
         case let .newerSchema(found, supported):
-            "journal schema version \(found) is newer than this store's \(supported); the file is left untouched"
+            "journal schema version \(found) is newer than this store's \(supported): open the file with the newer StateLoop that wrote it; it was left untouched"
         case let .database(code, message):
             "journal database error \(code): \(message)"
         }

@@ -104,6 +104,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
         }
     }
 
+    /// Appends `records` in one `BEGIN IMMEDIATE` transaction, rolled back when any is refused (D2, D3).
     public func append(_ records: [JournalRecord], to machine: String) throws(JournalError) {
         try transaction { () throws(JournalError) in
             var last = try lastSequenceLocked(machine)
@@ -120,6 +121,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
         }
     }
 
+    /// Saves `snapshot`, replacing one of the same sequence number (D5).
     public func writeSnapshot(_ snapshot: JournalSnapshot, of machine: String) throws(JournalError) {
         try transaction { () throws(JournalError) in
             defer { sqlite3_reset(insertSnapshot) }
@@ -130,6 +132,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
         }
     }
 
+    /// The latest snapshot and the records after it, read in one transaction (D5).
     public func recover(_ machine: String) throws(JournalError) -> JournalRecovery {
         // One read transaction, so the snapshot and the records are of the same moment.
         try transaction(writing: false) { () throws(JournalError) in
@@ -156,6 +159,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
         }
     }
 
+    /// The highest sequence number of a record or snapshot of `machine` (D6).
     public func lastSequence(of machine: String) throws(JournalError) -> Int64? {
         try locked { () throws(JournalError) in try lastSequenceLocked(machine) }
     }
