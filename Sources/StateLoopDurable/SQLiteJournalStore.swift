@@ -108,14 +108,16 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     public func append(_ records: [JournalRecord], to machine: String) throws(JournalError) {
         try transaction { () throws(JournalError) in
             var last = try lastSequenceLocked(machine)
+            // Bindings outlive a reset: the machine is bound once per batch.
+            try bind(machine, 1, insertRecord)
             for record in records {
                 try record.checkFollows(last, in: machine)
                 defer { sqlite3_reset(insertRecord) }
-                try bind(machine, 1, insertRecord)
                 sqlite3_bind_int64(insertRecord, 2, record.sequence)
-                try bind(record.event, 3, insertRecord)
-                try bind(record.stateAfter, 4, insertRecord)
-                _ = try step(insertRecord)
+                let result = record.event.withUnsafeBytes { event in
+                    record.stateAfter.withUnsafeBytes { state in Self.stepBinding(event, state, from: 3, insertRecord) }
+                }
+                guard result == SQLITE_DONE else { throw Self.error(result, db) }
                 last = record.sequence
             }
         }
@@ -127,8 +129,8 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
             defer { sqlite3_reset(insertSnapshot) }
             try bind(machine, 1, insertSnapshot)
             sqlite3_bind_int64(insertSnapshot, 2, snapshot.sequence)
-            try bind(snapshot.state, 3, insertSnapshot)
-            _ = try step(insertSnapshot)
+            let result = snapshot.state.withUnsafeBytes { state in Self.stepBinding(state, nil, from: 3, insertSnapshot) }
+            guard result == SQLITE_DONE else { throw Self.error(result, db) }
         }
     }
 
@@ -214,13 +216,23 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
         guard result == SQLITE_OK else { throw Self.error(result, db) }
     }
 
-    private func bind(_ bytes: [UInt8], _ index: Int32, _ statement: OpaquePointer) throws(JournalError) {
-        let result = bytes.withUnsafeBytes { buffer in
+    /// Binds `first` and `second` to the parameters from `index` on and steps `statement` once,
+    /// returning SQLite's result. The bytes are not copied (SQLITE_STATIC): they are valid only
+    /// inside the caller's `withUnsafeBytes`, so the step happens here, and the caller resets.
+    private static func stepBinding(
+        _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer?, from index: Int32, _ statement: OpaquePointer
+    ) -> Int32 {
+        for (offset, bytes) in [first, second].enumerated() {
+            guard let bytes else { continue }
             // An empty buffer may have no address, which SQLite would bind as NULL.
-            guard let base = buffer.baseAddress, !buffer.isEmpty else { return sqlite3_bind_zeroblob(statement, index, 0) }
-            return sqlite3_bind_blob64(statement, index, base, sqlite3_uint64(buffer.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+            let result = if let base = bytes.baseAddress, !bytes.isEmpty {
+                sqlite3_bind_blob64(statement, index + Int32(offset), base, sqlite3_uint64(bytes.count), nil)
+            } else {
+                sqlite3_bind_zeroblob(statement, index + Int32(offset), 0)
+            }
+            guard result == SQLITE_OK else { return result }
         }
-        guard result == SQLITE_OK else { throw Self.error(result, db) }
+        return sqlite3_step(statement)
     }
 
     private static func bytes(_ statement: OpaquePointer, _ column: Int32) -> [UInt8] {
