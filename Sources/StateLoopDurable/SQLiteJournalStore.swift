@@ -47,8 +47,13 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
             sqlite3_close_v2(handle)
             throw error
         }
+        // NULL when the library was built without threads (SQLITE_THREADSAFE=0): D12 needs them.
+        guard let mutex = sqlite3_db_mutex(handle) else {
+            sqlite3_close_v2(handle)
+            throw .database(code: SQLITE_MISUSE, message: "this SQLite library was built without thread support (SQLITE_THREADSAFE=0)")
+        }
         db = handle
-        mutex = sqlite3_db_mutex(handle)
+        self.mutex = mutex
         var prepared: [OpaquePointer] = []
         do throws(JournalError) {
             sqlite3_extended_result_codes(handle, 1)
