@@ -42,6 +42,30 @@ import Testing
         }
     }
 
+    @Test("D13: several stores on one file write in turn, and each sees what the others committed")
+    func d13SeveralConnections() async throws {
+        let path = try TemporaryFolder().file("j.sqlite")
+        let stores = try [SQLiteJournalStore(path: path), SQLiteJournalStore(path: path, durability: .powerLoss)]
+        try await withThrowingTaskGroup { group in
+            for (index, store) in stores.enumerated() {
+                for machine in 0..<3 {
+                    group.addTask {
+                        for batch in Int64(0)..<20 { try store.append(records(batch * 5 + 1...batch * 5 + 5), to: "s\(index)m\(machine)") }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        for index in stores.indices {
+            for machine in 0..<3 {
+                #expect(try stores[1 - index].recover("s\(index)m\(machine)").records == records(1...100))
+            }
+        }
+        #expect(throws: JournalError.sequenceNotAfter(machine: "s0m0", sequence: 100, last: 100)) {
+            try stores[1].append(records(100...101), to: "s0m0")
+        }
+    }
+
     @Test("D11: everything written is read back after the file is closed and opened again")
     func d11Reopen() throws {
         let path = try TemporaryFolder().file("j.sqlite")
