@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "StateLoop", targets: ["StateLoop"]),
         // The exhaustive test harness `MachineTest` and transition coverage (Docs/Testing.md).
         .library(name: "StateLoopTesting", targets: ["StateLoopTesting"]),
+        // The journal store of durable machines (Docs/Durability.md): a protocol, SQLite, in memory.
+        .library(name: "StateLoopDurable", targets: ["StateLoopDurable"]),
         // The reader and the generator as libraries only so that Benchmarks/ (a separate package,
         // to keep release benchmarks out of `swift build` here) can time them in-process. The
         // leading underscore says it: no API promise (like swift-openapi-generator's
@@ -46,6 +48,16 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
+
+        // The SQLite C API as a Swift module (Debian libsqlite3-dev, Homebrew sqlite; Apple SDKs ship it).
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+
+        // The journal store of durable machines: `JournalStore`, `SQLiteJournalStore`, `InMemoryJournalStore`.
+        .target(name: "StateLoopDurable", dependencies: ["CSQLite"]),
 
         // Reading and checking: libyaml events -> node tree with marks -> MachineSpec -> diagnostics.
         .target(name: "StateLoopSpec", dependencies: ["CYAML"]),
@@ -122,6 +134,10 @@ let package = Package(
         .testTarget(name: "StateLoopCLITests", dependencies: ["stateloop"], exclude: ["Help"]),
         // The spec-file naming the plugins and the CLI share (Plugins/PluginsShared, linked in).
         .testTarget(name: "PluginsSharedTests"),
+        // The journal stores on real SQLite files; the crash test SIGKILLs `journal-crash-helper`.
+        .testTarget(name: "StateLoopDurableTests", dependencies: ["StateLoopDurable", "journal-crash-helper"]),
+        // Appends numbered batches to a journal and says which committed, until it is killed.
+        .executableTarget(name: "journal-crash-helper", dependencies: ["StateLoopDurable"], path: "Tests/JournalCrashHelper"),
         // Real `swift build`s of Tests/Fixtures packages that apply the plugin.
         .testTarget(name: "EndToEndTests", dependencies: ["StateLoopTestSupport"]),
     ],

@@ -21,6 +21,7 @@ let package = Package(
                 .product(name: "StateLoop", package: "StateLoop"),
                 .product(name: "_StateLoopSpec", package: "StateLoop"),
                 .product(name: "_StateLoopCodegen", package: "StateLoop"),
+                .product(name: "StateLoopDurable", package: "StateLoop"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs the system packages StateLoop needs when they are missing: libyaml (the YAML parser the
-# generator is built on, pkg-config yaml-0.1), pkg-config, and Graphviz (`dot`, for SVG/PNG diagrams).
+# generator is built on, pkg-config yaml-0.1), SQLite (the journal store of StateLoopDurable,
+# pkg-config sqlite3), pkg-config, and Graphviz (`dot`, for SVG/PNG diagrams).
 set -euo pipefail
 
 missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 pkg-config --exists yaml-0.1 2>/dev/null || missing+=(libyaml-dev)
+pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 command -v dot >/dev/null 2>&1 || missing+=(graphviz)
 # Packages a caller needs besides, named by their command (bench.sh: valgrind, on Linux).
 for extra in "$@"; do command -v "$extra" >/dev/null 2>&1 || missing+=("$extra"); done
@@ -18,8 +20,8 @@ if command -v apt-get >/dev/null 2>&1; then
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 elif command -v brew >/dev/null 2>&1; then
-    brew install libyaml graphviz pkg-config
+    brew install libyaml sqlite graphviz pkg-config
 else
-    echo "error: please install ${missing[*]} (Debian/Ubuntu: apt-get install libyaml-dev graphviz pkg-config; macOS: brew install libyaml graphviz)" >&2
+    echo "error: please install ${missing[*]} (Debian/Ubuntu: apt-get install libyaml-dev libsqlite3-dev graphviz pkg-config; macOS: brew install libyaml sqlite graphviz)" >&2
     exit 2
 fi

@@ -18,10 +18,11 @@ time swift test --skip-build --parallel --skip EndToEndTests
 echo "== swift test: end-to-end builds of Tests/Fixtures packages that apply the plugin"
 time swift test --skip-build --filter EndToEndTests
 
-echo "== the runtime and the generated machines under ThreadSanitizer"
+echo "== the runtime, the generated machines and the journal stores under ThreadSanitizer"
 # GeneratedCodeTests: users run their apps and tests under TSan, so the generated reducers (every
-# statechart golden, traced and untraced) run here too, not only the hand-written runtime.
-swift test --sanitize=thread --scratch-path .build-tsan --filter "StateLoopTests|GeneratedCodeTests"
+# statechart golden, traced and untraced) run here too, not only the hand-written runtime; and the
+# journal stores, which many tasks call at once (Docs/Durability.md D12).
+swift test --sanitize=thread --scratch-path .build-tsan --filter "StateLoopTests|GeneratedCodeTests|StateLoopDurableTests"
 
 echo "== the front end and generator under AddressSanitizer"
 # --disable-xctest: LeakSanitizer reports a leak inside XCTest's own runner (which runs no test

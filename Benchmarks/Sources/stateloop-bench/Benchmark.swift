@@ -9,14 +9,17 @@ struct Benchmark: Sendable {
     let name: String
     /// The most the figure may be (the goals of Benchmarks/README.md), or `nil`.
     var goal: Double? = nil
+    /// The least the figure must be, for a rate (`durable.sqlite.append.events_per_s`), or `nil`.
+    var floor: Double? = nil
     /// Runs the measurement and returns the figure.
     let measure: @Sendable () -> Double
 
     /// The `BENCH` line of `value`: one decimal, two below 10 (ratios, nanoseconds per event).
     func line(_ value: Double) -> String {
         let figure = "BENCH \(name) \(Self.rounded(value))"
-        guard let goal else { return figure }
-        return figure + " (goal ≤ \(Self.rounded(goal)): \(value <= goal ? "met" : "not met"))"
+        if let goal { return figure + " (goal ≤ \(Self.rounded(goal)): \(value <= goal ? "met" : "not met"))" }
+        if let floor { return figure + " (goal ≥ \(Self.rounded(floor)): \(value >= floor ? "met" : "not met"))" }
+        return figure
     }
 
     private static func rounded(_ value: Double) -> Double {

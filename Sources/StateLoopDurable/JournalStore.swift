@@ -1,0 +1,99 @@
+// The journal store of durable machines (Docs/Durability.md): what a store promises, whatever
+// keeps the bytes. No SQLite type appears here, so a PostgreSQL store can conform later.
+
+/// One reduced event of one machine: its sequence number, the event and the state after it, as
+/// bytes (their encoding belongs to the caller).
+public struct JournalRecord: Sendable, Equatable {
+    /// The record's place in its machine's journal; each is above the one before (D3).
+    public var sequence: Int64
+    /// The reduced event.
+    public var event: [UInt8]
+    /// The state after the event was reduced.
+    public var stateAfter: [UInt8]
+
+    /// A record of the event numbered `sequence` and the state after it.
+    public init(sequence: Int64, event: [UInt8], stateAfter: [UInt8]) {
+        self.sequence = sequence
+        self.event = event
+        self.stateAfter = stateAfter
+    }
+}
+
+/// A machine's state as of the record numbered `sequence` (D5).
+public struct JournalSnapshot: Sendable, Equatable {
+    /// The sequence number of the last record the state includes.
+    public var sequence: Int64
+    /// The state.
+    public var state: [UInt8]
+
+    /// The snapshot of `state` as of the record numbered `sequence`.
+    public init(sequence: Int64, state: [UInt8]) {
+        self.sequence = sequence
+        self.state = state
+    }
+}
+
+/// What recovery reads of one machine: its latest snapshot, if any, and every record after it,
+/// in sequence order (D5).
+public struct JournalRecovery: Sendable, Equatable {
+    /// The latest snapshot, or `nil` when none was written.
+    public var snapshot: JournalSnapshot?
+    /// The records after the snapshot (all of them without one), in sequence order.
+    public var records: [JournalRecord]
+
+    /// What a machine recovers: `snapshot`, then `records`.
+    public init(snapshot: JournalSnapshot?, records: [JournalRecord]) {
+        self.snapshot = snapshot
+        self.records = records
+    }
+}
+
+/// Why a store refused or failed an operation. A store throws; it never stops the process.
+public enum JournalError: Error, Equatable, CustomStringConvertible {
+    /// A record's sequence number is not above the one before it (in the batch, or the last
+    /// durable one): the whole batch is refused (D2, D3).
+    case sequenceNotAfter(machine: String, sequence: Int64, last: Int64)
+    /// The database was written by a newer version of this store (its schema version is above
+    /// the one this store knows); it is left as it is (D9).
+    case newerSchema(found: Int32, supported: Int32)
+    /// The database said no: its result code and its message (D10).
+    case database(code: Int32, message: String)
+
+    /// What went wrong and what to do about it.
+    public var description: String {
+        switch self {
+        case let .sequenceNotAfter(machine, sequence, last):
+            "journal of '\(machine)': sequence number \(sequence) is not after \(last); number each record above the one before it and above `lastSequence(of:)`; nothing of the batch was written"
+        case let .newerSchema(found, supported):
+            "journal schema version \(found) is newer than this store's \(supported): open the file with the newer StateLoop that wrote it; it was left untouched"
+        case let .database(code, message):
+            "journal database error \(code): \(message)"
+        }
+    }
+}
+
+/// Where the records and snapshots of durable machines are kept. Several machines, each named by
+/// an id, share one store (D4). Every conforming store keeps the same promises, D1–D6.
+public protocol JournalStore: Sendable {
+    /// Appends `records` to the journal of `machine` atomically: all of them are durable, or none
+    /// (D2). Their sequence numbers rise strictly, from above `lastSequence(of:)` (D3).
+    func append(_ records: [JournalRecord], to machine: String) async throws
+
+    /// Saves `snapshot` as the state of `machine` as of its sequence number (D5).
+    func writeSnapshot(_ snapshot: JournalSnapshot, of machine: String) async throws
+
+    /// The latest snapshot of `machine` and the records after it, in order (D1, D5).
+    func recover(_ machine: String) async throws -> JournalRecovery
+
+    /// The highest sequence number durable for `machine`, in a record or a snapshot; `nil` when
+    /// nothing is (D6).
+    func lastSequence(of machine: String) async throws -> Int64?
+}
+
+extension JournalRecord {
+    /// Checks that this record may follow `last` in a journal (D3); the one ordering check every
+    /// store makes, record by record, before the record is kept.
+    func checkFollows(_ last: Int64?, in machine: String) throws(JournalError) {
+        if let last, sequence <= last { throw .sequenceNotAfter(machine: machine, sequence: sequence, last: last) }
+    }
+}

@@ -1,0 +1,289 @@
+// The built-in journal store: one SQLite database file in WAL mode, shared by many machines.
+
+import CSQLite
+
+/// A `JournalStore` in a SQLite file, created when missing.
+///
+/// Thread safety: one connection per store, opened serialized (`SQLITE_OPEN_FULLMUTEX`); every
+/// operation holds that connection's own mutex (`sqlite3_db_mutex`) from its first statement to
+/// its commit, so calls from any thread or task run one at a time and a transaction is never
+/// interleaved with another. Other stores (in this process or others) may open the same file:
+/// SQLite's locks order their writes (`BEGIN IMMEDIATE`, waiting up to 5 s for a busy lock).
+/// Each call blocks its thread for the time of its transaction (with `.powerLoss`, a sync).
+public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
+    /// What a committed batch survives (D8).
+    public enum Durability: Sendable {
+        /// A kill of the process, not a power loss: `synchronous=NORMAL` in WAL mode, where a
+        /// commit writes the WAL without syncing it.
+        case processCrash
+        /// A power loss or an OS crash too: `synchronous=FULL`, a sync of the WAL at each commit.
+        case powerLoss
+    }
+
+    /// The schema this store writes and reads, kept in `PRAGMA user_version` (D9).
+    public static let schemaVersion: Int32 = 1
+
+    private let db: OpaquePointer
+    private let mutex: OpaquePointer
+    private let insertRecord: OpaquePointer
+    private let insertSnapshot: OpaquePointer
+    private let selectSnapshot: OpaquePointer
+    private let selectRecords: OpaquePointer
+    private let selectLast: OpaquePointer
+    private let begin: OpaquePointer
+    private let beginRead: OpaquePointer
+    private let commit: OpaquePointer
+    private let rollback: OpaquePointer
+
+    /// Opens the database at `path` (creating it and its schema when missing) in WAL mode with
+    /// the `synchronous` level of `durability`.
+    public init(path: String, durability: Durability = .processCrash) throws(JournalError) {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
+        let opened = sqlite3_open_v2(path, &handle, flags, nil)
+        guard let handle else { throw .database(code: opened, message: String(cString: sqlite3_errstr(opened))) }
+        guard opened == SQLITE_OK else {
+            let error = JournalError.database(code: opened, message: String(cString: sqlite3_errmsg(handle)))
+            sqlite3_close_v2(handle)
+            throw error
+        }
+        // NULL when the library was built without threads (SQLITE_THREADSAFE=0): D12 needs them.
+        guard let mutex = sqlite3_db_mutex(handle) else {
+            sqlite3_close_v2(handle)
+            throw .database(code: SQLITE_MISUSE, message: "this SQLite library was built without thread support (SQLITE_THREADSAFE=0)")
+        }
+        db = handle
+        self.mutex = mutex
+        var prepared: [OpaquePointer] = []
+        do throws(JournalError) {
+            sqlite3_extended_result_codes(handle, 1)
+            try Self.execute("PRAGMA busy_timeout = 5000", on: handle)
+            // Before anything is set, so that a newer file is left as it was (D9).
+            let found = try Self.userVersion(handle)
+            if found > Self.schemaVersion { throw .newerSchema(found: found, supported: Self.schemaVersion) }
+            try Self.execute("PRAGMA journal_mode = WAL", on: handle)
+            try Self.execute("PRAGMA synchronous = \(durability == .powerLoss ? "FULL" : "NORMAL")", on: handle)
+            try Self.migrate(handle)
+            func prepare(_ sql: String) throws(JournalError) -> OpaquePointer {
+                var statement: OpaquePointer?
+                let result = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+                guard result == SQLITE_OK, let statement else { throw Self.error(result, handle) }
+                prepared.append(statement)
+                return statement
+            }
+            insertRecord = try prepare("INSERT INTO journal (machine, seq, event, state) VALUES (?1, ?2, ?3, ?4)")
+            insertSnapshot = try prepare("INSERT OR REPLACE INTO snapshot (machine, seq, state) VALUES (?1, ?2, ?3)")
+            selectSnapshot = try prepare("SELECT seq, state FROM snapshot WHERE machine = ?1 ORDER BY seq DESC LIMIT 1")
+            selectRecords = try prepare("SELECT seq, event, state FROM journal WHERE machine = ?1 AND seq > ?2 ORDER BY seq")
+            selectLast = try prepare("""
+                SELECT max(seq) FROM (SELECT max(seq) AS seq FROM journal WHERE machine = ?1
+                UNION ALL SELECT max(seq) FROM snapshot WHERE machine = ?1)
+                """)
+            begin = try prepare("BEGIN IMMEDIATE")
+            beginRead = try prepare("BEGIN DEFERRED")
+            commit = try prepare("COMMIT")
+            rollback = try prepare("ROLLBACK")
+        } catch {
+            prepared.forEach { sqlite3_finalize($0) }
+            sqlite3_close_v2(handle)
+            throw error
+        }
+    }
+
+    deinit {
+        for statement in [insertRecord, insertSnapshot, selectSnapshot, selectRecords, selectLast, begin, beginRead, commit, rollback] {
+            sqlite3_finalize(statement)
+        }
+        sqlite3_close_v2(db)
+    }
+
+    /// The value of `PRAGMA name` as text (to see what the store set: `synchronous`, `journal_mode`).
+    public func pragma(_ name: String) throws(JournalError) -> String {
+        try locked { () throws(JournalError) in
+            var statement: OpaquePointer?
+            let result = sqlite3_prepare_v2(db, "PRAGMA \(name)", -1, &statement, nil)
+            defer { sqlite3_finalize(statement) }
+            guard result == SQLITE_OK, let statement else { throw Self.error(result, db) }
+            guard try step(statement) else { return "" }
+            return String(cString: sqlite3_column_text(statement, 0))
+        }
+    }
+
+    /// Appends `records` in one `BEGIN IMMEDIATE` transaction, rolled back when any is refused (D2, D3).
+    public func append(_ records: [JournalRecord], to machine: String) throws(JournalError) {
+        try transaction { () throws(JournalError) in
+            var last = try lastSequenceLocked(machine)
+            // Bindings outlive a reset: the machine is bound once per batch.
+            try bind(machine, 1, insertRecord)
+            for record in records {
+                try record.checkFollows(last, in: machine)
+                defer { sqlite3_reset(insertRecord) }
+                sqlite3_bind_int64(insertRecord, 2, record.sequence)
+                let result = record.event.withUnsafeBytes { event in
+                    record.stateAfter.withUnsafeBytes { state in Self.stepBinding(event, state, from: 3, insertRecord) }
+                }
+                guard result == SQLITE_DONE else { throw Self.error(result, db) }
+                last = record.sequence
+            }
+        }
+    }
+
+    /// Saves `snapshot`, replacing one of the same sequence number (D5).
+    public func writeSnapshot(_ snapshot: JournalSnapshot, of machine: String) throws(JournalError) {
+        try transaction { () throws(JournalError) in
+            defer { sqlite3_reset(insertSnapshot) }
+            try bind(machine, 1, insertSnapshot)
+            sqlite3_bind_int64(insertSnapshot, 2, snapshot.sequence)
+            let result = snapshot.state.withUnsafeBytes { state in Self.stepBinding(state, nil, from: 3, insertSnapshot) }
+            guard result == SQLITE_DONE else { throw Self.error(result, db) }
+        }
+    }
+
+    /// The latest snapshot and the records after it, read in one transaction (D5).
+    public func recover(_ machine: String) throws(JournalError) -> JournalRecovery {
+        // One read transaction, so the snapshot and the records are of the same moment.
+        try transaction(writing: false) { () throws(JournalError) in
+            var snapshot: JournalSnapshot?
+            do {
+                defer { sqlite3_reset(selectSnapshot) }
+                try bind(machine, 1, selectSnapshot)
+                if try step(selectSnapshot) {
+                    snapshot = JournalSnapshot(sequence: sqlite3_column_int64(selectSnapshot, 0), state: Self.bytes(selectSnapshot, 1))
+                }
+            }
+            defer { sqlite3_reset(selectRecords) }
+            try bind(machine, 1, selectRecords)
+            sqlite3_bind_int64(selectRecords, 2, snapshot?.sequence ?? .min)
+            var records: [JournalRecord] = []
+            while try step(selectRecords) {
+                records.append(JournalRecord(
+                    sequence: sqlite3_column_int64(selectRecords, 0),
+                    event: Self.bytes(selectRecords, 1),
+                    stateAfter: Self.bytes(selectRecords, 2)
+                ))
+            }
+            return JournalRecovery(snapshot: snapshot, records: records)
+        }
+    }
+
+    /// The highest sequence number of a record or snapshot of `machine` (D6).
+    public func lastSequence(of machine: String) throws(JournalError) -> Int64? {
+        try locked { () throws(JournalError) in try lastSequenceLocked(machine) }
+    }
+
+    // MARK: - Statements
+
+    private func lastSequenceLocked(_ machine: String) throws(JournalError) -> Int64? {
+        defer { sqlite3_reset(selectLast) }
+        try bind(machine, 1, selectLast)
+        guard try step(selectLast), sqlite3_column_type(selectLast, 0) != SQLITE_NULL else { return nil }
+        return sqlite3_column_int64(selectLast, 0)
+    }
+
+    /// Runs `body` holding the connection's mutex.
+    private func locked<T>(_ body: () throws(JournalError) -> T) throws(JournalError) -> T {
+        sqlite3_mutex_enter(mutex)
+        defer { sqlite3_mutex_leave(mutex) }
+        return try body()
+    }
+
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws (D2).
+    /// A writing one takes the database's write lock at once (`BEGIN IMMEDIATE`), so that what it
+    /// reads first (the last sequence number) stays true until it commits.
+    private func transaction<T>(writing: Bool = true, _ body: () throws(JournalError) -> T) throws(JournalError) -> T {
+        try locked { () throws(JournalError) in
+            let start = writing ? begin : beginRead
+            defer { sqlite3_reset(start); sqlite3_reset(commit); sqlite3_reset(rollback) }
+            _ = try step(start)
+            do throws(JournalError) {
+                let result = try body()
+                _ = try step(commit)
+                return result
+            } catch {
+                if sqlite3_get_autocommit(db) == 0 { _ = sqlite3_step(rollback) }
+                throw error
+            }
+        }
+    }
+
+    /// Steps `statement`: `true` for a row, `false` when done.
+    private func step(_ statement: OpaquePointer) throws(JournalError) -> Bool {
+        switch sqlite3_step(statement) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let result: throw Self.error(result, db)
+        }
+    }
+
+    private func bind(_ text: String, _ index: Int32, _ statement: OpaquePointer) throws(JournalError) {
+        // SQLITE_TRANSIENT: SQLite copies the text before the call returns.
+        let result = sqlite3_bind_text(statement, index, text, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        guard result == SQLITE_OK else { throw Self.error(result, db) }
+    }
+
+    /// Binds `first` and `second` to the parameters from `index` on and steps `statement` once,
+    /// returning SQLite's result. The bytes are not copied (SQLITE_STATIC): they are valid only
+    /// inside the caller's `withUnsafeBytes`, so the step happens here, and the caller resets.
+    private static func stepBinding(
+        _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer?, from index: Int32, _ statement: OpaquePointer
+    ) -> Int32 {
+        for (offset, bytes) in [first, second].enumerated() {
+            guard let bytes else { continue }
+            // An empty buffer may have no address, which SQLite would bind as NULL.
+            let result = if let base = bytes.baseAddress, !bytes.isEmpty {
+                sqlite3_bind_blob64(statement, index + Int32(offset), base, sqlite3_uint64(bytes.count), nil)
+            } else {
+                sqlite3_bind_zeroblob(statement, index + Int32(offset), 0)
+            }
+            guard result == SQLITE_OK else { return result }
+        }
+        return sqlite3_step(statement)
+    }
+
+    private static func bytes(_ statement: OpaquePointer, _ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard count > 0, let base = sqlite3_column_blob(statement, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    private static func error(_ code: Int32, _ db: OpaquePointer) -> JournalError {
+        .database(code: code, message: String(cString: sqlite3_errmsg(db)))
+    }
+
+    private static func execute(_ sql: String, on db: OpaquePointer) throws(JournalError) {
+        let result = sqlite3_exec(db, sql, nil, nil, nil)
+        guard result == SQLITE_OK else { throw error(result, db) }
+    }
+
+    // MARK: - Schema
+
+    /// Creates the schema of a new file (one that no other connection created first).
+    private static func migrate(_ db: OpaquePointer) throws(JournalError) {
+        try execute("BEGIN IMMEDIATE", on: db)
+        do throws(JournalError) {
+            if try userVersion(db) == 0 {
+                try execute("""
+                    CREATE TABLE journal (machine TEXT NOT NULL, seq INTEGER NOT NULL, event BLOB NOT NULL,
+                        state BLOB NOT NULL, PRIMARY KEY (machine, seq)) WITHOUT ROWID;
+                    CREATE TABLE snapshot (machine TEXT NOT NULL, seq INTEGER NOT NULL, state BLOB NOT NULL,
+                        PRIMARY KEY (machine, seq)) WITHOUT ROWID;
+                    PRAGMA user_version = \(schemaVersion);
+                    """, on: db)
+            }
+            try execute("COMMIT", on: db)
+        } catch {
+            _ = sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
+            throw error
+        }
+    }
+
+    private static func userVersion(_ db: OpaquePointer) throws(JournalError) -> Int32 {
+        var statement: OpaquePointer?
+        let result = sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        guard result == SQLITE_OK, let statement else { throw error(result, db) }
+        let stepped = sqlite3_step(statement)
+        guard stepped == SQLITE_ROW else { throw error(stepped, db) }
+        return sqlite3_column_int(statement, 0)
+    }
+}

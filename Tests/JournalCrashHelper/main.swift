@@ -1,0 +1,34 @@
+// journal-crash-helper DB BATCH [MACHINE]: appends batches of BATCH records to the journal of
+// MACHINE ("crash" unless given) in the SQLite file DB, forever, and prints `committed N` (N, the last sequence number
+// of the batch) once each batch's append has returned. The crash tests (D7, D13) kill it with SIGKILL.
+// Record n's event is the 8 bytes of n, little-endian, and its state the same bytes reversed.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import StateLoopDurable
+
+let arguments = CommandLine.arguments
+/// Writes `line` to file descriptor `fd` at once, unbuffered, so a kill loses no reported commit.
+func say(_ line: String, to fd: Int32 = 1) {
+    _ = line.withCString { write(fd, $0, strlen($0)) }
+}
+
+guard (3...4).contains(arguments.count), let batch = Int64(arguments[2]), batch > 0 else {
+    say("usage: journal-crash-helper DB BATCH [MACHINE]\n", to: 2)
+    exit(2)
+}
+let machine = arguments.count == 4 ? arguments[3] : "crash"
+let store = try SQLiteJournalStore(path: arguments[1], durability: .processCrash)
+var last = try store.lastSequence(of: machine) ?? 0
+while true {
+    let records = (last + 1...last + batch).map { sequence in
+        let bytes = withUnsafeBytes(of: sequence.littleEndian, Array.init)
+        return JournalRecord(sequence: sequence, event: bytes, stateAfter: bytes.reversed())
+    }
+    try store.append(records, to: machine)
+    last += batch
+    say("committed \(last)\n")
+}
