@@ -87,16 +87,11 @@ extension MachineContextBuilder {
         var body = memberPrinter()
         body.switchBlock("_state") { out in
             for (position, node) in tree.nodes.enumerated() where !node.spec.onDone.isEmpty {
-                let finished: String
-                if node.spec.kind == .parallel {
-                    let finals = tree.regions(of: position).map { region in
-                        tree[region].children.filter { tree[$0].spec.isFinal }.map { "isIn(.\(caseName($0)))" }
-                    }
-                    // A region without a final state never finishes, and neither does the parallel state.
-                    finished = finals.contains(where: \.isEmpty) ? "" : finals.map { "(" + $0.joined(separator: " || ") + ")" }.joined(separator: " && ")
-                } else {
-                    finished = node.children.filter { tree[$0].spec.isFinal }.map { "isIn(.\(caseName($0)))" }.joined(separator: " || ")
-                }
+                // Due while each group has an active final state (S53, S71, S84; `MachineSemantics.dueWhen`).
+                let groups = semantics.dueWhen(position).map { $0.map { "isIn(.\(caseName($0)))" } }
+                let finished = groups.contains(where: \.isEmpty) ? ""
+                    : groups.count == 1 ? groups[0].joined(separator: " || ")
+                    : groups.map { "(" + $0.joined(separator: " || ") + ")" }.joined(separator: " && ")
                 out.block("case .\(caseName(position)):", closing: nil) { out in
                     out.line("guard \(finished.isEmpty ? "false" : finished) else { return false }")
                     chainLines(branches(semantics.doneChain(position)), leaf: -1, payload: nil, into: &out)

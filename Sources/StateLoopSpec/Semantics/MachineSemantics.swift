@@ -255,10 +255,15 @@ public struct MachineSemantics: Sendable {
     /// True when `composite`'s `onDone:` applies: it rests in a final child, or, for a parallel
     /// state, every region does (S53, S71).
     public func isDue(_ composite: Int, active: (Int) -> Bool) -> Bool {
-        func restsInFinal(_ state: Int) -> Bool {
-            tree[state].children.contains { tree[$0].spec.isFinal && active($0) }
-        }
-        return tree[composite].spec.kind == .parallel ? tree.regions(of: composite).allSatisfy(restsInFinal) : restsInFinal(composite)
+        dueWhen(composite).allSatisfy { $0.contains(where: active) }
+    }
+
+    /// What makes `composite`'s `onDone:` due, as groups of final states: it is due while each
+    /// group has an active state. One group, its final children, for a composite; one per region
+    /// for a parallel state (a region without a final state never lets it finish, S84).
+    public func dueWhen(_ composite: Int) -> [[Int]] {
+        func finals(_ state: Int) -> [Int] { tree[state].children.filter { tree[$0].spec.isFinal } }
+        return tree[composite].spec.kind == .parallel ? tree.regions(of: composite).map(finals) : [finals(composite)]
     }
 
     /// Adds to the queue of due `onDone:`s what entering `state` makes due: a parallel state once,
