@@ -68,6 +68,7 @@ import Testing
     /// keys and reject any other (the decoder reports unknown keys in each of them).
     static let keyLists: [(pointer: String, keys: [String], closed: Bool)] = [
         ("", SpecDecoder.Keys.machine, true),
+        ("/$defs/persist", SpecDecoder.Keys.persist, true),
         ("/$defs/contextField", SpecDecoder.Keys.contextField, true),
         ("/$defs/event", [SpecDecoder.Keys.eventSource], false),  // the other keys are payload fields
         ("/$defs/state", SpecDecoder.Keys.state, true),
@@ -140,6 +141,7 @@ import Testing
         let yaml = """
             machine: Shapes
             imports: Foundation
+            persist: {version: 2}
             input: {start: Int}
             context:
               count: {type: Int, default: 0}
@@ -225,6 +227,9 @@ import Testing
         ("machine: A\ninitial: a\nstates: {a: {}}\neffects: {e: {in: [a], request: {type: Int, value: v}, forward: [x]}}\n", "/effects/e: 'forward' needs 'machine'"),
         ("machine: A\ninitial: a\nstates: {a: {}}\neffects: {e: {in: [a], request: {type: Int, valeu: v}}}\n", "/effects/e/request: unknown key 'valeu'"),
         ("machine: A\nstates: {a: {}}\n", "/: missing required key 'initial'"),
+        ("machine: A\npersist: {version: two}\ninitial: a\nstates: {a: {}}\n", "/persist: matches none"),
+        ("machine: A\npersist: {verison: 2}\ninitial: a\nstates: {a: {}}\n", "/persist: matches none"),
+        ("machine: A\npersist: yes\ninitial: a\nstates: {a: {}}\n", "/persist: matches none"),
     ]
 
     @Test(arguments: mistakes.indices)

@@ -72,8 +72,8 @@ extension SpecChecker {
 
     // MARK: Child machines
 
-    /// E23, E24, E29, E31: the child exists, does not run its parent, and is given and answers
-    /// what its spec says.
+    /// E23, E24, E29, E31, D21: the child exists, does not run its parent, persists when its
+    /// parent does, and is given and answers what its spec says.
     private func checkChild(
         _ child: ChildMachine, of effect: EffectSpec, in spec: MachineSpec, events: [String: EventSpec], into findings: inout Findings
     ) {
@@ -101,6 +101,11 @@ extension SpecChecker {
             findings.error(
                 "machine '\(spec.name.value)' runs itself: \(cycle.joined(separator: " -> "))", at: machine.location,
                 fixIt: "a machine cannot run a machine that runs it; remove one 'machine:' effect of the cycle")
+        }
+        if spec.persist != nil, childSpec.persist == nil {
+            findings.error(
+                "machine '\(spec.name.value)' persists, but effect '\(effectName)' runs machine '\(machine.value)', which does not: a child is restored with its parent",
+                at: machine.location, fixIt: "add 'persist: true' to the spec of '\(machine.value)' (D21)")
         }
         checkInput(child, of: effectName, childSpec: childSpec, into: &findings)
         checkForward(child, childSpec: childSpec, events: events, into: &findings)

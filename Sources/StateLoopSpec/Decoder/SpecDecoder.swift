@@ -26,7 +26,9 @@ struct SpecDecoder: Sendable {
     /// The keys of each part of a spec, in the order they are usually written (for suggestions).
     enum Keys {
         /// Top-level keys.
-        static let machine = ["machine", "imports", "input", "context", "events", "on", "ignore", "delays", "initial", "states", "effects"]
+        static let machine = ["machine", "imports", "persist", "input", "context", "events", "on", "ignore", "delays", "initial", "states", "effects"]
+        /// Keys of `persist:` written as a mapping.
+        static let persist = ["version"]
         /// Keys of a context field.
         static let contextField = ["type", "default"]
         /// Keys of a state.
@@ -96,6 +98,7 @@ private struct DecodingSession {
         var effects: [EffectSpec] = []
         var input: [PayloadField] = []
         var delays: [Assignment] = []
+        var persist: PersistSpec?
         for entry in known(entries, keys: SpecDecoder.Keys.machine, in: "at the top level of a spec") {
             switch entry.key.value {
             case "machine": name = text(entry.value, expected: "the machine's name", fixIt: "write 'machine: MyMachine'")
@@ -107,6 +110,7 @@ private struct DecodingSession {
             case "initial": initial = text(entry.value, expected: "the name of the initial state", fixIt: "write 'initial: idle'")
             case "states": states = stateSpecs(entry.value)
             case "input": input = inputFields(entry.value)
+            case "persist": persist = persistSpec(entry)
             case "delays":
                 guard let entries = mapping(entry.value, expected: "a mapping from delay names to Duration expressions", fixIt: "write 'delays: {backoff: \".seconds(1 << attempt)\"}'") else { continue }
                 delays = entries.compactMap { delay in
@@ -131,7 +135,33 @@ private struct DecodingSession {
         guard let name, let initial, let states else { return nil }
         return MachineSpec(
             file: path, name: name, imports: imports, context: context, events: events, on: on, ignore: ignore,
-            initial: initial, states: states, effects: effects, input: input, delays: delays)
+            initial: initial, states: states, effects: effects, input: input, delays: delays, persist: persist)
+    }
+
+    /// `persist: true` (version 1) or `persist: {version: N}` with N an integer of 1 or more (D20).
+    mutating func persistSpec(_ entry: YAMLMappingEntry) -> PersistSpec? {
+        let fixIt = "write 'persist: true' (version 1), or 'persist: {version: 2}' with the version as a whole number of 1 or more"
+        if let scalar = entry.value.scalar {
+            guard scalar.value == "true" else {
+                error("expected 'true' or '{version: N}' for 'persist:', found \(Self.found(entry.value))", at: entry.value.location, fixIt: fixIt)
+                return nil
+            }
+            return PersistSpec(version: 1, location: entry.key.location)
+        }
+        guard let body = mapping(entry.value, expected: "'true' or '{version: N}' for 'persist:'", fixIt: fixIt) else { return nil }
+        let valid = known(body, keys: SpecDecoder.Keys.persist, in: "in 'persist:'")
+        guard let versionEntry = valid.first(where: { $0.key.value == "version" }) else {
+            // A misspelt 'version' is reported as unknown; do not also report it as missing.
+            if valid.count == body.count { error("'persist:' has no 'version:'", at: entry.value.location, fixIt: fixIt) }
+            return nil
+        }
+        guard let text = versionEntry.value.scalar?.value, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+              let version = Int(text), version >= 1
+        else {
+            error("the persisted version must be a whole number of 1 or more, found \(Self.found(versionEntry.value))", at: versionEntry.value.location, fixIt: fixIt)
+            return nil
+        }
+        return PersistSpec(version: version, location: entry.key.location)
     }
 
     /// `input: {field: Type}` (E21).

@@ -26,15 +26,19 @@ public struct MachineSpec: Sendable {
     public var input: [PayloadField]
     /// `delays:` — named timer delays, Swift `Duration` expressions of the state (E35).
     public var delays: [Assignment]
+    /// `persist:` — the machine is durable: its states and events are journaled (Docs/Durability.md);
+    /// `nil` when the spec does not persist.
+    public var persist: PersistSpec?
 
     public init(
         file: String, name: Located<String>, imports: [Located<String>] = [],
         context: [ContextField] = [], events: [EventSpec] = [], on: [EventHandler] = [], ignore: [Located<String>] = [],
         initial: Located<String>, states: [StateSpec] = [], effects: [EffectSpec] = [],
-        input: [PayloadField] = [], delays: [Assignment] = []
+        input: [PayloadField] = [], delays: [Assignment] = [], persist: PersistSpec? = nil
     ) {
         self.input = input
         self.delays = delays
+        self.persist = persist
         self.file = file
         self.name = name
         self.imports = imports
@@ -45,6 +49,21 @@ public struct MachineSpec: Sendable {
         self.initial = initial
         self.states = states
         self.effects = effects
+    }
+}
+
+/// `persist: true` or `persist: {version: N}`: the machine's states and events are journaled, and
+/// read back by a later run of the same or a newer version (Docs/Durability.md, D20).
+public struct PersistSpec: Hashable, Sendable {
+    /// The persisted version, 1 or more (`persist: true` is version 1); it is written with every
+    /// journal record.
+    public var version: Int
+    /// Where the `persist:` key is written.
+    public var location: SourceLocation
+
+    public init(version: Int, location: SourceLocation) {
+        self.version = version
+        self.location = location
     }
 }
 
