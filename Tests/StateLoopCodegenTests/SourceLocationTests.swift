@@ -357,11 +357,14 @@ struct SourceLocationTests {
         ], "swiftc said:\n\(result.output)\n\(source)")
     }
 
-    /// Every fixture, GitHubSearch with the types it names, in both language modes a target may
+    /// Every fixture, GitHubSearch and Ledger with the types they name, in both language modes a target may
     /// use (a Swift 5 target with `-warnings-as-errors` builds the generated code in Swift 5 mode).
     @Test("S93: every fixture compiles warning-free with every access level in Swift 6 and Swift 5 language mode", arguments: AccessLevel.allCases, [6, 5])
     func fixturesCompileWarningFreeWithEveryAccessLevelInEveryLanguageMode(_ access: AccessLevel, swiftVersion: Int) throws {
-        var files = ["GitHubTypes.swift": try String(contentsOf: TestPaths.golden.appendingPathComponent("../Support/GitHubTypes.swift"), encoding: .utf8)]
+        var files: [String: String] = [:]
+        for support in ["GitHubTypes.swift", "LedgerTypes.swift"] {
+            files[support] = try String(contentsOf: TestPaths.golden.appendingPathComponent("../Support/\(support)"), encoding: .utf8)
+        }
         for name in GoldenTests.fixtures {
             let source = try #require(TestPaths.generateFixture(name, pipeline: GeneratorPipeline(accessLevel: access)).source)
             files["\(name).swift"] = source

@@ -19,6 +19,7 @@ import StateLoopSpec
 //   MachineContextBuilder+Effects           effects and `after:` timers: request members, feedbacks
 //   MachineContextBuilder+Testing           the `StateMachine` conformance tests and coverage read
 //   MachineContextBuilder+Descriptions      how `Mode` and its nested types, `Event`, `Call` and `Run` print
+//   MachineContextBuilder+Journal           a persisted machine's journal coding and `DurableMachine` conformance
 //
 // A flat spec is a statechart of one level and takes the same path (S78, S79). Names the
 // generated code declares or derives come from `GeneratedNames`; every line is printed by
@@ -203,7 +204,7 @@ public struct MachineContextBuilder {
                 ? "\(access.prefix)static var initial: Self"
                 : "\(access.prefix)static func initial(_ input: Input) -> Self",
             recordingLines: recordingLines(),
-            conformance: (conformanceLines() + descriptionLines()).joined(separator: "\n"),
+            conformance: (conformanceLines() + descriptionLines() + journalLines(stateProperties: stateProperties)).joined(separator: "\n"),
             systemLines: systemLines(systemParameters: systemParameters, feedbacksArguments: feedbacksArguments),
             systemFinish: layout.hasTopLevelFinal ? ", isFinished: { $0.isDone }" : "",
             fields: zip(spec.context, fieldTypes).map { field, type in

@@ -109,6 +109,13 @@ public enum GeneratedNames {
         "_request_" + effect
     }
 
+    /// `Total` -> `_CodableTotal`: the alias that requires a persisted spec's type to be `Codable`
+    /// (Docs/Durability.md D28), at the machine's level beside the type's own alias. Spec names
+    /// cannot start with `_`, so no alias of a spec type takes it.
+    public static func codableCheck(ofAlias alias: String) -> String {
+        "_Codable" + alias
+    }
+
     /// `_default1`, `_value2`, `_timerRequest0`: the n-th generated member of a kind. Numbered,
     /// so that no two spec names can produce the same member.
     public static func member(_ kind: String, _ number: Int) -> String {

@@ -1,0 +1,122 @@
+import Foundation
+import StateLoop
+import Testing
+
+/// The journal coding of the persisted fixtures (Ledger, and Courier, its child; Docs/Durability.md
+/// D27, D29): along seeded random walks of events (and of the timers each state arms), every state
+/// and event reads back equal from its bytes and writes the same bytes again.
+@Suite struct JournalRoundTripTests {
+    /// A deterministic generator (SplitMix64), so a failing seed can be replayed.
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// `value`'s bytes read back: equal, every byte read, and written again to the same bytes.
+    static func expectRoundTrip<T: JournalCodable & Equatable>(_ value: T, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        var writer = JournalWriter()
+        writer.write(value)
+        var reader = JournalReader(writer.bytes)
+        let read = try T(from: &reader)
+        #expect(read == value, sourceLocation: sourceLocation)
+        #expect(reader.isAtEnd, "\(reader.bytes.count - reader.offset) bytes left over", sourceLocation: sourceLocation)
+        var again = JournalWriter()
+        again.write(read)
+        #expect(again.bytes == writer.bytes, sourceLocation: sourceLocation)
+    }
+
+    /// Walks `steps` random events from `initial` (drawn from `events` and the armed timers),
+    /// checking each state, event and pending run; returns the states walked through.
+    static func walk<M: DurableMachine>(
+        _: M.Type, from initial: M.State, events: [M.Event], seed: UInt64, steps: Int = 400
+    ) throws -> [M.State] {
+        var generator = SeededGenerator(state: seed)
+        var state = initial
+        var states = [state]
+        for _ in 0..<steps {
+            try expectRoundTrip(state)
+            let candidates = events + M.timers(in: state).map(\.event)
+            let event = candidates[Int(generator.next() % UInt64(candidates.count))]
+            try expectRoundTrip(event)
+            M.reduce(&state, event)
+            for run in M.pendingRuns(in: state).runs { try expectRoundTrip(run) }
+            states.append(state)
+        }
+        return states
+    }
+
+    static let ledgerEvents: [Ledger.Event] = [
+        .open, .close, .pause, .resume, .audit, .audited,
+        .deposit(amount: Money(cents: 1_250, currency: "EUR"), note: "rent"),
+        .deposit(amount: Money(cents: -7, currency: "EUR"), note: "fee ✓"),
+        .tag(name: "q1"), .tag(name: "review"), .tag(name: ""),
+    ]
+
+    @Test("D27: every state and event of Ledger along random walks reads back equal and writes the same bytes", arguments: [1, 2, 3] as [UInt64])
+    func d27LedgerRoundTrips(seed: UInt64) throws {
+        let states = try Self.walk(Ledger.self, from: .initial, events: Self.ledgerEvents, seed: seed)
+        // The walk must reach what the coding has to carry, or it proves little.
+        #expect(states.contains { $0.isIn(.paused) && $0._history_back != nil })
+        #expect(states.contains { $0.isIn(.posting) && $0.isIn(.auditing) })
+        #expect(states.contains { !$0.forwarded.isEmpty })
+        #expect(states.contains { $0.runs.contains { if case .save = $0 { true } else { false } } })
+        #expect(states.contains { $0.runs == [.notify] })
+        #expect(states.contains { $0.tags.count > 1 && $0.counts.count > 1 && $0.source != nil })
+        #expect(states.contains { $0.balance.cents != 0 && $0._delay_auditing_0 > .zero })
+    }
+
+    @Test("D27: every state of Courier, the persisted child, reads back equal")
+    func d27CourierRoundTrips() throws {
+        let states = try Self.walk(Courier.self, from: .initial, events: [.ping, .finish], seed: 4, steps: 50)
+        #expect(states.contains { $0.isDone })
+    }
+
+    @Test("D27: a timer event, the last case of Event, is written after the declared events")
+    func d27TimerEventIsTheLastCase() throws {
+        var state = Ledger.State.initial
+        Ledger.reduce(&state, .open)
+        Ledger.reduce(&state, .deposit(amount: Money(cents: 1, currency: "EUR"), note: "n"))
+        let timer = try #require(state.armedTimer(.posting))
+        var writer = JournalWriter()
+        writer.write(timer)
+        // 8 events, so the timer is case 8; then its state (posting: the 6th state, 5), index 0, entry.
+        #expect(writer.bytes.prefix(3) == [8, 5, 0])
+        try Self.expectRoundTrip(timer)
+    }
+
+    @Test("D29: a persisted machine is a DurableMachine with its persist: version and its pending runs")
+    func d29DurableMachine() {
+        #expect(Ledger.journalVersion == 2)
+        #expect(Courier.journalVersion == 1)
+        var state = Ledger.State.initial
+        #expect(Ledger.pendingRuns(in: state) == (0, []))
+        Ledger.reduce(&state, .open)
+        #expect(Ledger.pendingRuns(in: state).queued == 1)
+        #expect(Ledger.pendingRuns(in: state).runs == [.notify])
+        Ledger.reduce(&state, .deposit(amount: Money(cents: 5, currency: "EUR"), note: "a"))
+        #expect(Ledger.pendingRuns(in: state).queued == 2)
+        #expect(Ledger.pendingRuns(in: state).runs == [.save(1)])
+        #expect(Courier.pendingRuns(in: .initial).queued == 0)
+        #expect(Courier.Run.self == NoRun.self)
+    }
+
+    @Test("D25: bytes of a state cut short, or with a case number out of range, throw")
+    func d25BadStateBytesThrow() {
+        var state = Ledger.State.initial
+        Ledger.reduce(&state, .open)
+        var writer = JournalWriter()
+        writer.write(state)
+        for end in 0..<writer.bytes.count {
+            var reader = JournalReader(Array(writer.bytes[..<end]))
+            #expect(throws: JournalDecodingError.self) { try Ledger.State(from: &reader) }
+        }
+        var reader = JournalReader([9])
+        #expect(throws: JournalDecodingError.invalid(offset: 0, reason: "case 9 of a type with 9 cases")) { try Ledger.Event(from: &reader) }
+    }
+}
