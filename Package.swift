@@ -139,10 +139,12 @@ let package = Package(
         // crash tests SIGKILL `journal-crash-helper`.
         .testTarget(
             name: "StateLoopDurableTests",
-            dependencies: ["StateLoop", "StateLoopDurable", "StateLoopTestSupport", "journal-crash-helper"]
+            dependencies: ["StateLoop", "StateLoopDurable", "StateLoopTestSupport", "journal-crash-helper", "durable-crash-helper"]
         ),
         // Appends numbered batches to a journal and says which committed, until it is killed.
         .executableTarget(name: "journal-crash-helper", dependencies: ["StateLoopDurable"], path: "Tests/JournalCrashHelper"),
+        // Runs a durable machine on a SQLite file, sending it numbered events, until it is killed (D43).
+        .executableTarget(name: "durable-crash-helper", dependencies: ["StateLoop", "StateLoopDurable"], path: "Tests/DurableCrashHelper"),
         // Real `swift build`s of Tests/Fixtures packages that apply the plugin.
         .testTarget(name: "EndToEndTests", dependencies: ["StateLoopTestSupport"]),
     ],
