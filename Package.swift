@@ -56,8 +56,9 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
 
-        // The journal store of durable machines: `JournalStore`, `SQLiteJournalStore`, `InMemoryJournalStore`.
-        .target(name: "StateLoopDurable", dependencies: ["CSQLite"]),
+        // Durable machines: the journal stores (`JournalStore`, `SQLiteJournalStore`,
+        // `InMemoryJournalStore`) and `DurableSystem`, a system that journals and resumes.
+        .target(name: "StateLoopDurable", dependencies: ["CSQLite", "StateLoop"]),
 
         // Reading and checking: libyaml events -> node tree with marks -> MachineSpec -> diagnostics.
         .target(name: "StateLoopSpec", dependencies: ["CYAML"]),
@@ -134,10 +135,16 @@ let package = Package(
         .testTarget(name: "StateLoopCLITests", dependencies: ["stateloop"], exclude: ["Help"]),
         // The spec-file naming the plugins and the CLI share (Plugins/PluginsShared, linked in).
         .testTarget(name: "PluginsSharedTests"),
-        // The journal stores on real SQLite files; the crash test SIGKILLs `journal-crash-helper`.
-        .testTarget(name: "StateLoopDurableTests", dependencies: ["StateLoopDurable", "journal-crash-helper"]),
+        // The journal stores on real SQLite files and durable systems on hand-written machines; the
+        // crash tests SIGKILL `journal-crash-helper`.
+        .testTarget(
+            name: "StateLoopDurableTests",
+            dependencies: ["StateLoop", "StateLoopDurable", "StateLoopTestSupport", "journal-crash-helper", "durable-crash-helper"]
+        ),
         // Appends numbered batches to a journal and says which committed, until it is killed.
         .executableTarget(name: "journal-crash-helper", dependencies: ["StateLoopDurable"], path: "Tests/JournalCrashHelper"),
+        // Runs a durable machine on a SQLite file, sending it numbered events, until it is killed (D43).
+        .executableTarget(name: "durable-crash-helper", dependencies: ["StateLoop", "StateLoopDurable"], path: "Tests/DurableCrashHelper"),
         // Real `swift build`s of Tests/Fixtures packages that apply the plugin.
         .testTarget(name: "EndToEndTests", dependencies: ["StateLoopTestSupport"]),
     ],

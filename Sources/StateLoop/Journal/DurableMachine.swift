@@ -2,7 +2,8 @@
 // Generated machines whose spec persists (`persist:`) conform; a hand-written reducer may too.
 
 /// A machine whose states and events can be journaled and read back: see Docs/Durability.md.
-public protocol DurableMachine: StateMachine where State: JournalCodable, Event: JournalCodable {
+/// (`SendableMetatype`: a durable system calls its static members from any thread.)
+public protocol DurableMachine: StateMachine, SendableMetatype where State: JournalCodable, Event: JournalCodable {
     /// A one-shot effect queued by a `run:` action (the generated `Run`; `NoRun` without any).
     associatedtype Run: JournalCodable & Equatable & Sendable
 
