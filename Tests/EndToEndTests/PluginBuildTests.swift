@@ -243,7 +243,7 @@ struct PluginBuildTests {
         try package.edit("Sources/DoorApp/Door.machine.lock", replacing: "chimes: \"[String]\"", with: "chimes: \"[Int]\"")
         let relocked = try package.swift("build")
         #expect(relocked.status != 0, "an edit of the lock did not run the check:\n\(relocked.output)")
-        let chimes = try Self.location(of: "\"[String]\"", in: package)
+        let chimes = try Self.location(of: "[String]", in: package)
         #expect(relocked.output.contains("\(chimes): error: context field 'chimes' was '[Int]' in version 1 and is '[String]' now"), "no error at \(chimes):\n\(relocked.output)")
     }
 

@@ -250,6 +250,18 @@ import Testing
         ])
     }
 
+    @Test("D55: a migration that is not a mapping of names is an error at its line, with the spelling to use")
+    func d55MigrationShapes() throws {
+        let spec = try version2(migration: "{sates: {}, states: [locked], fields: {code: [x]}}")
+            .replacingOccurrences(of: "  migrations:\n", with: "  migrations:\n    one: {}\n")
+        #expect(printedDiagnostics(spec) == [
+            "test.machine.yml:5:5: error: 'one' is not a version: a migration is keyed by the locked version it reads (fix: write the version as a whole number of 1 or more, as in 'migrations: {1: {states: {oldState: newState}}}')",
+            "test.machine.yml:6:9: error: unknown key 'sates' in a migration (fix: did you mean 'states'?)",
+            "test.machine.yml:6:28: error: expected a mapping from old names to new ones, found a list (fix: write 'states: {oldName: newName}')",
+            "test.machine.yml:6:53: error: expected a name or null, found a list (fix: write 'fields: {oldName: newName}', or 'oldName: null' to drop it)",
+        ])
+    }
+
     @Test("D57: a locked version the next locked version cannot read fails at persist:")
     func d57EveryLockedVersionStaysReadable() throws {
         let version2 = try version2(migration: "{states: {locked: bolted}}")

@@ -38,7 +38,8 @@ struct EvolutionCheck {
             return
         }
         if persist.version == latest.number, latest.shape != current {
-            let change = Self.differences(latest.shape, current).prefix(3).joined(separator: "; ")
+            let changes = Self.differences(latest.shape, current)
+            let change = changes.prefix(3).joined(separator: "; ") + (changes.count > 3 ? "; and \(changes.count - 3) more" : "")
             error(
                 "version \(latest.number) is locked in \(lockName) with another persisted shape (\(change))",
                 at: persist.versionLocation,

@@ -136,12 +136,11 @@ private struct LockReading {
     }
 
     mutating func lock(_ root: YAMLNode?) -> LockFile {
-        var lock = LockFile(path: path)
         guard let root, let entries = root.mapping, entries.count == 1, entries[0].key.value == "versions" else {
             fail("a lock file holds one key, 'versions:'", at: root?.location ?? SourceLocation(file: path, line: 1, column: 1))
-            return lock
+            return LockFile(path: path)
         }
-        guard let versions = mapping(entries[0].value, what: "'versions:'") else { return lock }
+        guard let versions = mapping(entries[0].value, what: "'versions:'") else { return LockFile(path: path) }
         var read: [LockFile.Version] = []
         for entry in versions {
             guard let number = Int(entry.key.value), number >= 1, String(number) == entry.key.value else {
@@ -152,8 +151,7 @@ private struct LockReading {
                 read.append(LockFile.Version(number: number, shape: shape, location: entry.key.location))
             }
         }
-        lock = LockFile(path: path, versions: read)
-        return lock
+        return LockFile(path: path, versions: read)
     }
 
     mutating func shape(_ node: YAMLNode, version: Int) -> PersistedShape? {
