@@ -1,14 +1,13 @@
 // JournalCodable+Standard: the standard library's types in the journal's binary form.
+// Integers are varints (signed ones zigzagged), except the one-byte ones, which are their byte;
+// floating-point numbers are their bit pattern, little-endian; collections write their count
+// first; a `Set`'s and a `Dictionary`'s elements are written in the order of their bytes (D22).
+
+// MARK: Integers
 
 extension Int: JournalCodable {
     @inlinable public func encode(to writer: inout JournalWriter) { writer.writeSigned(Int64(self)) }
-    @inlinable public init(from reader: inout JournalReader) throws(JournalDecodingError) {
-        let start = reader.offset
-        guard let value = Int(exactly: try reader.readSigned()) else {
-            throw .invalid(offset: start, reason: "an integer too large for Int")
-        }
-        self = value
-    }
+    @inlinable public init(from reader: inout JournalReader) throws(JournalDecodingError) { self = try reader.readSigned(Int.self) }
 }
 
 extension Int64: JournalCodable {
@@ -16,9 +15,44 @@ extension Int64: JournalCodable {
     @inlinable public init(from reader: inout JournalReader) throws(JournalDecodingError) { self = try reader.readSigned() }
 }
 
+extension Int32: JournalCodable {
+    @inlinable public func encode(to writer: inout JournalWriter) { writer.writeSigned(Int64(self)) }
+    @inlinable public init(from reader: inout JournalReader) throws(JournalDecodingError) { self = try reader.readSigned(Int32.self) }
+}
+
+extension Int16: JournalCodable {
+    @inlinable public func encode(to writer: inout JournalWriter) { writer.writeSigned(Int64(self)) }
+    @inlinable public init(from reader: inout JournalReader) throws(JournalDecodingError) { self = try reader.readSigned(Int16.self) }
+}
+
+extension Int8: JournalCodable {
+    @inlinable public func encode(to writer: inout JournalWriter) { writer.bytes.append(UInt8(bitPattern: self)) }
+    @inlinable public init(from reader: inout JournalReader) throws(JournalDecodingError) { self = Int8(bitPattern: try reader.readByte()) }
+}
+
+extension UInt: JournalCodable {
+    @inlinable public func encode(to writer: inout JournalWriter) { writer.writeVarint(UInt64(self)) }
+    @inlinable public init(from reader: inout JournalReader) throws(JournalDecodingError) { self = try reader.readUnsigned(UInt.self) }
+}
+
 extension UInt64: JournalCodable {
     @inlinable public func encode(to writer: inout JournalWriter) { writer.writeVarint(self) }
     @inlinable public init(from reader: inout JournalReader) throws(JournalDecodingError) { self = try reader.readVarint() }
+}
+
+extension UInt32: JournalCodable {
+    @inlinable public func encode(to writer: inout JournalWriter) { writer.writeVarint(UInt64(self)) }
+    @inlinable public init(from reader: inout JournalReader) throws(JournalDecodingError) { self = try reader.readUnsigned(UInt32.self) }
+}
+
+extension UInt16: JournalCodable {
+    @inlinable public func encode(to writer: inout JournalWriter) { writer.writeVarint(UInt64(self)) }
+    @inlinable public init(from reader: inout JournalReader) throws(JournalDecodingError) { self = try reader.readUnsigned(UInt16.self) }
+}
+
+extension UInt8: JournalCodable {
+    @inlinable public func encode(to writer: inout JournalWriter) { writer.bytes.append(self) }
+    @inlinable public init(from reader: inout JournalReader) throws(JournalDecodingError) { self = try reader.readByte() }
 }
 
 extension Bool: JournalCodable {
@@ -28,18 +62,23 @@ extension Bool: JournalCodable {
     }
 }
 
+// MARK: Floating point
+
 extension Double: JournalCodable {
-    @inlinable public func encode(to writer: inout JournalWriter) {
-        withUnsafeBytes(of: bitPattern.littleEndian) { writer.bytes.append(contentsOf: $0) }
-    }
+    @inlinable public func encode(to writer: inout JournalWriter) { writer.writeFixed(bitPattern) }
     @inlinable public init(from reader: inout JournalReader) throws(JournalDecodingError) {
-        guard reader.bytes.count - reader.offset >= 8 else { throw .truncated(offset: reader.offset) }
-        var bits: UInt64 = 0
-        for index in 0..<8 { bits |= UInt64(reader.bytes[reader.offset + index]) << (8 * UInt64(index)) }
-        reader.offset += 8
-        self = Double(bitPattern: bits)
+        self = Double(bitPattern: try reader.readFixed(UInt64.self))
     }
 }
+
+extension Float: JournalCodable {
+    @inlinable public func encode(to writer: inout JournalWriter) { writer.writeFixed(bitPattern) }
+    @inlinable public init(from reader: inout JournalReader) throws(JournalDecodingError) {
+        self = Float(bitPattern: try reader.readFixed(UInt32.self))
+    }
+}
+
+// MARK: Text and time
 
 extension String: JournalCodable {
     @inlinable public func encode(to writer: inout JournalWriter) {
@@ -66,6 +105,8 @@ extension Duration: JournalCodable {
     }
 }
 
+// MARK: Collections
+
 extension Optional: JournalCodable where Wrapped: JournalCodable {
     @inlinable public func encode(to writer: inout JournalWriter) {
         switch self {
@@ -86,14 +127,70 @@ extension Array: JournalCodable where Element: JournalCodable {
         for element in self { element.encode(to: &writer) }
     }
     @inlinable public init(from reader: inout JournalReader) throws(JournalDecodingError) {
-        let start = reader.offset
-        let count = try reader.readVarint()
-        // Every element takes at least one byte: a larger count is corrupt, not a huge array.
-        guard count <= UInt64(reader.bytes.count - reader.offset) else {
-            throw .invalid(offset: start, reason: "an array of \(count) elements in \(reader.bytes.count - reader.offset) bytes")
-        }
+        let count = try reader.readCount()
         self = []
-        reserveCapacity(Int(count))
+        reserveCapacity(count)
         for _ in 0..<count { append(try Element(from: &reader)) }
+    }
+}
+
+extension ContiguousArray: JournalCodable where Element: JournalCodable {
+    @inlinable public func encode(to writer: inout JournalWriter) {
+        writer.writeVarint(UInt64(count))
+        for element in self { element.encode(to: &writer) }
+    }
+    @inlinable public init(from reader: inout JournalReader) throws(JournalDecodingError) {
+        let count = try reader.readCount()
+        self = []
+        reserveCapacity(count)
+        for _ in 0..<count { append(try Element(from: &reader)) }
+    }
+}
+
+extension Set: JournalCodable where Element: JournalCodable {
+    /// The elements in the order of their bytes, so that equal sets give equal bytes in every
+    /// process (a set's own order follows its per-process hash seed).
+    public func encode(to writer: inout JournalWriter) {
+        writer.writeSortedEntries(map { element in
+            var entry = JournalWriter(capacity: 16)
+            element.encode(to: &entry)
+            return entry.bytes
+        })
+    }
+    public init(from reader: inout JournalReader) throws(JournalDecodingError) {
+        let count = try reader.readCount()
+        self = []
+        reserveCapacity(count)
+        for _ in 0..<count {
+            let start = reader.offset
+            guard insert(try Element(from: &reader)).inserted else {
+                throw .invalid(offset: start, reason: "a set with an element written twice")
+            }
+        }
+    }
+}
+
+extension Dictionary: JournalCodable where Key: JournalCodable, Value: JournalCodable {
+    /// The entries in the order of their keys' bytes (keys are unique, so their bytes are), so
+    /// that equal dictionaries give equal bytes in every process.
+    public func encode(to writer: inout JournalWriter) {
+        writer.writeSortedEntries(map { key, value in
+            var entry = JournalWriter(capacity: 16)
+            key.encode(to: &entry)
+            value.encode(to: &entry)
+            return entry.bytes
+        })
+    }
+    public init(from reader: inout JournalReader) throws(JournalDecodingError) {
+        let count = try reader.readCount()
+        self = [:]
+        reserveCapacity(count)
+        for _ in 0..<count {
+            let start = reader.offset
+            let key = try Key(from: &reader)
+            guard updateValue(try Value(from: &reader), forKey: key) == nil else {
+                throw .invalid(offset: start, reason: "a dictionary with a key written twice")
+            }
+        }
     }
 }

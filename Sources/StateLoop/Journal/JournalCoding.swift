@@ -6,7 +6,9 @@
 // - The encoding is canonical: equal values give equal bytes, in every process (a `Set`'s or a
 //   `Dictionary`'s elements are written in the order of their encoded bytes, not in the order of
 //   their process-seeded hash), so a digest of the bytes is stable and two snapshots compare by
-//   their bytes.
+//   their bytes (D22). Floating-point numbers are written bit for bit: `0.0` and `-0.0` differ.
+// - A type that conforms is written in this encoding; a `Codable` type that does not goes through
+//   the fallback of JournalCodingFallback.swift, chosen by overload at compile time (D23).
 // - Reading never traps: truncated or malformed bytes throw `JournalDecodingError` with the offset.
 
 /// A value a durable machine's journal can hold: written to and read back from compact bytes.
@@ -73,9 +75,31 @@ public struct JournalWriter: Sendable {
         bytes.append(contentsOf: raw)
     }
 
-    /// Writes `value` (the spelling generated code uses for every field).
+    /// Writes `value`'s bytes little-endian, at their full width (floating-point bit patterns).
+    @inlinable
+    public mutating func writeFixed<T: FixedWidthInteger & UnsignedInteger>(_ value: T) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Writes the count of `entries`, then each entry in the order of its bytes: how a `Set` or a
+    /// `Dictionary` is written the same in every process (D22).
+    @inlinable
+    public mutating func writeSortedEntries(_ entries: [[UInt8]]) {
+        writeVarint(UInt64(entries.count))
+        for entry in entries.sorted(by: { $0.lexicographicallyPrecedes($1) }) { bytes.append(contentsOf: entry) }
+    }
+
+    /// Writes `value` (the spelling generated code uses for every field): the journal's own
+    /// encoding, which Swift picks over the `Codable` fallback whenever `T` conforms (D23).
     @inlinable
     public mutating func write<T: JournalCodable>(_ value: T) {
+        value.encode(to: &self)
+    }
+
+    /// Writes `value`, a type that is both `JournalCodable` and `Encodable`, in the journal's own
+    /// encoding: the overload that makes the choice unambiguous (D23).
+    @inlinable
+    public mutating func write<T: JournalCodable & Encodable>(_ value: T) {
         value.encode(to: &self)
     }
 }
@@ -124,6 +148,61 @@ public struct JournalReader {
         return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
     }
 
+    /// Reads a zigzagged signed integer that must fit `T`.
+    @inlinable
+    public mutating func readSigned<T: FixedWidthInteger & SignedInteger>(_: T.Type) throws(JournalDecodingError) -> T {
+        let start = offset
+        guard let value = T(exactly: try readSigned()) else {
+            offset = start
+            throw .invalid(offset: start, reason: "an integer too large for \(T.self)")
+        }
+        return value
+    }
+
+    /// Reads an unsigned varint that must fit `T`.
+    @inlinable
+    public mutating func readUnsigned<T: FixedWidthInteger & UnsignedInteger>(_: T.Type) throws(JournalDecodingError) -> T {
+        let start = offset
+        guard let value = T(exactly: try readVarint()) else {
+            offset = start
+            throw .invalid(offset: start, reason: "an integer too large for \(T.self)")
+        }
+        return value
+    }
+
+    /// Reads one byte.
+    @inlinable
+    public mutating func readByte() throws(JournalDecodingError) -> UInt8 {
+        guard offset < bytes.count else { throw .truncated(offset: offset) }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    /// Reads a value written by ``JournalWriter/writeFixed(_:)``.
+    @inlinable
+    public mutating func readFixed<T: FixedWidthInteger & UnsignedInteger>(_: T.Type) throws(JournalDecodingError) -> T {
+        let width = MemoryLayout<T>.size
+        guard bytes.count - offset >= width else { throw .truncated(offset: offset) }
+        var value: T = 0
+        for index in 0..<width { value |= T(bytes[offset + index]) << (8 * index) }
+        offset += width
+        return value
+    }
+
+    /// Reads the element count of a collection. Every element takes at least one byte, so a
+    /// count above the bytes left is corrupt, not a huge collection (and is never allocated).
+    @inlinable
+    public mutating func readCount() throws(JournalDecodingError) -> Int {
+        let start = offset
+        let count = try readVarint()
+        let left = bytes.count - offset
+        guard count <= UInt64(left) else {
+            offset = start
+            throw .invalid(offset: start, reason: "a collection of \(count) elements in \(left) bytes")
+        }
+        return Int(count)
+    }
+
     /// Reads a length-prefixed run of bytes.
     @inlinable
     public mutating func readBytes() throws(JournalDecodingError) -> ArraySlice<UInt8> {
@@ -149,9 +228,18 @@ public struct JournalReader {
         return Int(raw)
     }
 
-    /// Reads a value of type `T` (the spelling generated code uses for every field).
+    /// Reads a value of type `T` (the spelling generated code uses for every field): the
+    /// journal's own encoding, which Swift picks over the `Codable` fallback whenever `T`
+    /// conforms (D23).
     @inlinable
     public mutating func read<T: JournalCodable>(_: T.Type = T.self) throws(JournalDecodingError) -> T {
+        try T(from: &self)
+    }
+
+    /// Reads a value of a type that is both `JournalCodable` and `Decodable` in the journal's
+    /// own encoding: the overload that makes the choice unambiguous (D23).
+    @inlinable
+    public mutating func read<T: JournalCodable & Decodable>(_: T.Type = T.self) throws(JournalDecodingError) -> T {
         try T(from: &self)
     }
 }
