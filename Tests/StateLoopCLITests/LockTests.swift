@@ -29,7 +29,7 @@ import Testing
         return "\(path):\(index + 1):\(column)"
     }
 
-    @Test("D51: lock adds the current version, leaves a locked one alone, and refuses a spec that does not persist")
+    @Test("D51, D52: lock adds the current version, leaves a locked one alone, and refuses a changed one or a spec that does not persist")
     func d51LockAddsTheCurrentVersionOnce() throws {
         let directory = try StateLoopTool.temporaryDirectory()
         let spec = directory.appending(path: "Door.machine.yml")
@@ -67,6 +67,14 @@ import Testing
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr == "Door.machine.lock: version 1 is locked already\n")
         #expect(try FileManager.default.attributesOfItem(atPath: lock.path)[.modificationDate] as? Date == past)
+
+        // D52: a changed shape under the locked version is refused, and the lock stays as it was.
+        let changed = try Self.version1().replacingOccurrences(of: "  code:     {type: Int?, default: nil}\n", with: "  code:     {type: String?, default: nil}\n")
+        try Data(changed.utf8).write(to: spec)
+        let refused = try StateLoopTool.run(["lock", "Door.machine.yml"], in: directory)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.hasPrefix("Door.machine.yml:2:10: error: version 1 is locked in Door.machine.lock with another persisted shape (context field 'code' changed) (fix: bump persist.version to 2"), "\(refused.stderr)")
+        #expect(try String(contentsOf: lock, encoding: .utf8) == locked)
 
         try Data(try Self.version2(migration: "{states: {locked: bolted}}").utf8).write(to: spec)
         let second = try StateLoopTool.run(["lock", "Door.machine.yml"], in: directory)
