@@ -6,11 +6,27 @@
 struct EvolutionCheck {
     let spec: MachineSpec
     let lock: LockFile
-    private var diagnostics: [Diagnostic] = []
+    /// Bounded, as every stage's diagnostics: a lock and a spec of 10,000 states each that share
+    /// no name would otherwise make 10,000 errors.
+    private var diagnostics = DiagnosticList()
+    /// Where each state of the spec is named (the first, when a name is repeated).
+    private let stateLocations: [String: SourceLocation]
+    /// How many more "did you mean" searches may run; each compares a name with every candidate.
+    private var suggestionsLeft = 100
 
     init(spec: MachineSpec, lock: LockFile) {
         self.spec = spec
         self.lock = lock
+        var locations: [String: SourceLocation] = [:]
+        func add(_ states: [StateSpec]) {
+            for state in states {
+                if locations[state.name.value] == nil { locations[state.name.value] = state.name.location }
+                add(state.states)
+            }
+        }
+        // Nesting is bounded by the reader's depth limit, so recursion is safe here.
+        add(spec.states)
+        stateLocations = locations
     }
 
     /// The lock's file name, as messages name it.
@@ -23,7 +39,7 @@ struct EvolutionCheck {
         guard let persist = spec.persist else { return [] }
         var check = EvolutionCheck(spec: spec, lock: lock)
         check.run(persist)
-        return check.diagnostics
+        return check.diagnostics.finished()
     }
 
     private mutating func run(_ persist: PersistSpec) {
@@ -70,28 +86,29 @@ struct EvolutionCheck {
         }
         let target = "persist.migrations.\(version)"
         // A removed item is reported at the new item that took its place: the items of the same
-        // parent that the locked version lacks and no migration names, in order.
+        // parent that the locked version lacks and no migration names, in order (kept reversed,
+        // so that taking the next one is a `popLast`).
         let targets = migration.map { Set(($0.states + $0.fields + $0.events + $0.runs).compactMap(\.to?.value)) } ?? []
-        func newcomers(_ names: [String], lockedNames: [String]) -> [String] {
-            let locked = Set(lockedNames)
-            return names.filter { !locked.contains($0) && !targets.contains($0) }
+        func newcomers(_ names: [String], locked: Set<String>) -> [String] {
+            names.filter { !locked.contains($0) && !targets.contains($0) }.reversed()
         }
-        var takenStates: [String?: [String]] = [:]
-        var takenFields = newcomers(current.context.map(\.name), lockedNames: latest.shape.context.map(\.name))
-        var takenEvents = newcomers(current.events.map(\.name), lockedNames: latest.shape.events.map(\.name))
-        var takenRuns = newcomers(current.runs.map(\.name), lockedNames: latest.shape.runs.map(\.name))
-        func take(_ list: inout [String]) -> String? { list.isEmpty ? nil : list.removeFirst() }
+        let lockedStates = Set(latest.shape.states.map(\.name))
+        var newStates = Dictionary(grouping: current.states, by: \.parent).mapValues { newcomers($0.map(\.name), locked: lockedStates) }
+        var takenFields = newcomers(current.context.map(\.name), locked: Set(latest.shape.context.map(\.name)))
+        var takenEvents = newcomers(current.events.map(\.name), locked: Set(latest.shape.events.map(\.name)))
+        var takenRuns = newcomers(current.runs.map(\.name), locked: Set(latest.shape.runs.map(\.name)))
+        func take(_ list: inout [String]) -> String? { list.popLast() }
+        let lockedParents = Dictionary(latest.shape.states.map { ($0.name, $0.parent) }, uniquingKeysWith: { first, _ in first })
 
         for gap in gaps {
             let (message, _, _) = describe(gap, of: version, goneFrom: "is gone")
             switch gap {
             case .stateGone(let state, _):
                 var parent = state.parent
-                while let name = parent, stateLocation(name) == nil { parent = latest.shape.states.first { $0.name == name }?.parent }
-                if takenStates[parent] == nil {
-                    takenStates[parent] = newcomers(current.states.filter { $0.parent == parent }.map(\.name), lockedNames: latest.shape.states.map(\.name))
-                }
-                if let newcomer = take(&takenStates[parent, default: []]) {
+                // The innermost ancestor the spec still has (a lock's first state of a name comes
+                // before any state inside it, so this ends).
+                while let name = parent, stateLocation(name) == nil { parent = lockedParents[name] ?? nil }
+                if let newcomer = take(&newStates[parent, default: []]) {
                     error(
                         "\(message), and '\(newcomer)' took its place", at: stateLocation(newcomer),
                         fixIt: fix("if '\(newcomer)' is '\(state.name)' renamed, add '\(state.name): \(newcomer)' to \(target).states; otherwise map '\(state.name)' there to the state its journals resume in"))
@@ -235,24 +252,15 @@ struct EvolutionCheck {
     }
 
     private mutating func unknown(_ noun: String, _ name: Located<String>, in version: String, among names: [String]) {
-        let suggestion = SpellingSuggestion.closest(to: name.value, among: names).map { "did you mean '\($0)'?" }
+        suggestionsLeft -= 1
+        let suggestion = suggestionsLeft < 0 ? nil : SpellingSuggestion.closest(to: name.value, among: names).map { "did you mean '\($0)'?" }
         error("\(version) has no \(noun) '\(name.value)'", at: name.location,
               fixIt: suggestion ?? (names.isEmpty ? "remove the entry" : "name one of \(names.map { "'\($0)'" }.joined(separator: ", "))"))
     }
 
     // MARK: Where things are written
 
-    private func stateLocation(_ name: String) -> SourceLocation? {
-        func find(_ states: [StateSpec]) -> SourceLocation? {
-            for state in states {
-                if state.name.value == name { return state.name.location }
-                if let found = find(state.states) { return found }
-            }
-            return nil
-        }
-        return find(spec.states)
-    }
-
+    private func stateLocation(_ name: String) -> SourceLocation? { stateLocations[name] }
     private func fieldLocation(_ name: String) -> SourceLocation? { spec.context.first { $0.name.value == name }?.name.location }
     private func eventLocation(_ name: String) -> SourceLocation? { spec.events.first { $0.name.value == name }?.name.location }
     private func effectLocation(_ name: String) -> SourceLocation? { spec.effects.first { $0.name.value == name }?.name.location }
@@ -263,7 +271,7 @@ struct EvolutionCheck {
     /// An error at `location`, or at `persist:` when the place is not written (a key removed
     /// with everything under it).
     private mutating func error(_ message: String, at location: SourceLocation?, fixIt: String) {
-        diagnostics.append(.error(message, at: location ?? spec.persist?.location ?? spec.name.location, fixIt: fixIt))
+        diagnostics.append(.error, message, at: location ?? spec.persist?.location ?? spec.name.location, fixIt: fixIt)
     }
 
     // MARK: Words
@@ -278,9 +286,10 @@ struct EvolutionCheck {
     static func differences(_ old: PersistedShape, _ new: PersistedShape) -> [String] {
         func compare<Item: Equatable>(_ noun: String, _ old: [Item], _ new: [Item], name: KeyPath<Item, String>) -> [String] {
             let oldNames = old.map { $0[keyPath: name] }, newNames = new.map { $0[keyPath: name] }
-            var found = newNames.filter { !oldNames.contains($0) }.map { "\(noun) '\($0)' added" }
-            found += oldNames.filter { !newNames.contains($0) }.map { "\(noun) '\($0)' removed" }
-            found += old.filter { item in new.contains { $0[keyPath: name] == item[keyPath: name] && $0 != item } }.map { "\(noun) '\($0[keyPath: name])' changed" }
+            let oldSet = Set(oldNames), byName = Dictionary(new.map { ($0[keyPath: name], $0) }, uniquingKeysWith: { first, _ in first })
+            var found = newNames.filter { !oldSet.contains($0) }.map { "\(noun) '\($0)' added" }
+            found += oldNames.filter { byName[$0] == nil }.map { "\(noun) '\($0)' removed" }
+            found += old.filter { item in byName[item[keyPath: name]].map { $0 != item } ?? false }.map { "\(noun) '\($0[keyPath: name])' changed" }
             if found.isEmpty, old != new { found.append("\(noun)s reordered") }
             return found
         }

@@ -57,10 +57,10 @@ extension LockFile {
             let shape = version.shape
             lines.append("  \(version.number):")
             lines.append("    states:\(shape.states.isEmpty ? " {}" : "")")
+            let children = Dictionary(grouping: shape.states, by: \.parent)
             func addStates(under parent: String?, indent: String) {
-                for state in shape.states where state.parent == parent {
-                    let children = shape.states.contains { $0.parent == state.name }
-                    if children {
+                for state in children[parent] ?? [] {
+                    if children[state.name] != nil {
                         lines.append("\(indent)\(state.name):")
                         lines.append("\(indent)  kind: \(state.kind.rawValue)")
                         lines.append("\(indent)  states:")

@@ -30,6 +30,11 @@ enum ShapeGap: Equatable {
             }
             return names
         }
+        // How many states lie inside each state, counted once: a gone state takes them along.
+        var inside: [String: Int] = [:]
+        for state in old.states {
+            for ancestor in chain(state).dropFirst() { inside[ancestor, default: 0] += 1 }
+        }
         for state in old.states {
             let ancestry = chain(state)
             // A mapped state takes every state inside it along (D55).
@@ -40,8 +45,7 @@ enum ShapeGap: Equatable {
             }
             // Inside a state that is gone itself: reported with it.
             if ancestry.dropFirst().contains(where: { newStates[$0] == nil }) { continue }
-            let inside = old.states.filter { $0.name != state.name && chain($0).contains(state.name) }.count
-            gaps.append(.stateGone(state, inside: inside))
+            gaps.append(.stateGone(state, inside: inside[state.name] ?? 0))
         }
         gaps += items(old.context, new.context, mapped: migration?.fields, name: \.name, gone: ShapeGap.fieldGone, changed: ShapeGap.fieldChanged)
         gaps += items(old.events, new.events, mapped: migration?.events, name: \.name, gone: ShapeGap.eventGone, changed: ShapeGap.eventChanged)
