@@ -44,6 +44,23 @@ import Testing
         ])
     }
 
+    @Test("S100, S101: TCP answers a few events per state and ignores the rest of a group")
+    func tcpOpensAndClosesAConnection() async {
+        #expect(await Examples.tcp(clock: Self.clock) == [
+            "start -> closed sent=0",
+            "passiveOpen -> listen sent=0",
+            "ack -> listen sent=0",
+            "syn -> synReceived sent=0",
+            "ack -> established sent=0",
+            "send -> established sent=1",
+            "passiveOpen -> established sent=1",
+            "close -> finWait1 sent=1",
+            "ack -> finWait2 sent=1",
+            "fin -> timeWait sent=1",
+            "abort -> closed sent=1",
+        ])
+    }
+
     @Test func gitHubSearchPaginatesRetriesOnItsTimerAndStartsOverOnANewSearch() async {
         #expect(await Examples.gitHubSearch(clock: Self.clock) == [
             "start -> idle results=0",

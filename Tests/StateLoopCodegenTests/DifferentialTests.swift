@@ -174,6 +174,10 @@ enum Skeleton {
         }
         var lines = ["machine: \(name)", "context:", "  n: {type: Int, default: \"0\"}", "  s: {type: String, default: '\"\"'}", "events:"]
         lines += spec.events.map { "  \($0.name.value): {}" }
+        if !spec.groups.isEmpty {
+            lines.append("groups:")
+            lines += spec.groups.map { "  \($0.name.value): [\($0.events.map(\.value).joined(separator: ", "))]" }
+        }
         let handled = Set(spec.on.map(\.event.value))
         let ignored = spec.events.map(\.name.value).filter { !handled.contains($0) }
         if !ignored.isEmpty { lines.append("ignore: [\(ignored.joined(separator: ", "))]") }

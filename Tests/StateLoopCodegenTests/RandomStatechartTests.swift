@@ -6,7 +6,7 @@ import Testing
 // A property test: seeded random statecharts combine what outside suites found broken one corner
 // at a time (parallel states with and without transitions below them, history of every depth in
 // composites and parallel states, `always:`, `onDone:` of composites and parallel states, timers,
-// entry and exit actions, payloads read by guards or only by `set:`). Every machine the checker
+// entry and exit actions, payloads read by guards or only by `set:`, groups of ignored events). Every machine the checker
 // accepts is generated, and all of them are type-checked as one module by the real swiftc.
 
 /// One random statechart, as YAML: names `s0`, `s1`, ... in document order.
@@ -29,6 +29,7 @@ struct RandomStatechart {
             "  e2: {label: String}",
             "  e3: {}",
             "ignore: [e0, e1, e2, e3]",  // every leaf answers every event through the machine
+            "groups: {quiet: [e0, e3]}",  // a state's `ignore: [quiet]` hides its ancestors' handlers (S100, S101)
         ]
         let roots = builder.states(depth: 0, count: Int.random(in: 2...4, using: &random), parallelAllowed: true, &random)
         lines.append("initial: s\(roots.first { !builder.isHistory($0) }!)")
@@ -146,6 +147,7 @@ struct RandomStatechart {
                     lines.append(inner + "on:")
                     lines += handlers.map { inner + "  " + $0 }
                 }
+                if Int.random(in: 0..<5, using: &random) == 0 { lines.append(inner + "ignore: [quiet]") }
                 if Int.random(in: 0..<5, using: &random) == 0 {
                     lines.append(inner + "always: \(transition(nil, guarded: true, &random))")
                 }

@@ -26,7 +26,7 @@ struct SpecDecoder: Sendable {
     /// The keys of each part of a spec, in the order they are usually written (for suggestions).
     enum Keys {
         /// Top-level keys.
-        static let machine = ["machine", "imports", "input", "context", "events", "on", "ignore", "delays", "initial", "states", "effects"]
+        static let machine = ["machine", "imports", "input", "context", "events", "groups", "on", "ignore", "delays", "initial", "states", "effects"]
         /// Keys of a context field.
         static let contextField = ["type", "default"]
         /// Keys of a state.
@@ -96,6 +96,7 @@ private struct DecodingSession {
         var effects: [EffectSpec] = []
         var input: [PayloadField] = []
         var delays: [Assignment] = []
+        var groups: [EventGroup] = []
         for entry in known(entries, keys: SpecDecoder.Keys.machine, in: "at the top level of a spec") {
             switch entry.key.value {
             case "machine": name = text(entry.value, expected: "the machine's name", fixIt: "write 'machine: MyMachine'")
@@ -104,6 +105,11 @@ private struct DecodingSession {
             case "events": events = eventSpecs(entry.value)
             case "on": on = handlers(entry.value)
             case "ignore": ignore = names(entry.value, expected: "a list of events", fixIt: "write 'ignore: [event, ...]'")
+            case "groups":
+                guard let entries = mapping(entry.value, expected: "a mapping from group names to lists of events", fixIt: "write 'groups: {segments: [syn, ack, fin]}'") else { continue }
+                groups = entries.map { group in
+                    EventGroup(name: group.key.located, events: names(group.value, expected: "a list of events", fixIt: "write '\(group.key.value): [event, ...]'"))
+                }
             case "initial": initial = text(entry.value, expected: "the name of the initial state", fixIt: "write 'initial: idle'")
             case "states": states = stateSpecs(entry.value)
             case "input": input = inputFields(entry.value)
@@ -131,7 +137,7 @@ private struct DecodingSession {
         guard let name, let initial, let states else { return nil }
         return MachineSpec(
             file: path, name: name, imports: imports, context: context, events: events, on: on, ignore: ignore,
-            initial: initial, states: states, effects: effects, input: input, delays: delays)
+            initial: initial, states: states, effects: effects, input: input, delays: delays, groups: groups)
     }
 
     /// `input: {field: Type}` (E21).

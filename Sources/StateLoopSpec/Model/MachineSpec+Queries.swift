@@ -14,6 +14,13 @@ extension MachineSpec {
         return effects(runningIn: state).contains { effect in effect.results.contains { $0.value == event.name.value } }
     }
 
+    /// The groups of `groups:` by name, except a name that is also an event's (the checks refuse
+    /// it, S102): an `ignore:` entry names a group when it is a key here.
+    public var groupsByName: [String: EventGroup] {
+        let events = Set(self.events.map(\.name.value))
+        return Dictionary(groups.filter { !events.contains($0.name.value) }.map { ($0.name.value, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The first effect, in file order, that may answer with `event` while the states named in
     /// `active` are: one whose `in:` names one of them, or a one-shot effect, whose runs may
     /// answer in any state (S19). `nil` when none may.

@@ -15,7 +15,10 @@ public struct MachineSpec: Sendable {
     /// Machine-wide `on:` — handlers every state inherits (the outermost ones).
     public var on: [EventHandler]
     /// Machine-wide `ignore:` — events that do nothing in every state that does not handle them.
+    /// An entry may name a group of `groups:` (S100).
     public var ignore: [Located<String>]
+    /// `groups:` — named groups of events, which `ignore:` lists may name (S100–S104).
+    public var groups: [EventGroup]
     /// `initial:` — the state the machine starts in.
     public var initial: Located<String>
     /// `states:` — the top-level states of the machine; nested states are in each state's `states`.
@@ -31,8 +34,9 @@ public struct MachineSpec: Sendable {
         file: String, name: Located<String>, imports: [Located<String>] = [],
         context: [ContextField] = [], events: [EventSpec] = [], on: [EventHandler] = [], ignore: [Located<String>] = [],
         initial: Located<String>, states: [StateSpec] = [], effects: [EffectSpec] = [],
-        input: [PayloadField] = [], delays: [Assignment] = []
+        input: [PayloadField] = [], delays: [Assignment] = [], groups: [EventGroup] = []
     ) {
+        self.groups = groups
         self.input = input
         self.delays = delays
         self.file = file
@@ -45,6 +49,19 @@ public struct MachineSpec: Sendable {
         self.initial = initial
         self.states = states
         self.effects = effects
+    }
+}
+
+/// A group of `groups:`: `segments: [syn, ack, fin]`. An `ignore:` that names it ignores each of
+/// its events (S100).
+public struct EventGroup: Sendable {
+    public var name: Located<String>
+    /// The events of the group, as written.
+    public var events: [Located<String>]
+
+    public init(name: Located<String>, events: [Located<String>]) {
+        self.name = name
+        self.events = events
     }
 }
 
@@ -120,7 +137,8 @@ public struct StateSpec: Sendable {
     public var keys: [Located<String>]
     /// `on:` — one handler per event, in YAML order.
     public var on: [EventHandler]
-    /// `ignore:` — events that do nothing in this state, said out loud.
+    /// `ignore:` — events that do nothing in this state, said out loud; an entry may name a group
+    /// of `groups:` (S100).
     public var ignore: [Located<String>]
     /// `after:` — timers that run while the state is active.
     public var after: [TimerSpec]

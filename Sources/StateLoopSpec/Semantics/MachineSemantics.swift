@@ -76,6 +76,8 @@ public struct MachineSemantics: Sendable {
             let owner = sources[entry.id] ?? machine
             switch entry.trigger {
             case .event(let name): events[owner][name, default: []].append(entry.id)
+            case .group(_, let members):
+                for name in members { events[owner][name, default: []].append(entry.id) }
             case .timer(let index, _):
                 while timers[owner].count <= index { timers[owner].append([]) }
                 timers[owner][index].append(entry.id)
