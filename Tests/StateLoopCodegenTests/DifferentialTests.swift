@@ -25,7 +25,7 @@ struct VocabularyHost: MachineHost {
     /// Guards and actions outside the vocabulary: a fault of the test's machines.
     var unknown: [String] = []
 
-    mutating func holds(_ guardExpression: Located<String>, branch: Int, active: [Int]) -> Bool {
+    mutating func holds(_ guardExpression: Located<String>, branch: Int?, active: [Int]) -> Bool {
         let text = guardExpression.value.trimmingCharacters(in: .whitespaces)
         switch text {
         case "n > 0": return n > 0

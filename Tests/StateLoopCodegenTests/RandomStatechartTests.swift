@@ -94,11 +94,12 @@ struct RandomStatechart {
             var parts: [String] = []
             if guarded { parts.append("guard: \"\(event == "e1" && Bool.random(using: &random) ? "event.x > n" : guardText(&random))\"") }
             if Int.random(in: 0..<4, using: &random) > 0 { parts.append("target: \(target(&random))") }
-            switch (event, Int.random(in: 0..<3, using: &random)) {
+            switch (event, Int.random(in: 0..<4, using: &random)) {
             case ("e1", 0): parts.append("set: {n: event.x}")
             case ("e2", 0): parts.append("set: {s: event.label}")
             case (_, 1): parts.append("set: {n: n + 1}")
             case (_, 2): parts.append("do: [{set: {s: \"s + \\\"!\\\"\"}}]")
+            case (_, 3): parts.append("do: [\(conditional(&random))]")
             default: break
             }
             // A branch does something: a target, or else an action (an eventless one must).
@@ -106,6 +107,13 @@ struct RandomStatechart {
                 parts.append("set: {n: n + 1}")
             }
             return "{" + parts.joined(separator: ", ") + "}"
+        }
+
+        /// A conditional action whose branches set and append (S106, S107): the second `set:` of
+        /// `then:` reads what the first wrote.
+        func conditional(_ random: inout SeededGenerator) -> String {
+            let otherwise = Bool.random(using: &random) ? ", else: [{set: {s: s + \"?\"}}]" : ""
+            return "{if: \"\(guardText(&random))\", then: [{set: {n: n + 1}}, {if: \"n > 0\", then: [{set: {s: s + \"#\"}}]}]\(otherwise)}"
         }
 
         func render(_ states: [Int], indent: String, _ random: inout SeededGenerator) -> [String] {
@@ -129,9 +137,10 @@ struct RandomStatechart {
                     break
                 }
                 // Markers that spell the order of entries and exits in `s` (DifferentialTests).
-                switch Int.random(in: 0..<4, using: &random) {
+                switch Int.random(in: 0..<5, using: &random) {
                 case 0: lines.append(inner + "entry: [{set: {n: n + 1}}]")
                 case 1: lines.append(inner + "entry: [{set: {s: s + \"+\(state)\"}}]")
+                case 2: lines.append(inner + "entry: [{set: {s: s + \"+\(state)\"}}, \(conditional(&random))]")
                 default: break
                 }
                 if Int.random(in: 0..<3, using: &random) == 0 { lines.append(inner + "exit: [{set: {s: s + \"-\(state)\"}}]") }

@@ -9,6 +9,27 @@ import Testing
 /// running example of Docs/Statecharts.md) and `Fixtures/Editor` (parallel regions, deep
 /// history, `always:`, `onDone:`).
 @Suite struct StatechartDiagramTests {
+    @Test("S110: a conditional action is drawn as one line, its sides in brackets, in both formats")
+    func conditionalActionsAreDrawnAsOneLine() throws {
+        let yaml = """
+            machine: M
+            context: {n: {type: Int, default: "0"}}
+            events: {go: {}}
+            initial: a
+            states:
+              a:
+                entry: [{if: "n > 0", then: [{set: {n: "0"}}], else: [{if: "n < 0", then: [{set: {n: n + 1}}]}]}]
+                on: {go: {target: a, do: [{if: "n > 1", then: [{set: {n: n - 1}}]}]}}
+            """
+        let spec = try #require(SpecLoader.load(contents: Array(yaml.utf8), path: "M.machine.yml").spec)
+        let dot = DOTRenderer().render(spec)
+        #expect(dot.contains("entry / if n &gt; 0 [n = 0] else [if n &lt; 0 [n = n + 1]]"), "\(dot)")
+        #expect(dot.contains("/ if n &gt; 1 [n = n - 1]"), "\(dot)")
+        let mermaid = MermaidRenderer().render(spec)
+        #expect(mermaid.contains("go / if n #62; 1 [n = n - 1]"), "\(mermaid)")
+        #expect(DOTRenderer(detail: .compact).render(spec).contains("entry / if n &gt; 0 [] else [if n &lt; 0 []]"))
+    }
+
     @Test(arguments: statechartFixtures, [DiagramDetail.compact, .standard, .full])
     func dotMatchesGoldenFile(machine: String, detail: DiagramDetail) throws {
         try expectGolden(DOTRenderer(detail: detail).render(try fixtureSpec(machine)), named: "\(machine).\(detail).dot")

@@ -22,7 +22,7 @@ extension SpecChecker {
                 checkKnown(handler.event, among: events, known: findings.eventSet, "state '\(state.name.value)' handles '\(handler.event.value)', which is not an event", declare: "'events:'", into: &findings)
             }
             checkTargets(state.branches, states: states, into: &findings)
-            for case .set(let assignments, _) in state.entry + state.exit {
+            for case .set(let assignments, _) in (state.entry + state.exit).flatMap(\.flattened) {
                 checkFields(assignments, into: &findings)
             }
             if let target = state.historyTarget {
@@ -52,7 +52,7 @@ extension SpecChecker {
                 checkKnown(target, among: states, known: findings.stateSet, "target '\(target.value)' is not a state", declare: "'states:'", into: &findings)
             }
             checkFields(transition.assignments, into: &findings)
-            for case .set(let assignments, _) in transition.actions {
+            for case .set(let assignments, _) in transition.actions.flatMap(\.flattened) {
                 checkFields(assignments, into: &findings)
             }
         }

@@ -36,7 +36,7 @@ struct SpecDecoder: Sendable {
         /// Keys of a transition.
         static let transition = ["guard", "target", "set", "do"]
         /// Keys of an action.
-        static let action = ["set", "run", "request"]
+        static let action = ["set", "run", "request", "if", "then", "else"]
         /// XState's spellings of what we spell otherwise: the key, and the advice.
         static let xstate: [String: String] = [
             "final": "did you mean 'type: final'?",
@@ -280,6 +280,36 @@ private struct DecodingSession {
     }
 
     /// `entry:`, `exit:` or `do:`: a list of `{set: {...}}` and `{run: effect, request: ...}`.
+    /// `{if: condition, then: [actions], else: [actions]}` (S106, S109): `nil` when the item has
+    /// none of its keys, or when they are wrong (reported here).
+    mutating func conditional(_ item: YAMLNode, _ entries: [YAMLMappingEntry], others: YAMLMappingEntry?) -> Action? {
+        let condition = entries.first { $0.key.value == "if" }
+        let then = entries.first { $0.key.value == "then" }
+        let otherwise = entries.first { $0.key.value == "else" }
+        guard let condition else {
+            for key in [then, otherwise].compactMap({ $0 }) {
+                error(
+                    "'\(key.key.value):' belongs to a conditional action", at: key.key.location,
+                    fixIt: "write '{if: condition, then: [actions], else: [actions]}'")
+            }
+            return nil
+        }
+        if let others {
+            error(
+                "a conditional action has no '\(others.key.value):' of its own", at: others.key.location,
+                fixIt: "move it into 'then:' or 'else:': {if: condition, then: [{\(others.key.value): ...}]}")
+            return nil
+        }
+        guard let then else {
+            error("the conditional action has no 'then:'", at: item.location, fixIt: "write '{if: condition, then: [actions], else: [actions]}'")
+            return nil
+        }
+        guard let expression = expression(condition.value, of: "'if:'") else { return nil }
+        return .conditional(ConditionalAction(
+            condition: expression, then: actions(then.value, of: "'then:'"),
+            otherwise: otherwise.map { actions($0.value, of: "'else:'") } ?? [], at: item.location))
+    }
+
     mutating func actions(_ node: YAMLNode, of owner: String) -> [Action] {
         let items: [YAMLNode]
         if let sequence = node.sequence {
@@ -304,6 +334,11 @@ private struct DecodingSession {
             let set = valid.first { $0.key.value == "set" }
             let run = valid.first { $0.key.value == "run" }
             let request = valid.first { $0.key.value == "request" }
+            if let conditional = conditional(item, valid, others: set ?? run) {
+                actions.append(conditional)
+                continue
+            }
+            if valid.contains(where: { ["if", "then", "else"].contains($0.key.value) }) { continue }
             switch (set, run) {
             case (let set?, nil):
                 if let request {

@@ -38,7 +38,8 @@ extension StateSpec {
         on.flatMap(\.branches) + after.flatMap(\.branches) + always + onDone
     }
 
-    /// Every action block the state owns: `entry:`, `exit:` and its transitions' `do:`.
+    /// Every action block the state owns: `entry:`, `exit:` and its transitions' `do:` (a
+    /// conditional's inner actions are in it, not here).
     public var actionLists: [[Action]] {
         [entry, exit] + branches.compactMap(\.transition).map(\.actions)
     }
@@ -53,12 +54,25 @@ extension Branch {
 }
 
 extension Action {
-    /// The Swift expressions of the action, in the order written.
+    /// The Swift expressions of the action, in the order written (a conditional's condition, then
+    /// those of the actions inside it).
     public var expressions: [Located<String>] {
         switch self {
         case .set(let assignments, _): assignments.map(\.expression)
         case .run(_, let request, _): request.map { [$0] } ?? []
+        case .conditional(let conditional): [conditional.condition] + (conditional.then + conditional.otherwise).flatMap(\.expressions)
         }
+    }
+
+    /// The action and, for a conditional, every action inside it, in the order written.
+    public var flattened: [Action] {
+        guard case .conditional(let conditional) = self else { return [self] }
+        return [self] + (conditional.then + conditional.otherwise).flatMap(\.flattened)
+    }
+
+    /// True when the action may assign a field: a `set:`, or a conditional with one inside.
+    public var assigns: Bool {
+        flattened.contains { if case .set = $0 { true } else { false } }
     }
 }
 

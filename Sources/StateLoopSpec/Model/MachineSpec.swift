@@ -201,12 +201,34 @@ public enum Action: Sendable {
     case set([Assignment], at: SourceLocation)
     /// `{run: effect, request: expression}`: queues one run of a one-shot effect.
     case run(effect: Located<String>, request: Located<String>?, at: SourceLocation)
+    /// `{if: condition, then: [actions], else: [actions]}` (S106).
+    case conditional(ConditionalAction)
 
     /// Where the action was written.
     public var location: SourceLocation {
         switch self {
         case .set(_, let location), .run(_, _, let location): location
+        case .conditional(let conditional): conditional.location
         }
+    }
+}
+
+/// `{if: condition, then: [actions], else: [actions]}`: runs `then` when `condition` holds on the
+/// state as it is when the action runs, else `otherwise` (S106, S107).
+public struct ConditionalAction: Sendable {
+    /// A Swift `Bool` expression, like a guard.
+    public var condition: Located<String>
+    public var then: [Action]
+    /// `else:`; empty when it is left out.
+    public var otherwise: [Action]
+    /// Where the action starts.
+    public var location: SourceLocation
+
+    public init(condition: Located<String>, then: [Action], otherwise: [Action] = [], at location: SourceLocation) {
+        self.condition = condition
+        self.then = then
+        self.otherwise = otherwise
+        self.location = location
     }
 }
 
