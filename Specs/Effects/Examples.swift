@@ -58,7 +58,7 @@ public enum Examples {
     }
 
     public static func tcp(clock: FastForwardClock = demoClock) async -> [String] {
-        await Demo.trace(TCP.system(clock: clock), describe: { "\($0.mode) sent=\($0.sent)" }) { machine in
+        await Demo.trace(TCP.system(clock: clock), describe: { "\($0.mode) sent=\($0.sent) active=\($0.activeOpens)" }) { machine in
             machine.send(.passiveOpen)
             machine.send(.ack)          // listen answers no ack: the machine's `ignore: [segments]`
             machine.send(.syn)
@@ -69,6 +69,8 @@ public enum Examples {
             machine.send(.ack)
             machine.send(.fin)
             machine.send(.abort)        // time-wait: the machine's own `on:`, before 2 MSL
+            machine.send(.activeOpen)
+            machine.send(.synAck)       // established's entry reads the step's event: an active open
         }
     }
 

@@ -44,20 +44,22 @@ import Testing
         ])
     }
 
-    @Test("S100, S101: TCP answers a few events per state and ignores the rest of a group")
+    @Test("S100, S101, S113: TCP answers a few events per state and ignores the rest of a group; its entry reads the step's event")
     func tcpOpensAndClosesAConnection() async {
         #expect(await Examples.tcp(clock: Self.clock) == [
-            "start -> closed sent=0",
-            "passiveOpen -> listen sent=0",
-            "ack -> listen sent=0",
-            "syn -> synReceived sent=0",
-            "ack -> established sent=0",
-            "send -> established sent=1",
-            "passiveOpen -> established sent=1",
-            "close -> finWait1 sent=1",
-            "ack -> finWait2 sent=1",
-            "fin -> timeWait sent=1",
-            "abort -> closed sent=1",
+            "start -> closed sent=0 active=0",
+            "passiveOpen -> listen sent=0 active=0",
+            "ack -> listen sent=0 active=0",
+            "syn -> synReceived sent=0 active=0",
+            "ack -> established sent=0 active=0",
+            "send -> established sent=1 active=0",
+            "passiveOpen -> established sent=1 active=0",
+            "close -> finWait1 sent=1 active=0",
+            "ack -> finWait2 sent=1 active=0",
+            "fin -> timeWait sent=1 active=0",
+            "abort -> closed sent=1 active=0",
+            "activeOpen -> synSent sent=1 active=0",
+            "synAck -> established sent=1 active=1",
         ])
     }
 

@@ -22,6 +22,7 @@ struct VocabularyHost: MachineHost {
     var x = 0
     var label = ""
     let positions: [String: Int]
+    var trigger: MachineSemantics.Trigger?
     /// Guards and actions outside the vocabulary: a fault of the test's machines.
     var unknown: [String] = []
 
@@ -32,6 +33,8 @@ struct VocabularyHost: MachineHost {
         case "n < 3": return n < 3
         case "s.isEmpty": return s.isEmpty
         case "event.x > n": return x > n
+        case "trigger == nil": return trigger == nil
+        case "trigger == .e0": return trigger == .event("e0")
         default:
             if text.hasPrefix("isIn(."), text.hasSuffix(")"), let position = positions[String(text.dropFirst(6).dropLast())] {
                 return active.contains(position)

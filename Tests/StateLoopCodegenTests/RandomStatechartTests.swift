@@ -6,7 +6,8 @@ import Testing
 // A property test: seeded random statecharts combine what outside suites found broken one corner
 // at a time (parallel states with and without transitions below them, history of every depth in
 // composites and parallel states, `always:`, `onDone:` of composites and parallel states, timers,
-// entry and exit actions, payloads read by guards or only by `set:`, groups of ignored events). Every machine the checker
+// entry and exit actions, payloads read by guards or only by `set:`, groups of ignored events,
+// conditional actions, `trigger` in guards'). Every machine the checker
 // accepts is generated, and all of them are type-checked as one module by the real swiftc.
 
 /// One random statechart, as YAML: names `s0`, `s1`, ... in document order.
@@ -86,7 +87,7 @@ struct RandomStatechart {
         }
 
         func guardText(_ random: inout SeededGenerator) -> String {
-            ["n > 0", "n < 3", "s.isEmpty", "isIn(.s0)"].randomElement(using: &random)!
+            ["n > 0", "n < 3", "s.isEmpty", "isIn(.s0)", "trigger == nil", "trigger == .e0"].randomElement(using: &random)!
         }
 
         /// A transition on `event` (nil: eventless), as a YAML flow mapping.

@@ -21,6 +21,11 @@ extension MachineSpec {
         return Dictionary(groups.filter { !events.contains($0.name.value) }.map { ($0.name.value, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// Every Swift expression of the spec whose states are `tree` (the checks read the same list).
+    public func expressions(tree: StateTree) -> [Located<String>] {
+        SpecChecker.embeddedSwift(self, tree: tree).expressions
+    }
+
     /// The first effect, in file order, that may answer with `event` while the states named in
     /// `active` are: one whose `in:` names one of them, or a one-shot effect, whose runs may
     /// answer in any state (S19). `nil` when none may.

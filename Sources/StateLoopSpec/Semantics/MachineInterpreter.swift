@@ -15,6 +15,10 @@ public protocol MachineHost {
     /// The value of branch `branch`'s guard now, or of a conditional action's condition (`branch`
     /// `nil`); `active` is the configuration it reads (`isIn`).
     mutating func holds(_ guardExpression: Located<String>, branch: Int?, active: [Int]) -> Bool
+    /// The trigger of the step that is running, which expressions read as `trigger` (S111): the
+    /// interpreter sets it before the step's first guard and clears it when the step ends (S112);
+    /// it is `nil` while the initial configuration is entered and settles.
+    var trigger: MachineSemantics.Trigger? { get set }
     /// Runs one action: an `entry:`, `exit:` or `do:` action, or a transition's `set:` (as one
     /// `.set`); never a conditional, which the interpreter decides with `holds`.
     mutating func perform(_ action: Action)
@@ -35,6 +39,7 @@ public struct MachineInterpreter: Sendable {
     /// The machine in its initial configuration, its entries run and settled (S21, S45).
     public init<Host: MachineHost>(_ semantics: MachineSemantics, host: inout Host) {
         self.semantics = semantics
+        host.trigger = nil
         guard let initial = semantics.tree.index[semantics.spec.initial.value] else { return }
         let entered = semantics.entered(below: nil, toward: initial)
         active = entered
@@ -56,7 +61,10 @@ public struct MachineInterpreter: Sendable {
     /// no branch was taken (an ignored event, a timer of a state not active).
     @discardableResult
     public mutating func step<Host: MachineHost>(_ trigger: MachineSemantics.Trigger, host: inout Host) -> Bool {
-        guard !isDone, select(trigger, host: &host) else { return false }
+        guard !isDone else { return false }
+        host.trigger = trigger
+        defer { host.trigger = nil }
+        guard select(trigger, host: &host) else { return false }
         settle(host: &host)
         return true
     }
