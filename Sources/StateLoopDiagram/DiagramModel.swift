@@ -178,6 +178,8 @@ struct DiagramModel {
         var condition: Condition?
         /// `set:`, then `do:`, one action per line; no assignments at `DiagramDetail.compact`.
         var actions: [Action]
+        /// `reenter: true`: the label says so, since the arrow alone cannot (S119).
+        var reenters = false
 
         /// True when the arrow comes back to its source: internal transitions and self-transitions.
         var isLoop: Bool { target == nil || target == source }
@@ -266,7 +268,8 @@ struct DiagramModel {
                         target: transition.target?.value,
                         trigger: trigger,
                         condition: condition,
-                        actions: actions(assignments) + actions(transition.actions)
+                        actions: actions(assignments) + actions(transition.actions),
+                        reenters: transition.reenter != nil
                     ))
                 case .ignore:
                     // An else-ignore only drops the event when the guards before it fail.

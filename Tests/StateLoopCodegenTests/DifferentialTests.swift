@@ -167,6 +167,7 @@ enum Skeleton {
             var parts: [String] = []
             if transition.guardExpression != nil { parts.append("guard: \"\(guards[counter % guards.count])\"") }
             if let target = transition.target { parts.append("target: \(target.value)") }
+            if transition.reenter != nil { parts.append("reenter: true") }
             if !transition.assignments.isEmpty || !transition.actions.isEmpty || transition.target == nil {
                 parts.append(counter % 2 == 0 ? "set: {n: n + 1}" : "do: [{set: {s: s + \"!\"}}]")
             }

@@ -7,7 +7,7 @@ import Testing
 // at a time (parallel states with and without transitions below them, history of every depth in
 // composites and parallel states, `always:`, `onDone:` of composites and parallel states, timers,
 // entry and exit actions, payloads read by guards or only by `set:`, groups of ignored events,
-// conditional actions, `trigger` in guards'). Every machine the checker
+// conditional actions, `trigger` in guards, `reenter: true`). Every machine the checker
 // accepts is generated, and all of them are type-checked as one module by the real swiftc.
 
 /// One random statechart, as YAML: names `s0`, `s1`, ... in document order.
@@ -94,7 +94,10 @@ struct RandomStatechart {
         func transition(_ event: String?, guarded: Bool, _ random: inout SeededGenerator) -> String {
             var parts: [String] = []
             if guarded { parts.append("guard: \"\(event == "e1" && Bool.random(using: &random) ? "event.x > n" : guardText(&random))\"") }
-            if Int.random(in: 0..<4, using: &random) > 0 { parts.append("target: \(target(&random))") }
+            if Int.random(in: 0..<4, using: &random) > 0 {
+                parts.append("target: \(target(&random))")
+                if Int.random(in: 0..<4, using: &random) == 0 { parts.append("reenter: true") }  // S115, S116
+            }
             switch (event, Int.random(in: 0..<4, using: &random)) {
             case ("e1", 0): parts.append("set: {n: event.x}")
             case ("e2", 0): parts.append("set: {s: event.label}")

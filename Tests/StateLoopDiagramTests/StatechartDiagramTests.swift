@@ -9,6 +9,29 @@ import Testing
 /// running example of Docs/Statecharts.md) and `Fixtures/Editor` (parallel regions, deep
 /// history, `always:`, `onDone:`).
 @Suite struct StatechartDiagramTests {
+    @Test("S119: a re-entering transition's label says (reenter) after its trigger, in both formats")
+    func reenteringTransitionsAreLabelled() throws {
+        let yaml = """
+            machine: M
+            events: {go: {}, stay: {}}
+            initial: p
+            states:
+              p:
+                initial: a
+                on:
+                  go: {target: b, reenter: true}
+                  stay: b
+                states:
+                  a: {}
+                  b: {}
+            """
+        let spec = try #require(SpecLoader.load(contents: Array(yaml.utf8), path: "M.machine.yml").spec)
+        let dot = DOTRenderer().render(spec)
+        #expect(dot.contains("<b>go</b> (reenter)") && dot.contains("<b>stay</b>") && !dot.contains("stay</b> (reenter)"), "\(dot)")
+        let mermaid = MermaidRenderer().render(spec)
+        #expect(mermaid.contains("go (reenter)") && !mermaid.contains("stay (reenter)"), "\(mermaid)")
+    }
+
     @Test("S110: a conditional action is drawn as one line, its sides in brackets, in both formats")
     func conditionalActionsAreDrawnAsOneLine() throws {
         let yaml = """

@@ -34,7 +34,7 @@ struct SpecDecoder: Sendable {
         /// Values of a state's `type:`.
         static let stateTypes = ["parallel", "final", "history"]
         /// Keys of a transition.
-        static let transition = ["guard", "target", "set", "do"]
+        static let transition = ["guard", "target", "set", "do", "reenter"]
         /// Keys of an action.
         static let action = ["set", "run", "request", "if", "then", "else"]
         /// XState's spellings of what we spell otherwise: the key, and the advice.
@@ -418,8 +418,23 @@ private struct DecodingSession {
                 case "guard": transition.guardExpression = expression(entry.value, of: "'guard:'")
                 case "target": transition.target = text(entry.value, expected: "a target state", fixIt: "write 'target: stateName'")
                 case "set": transition.assignments = assignments(entry.value)
+                case "reenter":
+                    switch entry.value.scalar?.value {
+                    case "true": transition.reenter = entry.key.location
+                    case "false": break
+                    default:
+                        error(
+                            "'reenter:' takes 'true' or 'false', found \(Self.found(entry.value))", at: entry.value.location,
+                            fixIt: "write 'reenter: true' to exit and re-enter the source even when the target lies inside it")
+                    }
                 default: transition.actions = actions(entry.value, of: "'do:'")
                 }
+            }
+            if let reenter = transition.reenter, transition.target == nil {
+                error(
+                    "'reenter: true' needs a 'target:': a transition without one exits and enters nothing", at: reenter,
+                    fixIt: "add 'target:' naming the state to re-enter (the source itself re-enters it, S23), or remove 'reenter:'")
+                transition.reenter = nil
             }
             return .transition(transition)
         case .sequence:

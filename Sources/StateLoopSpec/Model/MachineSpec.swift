@@ -282,6 +282,9 @@ public struct Transition: Sendable {
     public var assignments: [Assignment]
     /// `do:` actions, run after `set:`.
     public var actions: [Action]
+    /// `reenter: true`, where written: the source is exited and re-entered even when the target
+    /// lies inside it (S115); `nil` for `reenter: false` or none.
+    public var reenter: SourceLocation?
 
     public init(
         location: SourceLocation, guardExpression: Located<String>? = nil,
