@@ -204,6 +204,7 @@ public struct DOTRenderer: Sendable {
         case .always, .done: lines.append("<b><i>\(trigger)</i></b>")
         case .historyDefault: lines.append("<i>\(trigger)</i>")
         }
+        if edge.reenters { lines[0] += " (reenter)" }
         switch edge.condition {
         case .expression(let text):
             for (index, line) in DOTText.wrap("[\(text)]", width: 32).enumerated() {

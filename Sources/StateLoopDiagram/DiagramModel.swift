@@ -111,12 +111,18 @@ struct DiagramModel {
         /// `▶ effect(request)`: a `run:` of a one-shot effect; the request is `nil` when none is
         /// written, and at `DiagramDetail.compact`.
         case run(effect: String, request: String?)
+        /// `if condition [then...] else [otherwise...]`: a conditional action (S106).
+        indirect case conditional(condition: String, then: [Action], otherwise: [Action])
 
-        /// `field = expression` or `▶ effect(request)`, unescaped, as both formats write it.
+        /// `field = expression`, `▶ effect(request)` or `if n > 0 [n = 0] else [▶ beep]`, unescaped,
+        /// as both formats write it.
         var text: String {
             switch self {
             case .assign(let field, let expression): "\(field) = \(expression)"
             case .run(let effect, let request): "▶ \(effect)" + (request.map { "(\($0))" } ?? "")
+            case .conditional(let condition, let then, let otherwise):
+                "if \(condition) [\(then.map(\.text).joined(separator: "; "))]"
+                    + (otherwise.isEmpty ? "" : " else [\(otherwise.map(\.text).joined(separator: "; "))]")
             }
         }
     }
@@ -172,6 +178,8 @@ struct DiagramModel {
         var condition: Condition?
         /// `set:`, then `do:`, one action per line; no assignments at `DiagramDetail.compact`.
         var actions: [Action]
+        /// `reenter: true`: the label says so, since the arrow alone cannot (S119).
+        var reenters = false
 
         /// True when the arrow comes back to its source: internal transitions and self-transitions.
         var isLoop: Bool { target == nil || target == source }
@@ -221,16 +229,22 @@ struct DiagramModel {
                 switch action {
                 case .assign: detail == .compact ? nil : action
                 case .run(let effect, let request): .run(effect: effect, request: detail == .compact ? nil : request)
+                case .conditional(let condition, let then, let otherwise): .conditional(condition: condition, then: actions(then), otherwise: actions(otherwise))
                 }
             }
         }
         func actions(_ list: [StateLoopSpec.Action]) -> [Action] {
-            actions(list.flatMap { action -> [Action] in
-                switch action {
-                case .set(let assignments, _): assignments.map { .assign(field: $0.field.value, expression: $0.expression.value) }
-                case .run(let effect, let request, _): [.run(effect: effect.value, request: request?.value)]
+            func shown(_ list: [StateLoopSpec.Action]) -> [Action] {
+                list.flatMap { action -> [Action] in
+                    switch action {
+                    case .set(let assignments, _): assignments.map { .assign(field: $0.field.value, expression: $0.expression.value) }
+                    case .run(let effect, let request, _): [.run(effect: effect.value, request: request?.value)]
+                    case .conditional(let conditional):
+                        [.conditional(condition: conditional.condition.value, then: shown(conditional.then), otherwise: shown(conditional.otherwise))]
+                    }
                 }
-            })
+            }
+            return actions(shown(list))
         }
 
         var edges: [Edge] = []
@@ -254,7 +268,8 @@ struct DiagramModel {
                         target: transition.target?.value,
                         trigger: trigger,
                         condition: condition,
-                        actions: actions(assignments) + actions(transition.actions)
+                        actions: actions(assignments) + actions(transition.actions),
+                        reenters: transition.reenter != nil
                     ))
                 case .ignore:
                     // An else-ignore only drops the event when the guards before it fail.

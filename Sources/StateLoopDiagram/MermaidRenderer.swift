@@ -258,7 +258,7 @@ private struct MermaidWriter {
     /// `event [guard] / a = x, b = y`, unescaped, on one line: Mermaid labels cannot break
     /// lines portably.
     private static func labelText(of edge: DiagramModel.Edge) -> String {
-        var label = edge.trigger.text
+        var label = edge.trigger.text + (edge.reenters ? " (reenter)" : "")
         switch edge.condition {
         case .expression(let expression): label += " [\(expression)]"
         case .otherwise: label += " [else]"

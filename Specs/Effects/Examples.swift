@@ -9,6 +9,7 @@ public enum Examples {
         ("Counter", { await counter() }),
         ("PlayCatch", { await playCatch() }),
         ("TrafficLight", { await trafficLight() }),
+        ("TCP", { await tcp() }),
         ("GitHubSearch", { await gitHubSearch() }),
         ("Movies", { await movies() }),
         ("SignIn", { await signIn() }),
@@ -53,6 +54,23 @@ public enum Examples {
             machine.send(.powerFailed)
             machine.send(.pedestrianWaiting)               // flashing: ignored
             machine.send(.powerRestored)
+        }
+    }
+
+    public static func tcp(clock: FastForwardClock = demoClock) async -> [String] {
+        await Demo.trace(TCP.system(clock: clock), describe: { "\($0.mode) sent=\($0.sent) active=\($0.activeOpens)" }) { machine in
+            machine.send(.passiveOpen)
+            machine.send(.ack)          // listen answers no ack: the machine's `ignore: [segments]`
+            machine.send(.syn)
+            machine.send(.ack)
+            machine.send(.send)
+            machine.send(.passiveOpen)  // established: ignored through its group, `calls`
+            machine.send(.close)
+            machine.send(.ack)
+            machine.send(.fin)
+            machine.send(.abort)        // time-wait: the machine's own `on:`, before 2 MSL
+            machine.send(.activeOpen)
+            machine.send(.synAck)       // established's entry reads the step's event: an active open
         }
     }
 

@@ -44,6 +44,25 @@ import Testing
         ])
     }
 
+    @Test("S100, S101, S113: TCP answers a few events per state and ignores the rest of a group; its entry reads the step's event")
+    func tcpOpensAndClosesAConnection() async {
+        #expect(await Examples.tcp(clock: Self.clock) == [
+            "start -> closed sent=0 active=0",
+            "passiveOpen -> listen sent=0 active=0",
+            "ack -> listen sent=0 active=0",
+            "syn -> synReceived sent=0 active=0",
+            "ack -> established sent=0 active=0",
+            "send -> established sent=1 active=0",
+            "passiveOpen -> established sent=1 active=0",
+            "close -> finWait1 sent=1 active=0",
+            "ack -> finWait2 sent=1 active=0",
+            "fin -> timeWait sent=1 active=0",
+            "abort -> closed sent=1 active=0",
+            "activeOpen -> synSent sent=1 active=0",
+            "synAck -> established sent=1 active=1",
+        ])
+    }
+
     @Test func gitHubSearchPaginatesRetriesOnItsTimerAndStartsOverOnANewSearch() async {
         #expect(await Examples.gitHubSearch(clock: Self.clock) == [
             "start -> idle results=0",

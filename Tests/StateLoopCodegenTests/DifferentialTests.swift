@@ -22,16 +22,19 @@ struct VocabularyHost: MachineHost {
     var x = 0
     var label = ""
     let positions: [String: Int]
+    var trigger: MachineSemantics.Trigger?
     /// Guards and actions outside the vocabulary: a fault of the test's machines.
     var unknown: [String] = []
 
-    mutating func holds(_ guardExpression: Located<String>, branch: Int, active: [Int]) -> Bool {
+    mutating func holds(_ guardExpression: Located<String>, branch: Int?, active: [Int]) -> Bool {
         let text = guardExpression.value.trimmingCharacters(in: .whitespaces)
         switch text {
         case "n > 0": return n > 0
         case "n < 3": return n < 3
         case "s.isEmpty": return s.isEmpty
         case "event.x > n": return x > n
+        case "trigger == nil": return trigger == nil
+        case "trigger == .e0": return trigger == .event("e0")
         default:
             if text.hasPrefix("isIn(."), text.hasSuffix(")"), let position = positions[String(text.dropFirst(6).dropLast())] {
                 return active.contains(position)
@@ -164,6 +167,7 @@ enum Skeleton {
             var parts: [String] = []
             if transition.guardExpression != nil { parts.append("guard: \"\(guards[counter % guards.count])\"") }
             if let target = transition.target { parts.append("target: \(target.value)") }
+            if transition.reenter != nil { parts.append("reenter: true") }
             if !transition.assignments.isEmpty || !transition.actions.isEmpty || transition.target == nil {
                 parts.append(counter % 2 == 0 ? "set: {n: n + 1}" : "do: [{set: {s: s + \"!\"}}]")
             }
@@ -174,6 +178,10 @@ enum Skeleton {
         }
         var lines = ["machine: \(name)", "context:", "  n: {type: Int, default: \"0\"}", "  s: {type: String, default: '\"\"'}", "events:"]
         lines += spec.events.map { "  \($0.name.value): {}" }
+        if !spec.groups.isEmpty {
+            lines.append("groups:")
+            lines += spec.groups.map { "  \($0.name.value): [\($0.events.map(\.value).joined(separator: ", "))]" }
+        }
         let handled = Set(spec.on.map(\.event.value))
         let ignored = spec.events.map(\.name.value).filter { !handled.contains($0) }
         if !ignored.isEmpty { lines.append("ignore: [\(ignored.joined(separator: ", "))]") }

@@ -6,7 +6,8 @@ import Testing
 // A property test: seeded random statecharts combine what outside suites found broken one corner
 // at a time (parallel states with and without transitions below them, history of every depth in
 // composites and parallel states, `always:`, `onDone:` of composites and parallel states, timers,
-// entry and exit actions, payloads read by guards or only by `set:`). Every machine the checker
+// entry and exit actions, payloads read by guards or only by `set:`, groups of ignored events,
+// conditional actions, `trigger` in guards, `reenter: true`). Every machine the checker
 // accepts is generated, and all of them are type-checked as one module by the real swiftc.
 
 /// One random statechart, as YAML: names `s0`, `s1`, ... in document order.
@@ -29,6 +30,7 @@ struct RandomStatechart {
             "  e2: {label: String}",
             "  e3: {}",
             "ignore: [e0, e1, e2, e3]",  // every leaf answers every event through the machine
+            "groups: {quiet: [e0, e3]}",  // a state's `ignore: [quiet]` hides its ancestors' handlers (S100, S101)
         ]
         let roots = builder.states(depth: 0, count: Int.random(in: 2...4, using: &random), parallelAllowed: true, &random)
         lines.append("initial: s\(roots.first { !builder.isHistory($0) }!)")
@@ -85,19 +87,23 @@ struct RandomStatechart {
         }
 
         func guardText(_ random: inout SeededGenerator) -> String {
-            ["n > 0", "n < 3", "s.isEmpty", "isIn(.s0)"].randomElement(using: &random)!
+            ["n > 0", "n < 3", "s.isEmpty", "isIn(.s0)", "trigger == nil", "trigger == .e0"].randomElement(using: &random)!
         }
 
         /// A transition on `event` (nil: eventless), as a YAML flow mapping.
         func transition(_ event: String?, guarded: Bool, _ random: inout SeededGenerator) -> String {
             var parts: [String] = []
             if guarded { parts.append("guard: \"\(event == "e1" && Bool.random(using: &random) ? "event.x > n" : guardText(&random))\"") }
-            if Int.random(in: 0..<4, using: &random) > 0 { parts.append("target: \(target(&random))") }
-            switch (event, Int.random(in: 0..<3, using: &random)) {
+            if Int.random(in: 0..<4, using: &random) > 0 {
+                parts.append("target: \(target(&random))")
+                if Int.random(in: 0..<4, using: &random) == 0 { parts.append("reenter: true") }  // S115, S116
+            }
+            switch (event, Int.random(in: 0..<4, using: &random)) {
             case ("e1", 0): parts.append("set: {n: event.x}")
             case ("e2", 0): parts.append("set: {s: event.label}")
             case (_, 1): parts.append("set: {n: n + 1}")
             case (_, 2): parts.append("do: [{set: {s: \"s + \\\"!\\\"\"}}]")
+            case (_, 3): parts.append("do: [\(conditional(&random))]")
             default: break
             }
             // A branch does something: a target, or else an action (an eventless one must).
@@ -105,6 +111,13 @@ struct RandomStatechart {
                 parts.append("set: {n: n + 1}")
             }
             return "{" + parts.joined(separator: ", ") + "}"
+        }
+
+        /// A conditional action whose branches set and append (S106, S107): the second `set:` of
+        /// `then:` reads what the first wrote.
+        func conditional(_ random: inout SeededGenerator) -> String {
+            let otherwise = Bool.random(using: &random) ? ", else: [{set: {s: s + \"?\"}}]" : ""
+            return "{if: \"\(guardText(&random))\", then: [{set: {n: n + 1}}, {if: \"n > 0\", then: [{set: {s: s + \"#\"}}]}]\(otherwise)}"
         }
 
         func render(_ states: [Int], indent: String, _ random: inout SeededGenerator) -> [String] {
@@ -128,9 +141,10 @@ struct RandomStatechart {
                     break
                 }
                 // Markers that spell the order of entries and exits in `s` (DifferentialTests).
-                switch Int.random(in: 0..<4, using: &random) {
+                switch Int.random(in: 0..<5, using: &random) {
                 case 0: lines.append(inner + "entry: [{set: {n: n + 1}}]")
                 case 1: lines.append(inner + "entry: [{set: {s: s + \"+\(state)\"}}]")
+                case 2: lines.append(inner + "entry: [{set: {s: s + \"+\(state)\"}}, \(conditional(&random))]")
                 default: break
                 }
                 if Int.random(in: 0..<3, using: &random) == 0 { lines.append(inner + "exit: [{set: {s: s + \"-\(state)\"}}]") }
@@ -146,6 +160,7 @@ struct RandomStatechart {
                     lines.append(inner + "on:")
                     lines += handlers.map { inner + "  " + $0 }
                 }
+                if Int.random(in: 0..<5, using: &random) == 0 { lines.append(inner + "ignore: [quiet]") }
                 if Int.random(in: 0..<5, using: &random) == 0 {
                     lines.append(inner + "always: \(transition(nil, guarded: true, &random))")
                 }

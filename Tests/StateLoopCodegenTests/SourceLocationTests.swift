@@ -104,6 +104,35 @@ struct SourceLocationTests {
         #expect(errors.contains { $0.contains("cannot find 'event' in scope") }, "\(errors)")
     }
 
+    @Test("S108: a conditional action's condition is type-checked as a Bool at its YAML line and column")
+    func conditionTypeErrorsLandAtTheirYAMLLine() throws {
+        let yaml = """
+            machine: Conditions
+            context:
+              count: {type: Int, default: "0"}
+            events: {go: {by: Int}}
+            initial: idle
+            states:
+              idle:
+                entry: [{if: count, then: [{set: {count: "1"}}]}]
+                exit: [{if: "event.by > 0", then: []}]
+                on:
+                  go: {do: [{set: {count: "2"}}, {if: "count > 0", then: [{if: "event.by", then: []}]}]}
+
+            """
+        let path = "Specs/Conditions.machine.yml"
+        let generated = GeneratorPipeline().generate(contents: Array(yaml.utf8), path: path)
+        let source = try #require(generated.source, "\(generated.diagnostics)")
+        let result = try Swiftc.typecheck(["Conditions.swift": source])
+        let errors = result.output.split(separator: "\n").filter { $0.hasPrefix("\(path):") && $0.contains(": error: ") }
+        let reported = Set(errors.map { line in line.split(separator: ":").dropFirst().prefix(2).joined(separator: ":") })
+        #expect(reported == [
+            "8:\(try column(of: "count, then", onLine: 8, in: yaml))",     // entry: Int is not Bool
+            "9:\(try column(of: "event.by > 0", onLine: 9, in: yaml))",    // no event in exit: (S37)
+            "11:\(try column(of: "by\", then: []}]}]}", onLine: 11, in: yaml))",  // in a do:, after a set: Int is not Bool (at `.by`)
+        ], "swiftc said:\n\(result.output)")
+    }
+
     /// A parent and its child machine with one type error in each place the effect shapes add
     /// Swift: `requests:`, `delays:`, `input` outside `default:`, a child's `input:`, an
     /// `onError:` event's fields, a `forward:` entry's payload, an `onDone:` entry's fields, a

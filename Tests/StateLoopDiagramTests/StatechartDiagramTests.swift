@@ -9,6 +9,50 @@ import Testing
 /// running example of Docs/Statecharts.md) and `Fixtures/Editor` (parallel regions, deep
 /// history, `always:`, `onDone:`).
 @Suite struct StatechartDiagramTests {
+    @Test("S119: a re-entering transition's label says (reenter) after its trigger, in both formats")
+    func reenteringTransitionsAreLabelled() throws {
+        let yaml = """
+            machine: M
+            events: {go: {}, stay: {}}
+            initial: p
+            states:
+              p:
+                initial: a
+                on:
+                  go: {target: b, reenter: true}
+                  stay: b
+                states:
+                  a: {}
+                  b: {}
+            """
+        let spec = try #require(SpecLoader.load(contents: Array(yaml.utf8), path: "M.machine.yml").spec)
+        let dot = DOTRenderer().render(spec)
+        #expect(dot.contains("<b>go</b> (reenter)") && dot.contains("<b>stay</b>") && !dot.contains("stay</b> (reenter)"), "\(dot)")
+        let mermaid = MermaidRenderer().render(spec)
+        #expect(mermaid.contains("go (reenter)") && !mermaid.contains("stay (reenter)"), "\(mermaid)")
+    }
+
+    @Test("S110: a conditional action is drawn as one line, its sides in brackets, in both formats")
+    func conditionalActionsAreDrawnAsOneLine() throws {
+        let yaml = """
+            machine: M
+            context: {n: {type: Int, default: "0"}}
+            events: {go: {}}
+            initial: a
+            states:
+              a:
+                entry: [{if: "n > 0", then: [{set: {n: "0"}}], else: [{if: "n < 0", then: [{set: {n: n + 1}}]}]}]
+                on: {go: {target: a, do: [{if: "n > 1", then: [{set: {n: n - 1}}]}]}}
+            """
+        let spec = try #require(SpecLoader.load(contents: Array(yaml.utf8), path: "M.machine.yml").spec)
+        let dot = DOTRenderer().render(spec)
+        #expect(dot.contains("entry / if n &gt; 0 [n = 0] else [if n &lt; 0 [n = n + 1]]"), "\(dot)")
+        #expect(dot.contains("/ if n &gt; 1 [n = n - 1]"), "\(dot)")
+        let mermaid = MermaidRenderer().render(spec)
+        #expect(mermaid.contains("go / if n #62; 1 [n = n - 1]"), "\(mermaid)")
+        #expect(DOTRenderer(detail: .compact).render(spec).contains("entry / if n &gt; 0 [] else [if n &lt; 0 []]"))
+    }
+
     @Test(arguments: statechartFixtures, [DiagramDetail.compact, .standard, .full])
     func dotMatchesGoldenFile(machine: String, detail: DiagramDetail) throws {
         try expectGolden(DOTRenderer(detail: detail).render(try fixtureSpec(machine)), named: "\(machine).\(detail).dot")

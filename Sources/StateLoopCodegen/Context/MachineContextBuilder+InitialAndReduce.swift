@@ -35,12 +35,21 @@ extension MachineContextBuilder {
         if layout.hasTopLevelFinal { out.line("guard !state.isDone else { return }") }
         if layout.hasRuns { out.line("state.runs = []") }
         if hasForwarding { out.line("state.forwarded = []") }
+        // S111, S112: the step's event, for every expression the step evaluates; none at rest.
+        if readsTrigger { out.line("state.trigger = event") }
         out.line("let old = state")
         out.line(layout.settles ? "if old._reduce(event, &state, &trace) { state._settle(&trace) }" : "old._reduce(event, &state, &trace)")
+        if readsTrigger { out.line("state.trigger = nil") }
         if hasForwarding {
             makeForwardingMember()
             out.line("state._forward(event, after: old)")
         }
         return out.finished()
+    }
+
+    /// True when an expression of the spec names `trigger` (S111): only then has `State` the
+    /// field, so a machine that never reads it stays as it was (S112).
+    var readsTrigger: Bool {
+        spec.expressions(tree: layout.tree).contains { Self.mentions(GeneratedNames.triggerField, in: $0.value) }
     }
 }

@@ -47,7 +47,7 @@ extension MachineContextBuilder {
         }
         for action in transition.actions where phase != .entries {
             block(action, payload: payload, dirty: dirty, into: &out)
-            if case .set = action { dirty = true }
+            if action.assigns { dirty = true }
         }
         if phase == .actions { return }
         guard let target else { return }
@@ -67,15 +67,16 @@ extension MachineContextBuilder {
     /// the current state.
     mutating func block(_ action: Action, payload: EventSpec?, dirty: Bool, into out: inout SwiftPrinter) {
         guard dirty else {
-            actionStatements(action, into: &out)
+            actionStatements(action, payload: payload, into: &out)
             return
         }
         let name = actionMember(action, payload: payload)
         out.line("do { let _s = _next; _s.\(name)(\(payload == nil ? "" : "event, ")&_next) }")
     }
 
-    /// `_next.field = value` per assignment, or `_next._queue(.effect(request))`.
-    func actionStatements(_ action: Action, into out: inout SwiftPrinter) {
+    /// `_next.field = value` per assignment, `_next._queue(.effect(request))`, or an `if` of the
+    /// blocks of a conditional, its condition read on `self` (S107).
+    mutating func actionStatements(_ action: Action, payload: EventSpec?, into out: inout SwiftPrinter) {
         switch action {
         case .set(let assignments, _):
             for assignment in assignments {
@@ -89,6 +90,28 @@ extension MachineContextBuilder {
             } else {
                 out.line("_next._queue(.\(name))")
             }
+        case .conditional(let conditional):
+            out.spec(conditional.condition, after: "if ", then: "{")
+            out.indent()
+            blocks(conditional.then, payload: payload, into: &out)
+            out.outdent()
+            if !conditional.otherwise.isEmpty {
+                out.line("} else {")
+                out.indent()
+                blocks(conditional.otherwise, payload: payload, into: &out)
+                out.outdent()
+            }
+            out.line("}")
+        }
+    }
+
+    /// The actions of a list in order, each block after one that assigns reading the state as it
+    /// is then (S36).
+    private mutating func blocks(_ actions: [Action], payload: EventSpec?, into out: inout SwiftPrinter) {
+        var dirty = false
+        for action in actions {
+            block(action, payload: payload, dirty: dirty, into: &out)
+            if action.assigns { dirty = true }
         }
     }
 
@@ -96,7 +119,7 @@ extension MachineContextBuilder {
     mutating func actionMember(_ action: Action, payload: EventSpec?) -> String {
         let name = nextMember("action")
         var body = memberPrinter()
-        actionStatements(action, into: &body)
+        actionStatements(action, payload: payload, into: &body)
         let parameter = payload.map { "_ event: Event.\(GeneratedNames.payloadType(ofEvent: $0.name.value)), " } ?? ""
         addMember(
             doc: "An action of \(position(action.location)), run on the state as it is then.",

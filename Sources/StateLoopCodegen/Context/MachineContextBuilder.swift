@@ -138,6 +138,9 @@ public struct MachineContextBuilder {
             ownFields.append(.init(doc: "The one-shot runs the last step queued, in order (S39); the system starts each once.", name: "runs", declaration: "[Run] = []"))
             ownFields.append(.init(doc: "How many runs have been queued since the start: the sequence number after the last of `runs`.", name: "_runsQueued", declaration: "Swift.Int = 0"))
         }
+        if readsTrigger {
+            ownFields.append(.init(doc: "The event of the step that is running, `nil` at rest and while `initial` is entered (S111, S112).", name: GeneratedNames.triggerField, declaration: "Event? = nil"))
+        }
         if layout.settles {
             ownFields.append(.init(doc: "False when `always:` transitions were still enabled after 1,000 microsteps (S51).", name: "isSettled", declaration: "Swift.Bool = true"))
         }

@@ -46,7 +46,7 @@ struct StatechartLayout {
             ownExit[position] = !node.spec.exit.isEmpty || recordsHistory
             let computesDelay = node.spec.after.contains { $0.milliseconds == nil }
             ownEntry[position] = !node.spec.entry.isEmpty || stampsEntry[position] || computesDelay || !semantics.doneTargets[position].isEmpty
-            setsOnExit[position] = node.spec.exit.contains { if case .set = $0 { true } else { false } }
+            setsOnExit[position] = node.spec.exit.contains(where: \.assigns)
         }
         var exitBelow = Array(repeating: false, count: count)
         var entryBelow = Array(repeating: false, count: count)

@@ -159,7 +159,7 @@ public struct MachinePaths: Sendable {
         let states = step.transitions.map { transitionList.entries[$0].state ?? "(any)" }
         let owners = states.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.joined(separator: ", ")
         var text = switch step.trigger {
-        case .event(let name): name
+        case .event(let name), .group(let name, _): name
         case .timer(_, let delay): "after \(delay) in \(owners)"
         case .always: "always in \(owners)"
         case .done: "onDone of \(owners)"

@@ -44,6 +44,7 @@ extension SpecChecker {
                 outcomesByState[entry.value, default: []].append(contentsOf: outcomeEntries)
             }
         }
+        let groups = spec.groupsByName
         var outcomesSeen: Set<Outcome> = []
         var outcomesHandled: Set<Outcome> = []
         var outcomesUnanswered: Set<Outcome> = []
@@ -61,6 +62,11 @@ extension SpecChecker {
             handledSomewhere.formUnion(handled.keys)
             var ignored: Set<Int> = []
             for ignoredName in ignore {
+                // A group ignores each of its events; a handler beside it comes first (S101).
+                if let group = groups[ignoredName.value] {
+                    ignored.formUnion(group.events.compactMap { eventIndex[$0.value] })
+                    continue
+                }
                 if let index = eventIndex[findings.intended(ignoredName.value, known: findings.eventSet, among: findings.eventNames) ?? ignoredName.value] {
                     ignored.insert(index)
                 }

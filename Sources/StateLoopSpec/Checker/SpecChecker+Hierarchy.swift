@@ -140,7 +140,7 @@ extension SpecChecker {
         let effects = Dictionary(spec.effects.map { ($0.name.value, $0) }, uniquingKeysWith: { first, _ in first })
         let names = spec.effects.map(\.name.value)
         let lists = findings.tree.nodes.flatMap(\.spec.actionLists) + spec.on.flatMap(\.branches).compactMap(\.transition).map(\.actions)
-        for case .run(let name, let request, let location) in lists.joined() {
+        for case .run(let name, let request, let location) in lists.joined().flatMap(\.flattened) {
             guard let effect = effects[name.value] else {
                 let closest = findings.closest(to: name.value, among: names)
                 findings.error(

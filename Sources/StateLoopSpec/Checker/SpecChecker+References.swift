@@ -8,7 +8,9 @@ extension SpecChecker {
         if !states.isEmpty {
             checkKnown(spec.initial, among: states, known: findings.stateSet, "initial state '\(spec.initial.value)' is not a state", declare: "'states:'", into: &findings)
         }
-        checkKnownEvents(spec.ignore, "the machine ignores", into: &findings)
+        checkGroups(spec, into: &findings)
+        let groups = spec.groupsByName
+        checkIgnored(spec.ignore, groups: groups, "the machine ignores", into: &findings)
         checkListedOnce(spec.ignore, what: "event", list: "the machine's 'ignore:'", into: &findings)
         for handler in spec.on {
             checkKnown(handler.event, among: events, known: findings.eventSet, "the machine handles '\(handler.event.value)', which is not an event", declare: "'events:'", into: &findings)
@@ -20,13 +22,13 @@ extension SpecChecker {
                 checkKnown(handler.event, among: events, known: findings.eventSet, "state '\(state.name.value)' handles '\(handler.event.value)', which is not an event", declare: "'events:'", into: &findings)
             }
             checkTargets(state.branches, states: states, into: &findings)
-            for case .set(let assignments, _) in state.entry + state.exit {
+            for case .set(let assignments, _) in (state.entry + state.exit).flatMap(\.flattened) {
                 checkFields(assignments, into: &findings)
             }
             if let target = state.historyTarget {
                 checkKnown(target, among: states, known: findings.stateSet, "target '\(target.value)' is not a state", declare: "'states:'", into: &findings)
             }
-            checkKnownEvents(state.ignore, "state '\(state.name.value)' ignores", into: &findings)
+            checkIgnored(state.ignore, groups: groups, "state '\(state.name.value)' ignores", into: &findings)
             checkListedOnce(state.ignore, what: "event", list: "'ignore:' of state '\(state.name.value)'", into: &findings)
         }
         for effect in spec.effects {
@@ -50,7 +52,7 @@ extension SpecChecker {
                 checkKnown(target, among: states, known: findings.stateSet, "target '\(target.value)' is not a state", declare: "'states:'", into: &findings)
             }
             checkFields(transition.assignments, into: &findings)
-            for case .set(let assignments, _) in transition.actions {
+            for case .set(let assignments, _) in transition.actions.flatMap(\.flattened) {
                 checkFields(assignments, into: &findings)
             }
         }
@@ -61,6 +63,32 @@ extension SpecChecker {
             checkKnown(
                 assignment.field, among: findings.fieldNames, known: findings.fieldSet,
                 "'set:' assigns '\(assignment.field.value)', which is not a context field", declare: "'context:'", into: &findings)
+        }
+    }
+
+    /// A group has events, each declared and listed once, and a name no event has (S100, S102).
+    private func checkGroups(_ spec: MachineSpec, into findings: inout Findings) {
+        for group in spec.groups {
+            let name = group.name.value
+            if findings.eventSet.contains(name) {
+                findings.error(
+                    "group '\(name)' has the name of an event, so 'ignore: [\(name)]' could mean either", at: group.name.location,
+                    fixIt: "rename the group, e.g. '\(name)Events'")
+            }
+            if group.events.isEmpty {
+                findings.error("group '\(name)' has no events", at: group.name.location, fixIt: "list its events, '\(name): [event, ...]', or remove it")
+            }
+            checkKnownEvents(group.events, "group '\(name)' lists", into: &findings)
+            checkListedOnce(group.events, what: "event", list: "group '\(name)'", into: &findings)
+        }
+    }
+
+    /// An `ignore:` list names events and groups (S100).
+    private func checkIgnored(_ names: [Located<String>], groups: [String: EventGroup], _ subject: @autoclosure () -> String, into findings: inout Findings) {
+        let candidates = groups.isEmpty ? findings.eventNames : findings.eventNames + groups.keys.sorted()
+        let what = groups.isEmpty ? "an event" : "an event or a group"
+        for name in names where groups[name.value] == nil {
+            checkKnown(name, among: candidates, known: findings.eventSet, "\(subject()) '\(name.value)', which is not \(what)", declare: "'events:'", into: &findings)
         }
     }
 

@@ -27,7 +27,7 @@ struct SpecDecoder: Sendable {
     /// The keys of each part of a spec, in the order they are usually written (for suggestions).
     enum Keys {
         /// Top-level keys.
-        static let machine = ["machine", "imports", "persist", "input", "context", "events", "on", "ignore", "delays", "initial", "states", "effects"]
+        static let machine = ["machine", "imports", "persist", "input", "context", "events", "groups", "on", "ignore", "delays", "initial", "states", "effects"]
         /// Keys of `persist:` written as a mapping.
         static let persist = ["version", "migrations"]
         /// Keys of a context field.
@@ -37,9 +37,9 @@ struct SpecDecoder: Sendable {
         /// Values of a state's `type:`.
         static let stateTypes = ["parallel", "final", "history"]
         /// Keys of a transition.
-        static let transition = ["guard", "target", "set", "do"]
+        static let transition = ["guard", "target", "set", "do", "reenter"]
         /// Keys of an action.
-        static let action = ["set", "run", "request"]
+        static let action = ["set", "run", "request", "if", "then", "else"]
         /// XState's spellings of what we spell otherwise: the key, and the advice.
         static let xstate: [String: String] = [
             "final": "did you mean 'type: final'?",
@@ -100,6 +100,7 @@ struct DecodingSession {
         var input: [PayloadField] = []
         var delays: [Assignment] = []
         var persist: PersistSpec?
+        var groups: [EventGroup] = []
         for entry in known(entries, keys: SpecDecoder.Keys.machine, in: "at the top level of a spec") {
             switch entry.key.value {
             case "machine": name = text(entry.value, expected: "the machine's name", fixIt: "write 'machine: MyMachine'")
@@ -108,6 +109,11 @@ struct DecodingSession {
             case "events": events = eventSpecs(entry.value)
             case "on": on = handlers(entry.value)
             case "ignore": ignore = names(entry.value, expected: "a list of events", fixIt: "write 'ignore: [event, ...]'")
+            case "groups":
+                guard let entries = mapping(entry.value, expected: "a mapping from group names to lists of events", fixIt: "write 'groups: {segments: [syn, ack, fin]}'") else { continue }
+                groups = entries.map { group in
+                    EventGroup(name: group.key.located, events: names(group.value, expected: "a list of events", fixIt: "write '\(group.key.value): [event, ...]'"))
+                }
             case "initial": initial = text(entry.value, expected: "the name of the initial state", fixIt: "write 'initial: idle'")
             case "states": states = stateSpecs(entry.value)
             case "input": input = inputFields(entry.value)
@@ -136,7 +142,7 @@ struct DecodingSession {
         guard let name, let initial, let states else { return nil }
         return MachineSpec(
             file: path, name: name, imports: imports, context: context, events: events, on: on, ignore: ignore,
-            initial: initial, states: states, effects: effects, input: input, delays: delays, persist: persist)
+            initial: initial, states: states, effects: effects, input: input, delays: delays, groups: groups, persist: persist)
     }
 
     /// `persist: true` (version 1) or `persist: {version: N}` with N an integer of 1 or more (D20),
@@ -307,6 +313,36 @@ struct DecodingSession {
     }
 
     /// `entry:`, `exit:` or `do:`: a list of `{set: {...}}` and `{run: effect, request: ...}`.
+    /// `{if: condition, then: [actions], else: [actions]}` (S106, S109): `nil` when the item has
+    /// none of its keys, or when they are wrong (reported here).
+    mutating func conditional(_ item: YAMLNode, _ entries: [YAMLMappingEntry], others: YAMLMappingEntry?) -> Action? {
+        let condition = entries.first { $0.key.value == "if" }
+        let then = entries.first { $0.key.value == "then" }
+        let otherwise = entries.first { $0.key.value == "else" }
+        guard let condition else {
+            for key in [then, otherwise].compactMap({ $0 }) {
+                error(
+                    "'\(key.key.value):' belongs to a conditional action", at: key.key.location,
+                    fixIt: "write '{if: condition, then: [actions], else: [actions]}'")
+            }
+            return nil
+        }
+        if let others {
+            error(
+                "a conditional action has no '\(others.key.value):' of its own", at: others.key.location,
+                fixIt: "move it into 'then:' or 'else:': {if: condition, then: [{\(others.key.value): ...}]}")
+            return nil
+        }
+        guard let then else {
+            error("the conditional action has no 'then:'", at: item.location, fixIt: "write '{if: condition, then: [actions], else: [actions]}'")
+            return nil
+        }
+        guard let expression = expression(condition.value, of: "'if:'") else { return nil }
+        return .conditional(ConditionalAction(
+            condition: expression, then: actions(then.value, of: "'then:'"),
+            otherwise: otherwise.map { actions($0.value, of: "'else:'") } ?? [], at: item.location))
+    }
+
     mutating func actions(_ node: YAMLNode, of owner: String) -> [Action] {
         let items: [YAMLNode]
         if let sequence = node.sequence {
@@ -331,6 +367,11 @@ struct DecodingSession {
             let set = valid.first { $0.key.value == "set" }
             let run = valid.first { $0.key.value == "run" }
             let request = valid.first { $0.key.value == "request" }
+            if let conditional = conditional(item, valid, others: set ?? run) {
+                actions.append(conditional)
+                continue
+            }
+            if valid.contains(where: { ["if", "then", "else"].contains($0.key.value) }) { continue }
             switch (set, run) {
             case (let set?, nil):
                 if let request {
@@ -410,8 +451,23 @@ struct DecodingSession {
                 case "guard": transition.guardExpression = expression(entry.value, of: "'guard:'")
                 case "target": transition.target = text(entry.value, expected: "a target state", fixIt: "write 'target: stateName'")
                 case "set": transition.assignments = assignments(entry.value)
+                case "reenter":
+                    switch entry.value.scalar?.value {
+                    case "true": transition.reenter = entry.key.location
+                    case "false": break
+                    default:
+                        error(
+                            "'reenter:' takes 'true' or 'false', found \(Self.found(entry.value))", at: entry.value.location,
+                            fixIt: "write 'reenter: true' to exit and re-enter the source even when the target lies inside it")
+                    }
                 default: transition.actions = actions(entry.value, of: "'do:'")
                 }
+            }
+            if let reenter = transition.reenter, transition.target == nil {
+                error(
+                    "'reenter: true' needs a 'target:': a transition without one exits and enters nothing", at: reenter,
+                    fixIt: "add 'target:' naming the state to re-enter (the source itself re-enters it, S23), or remove 'reenter:'")
+                transition.reenter = nil
             }
             return .transition(transition)
         case .sequence:

@@ -14,6 +14,18 @@ extension MachineSpec {
         return effects(runningIn: state).contains { effect in effect.results.contains { $0.value == event.name.value } }
     }
 
+    /// The groups of `groups:` by name, except a name that is also an event's (the checks refuse
+    /// it, S102): an `ignore:` entry names a group when it is a key here.
+    public var groupsByName: [String: EventGroup] {
+        let events = Set(self.events.map(\.name.value))
+        return Dictionary(groups.filter { !events.contains($0.name.value) }.map { ($0.name.value, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Every Swift expression of the spec whose states are `tree` (the checks read the same list).
+    public func expressions(tree: StateTree) -> [Located<String>] {
+        SpecChecker.embeddedSwift(self, tree: tree).expressions
+    }
+
     /// The first effect, in file order, that may answer with `event` while the states named in
     /// `active` are: one whose `in:` names one of them, or a one-shot effect, whose runs may
     /// answer in any state (S19). `nil` when none may.
@@ -31,7 +43,8 @@ extension StateSpec {
         on.flatMap(\.branches) + after.flatMap(\.branches) + always + onDone
     }
 
-    /// Every action block the state owns: `entry:`, `exit:` and its transitions' `do:`.
+    /// Every action block the state owns: `entry:`, `exit:` and its transitions' `do:` (a
+    /// conditional's inner actions are in it, not here).
     public var actionLists: [[Action]] {
         [entry, exit] + branches.compactMap(\.transition).map(\.actions)
     }
@@ -46,12 +59,25 @@ extension Branch {
 }
 
 extension Action {
-    /// The Swift expressions of the action, in the order written.
+    /// The Swift expressions of the action, in the order written (a conditional's condition, then
+    /// those of the actions inside it).
     public var expressions: [Located<String>] {
         switch self {
         case .set(let assignments, _): assignments.map(\.expression)
         case .run(_, let request, _): request.map { [$0] } ?? []
+        case .conditional(let conditional): [conditional.condition] + (conditional.then + conditional.otherwise).flatMap(\.expressions)
         }
+    }
+
+    /// The action and, for a conditional, every action inside it, in the order written.
+    public var flattened: [Action] {
+        guard case .conditional(let conditional) = self else { return [self] }
+        return [self] + (conditional.then + conditional.otherwise).flatMap(\.flattened)
+    }
+
+    /// True when the action may assign a field: a `set:`, or a conditional with one inside.
+    public var assigns: Bool {
+        flattened.contains { if case .set = $0 { true } else { false } }
     }
 }
 

@@ -17,7 +17,10 @@ public struct MachineSpec: Sendable {
     /// Machine-wide `on:` — handlers every state inherits (the outermost ones).
     public var on: [EventHandler]
     /// Machine-wide `ignore:` — events that do nothing in every state that does not handle them.
+    /// An entry may name a group of `groups:` (S100).
     public var ignore: [Located<String>]
+    /// `groups:` — named groups of events, which `ignore:` lists may name (S100–S104).
+    public var groups: [EventGroup]
     /// `initial:` — the state the machine starts in.
     public var initial: Located<String>
     /// `states:` — the top-level states of the machine; nested states are in each state's `states`.
@@ -36,8 +39,9 @@ public struct MachineSpec: Sendable {
         file: String, name: Located<String>, imports: [Located<String>] = [],
         context: [ContextField] = [], events: [EventSpec] = [], on: [EventHandler] = [], ignore: [Located<String>] = [],
         initial: Located<String>, states: [StateSpec] = [], effects: [EffectSpec] = [],
-        input: [PayloadField] = [], delays: [Assignment] = [], persist: PersistSpec? = nil
+        input: [PayloadField] = [], delays: [Assignment] = [], groups: [EventGroup] = [], persist: PersistSpec? = nil
     ) {
+        self.groups = groups
         self.input = input
         self.delays = delays
         self.persist = persist
@@ -72,6 +76,19 @@ public struct PersistSpec: Hashable, Sendable {
         self.location = location
         self.versionLocation = versionLocation ?? location
         self.migrations = migrations
+    }
+}
+
+/// A group of `groups:`: `segments: [syn, ack, fin]`. An `ignore:` that names it ignores each of
+/// its events (S100).
+public struct EventGroup: Sendable {
+    public var name: Located<String>
+    /// The events of the group, as written.
+    public var events: [Located<String>]
+
+    public init(name: Located<String>, events: [Located<String>]) {
+        self.name = name
+        self.events = events
     }
 }
 
@@ -147,7 +164,8 @@ public struct StateSpec: Sendable {
     public var keys: [Located<String>]
     /// `on:` — one handler per event, in YAML order.
     public var on: [EventHandler]
-    /// `ignore:` — events that do nothing in this state, said out loud.
+    /// `ignore:` — events that do nothing in this state, said out loud; an entry may name a group
+    /// of `groups:` (S100).
     public var ignore: [Located<String>]
     /// `after:` — timers that run while the state is active.
     public var after: [TimerSpec]
@@ -210,12 +228,34 @@ public enum Action: Sendable {
     case set([Assignment], at: SourceLocation)
     /// `{run: effect, request: expression}`: queues one run of a one-shot effect.
     case run(effect: Located<String>, request: Located<String>?, at: SourceLocation)
+    /// `{if: condition, then: [actions], else: [actions]}` (S106).
+    case conditional(ConditionalAction)
 
     /// Where the action was written.
     public var location: SourceLocation {
         switch self {
         case .set(_, let location), .run(_, _, let location): location
+        case .conditional(let conditional): conditional.location
         }
+    }
+}
+
+/// `{if: condition, then: [actions], else: [actions]}`: runs `then` when `condition` holds on the
+/// state as it is when the action runs, else `otherwise` (S106, S107).
+public struct ConditionalAction: Sendable {
+    /// A Swift `Bool` expression, like a guard.
+    public var condition: Located<String>
+    public var then: [Action]
+    /// `else:`; empty when it is left out.
+    public var otherwise: [Action]
+    /// Where the action starts.
+    public var location: SourceLocation
+
+    public init(condition: Located<String>, then: [Action], otherwise: [Action] = [], at location: SourceLocation) {
+        self.condition = condition
+        self.then = then
+        self.otherwise = otherwise
+        self.location = location
     }
 }
 
@@ -269,6 +309,9 @@ public struct Transition: Sendable {
     public var assignments: [Assignment]
     /// `do:` actions, run after `set:`.
     public var actions: [Action]
+    /// `reenter: true`, where written: the source is exited and re-entered even when the target
+    /// lies inside it (S115); `nil` for `reenter: false` or none.
+    public var reenter: SourceLocation?
 
     public init(
         location: SourceLocation, guardExpression: Located<String>? = nil,

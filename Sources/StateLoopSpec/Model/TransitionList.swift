@@ -3,11 +3,13 @@
 // `stateloop paths` all name a branch the same way: by its id, its YAML line and its text.
 
 /// One branch of a spec: a guarded or plain transition of an `on:` handler, an `ignore` (a bare
-/// branch or an entry of an `ignore:` list), or a branch of `after:`, `always:` or `onDone:`.
+/// branch or an entry of an `ignore:` list, one for a whole group), or a branch of `after:`, `always:` or `onDone:`.
 public struct TransitionEntry: Sendable {
     /// What makes the branch apply.
     public enum Trigger: Hashable, Sendable {
         case event(String)
+        /// An `ignore:` entry naming a group of `groups:`: one branch for all its events (S100).
+        case group(name: String, events: [String])
         /// `after:`: the timer's position in its state's `after:`, and its delay as written.
         case timer(index: Int, delay: String)
         case always
@@ -29,7 +31,7 @@ public struct TransitionEntry: Sendable {
     /// `counting --tick--> (stays)`, `(any) --reset--> idle`.
     public var description: String {
         let trigger = switch self.trigger {
-        case .event(let name): name
+        case .event(let name), .group(let name, _): name
         case .timer(_, let delay): "after \(delay)"
         case .always: "always"
         case .done: "onDone"
@@ -53,6 +55,7 @@ public struct TransitionList: Sendable {
 
     public init(_ spec: MachineSpec) {
         var entries: [TransitionEntry] = []
+        let groups = spec.groupsByName
         func add(_ state: String?, _ trigger: TransitionEntry.Trigger, _ branch: Branch, at location: SourceLocation? = nil) {
             entries.append(.init(id: entries.count, location: location ?? branch.location, state: state, trigger: trigger, branch: branch))
         }
@@ -60,7 +63,10 @@ public struct TransitionList: Sendable {
             for handler in on {
                 for branch in handler.branches { add(state, .event(handler.event.value), branch) }
             }
-            for event in ignore { add(state, .event(event.value), .ignore(event.location)) }
+            for event in ignore {
+                let group = groups[event.value].map { TransitionEntry.Trigger.group(name: event.value, events: $0.events.map(\.value)) }
+                add(state, group ?? .event(event.value), .ignore(event.location))
+            }
         }
         func visit(_ state: StateSpec) {
             let name = state.name.value

@@ -68,6 +68,9 @@ public enum GeneratedNames {
     ]
 
     /// Context fields the generated code already uses, and why.
+    /// `State.trigger`: the event whose step is running, which expressions read (S111).
+    public static let triggerField = "trigger"
+
     public static let reservedFields: [String: String] = [
         "mode": "the generated 'State.mode', which holds the current state",
         "event": "the name expressions use for the event's payload ('event.x')",
@@ -78,6 +81,7 @@ public enum GeneratedNames {
         "requests": "the generated 'State.requests', what each effect would run for in the state",
         "forwarded": "the generated 'State.forwarded', the events the last step forwarded to child machines",
         "output": "the generated 'State.output', how the machine ended once it is done",
+        triggerField: "the generated 'State.trigger', the event of the running step (S114)",
     ]
 
     // MARK: - Derived names

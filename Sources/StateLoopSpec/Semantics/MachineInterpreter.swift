@@ -12,9 +12,15 @@
 
 /// What the interpreter asks of the world: the spec's guards, and its actions run.
 public protocol MachineHost {
-    /// The value of branch `branch`'s guard now; `active` is the configuration it reads (`isIn`).
-    mutating func holds(_ guardExpression: Located<String>, branch: Int, active: [Int]) -> Bool
-    /// Runs one action: an `entry:`, `exit:` or `do:` action, or a transition's `set:` (as one `.set`).
+    /// The value of branch `branch`'s guard now, or of a conditional action's condition (`branch`
+    /// `nil`); `active` is the configuration it reads (`isIn`).
+    mutating func holds(_ guardExpression: Located<String>, branch: Int?, active: [Int]) -> Bool
+    /// The trigger of the step that is running, which expressions read as `trigger` (S111): the
+    /// interpreter sets it before the step's first guard and clears it when the step ends (S112);
+    /// it is `nil` while the initial configuration is entered and settles.
+    var trigger: MachineSemantics.Trigger? { get set }
+    /// Runs one action: an `entry:`, `exit:` or `do:` action, or a transition's `set:` (as one
+    /// `.set`); never a conditional, which the interpreter decides with `holds`.
     mutating func perform(_ action: Action)
 }
 
@@ -33,6 +39,7 @@ public struct MachineInterpreter: Sendable {
     /// The machine in its initial configuration, its entries run and settled (S21, S45).
     public init<Host: MachineHost>(_ semantics: MachineSemantics, host: inout Host) {
         self.semantics = semantics
+        host.trigger = nil
         guard let initial = semantics.tree.index[semantics.spec.initial.value] else { return }
         let entered = semantics.entered(below: nil, toward: initial)
         active = entered
@@ -54,7 +61,10 @@ public struct MachineInterpreter: Sendable {
     /// no branch was taken (an ignored event, a timer of a state not active).
     @discardableResult
     public mutating func step<Host: MachineHost>(_ trigger: MachineSemantics.Trigger, host: inout Host) -> Bool {
-        guard !isDone, select(trigger, host: &host) else { return false }
+        guard !isDone else { return false }
+        host.trigger = trigger
+        defer { host.trigger = nil }
+        guard select(trigger, host: &host) else { return false }
         settle(host: &host)
         return true
     }
@@ -93,7 +103,7 @@ public struct MachineInterpreter: Sendable {
         for id in taken {
             guard let transition = entries[id].branch.transition else { continue }
             if !transition.assignments.isEmpty { host.perform(.set(transition.assignments, at: transition.location)) }
-            for action in transition.actions { host.perform(action) }
+            for action in transition.actions { run(action, host: &host) }
         }
         for id in taken {
             guard let domain = semantics.domains[id], let target = semantics.targets[id] else { continue }
@@ -111,13 +121,22 @@ public struct MachineInterpreter: Sendable {
         for history in tree[state].children where tree[history].spec.isHistory {
             records[history] = active.filter { $0 != state && tree.isWithin($0, state) }
         }
-        for action in tree[state].spec.exit { host.perform(action) }
+        for action in tree[state].spec.exit { run(action, host: &host) }
     }
 
     /// A state's entry work: its `entry:` actions, then the `onDone:` it makes due (S31, S53).
     private mutating func runEntry<Host: MachineHost>(_ state: Int, host: inout Host) {
-        for action in semantics.tree[state].spec.entry { host.perform(action) }
+        for action in semantics.tree[state].spec.entry { run(action, host: &host) }
         semantics.queueDone(entering: state, into: &due)
+    }
+
+    /// Runs one action: the host performs it, or, for a conditional, the actions its condition
+    /// picks, the condition read on the state as it is then (S106, S107).
+    private func run<Host: MachineHost>(_ action: Action, host: inout Host) {
+        guard case .conditional(let conditional) = action else { return host.perform(action) }
+        for action in host.holds(conditional.condition, branch: nil, active: active) ? conditional.then : conditional.otherwise {
+            run(action, host: &host)
+        }
     }
 
     /// `onDone:` and `always:` microsteps until none applies, at most `microstepLimit` (S45–S55).

@@ -67,7 +67,14 @@ public struct MachineSemantics: Sendable {
         let targets = list.entries.map { entry in entry.branch.transition?.target.flatMap { tree.index[$0.value] } }
         self.sources = sources
         self.targets = targets
-        domains = zip(sources, targets).map { source, target in target.map { tree.domain(source: source, target: $0) } }
+        domains = list.entries.map { entry in
+            targets[entry.id].map { target in
+                let source = sources[entry.id]
+                // S115: `reenter: true` exits the source too when the target lies inside it.
+                if entry.branch.transition?.reenter != nil, let source, tree.isWithin(target, source) { return tree[source].parent }
+                return tree.domain(source: source, target: target)
+            }
+        }
         var events = [[String: [Int]]](repeating: [:], count: machine + 1)
         var timers = [[[Int]]](repeating: [], count: machine + 1)
         var always = [[Int]](repeating: [], count: machine + 1)
@@ -76,6 +83,8 @@ public struct MachineSemantics: Sendable {
             let owner = sources[entry.id] ?? machine
             switch entry.trigger {
             case .event(let name): events[owner][name, default: []].append(entry.id)
+            case .group(_, let members):
+                for name in members { events[owner][name, default: []].append(entry.id) }
             case .timer(let index, _):
                 while timers[owner].count <= index { timers[owner].append([]) }
                 timers[owner][index].append(entry.id)
