@@ -52,7 +52,7 @@ struct Journal: ParsableCommand {
                 """)
             throw ExitCode.usageOrIO
         }
-        let layout = try spec.map(Self.layout(of:))
+        let layouts = try spec.map(Self.layouts(of:))
         let file: SQLiteJournalFile
         do {
             file = try SQLiteJournalFile(path: database)
@@ -60,7 +60,7 @@ struct Journal: ParsableCommand {
             Console.printError("error: \(error)")
             throw ExitCode.usageOrIO
         }
-        var lister = JournalListing(file: file, layout: layout, last: last)
+        var lister = JournalListing(file: file, layout: layouts?.machine, children: layouts?.children ?? [:], last: last)
         do {
             let ids = try machineID.map { [$0] } ?? file.machineIDs()
             if ids.isEmpty { print("no machines: the journal is empty") }
@@ -75,8 +75,9 @@ struct Journal: ParsableCommand {
         }
     }
 
-    /// The journal layout of the spec at `path` (D84): the generator's own, built from the checked spec.
-    static func layout(of path: String) throws -> JournalLayout {
+    /// The journal layout of the spec at `path` and of the child machines it runs, by name (D84):
+    /// the generator's own, built from the checked specs.
+    static func layouts(of path: String) throws -> (machine: JournalLayout, children: [String: JournalLayout]) {
         let read = try ChildSpecs(specs: [path])
         let lock = try Console.readLock(besideSpec: path)
         let result = SpecLoader.load(contents: read.contents(of: path), path: path, library: read.library, lock: lock)
@@ -85,7 +86,14 @@ struct Journal: ParsableCommand {
         guard let layout = MachineContextBuilder.build(checked).journalLayout else {
             throw Console.fail("machine '\(checked.spec.name.value)' does not persist, so it writes no journal: give the spec with 'persist:' that wrote it", about: path, status: .specErrors)
         }
-        return layout
+        var children: [String: JournalLayout] = [:]
+        for (name, child) in checked.children {
+            let loaded = SpecLoader.load(contents: try Console.readSpec(child.file), path: child.file, library: read.library, lock: try Console.readLock(besideSpec: child.file))
+            Console.report(loaded.diagnostics)
+            // A persisted machine's children persist (D21); one that failed its checks stays unread.
+            if let spec = loaded.spec, let childLayout = MachineContextBuilder.build(spec).journalLayout { children[name] = childLayout }
+        }
+        return (layout, children)
     }
 }
 
@@ -93,6 +101,7 @@ struct Journal: ParsableCommand {
 struct JournalListing {
     let file: SQLiteJournalFile
     let layout: JournalLayout?
+    let children: [String: JournalLayout]
     let last: Int
     /// The entries that could not be read, each named: printed at the end, exit status 2.
     var unreadable: [String] = []
@@ -155,7 +164,7 @@ struct JournalListing {
             print("  snapshot bytes \(envelope.reader.bytes.count - envelope.reader.offset) (" + versionNote(envelope.version) + ")")
             return
         }
-        let values = JournalValueText(layout: layout)
+        let values = JournalValueText(layout: layout, children: children)
         var envelope = envelope
         do throws(JournalValueText.Failure) {
             guard case .structure(let fields) = layout[GeneratedNames.state] else { return }
@@ -191,7 +200,7 @@ struct JournalListing {
             return number + "\(envelope.event.count) bytes" + (layout == nil ? "" : " (" + versionNote(envelope.version) + ")")
         }
         do throws(JournalValueText.Failure) {
-            let text = try JournalValueText(layout: layout).text(ofType: GeneratedNames.event, from: &reader)
+            let text = try JournalValueText(layout: layout, children: children).text(ofType: GeneratedNames.event, from: &reader)
             guard reader.isAtEnd else { throw .unreadable(.invalid(offset: reader.offset, reason: "bytes after the event")) }
             return text
         } catch {

@@ -8,18 +8,20 @@
 // over and shown as its byte count.
 import StateLoop
 import StateLoopCodegen
+import StateLoopSpec
 
 struct JournalValueText {
     /// Why a value could not be read.
     enum Failure: Error {
         /// The bytes are not a value of the type (damaged, or another spec wrote them).
         case unreadable(JournalDecodingError)
-        /// A value whose length only another spec knows (a child machine's event): the bytes
-        /// after it cannot be read.
+        /// An event of a child machine whose spec was not found: the bytes after it cannot be read.
         case unknownLength(String)
     }
 
     let layout: JournalLayout
+    /// The layouts of the child machines, by machine name: a forwarded event is one of theirs.
+    let children: [String: JournalLayout]
 
     /// The text of one value of `value`'s type, read from `reader`.
     func text(_ value: JournalLayout.Value, from reader: inout JournalReader) throws(Failure) -> String {
@@ -35,8 +37,9 @@ struct JournalValueText {
             return try type.text(from: &reader)
         case .generated(let name):
             return try text(ofType: name, from: &reader)
-        case .childEvent(let name):
-            throw .unknownLength(name)
+        case .childEvent(let machine):
+            guard let child = children[machine] else { throw .unknownLength(machine + "." + GeneratedNames.event) }
+            return try JournalValueText(layout: child, children: children).text(ofType: GeneratedNames.event, from: &reader)
         case .optional(let wrapped):
             return try Self.unreadable { () throws(JournalDecodingError) in try reader.readCase(below: 2) } == 0
                 ? "nil" : try text(wrapped, from: &reader)

@@ -30,41 +30,26 @@ import Testing
         let path = folder.appending(path: "ledger.journal").path
         let events: [Ledger.Event] = [
             .open, .deposit(amount: Money(cents: 1_250, currency: "EUR"), note: "rent"), .tag(name: "q1"), .audit, .pause, .resume,
-            .deposit(amount: Money(cents: 5, currency: "EUR"), note: "tip"), .audit,
+            // The last `tag`, while auditing, is forwarded to the Courier child: the snapshot holds
+            // a Courier event, read with Courier's layout (the spec beside Ledger's).
+            .deposit(amount: Money(cents: 5, currency: "EUR"), note: "tip"), .audit, .tag(name: "q2"),
         ]
-        let steps = Mutex(0)
-        let stopped = Mutex(false)
-        let ledger = Ledger.durable(
-            id: "ledger", store: try SQLiteJournalStore(path: path), initial: .initial, feedbacks: [],
-            options: DurableOptions(wallClock: WallClock { 1_795_651_200_000_000_000 }),
-            onState: { _ in steps.withLock { $0 += 1 } }, onStop: { _ in stopped.withLock { $0 = true } })
-        try await ledger.recovered()
-        for event in events { ledger.send(event) }
-        try await Self.wait { steps.withLock { $0 } == events.count + 1 }
-        ledger.stop()
-        try await Self.wait { stopped.withLock { $0 } }
-
-        let process = Process()
-        process.executableURL = Self.stateloop
-        process.arguments = ["journal", path, "--spec", Self.fixture, "--last", "3"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(!events.reduce(into: Ledger.State.initial) { Ledger.reduce(&$0, $1) }.forwarded.isEmpty)
+        try await Self.journal(events, to: path)
+        let (status, text) = try Self.runStateloop(["journal", path, "--spec", Self.fixture, "--last", "3"])
+        #expect(status == 0)
         // `Money` (a Codable struct) and `URL?` go through the Codable fallback: shown by size.
         #expect(text == """
             machine ledger
               versions 2
-              records 8, sequence 1...8
+              records 9, sequence 1...9
               snapshots 2
-              snapshot 8 at 2026-11-26T00:00:00.000Z
+              snapshot 9 at 2026-11-26T00:00:00.000Z
               mode active(working(books: posting, checks: auditing))
               field balance = <25 bytes>
               field entries = ["rent", "tip"]
-              field tags = ["q1"]
-              field counts = ["q1": 1]
+              field tags = ["q1", "q2"]
+              field counts = ["q1": 1, "q2": 1]
               field source = <38 bytes>
               field attempts = 2
               field ratio = 1.5
@@ -75,11 +60,63 @@ import Testing
               timer _timer(state: posting, index: 0, entry: 6) armed at 2026-11-26T00:00:00.000Z
               timer _timer(state: auditing, index: 0, entry: 7) armed at 2026-11-26T00:00:00.000Z
               last 3 events
-              event 6 at 2026-11-26T00:00:00.000Z: resume
               event 7 at 2026-11-26T00:00:00.000Z: deposit(amount: <24 bytes>, note: "tip")
               event 8 at 2026-11-26T00:00:00.000Z: audit
+              event 9 at 2026-11-26T00:00:00.000Z: tag(name: "q2")
 
             """)
+    }
+
+    @Test("D84: along a random walk of Ledger's events and timers, every event and the last snapshot read with the spec")
+    func d84ReadsEveryEntryOfAWalk() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "stateloop-ledger-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appending(path: "ledger.journal").path
+        for seed: UInt64 in [1, 2, 3] {
+            var generator = JournalRoundTripTests.SeededGenerator(state: seed)
+            var state = Ledger.State.initial
+            var events: [Ledger.Event] = []
+            for _ in 0..<300 {
+                let candidates = JournalRoundTripTests.ledgerEvents + Ledger.timers(in: state).map(\.event)
+                events.append(candidates[Int(generator.next() % UInt64(candidates.count))])
+                Ledger.reduce(&state, events[events.count - 1])
+            }
+            try await Self.journal(events, to: path, id: "walk-\(seed)")
+            let (status, text) = try Self.runStateloop(["journal", path, "--spec", Self.fixture, "--machine", "walk-\(seed)", "--last", "300"])
+            #expect(status == 0, "seed \(seed)")
+            #expect(text.components(separatedBy: "\n  event ").count == 301, "seed \(seed)")
+            #expect(text.contains("\n  mode "), "seed \(seed)")
+        }
+    }
+
+    /// Journals `events` to machine `id` of the SQLite file at `path`, with the fixed wall clock,
+    /// and stops (the last snapshot).
+    static func journal(_ events: [Ledger.Event], to path: String, id: String = "ledger") async throws {
+        let steps = Mutex(0)
+        let stopped = Mutex(false)
+        let ledger = Ledger.durable(
+            id: id, store: try SQLiteJournalStore(path: path), initial: .initial, feedbacks: [],
+            options: DurableOptions(wallClock: WallClock { 1_795_651_200_000_000_000 }),
+            onState: { _ in steps.withLock { $0 += 1 } }, onStop: { _ in stopped.withLock { $0 = true } })
+        try await ledger.recovered()
+        for event in events { ledger.send(event) }
+        try await Self.wait { steps.withLock { $0 } == events.count + 1 }
+        ledger.stop()
+        try await Self.wait { stopped.withLock { $0 } }
+    }
+
+    /// Runs `stateloop ARGUMENTS`: its exit status and standard output.
+    static func runStateloop(_ arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = Self.stateloop
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
     }
 
     static func wait(_ condition: () -> Bool) async throws {

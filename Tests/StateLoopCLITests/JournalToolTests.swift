@@ -153,6 +153,25 @@ import Testing
         #expect(damaged.stderr == "error: machine 'till': record 11 cannot be read with Till's spec (journal bytes at offset 0 are not valid: case 9 of a type with 4 cases): the file is damaged, or --spec is not the spec that wrote it\n")
     }
 
+    @Test("D84: entries of another version than --spec's are shown raw, with both versions; a spec that does not persist is an error")
+    func d84OtherVersionIsShownRaw() async throws {
+        let path = try await Self.tillJournal()
+        // Ledger's spec is version 2; the Till journal was written by version 1.
+        let other = try StateLoopTool.run(["journal", path, "--spec", "Tests/StateLoopCodegenTests/Fixtures/Ledger.machine.yml", "--last", "1"])
+        #expect(other.status == 0, "\(other.stderr)")
+        #expect(other.output.hasSuffix("""
+              snapshot 10 at 2026-11-26T00:00:00.000Z
+              snapshot bytes 45 (written by version 1, --spec is version 2)
+              last 1 events
+              event 10 at 2026-11-26T00:00:00.000Z: case 2, 2 bytes (written by version 1, --spec is version 2)
+
+            """))
+        let counter = try StateLoopTool.run(["journal", path, "--spec", "Specs/Counter.machine.yml"])
+        #expect(counter.status == 1)
+        #expect(counter.stderr == "Specs/Counter.machine.yml: error: machine 'Counter' does not persist, so it writes no journal: give the spec with 'persist:' that wrote it\n")
+        #expect(counter.output.isEmpty)
+    }
+
     @Test("D86: --replay says that the replay runs the machine's reducer, in a test or the demo, and names both (exit status 2)")
     func d86ReplayNamesTheAPI() async throws {
         let result = try StateLoopTool.run(["journal", "till.journal", "--replay"])

@@ -17,7 +17,7 @@ public struct JournalLayout: Sendable, Equatable {
         case standard(String)
         /// A type of this layout, by its name in ``types``.
         case generated(String)
-        /// The events of a child machine (`forward:`), named `Child.Event`: another spec's layout.
+        /// An event of the child machine named so (`forward:`): its `Event` in that spec's layout.
         case childEvent(String)
         /// An optional: 0, or 1 and the value.
         case optional(Value)

@@ -117,7 +117,7 @@ extension MachineContextBuilder {
     /// A case of `Run` or `Forwarded`: the effect, then what it carries (its request, or the child's event).
     private func effectCase(_ effect: EffectSpec) -> JournalLayout.Case {
         if let child = effect.child, !child.forward.isEmpty {
-            return .init(name: effect.name.value, payload: [.init(name: "", value: .childEvent(child.machine.value + "." + GeneratedNames.event))])
+            return .init(name: effect.name.value, payload: [.init(name: "", value: .childEvent(child.machine.value))])
         }
         guard let alias = requestTypes[effect.name.value], let request = effect.request else { return .init(name: effect.name.value, payload: []) }
         return .init(name: effect.name.value, payload: [.init(name: "", value: .spec(request.type.value, alias: alias))])
