@@ -114,14 +114,16 @@ struct JournalListing {
             print("  empty: no record and no snapshot")
             return
         }
-        var records: [(sequence: Int64, envelope: JournalRecordEnvelope)] = []
+        // Each record's envelope, or `nil` for one that cannot be read (listed as unreadable).
+        var records: [(record: JournalRecord, envelope: JournalRecordEnvelope?)] = []
         var versions: Set<Int> = []
         for record in history.records {
             do {
                 let envelope = try JournalRecordEnvelope(record.event)
-                records.append((record.sequence, envelope))
+                records.append((record, envelope))
                 versions.insert(envelope.version)
             } catch {
+                records.append((record, nil))
                 unreadable.append("machine '\(id)': record \(record.sequence) cannot be read (\(error)): the file is damaged")
             }
         }
@@ -145,7 +147,12 @@ struct JournalListing {
         if let (sequence, envelope) = snapshot { listSnapshot(id, sequence, envelope) }
         let shown = records.suffix(last)
         if !shown.isEmpty { print("  last \(shown.count) events") }
-        for (sequence, envelope) in shown {
+        for (record, envelope) in shown {
+            let sequence = record.sequence
+            guard let envelope else {
+                print("  event \(sequence): unreadable, \(record.event.count) bytes")
+                continue
+            }
             let time = Self.time(envelope.wallTime)
             switch envelope.kind {
             case .runReturnedNothing:

@@ -151,6 +151,14 @@ import Testing
         #expect(damaged.status == 2)
         #expect(damaged.output.hasSuffix("  last 1 events\n  event 11 at 1970-01-01T00:00:00.000Z: unreadable, 1 bytes\n"))
         #expect(damaged.stderr == "error: machine 'till': record 11 cannot be read with Till's spec (journal bytes at offset 0 are not valid: case 9 of a type with 4 cases): the file is damaged, or --spec is not the spec that wrote it\n")
+
+        // A record whose envelope is cut short: listed as unreadable, with or without --spec.
+        try SQLiteJournalStore(path: path).append([JournalRecord(sequence: 12, event: [0, 2], stateAfter: [])], to: "till")
+        let cut = try StateLoopTool.run(["journal", path, "--last", "1"])
+        #expect(cut.status == 2)
+        #expect(cut.output.hasSuffix("  last 1 events\n  event 12: unreadable, 2 bytes\n"))
+        #expect(cut.stderr.hasPrefix("error: machine 'till': record 12 cannot be read ("))
+        #expect(cut.stderr.hasSuffix("): the file is damaged\n"))
     }
 
     @Test("D84: entries of another version than --spec's are shown raw, with both versions; a spec that does not persist is an error")
