@@ -5,7 +5,7 @@
 import CSQLite
 import Foundation
 import StateLoop
-import StateLoopDurable
+@testable import StateLoopDurable
 import Testing
 
 /// A running total: the reducer that wrote the journal.
@@ -111,4 +111,40 @@ private func sqlite(_ path: String, _ sql: String) {
     #expect(sqlite3_open(path, &db) == SQLITE_OK)
     #expect(sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK)
     sqlite3_close(db)
+}
+
+/// The envelope as the tools read it without the machine's types (`JournalEntryReading`), beside
+/// the envelope the durable system writes and reads (`JournalEnvelope`): the two must agree.
+@Suite struct JournalEntryReadingTests {
+    @Test("D83: a record's and a snapshot's envelope, read without the machine's types, are what the durable system wrote")
+    func d83EnvelopeReadWithoutTypesAgrees() throws {
+        let event = RecordEnvelope<Payments>.event(.pay(12), wallTime: -5, run: 3)
+        let read = try JournalRecordEnvelope(event.bytes)
+        #expect(read.kind == .event && read.version == 1 && read.wallTime == -5 && read.run == 3)
+        #expect(read.event == bytes(of: Payments.Event.pay(12)))
+        let plain = RecordEnvelope<Payments>.event(.note(1), wallTime: 9, run: nil)
+        #expect(try JournalRecordEnvelope(plain.bytes).run == nil)
+        let nothing = RecordEnvelope<Payments>.runReturnedNothing(run: 0, wallTime: 1_000)
+        let finished = try JournalRecordEnvelope(nothing.bytes)
+        #expect(finished.kind == .runReturnedNothing && finished.version == 1 && finished.wallTime == 1_000 && finished.run == 0 && finished.event.isEmpty)
+
+        var state = Payments.State()
+        state.charged = [4, 5]
+        let book = DurableBookkeeping<Payments>(timers: [.init(event: .pay(7), armedAt: 77, fired: true)], runs: [(key: 2, run: .log(8))], runsQueued: 3)
+        var snapshot = try JournalSnapshotEnvelope(SnapshotEnvelope<Payments>(state: state, wallTime: 42, book: book).bytes)
+        #expect((snapshot.version, snapshot.wallTime) == (1, 42))
+        #expect(try snapshot.reader.read(Payments.State.self) == state)
+        let readBook = try snapshot.readBookkeeping(
+            run: { reader throws(JournalDecodingError) in try reader.read(Payments.Run.self) },
+            event: { reader throws(JournalDecodingError) in try reader.read(Payments.Event.self) })
+        #expect(readBook.runsQueued == 3)
+        #expect(readBook.runs.map(\.key) == [2] && readBook.runs.map(\.run) == [.log(8)])
+        #expect(readBook.timers.map(\.event) == [.pay(7)] && readBook.timers.map(\.armedAt) == [77] && readBook.timers.map(\.fired) == [true])
+    }
+
+    private func bytes(of event: Payments.Event) -> [UInt8] {
+        var writer = JournalWriter()
+        writer.write(event)
+        return writer.bytes
+    }
 }
