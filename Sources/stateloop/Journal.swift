@@ -83,7 +83,7 @@ struct Journal: ParsableCommand {
         let result = SpecLoader.load(contents: read.contents(of: path), path: path, library: read.library, lock: lock)
         Console.report(result.diagnostics)
         guard let checked = result.spec else { throw ExitCode.specErrors }
-        guard let layout = MachineContextBuilder.build(checked).journalLayout else {
+        guard let layout = MachineContextBuilder.journalLayout(checked) else {
             throw Console.fail("machine '\(checked.spec.name.value)' does not persist, so it writes no journal: give the spec with 'persist:' that wrote it", about: path, status: .specErrors)
         }
         var children: [String: JournalLayout] = [:]
@@ -91,7 +91,7 @@ struct Journal: ParsableCommand {
             let loaded = SpecLoader.load(contents: try Console.readSpec(child.file), path: child.file, library: read.library, lock: try Console.readLock(besideSpec: child.file))
             Console.report(loaded.diagnostics)
             // A persisted machine's children persist (D21); one that failed its checks stays unread.
-            if let spec = loaded.spec, let childLayout = MachineContextBuilder.build(spec).journalLayout { children[name] = childLayout }
+            if let spec = loaded.spec, let childLayout = MachineContextBuilder.journalLayout(spec) { children[name] = childLayout }
         }
         return (layout, children)
     }

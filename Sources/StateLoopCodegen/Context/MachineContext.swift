@@ -197,8 +197,4 @@ public struct MachineContext: Sendable {
         /// The `event:` closure's body, which makes the event the timer sends from its request.
         public var fireEvent: String
     }
-
-    /// How a persisted machine's journal coding lays out its values (`nil` when it does not
-    /// persist): `conformance` prints it, and `stateloop journal` reads journals with it.
-    public var journalLayout: JournalLayout? = nil
 }

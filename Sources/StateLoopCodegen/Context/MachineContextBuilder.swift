@@ -76,11 +76,22 @@ public struct MachineContextBuilder {
     var parallelNumbers: [String: Int] = [:]
     var parallelPhases: [[SwiftPrinter]] = []
     var parallelIds: [Int] = []
+    /// The layout of the journal coding `conformance` prints (`nil` unless the spec persists).
+    private(set) var journal: JournalLayout?
 
     /// Translates `spec` into what the templates print, declaring `access` on the generated API.
     public static func build(_ spec: CheckedMachineSpec, access: AccessLevel = .public) -> MachineContext {
         var builder = MachineContextBuilder(spec: spec, access: access)
         return builder.makeContext()
+    }
+
+    /// How the journal coding generated for `spec` lays out its values (Docs/Durability.md D84):
+    /// the model the generated `JournalCodable` conformances are printed from, so a tool that
+    /// reads a journal with it reads what the generated code wrote; `nil` unless the spec persists.
+    public static func journalLayout(_ spec: CheckedMachineSpec) -> JournalLayout? {
+        var builder = MachineContextBuilder(spec: spec, access: .public)
+        _ = builder.makeContext()
+        return builder.journal
     }
 
     private init(spec: CheckedMachineSpec, access: AccessLevel) {
@@ -145,7 +156,7 @@ public struct MachineContextBuilder {
         // Every stored property of `State`, in declaration order, with how it is journaled.
         let stateFields = journalStateFields(ownFields: ownFields)
         let stateProperties = stateFields.map { SwiftName.escaped($0.name) }
-        let journal = journalLayout(stateFields: stateFields)
+        journal = journalLayout(stateFields: stateFields)
         let stateEquality = spec.context.isEmpty ? [] : structEquality(GeneratedNames.state, properties: stateProperties)
         var internalFields = SwiftPrinter(placement: placement, level: 2)
         for field in ownFields {
@@ -231,8 +242,7 @@ public struct MachineContextBuilder {
             hasFeedbacks: !spec.effects.isEmpty || hasTimers,
             feedbacksParameters: feedbacksParameters.joined(separator: ", "),
             systemParameters: systemParameters.joined(separator: ", "),
-            feedbacksArguments: feedbacksArguments.joined(separator: ", "),
-            journalLayout: journal
+            feedbacksArguments: feedbacksArguments.joined(separator: ", ")
         )
     }
 
