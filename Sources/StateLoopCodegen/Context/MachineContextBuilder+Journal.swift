@@ -9,6 +9,10 @@ import StateLoopSpec
 // `JournalCodable` type and the `Codable` fallback otherwise (D23). A value of a type the spec
 // wrote is named by its `Codable` check (`total as _CodableTotal`, MachineContextBuilder+Types),
 // so that a type that is not `Codable` is reported once, at its YAML line.
+//
+// The layout comes first (`JournalLayout`: each type's cases or properties and how each value is
+// written); the conformances are printed from it, and `stateloop journal` reads journals with the
+// same layout (D84), so the tool and the generated code cannot read a byte differently.
 
 extension MachineContextBuilder {
     /// The layout of the journal coding (D27): every type it writes, in the order they are
@@ -39,7 +43,7 @@ extension MachineContextBuilder {
             }
         }
         add(GeneratedNames.stateName, "a state's name, by its position in the spec.", .enumeration(
-            tree.nodes.indices.filter { !tree[$0].spec.isHistory }.map { .init(name: tree[$0].name, payload: []) }))
+            stateNamePositions().map { .init(name: tree[$0].name, payload: []) }))
         let timer = GeneratedNames.event + "." + GeneratedNames.timer
         if hasTimers {
             add(timer, "a timer: its state, its position in `after:`, the entry that armed it.", .structure([
