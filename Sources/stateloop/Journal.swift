@@ -228,7 +228,7 @@ struct JournalListing {
         } catch {
             switch error {
             case .unreadable(let error): throw error
-            case .unknownLength(let type): throw .invalid(offset: 0, reason: "a value of \(type), which only its own spec can read")
+            case .childNotLoaded: throw .invalid(offset: 0, reason: describe(error))
             }
         }
     }
@@ -236,7 +236,7 @@ struct JournalListing {
     private static func describe(_ failure: JournalValueText.Failure) -> String {
         switch failure {
         case .unreadable(let error): "\(error)"
-        case .unknownLength(let type): "a value of \(type), which only its own spec can read"
+        case .childNotLoaded(let type): "a value of \(type), whose spec did not load"
         }
     }
 

@@ -16,7 +16,7 @@ struct JournalValueText {
         /// The bytes are not a value of the type (damaged, or another spec wrote them).
         case unreadable(JournalDecodingError)
         /// An event of a child machine whose spec was not found: the bytes after it cannot be read.
-        case unknownLength(String)
+        case childNotLoaded(String)
     }
 
     let layout: JournalLayout
@@ -38,7 +38,7 @@ struct JournalValueText {
         case .generated(let name):
             return try text(ofType: name, from: &reader)
         case .childEvent(let machine):
-            guard let child = children[machine] else { throw .unknownLength(machine + "." + GeneratedNames.event) }
+            guard let child = children[machine] else { throw .childNotLoaded(machine + "." + GeneratedNames.event) }
             return try JournalValueText(layout: child, children: children).text(ofType: GeneratedNames.event, from: &reader)
         case .optional(let wrapped):
             return try Self.unreadable { () throws(JournalDecodingError) in try reader.readCase(below: 2) } == 0
