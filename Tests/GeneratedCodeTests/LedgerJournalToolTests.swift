@@ -74,15 +74,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appending(path: "ledger.journal").path
         for seed: UInt64 in [1, 2, 3] {
-            var generator = JournalRoundTripTests.SeededGenerator(state: seed)
-            var state = Ledger.State.initial
-            var events: [Ledger.Event] = []
-            for _ in 0..<300 {
-                let candidates = JournalRoundTripTests.ledgerEvents + Ledger.timers(in: state).map(\.event)
-                events.append(candidates[Int(generator.next() % UInt64(candidates.count))])
-                Ledger.reduce(&state, events[events.count - 1])
-            }
-            try await Self.journal(events, to: path, id: "walk-\(seed)")
+            try await Self.journal(Self.walk(seed: seed), to: path, id: "walk-\(seed)")
             let (status, text) = try Self.runStateloop(["journal", path, "--spec", Self.fixture, "--machine", "walk-\(seed)", "--last", "300"])
             #expect(status == 0, "seed \(seed)")
             #expect(text.components(separatedBy: "\n  event ").count == 301, "seed \(seed)")
@@ -90,14 +82,40 @@ import Testing
         }
     }
 
+    @Test("D81: a statechart's journal (Ledger, random walks) replays through its generated reducer to every snapshot")
+    func d81LedgerJournalReplays() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "stateloop-ledger-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appending(path: "ledger.journal").path
+        for seed: UInt64 in [4, 5] {
+            try await Self.journal(Self.walk(seed: seed), to: path, id: "walk-\(seed)", snapshotEvery: 25)
+            // Snapshots 0, 25, ..., 300: the one at the stop is 300's.
+            #expect(try Ledger.replayJournal(SQLiteJournalFile(path: path), id: "walk-\(seed)") == JournalReplayReport(records: 300, snapshots: 13, mismatch: nil))
+        }
+    }
+
+    /// 300 events of Ledger drawn with `seed` from its events and the timers each state arms.
+    static func walk(seed: UInt64) -> [Ledger.Event] {
+        var generator = JournalRoundTripTests.SeededGenerator(state: seed)
+        var state = Ledger.State.initial
+        var events: [Ledger.Event] = []
+        for _ in 0..<300 {
+            let candidates = JournalRoundTripTests.ledgerEvents + Ledger.timers(in: state).map(\.event)
+            events.append(candidates[Int(generator.next() % UInt64(candidates.count))])
+            Ledger.reduce(&state, events[events.count - 1])
+        }
+        return events
+    }
+
     /// Journals `events` to machine `id` of the SQLite file at `path`, with the fixed wall clock,
     /// and stops (the last snapshot).
-    static func journal(_ events: [Ledger.Event], to path: String, id: String = "ledger") async throws {
+    static func journal(_ events: [Ledger.Event], to path: String, id: String = "ledger", snapshotEvery: Int = 1_000) async throws {
         let steps = Mutex(0)
         let stopped = Mutex(false)
         let ledger = Ledger.durable(
             id: id, store: try SQLiteJournalStore(path: path), initial: .initial, feedbacks: [],
-            options: DurableOptions(wallClock: WallClock { 1_795_651_200_000_000_000 }),
+            options: DurableOptions(snapshotEvery: snapshotEvery, wallClock: WallClock { 1_795_651_200_000_000_000 }),
             onState: { _ in steps.withLock { $0 += 1 } }, onStop: { _ in stopped.withLock { $0 = true } })
         try await ledger.recovered()
         for event in events { ledger.send(event) }
