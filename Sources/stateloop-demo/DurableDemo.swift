@@ -11,6 +11,8 @@
 // - `final <digest>`: every event is durable and every one-shot run has run; `<digest>` is the
 //   FNV-1a hash of the final state's journal bytes.
 // With `--expected`, only `expected <digest>`: the digest of the pure reduction of all N events.
+// With `--replay`, only the replay check of FILE (Docs/Durability.md D81, D87): `replay ok N
+// records, S snapshots`, or the first mismatch and exit status 1.
 
 import Foundation
 import StateLoop
@@ -23,6 +25,7 @@ enum DurableDemo {
         var journal = ""
         var events = 0
         var expected = false
+        var replay = false
 
         init(_ arguments: [String]) throws(UsageError) {
             var rest = arguments[...]
@@ -33,6 +36,7 @@ enum DurableDemo {
                     guard let count = rest.popFirst().flatMap(Int.init), count >= 0 else { throw UsageError("--events takes a count of events, 0 or more") }
                     events = count
                 case "--expected": expected = true
+                case "--replay": replay = true
                 default: throw UsageError("unknown argument '\(argument)'")
                 }
             }
@@ -77,7 +81,7 @@ enum DurableDemo {
         do {
             options = try Arguments(arguments)
         } catch {
-            FileHandle.standardError.write(Data("stateloop-demo durable: \(error)\nusage: stateloop-demo durable --journal FILE --events N [--expected]\n".utf8))
+            FileHandle.standardError.write(Data("stateloop-demo durable: \(error)\nusage: stateloop-demo durable --journal FILE --events N [--expected] | --journal FILE --replay\n".utf8))
             return 64
         }
         if options.expected {
@@ -87,6 +91,11 @@ enum DurableDemo {
             return 0
         }
         do {
+            if options.replay {
+                let report = try Till.replayJournal(SQLiteJournalFile(path: options.journal), id: "till")
+                say(report.description)
+                return report.mismatch == nil ? 0 : 1
+            }
             try await run(options)
             return 0
         } catch {

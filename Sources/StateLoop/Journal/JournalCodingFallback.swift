@@ -42,6 +42,14 @@ extension JournalReader {
             throw .invalid(offset: start, reason: "not a \(T.self): \(FallbackDecoder.describe(error))")
         }
     }
+
+    /// Reads past one value the fallback wrote, whatever its type, and returns how many bytes it
+    /// took: how a tool that does not know the type (`stateloop journal`) steps over it.
+    public mutating func skipFallbackValue() throws(JournalDecodingError) -> Int {
+        let start = offset
+        _ = try FallbackValue(from: &self, depth: 0)
+        return offset - start
+    }
 }
 
 /// The tag byte before each value of the fallback's tree.

@@ -87,6 +87,8 @@ extension MachineContextBuilder {
         var name: String
         /// The type and initial value: `Swift.Int = 0`.
         var declaration: String
+        /// How the field is journaled (D27): the type of `declaration`.
+        var journal: JournalLayout.Value
     }
 
     /// The internal fields the shapes need: named delays as evaluated.
@@ -95,7 +97,7 @@ extension MachineContextBuilder {
             node.spec.after.enumerated().filter { $0.element.milliseconds == nil }.map { index, timer in
                 InternalField(
                     doc: "`\(timer.delay.value)` as evaluated when `\(node.name)` was last entered (E38).",
-                    name: delayField(node.name, index), declaration: "Swift.Duration = .zero")
+                    name: delayField(node.name, index), declaration: "Swift.Duration = .zero", journal: .standard("Duration"))
             }
         }
     }

@@ -9,65 +9,95 @@ import StateLoopSpec
 // `JournalCodable` type and the `Codable` fallback otherwise (D23). A value of a type the spec
 // wrote is named by its `Codable` check (`total as _CodableTotal`, MachineContextBuilder+Types),
 // so that a type that is not `Codable` is reported once, at its YAML line.
+//
+// The layout comes first (`JournalLayout`: each type's cases or properties and how each value is
+// written); the conformances are printed from it, and `stateloop journal` reads journals with the
+// same layout (D84), so the tool and the generated code cannot read a byte differently.
 
 extension MachineContextBuilder {
-    /// The extensions after the machine's enum; none when the spec does not persist.
-    /// `stateProperties` are `State`'s stored properties in declaration order.
-    func journalLines(stateProperties: [String]) -> [String] {
-        guard let persist = spec.persist else { return [] }
-        let machine = SwiftName.escaped(spec.name.value)
+    /// The layout of the journal coding (D27): every type it writes, in the order they are
+    /// printed; `nil` when the spec does not persist. `stateFields` are `State`'s stored
+    /// properties in declaration order, each with how it is written.
+    func journalLayout(stateFields: [JournalLayout.Field]) -> JournalLayout? {
+        guard let persist = spec.persist else { return nil }
         let tree = layout.tree
-        var out = SwiftPrinter(placement: placement, level: 0)
-        let mode = "\(machine).\(GeneratedNames.mode)"
-        /// `.name` or, for a composite, `.name(content)`: a case of `Mode` or of a nested enum.
-        func modeCase(_ position: Int) -> JournalCase {
-            let name = caseName(position)
-            return tree[position].isComposite
-                ? JournalCase(pattern: ".\(name)(let _c)", written: [write("_c")], value: ".\(name)(\(read()))")
-                : JournalCase(pattern: ".\(name)", written: [], value: ".\(name)")
+        let mode = GeneratedNames.mode
+        var types: [JournalLayout.CodedType] = []
+        func add(_ name: String, _ doc: String, _ shape: JournalLayout.Shape) {
+            types.append(.init(name: name, doc: doc, shape: shape))
         }
-        journalEnum(mode, doc: "the active states: the case of each level, outermost first.", cases: tree.roots.filter { !tree[$0].spec.isHistory }.map(modeCase), into: &out)
+        /// A case of `Mode` or of a nested enum: a composite holds what is active inside it.
+        func modeCase(_ position: Int) -> JournalLayout.Case {
+            let node = tree[position]
+            return .init(name: node.name, payload: node.isComposite ? [.init(name: "", value: .generated(contentType(position)))] : [])
+        }
+        add(mode, "the active states: the case of each level, outermost first.", .enumeration(tree.roots.filter { !tree[$0].spec.isHistory }.map(modeCase)))
         for (position, node) in tree.nodes.enumerated() where node.isComposite {
-            let type = "\(mode).\(GeneratedNames.modeType(ofState: node.name))"
             if node.spec.kind == .parallel {
-                journalStruct(type, doc: "the regions of `\(node.name)`, in order.", properties: tree.regions(of: position).map { (caseName($0), nil) }, into: &out)
+                add(contentType(position), "the regions of `\(node.name)`, in order.", .structure(tree.regions(of: position).map { region in
+                    .init(name: tree[region].name, value: .generated(contentType(region)))
+                }))
             } else {
                 let children = node.children.filter { !tree[$0].spec.isHistory }
-                journalEnum(type, doc: "the active child of `\(node.name)`.", cases: children.map(modeCase), into: &out)
+                add(contentType(position), "the active child of `\(node.name)`.", .enumeration(children.map(modeCase)))
             }
         }
-        journalEnum(
-            "\(machine).\(GeneratedNames.stateName)", doc: "a state's name, by its position in the spec.",
-            cases: stateNameCases().map { JournalCase(pattern: ".\($0)", written: [], value: ".\($0)") }, into: &out)
+        add(GeneratedNames.stateName, "a state's name, by its position in the spec.", .enumeration(
+            stateNamePositions().map { .init(name: tree[$0].name, payload: []) }))
+        let timer = GeneratedNames.event + "." + GeneratedNames.timer
         if hasTimers {
-            journalStruct(
-                "\(machine).\(GeneratedNames.event).\(GeneratedNames.timer)", doc: "a timer: its state, its position in `after:`, the entry that armed it.",
-                properties: [("state", nil), ("index", nil), ("entry", nil)], into: &out)
+            add(timer, "a timer: its state, its position in `after:`, the entry that armed it.", .structure([
+                .init(name: "state", value: .generated(GeneratedNames.stateName)),
+                .init(name: "index", value: .standard("Int")), .init(name: "entry", value: .standard("Int")),
+            ]))
         }
         let oneShots = spec.effects.filter(\.isOneShot)
         if !oneShots.isEmpty {
-            journalEnum("\(machine).\(GeneratedNames.run)", doc: "a queued one-shot run: its effect, then its request.", cases: oneShots.map(effectCase), into: &out)
+            add(GeneratedNames.run, "a queued one-shot run: its effect, then its request.", .enumeration(oneShots.map(effectCase)))
         }
         let forwarding = spec.effects.filter { !($0.child?.forward.isEmpty ?? true) }
         if !forwarding.isEmpty {
-            journalEnum("\(machine).\(GeneratedNames.forwarded)", doc: "a forwarded event: the effect that runs the child, then the child's event.", cases: forwarding.map(effectCase), into: &out)
+            add(GeneratedNames.forwarded, "a forwarded event: the effect that runs the child, then the child's event.", .enumeration(forwarding.map(effectCase)))
         }
-        // The context fields follow `mode`, in `context:` order; the other properties are the generated code's own.
-        let fieldAliases = Dictionary(uniqueKeysWithValues: zip(spec.context.map { SwiftName.escaped($0.name.value) }, fieldTypes))
-        journalStruct(
-            "\(machine).\(GeneratedNames.state)", doc: "every stored property, bookkeeping included, in declaration order.",
-            properties: stateProperties.map { ($0, fieldAliases[$0]) }, into: &out)
+        add(GeneratedNames.state, "every stored property, bookkeeping included, in declaration order.", .structure(stateFields))
         var events = spec.events.map { event in
-            let aliases = payloadTypes[event.name.value] ?? []
-            let reads = zip(event.payload, aliases).map { "\(Self.argumentLabel($0.name.value)): \(read($1))" }
-            return JournalCase(
-                pattern: bindingPattern(event), written: aliases.enumerated().map { write("_\($0)", $1) },
-                value: ".\(SwiftName.escaped(event.name.value))" + (reads.isEmpty ? "" : "(\(reads.joined(separator: ", ")))"))
+            JournalLayout.Case(name: event.name.value, payload: zip(event.payload, payloadTypes[event.name.value] ?? []).map { field, alias in
+                .init(name: field.name.value, value: .spec(field.type.value, alias: alias))
+            })
         }
-        if hasTimers {
-            events.append(JournalCase(pattern: ".\(GeneratedNames.timerCase)(let _t)", written: [write("_t")], value: ".\(GeneratedNames.timerCase)(\(read()))"))
+        if hasTimers { events.append(.init(name: GeneratedNames.timerCase, payload: [.init(name: "", value: .generated(timer))])) }
+        add(GeneratedNames.event, "an event: its position in `events:` (timers last), then its payload.", .enumeration(events))
+        return JournalLayout(machine: spec.name.value, version: persist.version, types: types)
+    }
+
+    /// How each stored property of `State` is written: `mode`, the context fields in `context:`
+    /// order, then the generated code's own (`ownFields`, with `_entries` and `forwarded` before them).
+    func journalStateFields(ownFields: [InternalField]) -> [JournalLayout.Field] {
+        [.init(name: "mode", value: .generated(GeneratedNames.mode))]
+            + zip(spec.context, fieldTypes).map { field, alias in .init(name: field.name.value, value: .spec(field.type.value, alias: alias)) }
+            + (hasTimers ? [.init(name: "_entries", value: .standard("Int"))] : [])
+            + (hasForwarding ? [.init(name: "forwarded", value: .array(.generated(GeneratedNames.forwarded)))] : [])
+            + ownFields.map { .init(name: $0.name, value: $0.journal) }
+    }
+
+    /// The extensions after the machine's enum, printed from `journal`; none when the spec does
+    /// not persist.
+    func journalLines(_ journal: JournalLayout?) -> [String] {
+        guard let journal, let persist = spec.persist else { return [] }
+        let machine = SwiftName.escaped(spec.name.value)
+        var out = SwiftPrinter(placement: placement, level: 0)
+        for type in journal.types {
+            let name = "\(machine).\(type.name)"
+            switch type.shape {
+            case .structure(let fields):
+                journalStruct(name, doc: type.doc, properties: fields.map { (SwiftName.escaped($0.name), alias($0.value)) }, into: &out)
+            case .enumeration(let cases):
+                // The binding of an unlabeled payload: `_r` for an effect's, `_t` for a timer's, `_c` for what a state holds.
+                let binding = [GeneratedNames.run, GeneratedNames.forwarded].contains(type.name) ? "_r" : type.name == GeneratedNames.event ? "_t" : "_c"
+                journalEnum(name, doc: type.doc, cases: cases.map { journalCase($0, binding: binding) }, into: &out)
+            }
         }
-        journalEnum("\(machine).\(GeneratedNames.event)", doc: "an event: its position in `events:` (timers last), then its payload.", cases: events, into: &out)
+        let oneShots = spec.effects.filter(\.isOneShot)
         let p = access.prefix
         out.line("")
         out.line("/// What the durable system needs beyond running the machine (Docs/Durability.md).")
@@ -88,14 +118,34 @@ extension MachineContextBuilder {
         return out.finished()
     }
 
-    /// `.name(request)` or `.name` of `Run`, `Forwarded`: the effect, then what it carries.
-    private func effectCase(_ effect: EffectSpec) -> JournalCase {
-        let name = SwiftName.escaped(effect.name.value)
-        if effect.child.map({ !$0.forward.isEmpty }) ?? false {
-            return JournalCase(pattern: ".\(name)(let _r)", written: [write("_r")], value: ".\(name)(\(read()))")
+    /// A case of `Run` or `Forwarded`: the effect, then what it carries (its request, or the child's event).
+    private func effectCase(_ effect: EffectSpec) -> JournalLayout.Case {
+        if let child = effect.child, !child.forward.isEmpty {
+            return .init(name: effect.name.value, payload: [.init(name: "", value: .childEvent(child.machine.value))])
         }
-        guard let alias = requestTypes[effect.name.value] else { return JournalCase(pattern: ".\(name)", written: [], value: ".\(name)") }
-        return JournalCase(pattern: ".\(name)(let _r)", written: [write("_r", alias)], value: ".\(name)(\(read(alias)))")
+        guard let alias = requestTypes[effect.name.value], let request = effect.request else { return .init(name: effect.name.value, payload: []) }
+        return .init(name: effect.name.value, payload: [.init(name: "", value: .spec(request.type.value, alias: alias))])
+    }
+
+    /// The alias a value of a spec type is written as; `nil` for the generated code's own types.
+    private func alias(_ value: JournalLayout.Value) -> String? {
+        if case .spec(_, let alias) = value { return alias }
+        return nil
+    }
+
+    /// How a case is matched, written and read: a labeled payload (an event's) bound as `_0`, `_1`
+    /// and read by label, a single unlabeled one bound as `binding`.
+    private func journalCase(_ journalCase: JournalLayout.Case, binding: String) -> JournalCase {
+        let name = "." + SwiftName.escaped(journalCase.name)
+        guard !journalCase.payload.isEmpty else { return JournalCase(pattern: name, written: [], value: name) }
+        let bindings = journalCase.payload.enumerated().map { $1.name.isEmpty ? binding : "_\($0)" }
+        let reads = journalCase.payload.map { field in
+            (field.name.isEmpty ? "" : "\(Self.argumentLabel(field.name)): ") + read(alias(field.value))
+        }
+        return JournalCase(
+            pattern: name + "(" + bindings.map { "let " + $0 }.joined(separator: ", ") + ")",
+            written: zip(bindings, journalCase.payload).map { write($0, alias($1.value)) },
+            value: name + "(" + reads.joined(separator: ", ") + ")")
     }
 
     /// `writer.write(value)`, or `writer.write(value as Machine._CodableX)` for a value of spec type `X`.

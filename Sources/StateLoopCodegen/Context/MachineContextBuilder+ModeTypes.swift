@@ -103,7 +103,12 @@ extension MachineContextBuilder {
 
     /// `enum StateName`'s cases: every state but history states.
     func stateNameCases() -> [String] {
-        layout.tree.nodes.indices.filter { !layout.tree[$0].spec.isHistory }.map(caseName)
+        stateNamePositions().map(caseName)
+    }
+
+    /// The positions of the states `StateName` names, in order: every state but history states.
+    func stateNamePositions() -> [Int] {
+        layout.tree.nodes.indices.filter { !layout.tree[$0].spec.isHistory }
     }
 
     /// `Event.Timer.init(mode:index:entry:)` and `Event.Timer.mode` in a flat machine with timers:

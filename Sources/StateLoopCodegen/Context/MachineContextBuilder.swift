@@ -76,11 +76,22 @@ public struct MachineContextBuilder {
     var parallelNumbers: [String: Int] = [:]
     var parallelPhases: [[SwiftPrinter]] = []
     var parallelIds: [Int] = []
+    /// The layout of the journal coding `conformance` prints (`nil` unless the spec persists).
+    private(set) var journal: JournalLayout?
 
     /// Translates `spec` into what the templates print, declaring `access` on the generated API.
     public static func build(_ spec: CheckedMachineSpec, access: AccessLevel = .public) -> MachineContext {
         var builder = MachineContextBuilder(spec: spec, access: access)
         return builder.makeContext()
+    }
+
+    /// How the journal coding generated for `spec` lays out its values (Docs/Durability.md D84):
+    /// the model the generated `JournalCodable` conformances are printed from, so a tool that
+    /// reads a journal with it reads what the generated code wrote; `nil` unless the spec persists.
+    public static func journalLayout(_ spec: CheckedMachineSpec) -> JournalLayout? {
+        var builder = MachineContextBuilder(spec: spec, access: .public)
+        _ = builder.makeContext()
+        return builder.journal
     }
 
     private init(spec: CheckedMachineSpec, access: AccessLevel) {
@@ -126,28 +137,29 @@ public struct MachineContextBuilder {
         }
         var ownFields = effectFields()
         for (position, node) in tree.nodes.enumerated() where layout.stampsEntry[position] {
-            ownFields.append(.init(doc: "`_entries` when `\(node.name)` was last entered: its timers' request.", name: "_entered_\(node.name)", declaration: "Swift.Int = 0"))
+            ownFields.append(.init(doc: "`_entries` when `\(node.name)` was last entered: its timers' request.", name: "_entered_\(node.name)", declaration: "Swift.Int = 0", journal: .standard("Int")))
         }
         for node in tree.nodes where node.spec.isHistory {
-            ownFields.append(.init(doc: "What history state `\(node.name)` restores, recorded when its parent is exited (S32).", name: "_history_\(node.name)", declaration: "\(contentType(node.parent!))? = nil"))
+            ownFields.append(.init(doc: "What history state `\(node.name)` restores, recorded when its parent is exited (S32).", name: "_history_\(node.name)", declaration: "\(contentType(node.parent!))? = nil", journal: .optional(.generated(contentType(node.parent!)))))
         }
         if layout.hasOnDone {
-            ownFields.append(.init(doc: "The states whose `onDone:` is due, in order (S55).", name: "_done", declaration: "[StateName] = []"))
+            ownFields.append(.init(doc: "The states whose `onDone:` is due, in order (S55).", name: "_done", declaration: "[StateName] = []", journal: .array(.generated(GeneratedNames.stateName))))
         }
         if layout.hasRuns {
-            ownFields.append(.init(doc: "The one-shot runs the last step queued, in order (S39); the system starts each once.", name: "runs", declaration: "[Run] = []"))
-            ownFields.append(.init(doc: "How many runs have been queued since the start: the sequence number after the last of `runs`.", name: "_runsQueued", declaration: "Swift.Int = 0"))
+            ownFields.append(.init(doc: "The one-shot runs the last step queued, in order (S39); the system starts each once.", name: "runs", declaration: "[Run] = []", journal: .array(.generated(GeneratedNames.run))))
+            ownFields.append(.init(doc: "How many runs have been queued since the start: the sequence number after the last of `runs`.", name: "_runsQueued", declaration: "Swift.Int = 0", journal: .standard("Int")))
         }
         if readsTrigger {
             ownFields.append(.init(doc: "The event of the step that is running, `nil` at rest and while `initial` is entered (S111, S112).", name: GeneratedNames.triggerField, declaration: "Event? = nil"))
         }
         if layout.settles {
-            ownFields.append(.init(doc: "False when `always:` transitions were still enabled after 1,000 microsteps (S51).", name: "isSettled", declaration: "Swift.Bool = true"))
+            ownFields.append(.init(doc: "False when `always:` transitions were still enabled after 1,000 microsteps (S51).", name: "isSettled", declaration: "Swift.Bool = true", journal: .standard("Bool")))
         }
         bookkeeping = (hasTimers ? ["_entries"] : []) + ownFields.map(\.name)
-        // Every stored property of `State`, in declaration order.
-        let stateProperties = ["mode"] + spec.context.map { SwiftName.escaped($0.name.value) }
-            + (hasTimers ? ["_entries"] : []) + (hasForwarding ? ["forwarded"] : []) + ownFields.map(\.name)
+        // Every stored property of `State`, in declaration order, with how it is journaled.
+        let stateFields = journalStateFields(ownFields: ownFields)
+        let stateProperties = stateFields.map { SwiftName.escaped($0.name) }
+        journal = journalLayout(stateFields: stateFields)
         let stateEquality = spec.context.isEmpty ? [] : structEquality(GeneratedNames.state, properties: stateProperties)
         var internalFields = SwiftPrinter(placement: placement, level: 2)
         for field in ownFields {
@@ -207,7 +219,7 @@ public struct MachineContextBuilder {
                 ? "\(access.prefix)static var initial: Self"
                 : "\(access.prefix)static func initial(_ input: Input) -> Self",
             recordingLines: recordingLines(),
-            conformance: (conformanceLines() + descriptionLines() + journalLines(stateProperties: stateProperties)).joined(separator: "\n"),
+            conformance: (conformanceLines() + descriptionLines() + journalLines(journal)).joined(separator: "\n"),
             systemLines: systemLines(systemParameters: systemParameters, feedbacksArguments: feedbacksArguments),
             systemFinish: layout.hasTopLevelFinal ? ", isFinished: { $0.isDone }" : "",
             fields: zip(spec.context, fieldTypes).map { field, type in

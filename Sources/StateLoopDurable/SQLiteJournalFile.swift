@@ -1,0 +1,164 @@
+// SQLiteJournalFile: a journal file opened to be read, never written - by the tools of a journal
+// (`stateloop journal`, the replay check; Docs/Durability.md "Tools for a journal", D80–D89).
+//
+// Invariants:
+// - The file is opened read-only: a file that is missing is not created, and a SQLite file that
+//   is not a journal is not given the journal's tables (`SQLiteJournalStore` would do both).
+// - Every refusal says what the file is and what to do (`JournalFileError`), never a crash.
+
+import CSQLite
+import Foundation
+
+/// Everything a store holds of one machine, in sequence order: every snapshot and every record.
+public struct JournalHistory: Sendable, Equatable {
+    /// Every snapshot, by rising sequence number.
+    public var snapshots: [JournalSnapshot]
+    /// Every record, by rising sequence number.
+    public var records: [JournalRecord]
+
+    /// The history of a machine: `snapshots` and `records`, each in sequence order.
+    public init(snapshots: [JournalSnapshot], records: [JournalRecord]) {
+        self.snapshots = snapshots
+        self.records = records
+    }
+}
+
+/// Why a file could not be read as a journal.
+public enum JournalFileError: Error, Equatable, CustomStringConvertible {
+    /// No file at the path.
+    case missing(path: String)
+    /// The file is not a journal of `SQLiteJournalStore`: not SQLite, or SQLite without its tables.
+    case notAJournal(path: String, reason: String)
+    /// The file's schema is newer than this build's (D9); it was not read.
+    case newerSchema(path: String, found: Int32, supported: Int32)
+    /// SQLite failed while reading: its result code and message.
+    case database(path: String, code: Int32, message: String)
+
+    /// What went wrong and what to do about it.
+    public var description: String {
+        switch self {
+        case let .missing(path):
+            "\(path): no such file: give the path of the journal file a durable system writes (SQLiteJournalStore(path:))"
+        case let .notAJournal(path, reason):
+            "\(path): not a StateLoop journal (\(reason)): give the file a durable system writes with SQLiteJournalStore; it was left untouched"
+        case let .newerSchema(path, found, supported):
+            "\(path): journal schema version \(found) is newer than this build's \(supported): read it with the newer StateLoop that wrote it; it was left untouched"
+        case let .database(path, code, message):
+            "\(path): SQLite error \(code) while reading the journal: \(message)"
+        }
+    }
+}
+
+/// A journal file of `SQLiteJournalStore`, opened read-only to inspect or replay it (D80, D81).
+///
+/// Thread safety: one connection, opened serialized (`SQLITE_OPEN_FULLMUTEX`); each call prepares
+/// and finalizes its own statement.
+public final class SQLiteJournalFile: @unchecked Sendable {
+    /// The path the file was opened at, as given.
+    public let path: String
+    private let db: OpaquePointer
+
+    /// Opens the journal at `path` read-only; refuses a missing file, one that is not a journal,
+    /// and one of a newer schema (D80).
+    public init(path: String) throws(JournalFileError) {
+        self.path = path
+        guard FileManager.default.fileExists(atPath: path) else { throw .missing(path: path) }
+        var handle: OpaquePointer?
+        let opened = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX, nil)
+        guard let handle else { throw .database(path: path, code: opened, message: String(cString: sqlite3_errstr(opened))) }
+        db = handle
+        guard opened == SQLITE_OK else { throw .database(path: path, code: opened, message: String(cString: sqlite3_errmsg(handle))) }
+        sqlite3_extended_result_codes(handle, 1)
+        _ = sqlite3_busy_timeout(handle, 5_000)
+        let version: Int32
+        do {
+            version = try Int32(truncatingIfNeeded: rows("PRAGMA user_version") { Self.integer($0, 0) }.first ?? 0)
+        } catch let error where error.isNotADatabase {
+            throw .notAJournal(path: path, reason: "not a SQLite database")
+        }
+        if version > SQLiteJournalStore.schemaVersion {
+            throw .newerSchema(path: path, found: version, supported: SQLiteJournalStore.schemaVersion)
+        }
+        let tables = try rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('journal', 'snapshot')") { Self.text($0, 0) }
+        guard version == SQLiteJournalStore.schemaVersion, Set(tables) == ["journal", "snapshot"] else {
+            throw .notAJournal(path: path, reason: "a SQLite database without the journal's tables")
+        }
+    }
+
+    deinit {
+        sqlite3_close_v2(db)
+    }
+
+    /// The id of every machine with a record or a snapshot in the file, sorted (D80).
+    public func machineIDs() throws(JournalFileError) -> [String] {
+        try rows("SELECT machine FROM journal UNION SELECT machine FROM snapshot ORDER BY machine") { Self.text($0, 0) }
+    }
+
+    /// Every snapshot and every record of `machine`, in sequence order; empty for an unknown id.
+    public func history(of machine: String) throws(JournalFileError) -> JournalHistory {
+        // One read transaction, so that the snapshots and the records are of the same moment.
+        try execute("BEGIN DEFERRED")
+        defer { _ = sqlite3_exec(db, "COMMIT", nil, nil, nil) }
+        let snapshots = try rows("SELECT seq, state FROM snapshot WHERE machine = ?1 ORDER BY seq", binding: machine) {
+            JournalSnapshot(sequence: sqlite3_column_int64($0, 0), state: Self.blob($0, 1))
+        }
+        let records = try rows("SELECT seq, event, state FROM journal WHERE machine = ?1 ORDER BY seq", binding: machine) {
+            JournalRecord(sequence: sqlite3_column_int64($0, 0), event: Self.blob($0, 1), stateAfter: Self.blob($0, 2))
+        }
+        return JournalHistory(snapshots: snapshots, records: records)
+    }
+
+    // MARK: - Statements
+
+    private func execute(_ sql: String) throws(JournalFileError) {
+        let result = sqlite3_exec(db, sql, nil, nil, nil)
+        guard result == SQLITE_OK else { throw error(result) }
+    }
+
+    /// The rows of `sql` (with `binding` as its parameter 1, if given), each read by `row`.
+    private func rows<T>(_ sql: String, binding: String? = nil, _ row: (OpaquePointer) -> T) throws(JournalFileError) -> [T] {
+        var statement: OpaquePointer?
+        let prepared = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        guard prepared == SQLITE_OK, let statement else { throw error(prepared) }
+        if let binding {
+            // SQLITE_TRANSIENT: SQLite copies the text before the call returns.
+            let bound = sqlite3_bind_text(statement, 1, binding, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+            guard bound == SQLITE_OK else { throw error(bound) }
+        }
+        var values: [T] = []
+        while true {
+            switch sqlite3_step(statement) {
+            case SQLITE_ROW: values.append(row(statement))
+            case SQLITE_DONE: return values
+            case let result: throw error(result)
+            }
+        }
+    }
+
+    private func error(_ code: Int32) -> JournalFileError {
+        .database(path: path, code: code, message: String(cString: sqlite3_errmsg(db)))
+    }
+
+    private static func integer(_ statement: OpaquePointer, _ column: Int32) -> Int64 {
+        sqlite3_column_int64(statement, column)
+    }
+
+    private static func text(_ statement: OpaquePointer, _ column: Int32) -> String {
+        sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""
+    }
+
+    private static func blob(_ statement: OpaquePointer, _ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard count > 0, let base = sqlite3_column_blob(statement, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: base, count: count))
+    }
+}
+
+extension JournalFileError {
+    /// SQLite's "file is not a database" (SQLITE_NOTADB, with or without an extended code).
+    var isNotADatabase: Bool {
+        guard case let .database(_, code, _) = self else { return false }
+        return code & 0xff == SQLITE_NOTADB
+    }
+}

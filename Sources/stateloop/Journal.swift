@@ -1,0 +1,249 @@
+import ArgumentParser
+import Foundation
+import StateLoop
+import StateLoopCodegen
+import StateLoopDurable
+import StateLoopSpec
+
+/// `stateloop journal DB`: what a durable machine's journal file holds (Docs/Durability.md
+/// "Tools for a journal", D83–D86). Reads the file read-only; every line starts with what it is,
+/// so the output greps.
+struct Journal: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show what a durable machine's journal file holds.",
+        discussion: """
+            Lists every machine id of a SQLite journal (written by SQLiteJournalStore): its spec \
+            version(s), record count and first and last sequence number, its latest snapshot \
+            (sequence number and time) and its last events with their wall-clock times (UTC). \
+            With --spec, the spec that wrote the journal, events are shown by name with their \
+            payloads, and the latest snapshot by mode and context fields, its one-shot runs not \
+            known finished and its armed timers; without it, events as case numbers and byte \
+            counts. The file is only read. Exit status: 0 ok, 1 the spec has errors, 2 a file \
+            that is not a journal, or an entry that cannot be read.
+            """
+    )
+
+    @Argument(help: "The journal file (the path given to SQLiteJournalStore).")
+    var database: String
+
+    @Option(help: "The spec of the machine that wrote the journal (*.machine.yml), to show values by name.")
+    var spec: String?
+
+    @Option(name: .customLong("machine"), help: "Show only the machine of this id.")
+    var machineID: String?
+
+    @Option(help: "How many of the last events to show per machine.")
+    var last = 10
+
+    @Flag(help: "Check the journal by replaying it through the machine's reducer (not here: see the message).")
+    var replay = false
+
+    func validate() throws {
+        guard last >= 0 else { throw ValidationError("--last takes a count of events, 0 or more") }
+    }
+
+    func run() throws {
+        if replay {
+            // The reducer is the user's compiled Swift, which this tool does not link (D86).
+            Console.printError("""
+                stateloop journal: --replay needs the machine's reducer, which is compiled into your app, not into stateloop. \
+                Replay from a test of your package instead: `let report = try MyMachine.replayJournal(SQLiteJournalFile(path: "\(database)"), id: "ID")` \
+                (StateLoopDurable; Docs/Durability.md, "Tools for a journal"); for the Till example, run `stateloop-demo durable --journal \(database) --replay`.
+                """)
+            throw ExitCode.usageOrIO
+        }
+        let layouts = try spec.map(Self.layouts(of:))
+        let file: SQLiteJournalFile
+        do {
+            file = try SQLiteJournalFile(path: database)
+        } catch {
+            Console.printError("error: \(error)")
+            throw ExitCode.usageOrIO
+        }
+        var lister = JournalListing(file: file, layout: layouts?.machine, children: layouts?.children ?? [:], last: last)
+        do {
+            let ids = try machineID.map { [$0] } ?? file.machineIDs()
+            if ids.isEmpty { print("no machines: the journal is empty") }
+            for id in ids { try lister.list(id) }
+        } catch {
+            Console.printError("error: \(error)")
+            throw ExitCode.usageOrIO
+        }
+        if !lister.unreadable.isEmpty {
+            Console.printError(lister.unreadable.map { "error: \($0)" }.joined(separator: "\n"))
+            throw ExitCode.usageOrIO
+        }
+    }
+
+    /// The journal layout of the spec at `path` and of the child machines it runs, by name (D84):
+    /// the generator's own, built from the checked specs.
+    static func layouts(of path: String) throws -> (machine: JournalLayout, children: [String: JournalLayout]) {
+        let read = try ChildSpecs(specs: [path])
+        let lock = try Console.readLock(besideSpec: path)
+        let result = SpecLoader.load(contents: read.contents(of: path), path: path, library: read.library, lock: lock)
+        Console.report(result.diagnostics)
+        guard let checked = result.spec else { throw ExitCode.specErrors }
+        guard let layout = MachineContextBuilder.journalLayout(checked) else {
+            throw Console.fail("machine '\(checked.spec.name.value)' does not persist, so it writes no journal: give the spec with 'persist:' that wrote it", about: path, status: .specErrors)
+        }
+        var children: [String: JournalLayout] = [:]
+        for (name, child) in checked.children {
+            let loaded = SpecLoader.load(contents: try Console.readSpec(child.file), path: child.file, library: read.library, lock: try Console.readLock(besideSpec: child.file))
+            Console.report(loaded.diagnostics)
+            // A persisted machine's children persist (D21); one that failed its checks stays unread.
+            if let spec = loaded.spec, let childLayout = MachineContextBuilder.journalLayout(spec) { children[name] = childLayout }
+        }
+        return (layout, children)
+    }
+}
+
+/// Prints the machines of a journal file, one fact a line.
+struct JournalListing {
+    let file: SQLiteJournalFile
+    let layout: JournalLayout?
+    let children: [String: JournalLayout]
+    let last: Int
+    /// The entries that could not be read, each named: printed at the end, exit status 2.
+    var unreadable: [String] = []
+
+    /// Prints machine `id`.
+    mutating func list(_ id: String) throws {
+        let history = try file.history(of: id)
+        print("machine \(id)")
+        guard !(history.records.isEmpty && history.snapshots.isEmpty) else {
+            print("  empty: no record and no snapshot")
+            return
+        }
+        // Each record's envelope, or `nil` for one that cannot be read (listed as unreadable).
+        var records: [(record: JournalRecord, envelope: JournalRecordEnvelope?)] = []
+        var versions: Set<Int> = []
+        for record in history.records {
+            do {
+                let envelope = try JournalRecordEnvelope(record.event)
+                records.append((record, envelope))
+                versions.insert(envelope.version)
+            } catch {
+                records.append((record, nil))
+                unreadable.append("machine '\(id)': record \(record.sequence) cannot be read (\(error)): the file is damaged")
+            }
+        }
+        var snapshot: (sequence: Int64, envelope: JournalSnapshotEnvelope)?
+        for saved in history.snapshots {
+            do {
+                let envelope = try JournalSnapshotEnvelope(saved.state)
+                versions.insert(envelope.version)
+                snapshot = (saved.sequence, envelope)
+            } catch {
+                unreadable.append("machine '\(id)': snapshot \(saved.sequence) cannot be read (\(error)): the file is damaged")
+            }
+        }
+        print("  versions " + versions.sorted().map(String.init).joined(separator: ", "))
+        if let first = history.records.first, let final = history.records.last {
+            print("  records \(history.records.count), sequence \(first.sequence)...\(final.sequence)")
+        } else {
+            print("  records 0")
+        }
+        print("  snapshots \(history.snapshots.count)")
+        if let (sequence, envelope) = snapshot { listSnapshot(id, sequence, envelope) }
+        let shown = records.suffix(last)
+        if !shown.isEmpty { print("  last \(shown.count) events") }
+        for (record, envelope) in shown {
+            let sequence = record.sequence
+            guard let envelope else {
+                print("  event \(sequence): unreadable, \(record.event.count) bytes")
+                continue
+            }
+            let time = Self.time(envelope.wallTime)
+            switch envelope.kind {
+            case .runReturnedNothing:
+                print("  event \(sequence) at \(time): run \(envelope.run ?? 0) returned nothing")
+            case .event:
+                let by = envelope.run.map { " (from run \($0))" } ?? ""
+                print("  event \(sequence) at \(time)\(by): " + eventText(id, sequence, envelope))
+            }
+        }
+    }
+
+    /// The latest snapshot: its header, and with a layout its state, runs and timers.
+    private mutating func listSnapshot(_ id: String, _ sequence: Int64, _ envelope: JournalSnapshotEnvelope) {
+        print("  snapshot \(sequence) at \(Self.time(envelope.wallTime))")
+        guard let layout, envelope.version == layout.version else {
+            print("  snapshot bytes \(envelope.reader.bytes.count - envelope.reader.offset) (" + versionNote(envelope.version) + ")")
+            return
+        }
+        let values = JournalValueText(layout: layout, children: children)
+        var envelope = envelope
+        do throws(JournalValueText.Failure) {
+            guard case .structure(let fields) = layout[GeneratedNames.state] else { return }
+            for field in fields {
+                let text = try values.text(field.value, from: &envelope.reader)
+                // The mode and the context fields: the rest is the generated code's own bookkeeping.
+                if field.name == "mode" {
+                    print("  mode \(text)")
+                } else if case .spec = field.value {
+                    print("  field \(field.name) = \(text)")
+                }
+            }
+            let book = try JournalValueText.unreadable { () throws(JournalDecodingError) in
+                try envelope.readBookkeeping(
+                    run: { reader throws(JournalDecodingError) in try Self.textOrThrow { () throws(JournalValueText.Failure) in try values.text(ofType: GeneratedNames.run, from: &reader) } },
+                    event: { reader throws(JournalDecodingError) in try Self.textOrThrow { () throws(JournalValueText.Failure) in try values.text(ofType: GeneratedNames.event, from: &reader) } })
+            }
+            print("  runs not finished \(book.runs.count) of \(book.runsQueued) queued")
+            for run in book.runs { print("  run \(run.key) = \(run.run)") }
+            for timer in book.timers {
+                print("  timer \(timer.event) armed at \(Self.time(timer.armedAt))" + (timer.fired ? ", fired" : ""))
+            }
+        } catch {
+            unreadable.append("machine '\(id)': snapshot \(sequence) cannot be read with \(layout.machine)'s spec (\(Self.describe(error))): the file is damaged, or --spec is not the spec that wrote it")
+        }
+    }
+
+    /// An event by name and payload with a layout of its version, else its case number and size.
+    private mutating func eventText(_ id: String, _ sequence: Int64, _ envelope: JournalRecordEnvelope) -> String {
+        var reader = JournalReader(envelope.event)
+        guard let layout, envelope.version == layout.version else {
+            let number = (try? reader.readVarint()).map { "case \($0), " } ?? ""
+            return number + "\(envelope.event.count) bytes" + (layout == nil ? "" : " (" + versionNote(envelope.version) + ")")
+        }
+        do throws(JournalValueText.Failure) {
+            let text = try JournalValueText(layout: layout, children: children).text(ofType: GeneratedNames.event, from: &reader)
+            guard reader.isAtEnd else { throw .unreadable(.invalid(offset: reader.offset, reason: "bytes after the event")) }
+            return text
+        } catch {
+            unreadable.append("machine '\(id)': record \(sequence) cannot be read with \(layout.machine)'s spec (\(Self.describe(error))): the file is damaged, or --spec is not the spec that wrote it")
+            return "unreadable, \(envelope.event.count) bytes"
+        }
+    }
+
+    private func versionNote(_ version: Int) -> String {
+        guard let layout else { return "give --spec to read them" }
+        return "written by version \(version), --spec is version \(layout.version)"
+    }
+
+    /// A failure of a value inside `readBookkeeping`, as the decoding error it takes.
+    private static func textOrThrow(_ body: () throws(JournalValueText.Failure) -> String) throws(JournalDecodingError) -> String {
+        do {
+            return try body()
+        } catch {
+            switch error {
+            case .unreadable(let error): throw error
+            case .childNotLoaded: throw .invalid(offset: 0, reason: describe(error))
+            }
+        }
+    }
+
+    private static func describe(_ failure: JournalValueText.Failure) -> String {
+        switch failure {
+        case .unreadable(let error): "\(error)"
+        case .childNotLoaded(let type): "a value of \(type), whose spec did not load"
+        }
+    }
+
+    /// `2026-11-26T10:55:04.123Z`: a wall-clock time (ns since the Unix epoch) in UTC.
+    static func time(_ nanoseconds: Int64) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date(timeIntervalSince1970: Double(nanoseconds) / 1e9))
+    }
+}

@@ -1,0 +1,190 @@
+// `stateloop journal DB` (Docs/Durability.md D83–D86) on real SQLite journals: one a Till
+// (Specs/Till.machine.yml) writes in the test with a fixed wall clock, so the whole output is
+// pinned; the durable demo's; and files that are not journals, damaged, or of a newer schema.
+import CSQLite
+import Foundation
+import StateLoop
+import StateLoopDurable
+import StateLoopExamples
+import Synchronization
+import Testing
+
+@Suite struct JournalToolTests {
+    /// 2026-11-26 00:00 UTC, in ns since the Unix epoch: every step of the test's journal.
+    static let wallTime: Int64 = 1_795_651_200_000_000_000
+
+    /// Ten entries posted to a Till: three batches closed, the last one still closing (its
+    /// reminder timer armed); no effect runs, so the four `archive` runs stay unfinished.
+    static let events: [Till.Event] = [
+        .credit(n: 1, amount: 500), .debit(n: 2, amount: 20), .close(n: 3), .credit(n: 4, amount: 7), .close(n: 5),
+        .debit(n: 6, amount: 1), .credit(n: 7, amount: 100), .close(n: 8), .credit(n: 9, amount: 3), .close(n: 10),
+    ]
+
+    /// A journal of `events` in a new SQLite file, machine id `till`, a snapshot every 4 records
+    /// and one at the stop (0, 4, 8, 10). Returns the file's path.
+    static func tillJournal() async throws -> String {
+        let path = try StateLoopTool.temporaryDirectory().appending(path: "till.journal").path
+        let posted = Mutex(0)
+        let stopped = Mutex(false)
+        let till = Till.durable(
+            id: "till", store: try SQLiteJournalStore(path: path), initial: .initial, feedbacks: [],
+            options: DurableOptions(snapshotEvery: 4, wallClock: WallClock { wallTime }),
+            onState: { state in posted.withLock { $0 = state.posted } },
+            onStop: { _ in stopped.withLock { $0 = true } })
+        try await till.recovered()
+        for event in events { till.send(event) }
+        try await wait { posted.withLock { $0 } == 10 }
+        till.stop()
+        try await wait { stopped.withLock { $0 } }
+        return path
+    }
+
+    /// Waits (up to 10 s) until `condition` holds.
+    static func wait(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw CancellationError() }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
+    @Test("D83: without --spec, every machine with its versions, records, latest snapshot and last events, raw")
+    func d83ListsAJournalRaw() async throws {
+        let path = try await Self.tillJournal()
+        let result = try StateLoopTool.run(["journal", path, "--last", "3"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.output == """
+            machine till
+              versions 1
+              records 10, sequence 1...10
+              snapshots 4
+              snapshot 10 at 2026-11-26T00:00:00.000Z
+              snapshot bytes 45 (give --spec to read them)
+              last 3 events
+              event 8 at 2026-11-26T00:00:00.000Z: case 2, 2 bytes
+              event 9 at 2026-11-26T00:00:00.000Z: case 0, 3 bytes
+              event 10 at 2026-11-26T00:00:00.000Z: case 2, 2 bytes
+
+            """)
+    }
+
+    @Test("D84: with --spec, events by name with their payloads, and the latest snapshot by mode, context fields, runs and timers")
+    func d84ListsAJournalWithItsSpec() async throws {
+        let path = try await Self.tillJournal()
+        let result = try StateLoopTool.run(["journal", path, "--spec", "Specs/Till.machine.yml", "--machine", "till", "--last", "4"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.output == """
+            machine till
+              versions 1
+              records 10, sequence 1...10
+              snapshots 4
+              snapshot 10 at 2026-11-26T00:00:00.000Z
+              mode books(closing)
+              field posted = 10
+              field balance = 589
+              field batches = 4
+              field checksum = 14296315759
+              runs not finished 4 of 4 queued
+              run 0 = archive(1)
+              run 1 = archive(2)
+              run 2 = archive(3)
+              run 3 = archive(4)
+              timer _timer(state: closing, index: 0, entry: 10) armed at 2026-11-26T00:00:00.000Z
+              last 4 events
+              event 7 at 2026-11-26T00:00:00.000Z: credit(n: 7, amount: 100)
+              event 8 at 2026-11-26T00:00:00.000Z: close(n: 8)
+              event 9 at 2026-11-26T00:00:00.000Z: credit(n: 9, amount: 3)
+              event 10 at 2026-11-26T00:00:00.000Z: close(n: 10)
+
+            """)
+    }
+
+    @Test("D84: the durable demo's journal, read with Specs/Till.machine.yml")
+    func d84ReadsTheDemosJournal() throws {
+        let path = try StateLoopTool.temporaryDirectory().appending(path: "demo.journal").path
+        let demo = try StateLoopTool.run(StateLoopTool.executable.deletingLastPathComponent().appending(path: "stateloop-demo"), ["durable", "--journal", path, "--events", "30"])
+        #expect(demo.status == 0, "\(demo.stderr)")
+        let result = try StateLoopTool.run(["journal", path, "--spec", "Specs/Till.machine.yml", "--last", "100"])
+        #expect(result.status == 0, "\(result.stderr)")
+        // 30 events (DurableDemo.event) and a record for each of the 3 `archive` runs, which
+        // return nothing: the runs finish while events are journaled, so their places vary.
+        let lines = result.output.replacing(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/, with: "TIME").split(separator: "\n").map(String.init)
+        #expect(Array(lines.prefix(3)) == ["machine till", "  versions 1", "  records 33, sequence 1...33"])
+        #expect(lines.contains("  field posted = 30"))
+        #expect(lines.contains("  field batches = 3"))
+        #expect(lines.contains("  runs not finished 0 of 3 queued"))
+        let events = lines.filter { $0.hasPrefix("  event ") }.map { $0.replacing(/event \d+ at TIME/, with: "event at TIME") }
+        #expect(events.count == 33)
+        #expect(events.filter { $0.hasSuffix("returned nothing") }.count == 3)
+        #expect(events.contains("  event at TIME: credit(n: 29, amount: 651)"))
+        #expect(events.contains("  event at TIME: debit(n: 27, amount: 7)"))
+        #expect(events.contains("  event at TIME: close(n: 30)"))
+    }
+
+    @Test("D85: a missing file, a file that is not a journal and a newer schema are errors with the fix (exit status 2), and left untouched")
+    func d85RefusesWhatIsNotAJournal() throws {
+        let directory = try StateLoopTool.temporaryDirectory()
+        let missing = try StateLoopTool.run(["journal", "none.journal"], in: directory)
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "error: none.journal: no such file: give the path of the journal file a durable system writes (SQLiteJournalStore(path:))\n")
+        #expect(!FileManager.default.fileExists(atPath: directory.appending(path: "none.journal").path))
+
+        try Data(String(repeating: "not a journal ", count: 20).utf8).write(to: directory.appending(path: "notes.txt"))
+        let text = try StateLoopTool.run(["journal", "notes.txt"], in: directory)
+        #expect(text.status == 2)
+        #expect(text.stderr == "error: notes.txt: not a StateLoop journal (not a SQLite database): give the file a durable system writes with SQLiteJournalStore; it was left untouched\n")
+
+        var db: OpaquePointer?
+        #expect(sqlite3_open(directory.appending(path: "newer.journal").path, &db) == SQLITE_OK)
+        #expect(sqlite3_exec(db, "PRAGMA user_version = 7", nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(db)
+        let newer = try StateLoopTool.run(["journal", "newer.journal"], in: directory)
+        #expect(newer.status == 2)
+        #expect(newer.stderr == "error: newer.journal: journal schema version 7 is newer than this build's 1: read it with the newer StateLoop that wrote it; it was left untouched\n")
+    }
+
+    @Test("D85: a damaged entry, or a journal read with another spec, is named with the fix (exit status 2) and the rest is listed")
+    func d85NamesDamagedEntries() async throws {
+        let path = try await Self.tillJournal()
+        try SQLiteJournalStore(path: path).append([JournalRecord(sequence: 11, event: [0, 2, 0, 0, 9], stateAfter: [])], to: "till")
+        let damaged = try StateLoopTool.run(["journal", path, "--spec", "Specs/Till.machine.yml", "--last", "1"])
+        #expect(damaged.status == 2)
+        #expect(damaged.output.hasSuffix("  last 1 events\n  event 11 at 1970-01-01T00:00:00.000Z: unreadable, 1 bytes\n"))
+        #expect(damaged.stderr == "error: machine 'till': record 11 cannot be read with Till's spec (journal bytes at offset 0 are not valid: case 9 of a type with 4 cases): the file is damaged, or --spec is not the spec that wrote it\n")
+
+        // A record whose envelope is cut short: listed as unreadable, with or without --spec.
+        try SQLiteJournalStore(path: path).append([JournalRecord(sequence: 12, event: [0, 2], stateAfter: [])], to: "till")
+        let cut = try StateLoopTool.run(["journal", path, "--last", "1"])
+        #expect(cut.status == 2)
+        #expect(cut.output.hasSuffix("  last 1 events\n  event 12: unreadable, 2 bytes\n"))
+        #expect(cut.stderr.hasPrefix("error: machine 'till': record 12 cannot be read ("))
+        #expect(cut.stderr.hasSuffix("): the file is damaged\n"))
+    }
+
+    @Test("D84: entries of another version than --spec's are shown raw, with both versions; a spec that does not persist is an error")
+    func d84OtherVersionIsShownRaw() async throws {
+        let path = try await Self.tillJournal()
+        // Ledger's spec is version 2; the Till journal was written by version 1.
+        let other = try StateLoopTool.run(["journal", path, "--spec", "Tests/StateLoopCodegenTests/Fixtures/Ledger.machine.yml", "--last", "1"])
+        #expect(other.status == 0, "\(other.stderr)")
+        #expect(other.output.hasSuffix("""
+              snapshot 10 at 2026-11-26T00:00:00.000Z
+              snapshot bytes 45 (written by version 1, --spec is version 2)
+              last 1 events
+              event 10 at 2026-11-26T00:00:00.000Z: case 2, 2 bytes (written by version 1, --spec is version 2)
+
+            """))
+        let counter = try StateLoopTool.run(["journal", path, "--spec", "Specs/Counter.machine.yml"])
+        #expect(counter.status == 1)
+        #expect(counter.stderr == "Specs/Counter.machine.yml: error: machine 'Counter' does not persist, so it writes no journal: give the spec with 'persist:' that wrote it\n")
+        #expect(counter.output.isEmpty)
+    }
+
+    @Test("D86: --replay says that the replay runs the machine's reducer, in a test or the demo, and names both (exit status 2)")
+    func d86ReplayNamesTheAPI() async throws {
+        let result = try StateLoopTool.run(["journal", "till.journal", "--replay"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("replayJournal(SQLiteJournalFile(path: \"till.journal\"), id: \"ID\")"))
+        #expect(result.stderr.contains("stateloop-demo durable --journal till.journal --replay"))
+    }
+}
