@@ -127,3 +127,24 @@ import Testing
         #expect(resumed.last?.fired == 2)
     }
 }
+
+extension DurableResumeTests {
+    @Test("D39: on the system clock too, a timer whose deadline passed while the app was down fires at once after the restart")
+    func d39OverdueTimerOnTheSystemClock() async throws {
+        let store = InMemoryJournalStore()
+        let wall = TestWallClock()
+        do {
+            let life = Life(Kettle.self, store: store, initial: .init(), feedbacks: Kettle.feedbacks(clock: ContinuousClock()), options: DurableOptions(wallClock: wall.clock))
+            try await life.system.recovered()
+            life.system.send(.start)
+            try await life.wait { $0.active }
+        }
+        // Stopped (a snapshot at the stop keeps the timer's arming); its 10 s passed meanwhile.
+        wall.advance(by: .seconds(11))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let life = Life(Kettle.self, store: store, initial: .init(), feedbacks: Kettle.feedbacks(clock: clock), options: DurableOptions(wallClock: wall.clock))
+        try await life.wait { $0.fired == 1 }
+        #expect(clock.now - start < .seconds(5))
+    }
+}
