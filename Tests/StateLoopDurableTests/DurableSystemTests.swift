@@ -77,7 +77,7 @@ extension DurableSystemTests {
         #expect(envelopes[2] == .event(.note(7), wallTime: start + 3_000_000_000, run: nil))
         #expect(envelopes[3] == .runReturnedNothing(run: 1, wallTime: start + 3_000_000_000))
         // The bytes: kind 0, version 1, the time (zigzag varint), run 0 + 1, then the event.
-        let record = try #require(try store.recover("m").records.dropFirst().first)
+        let record = try #require(store.recover("m").records.dropFirst().first)
         var expected = JournalWriter()
         expected.writeVarint(0)
         expected.writeVarint(1 << 1)
