@@ -221,6 +221,7 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
     /// `journal.record` before anyone sees the state after it, and whose loops resume with
     /// `journal.resume` (StateLoopDurable's `DurableSystem`, Docs/Durability.md D30-D49).
     /// `onStop` is called once the instance has ended, however it ended.
+    @usableFromInline
     package func start(
         journal: SystemJournal<State, Event>,
         onState: @escaping @Sendable (State) -> Void,

@@ -11,22 +11,32 @@ import Foundation
 import StateLoop
 
 /// The one-shot runs and timers of a durable machine, as of its last journaled step.
+@usableFromInline
 struct DurableBookkeeping<M: DurableMachine> {
     /// An armed timer: the event it sends, the wall-clock time of the step that armed it (ns since
     /// the Unix epoch), and whether its event was journaled (it fired) while its state kept it.
+    @usableFromInline
     struct Timer {
-        var event: M.Event
-        var armedAt: Int64
-        var fired: Bool
+        @usableFromInline var event: M.Event
+        @usableFromInline var armedAt: Int64
+        @usableFromInline var fired: Bool
+
+        @inlinable
+        init(event: M.Event, armedAt: Int64, fired: Bool) {
+            self.event = event
+            self.armedAt = armedAt
+            self.fired = fired
+        }
     }
 
     /// The armed timers, in `timers(in:)` order.
-    private(set) var timers: [Timer]
+    @usableFromInline var timers: [Timer]
     /// The one-shot runs queued and not known finished, in key order.
-    private(set) var runs: [(key: Int, run: M.Run)]
+    @usableFromInline var runs: [(key: Int, run: M.Run)]
     /// How many one-shot runs the state has ever queued.
-    private(set) var runsQueued: Int
+    @usableFromInline var runsQueued: Int
 
+    @inlinable
     init(timers: [Timer], runs: [(key: Int, run: M.Run)], runsQueued: Int) {
         self.timers = timers
         self.runs = runs
@@ -35,12 +45,14 @@ struct DurableBookkeeping<M: DurableMachine> {
 
     /// The bookkeeping of a machine that starts in `state` at `wallTime`: its timers armed then,
     /// its queued runs not started.
+    @inlinable
     init(starting state: M.State, at wallTime: Int64) {
         self.init(timers: [], runs: [], runsQueued: 0)
         update(to: state, at: wallTime)
     }
 
     /// `event`, sent by the one-shot run `run` (if any), was reduced at `wallTime` to `state`.
+    @inlinable
     mutating func step(_ event: M.Event, run: Int?, to state: M.State, at wallTime: Int64) {
         if let run { finished(run) }
         // Its event journaled: the timer fired; a state that keeps it keeps it fired (D40).
@@ -49,13 +61,15 @@ struct DurableBookkeeping<M: DurableMachine> {
     }
 
     /// The one-shot run `run` is finished (its event, or a record that it returned nothing).
+    @inlinable
     mutating func finished(_ run: Int) {
         runs.removeAll { $0.key == run }
     }
 
     /// Follows `state`: the timers it arms (a kept one keeps its arming, a new one is armed at
     /// `wallTime`) and the runs it queued.
-    private mutating func update(to state: M.State, at wallTime: Int64) {
+    @inlinable
+    mutating func update(to state: M.State, at wallTime: Int64) {
         let armed = M.timers(in: state)
         if !(armed.isEmpty && timers.isEmpty) {
             timers = armed.map { timer in
@@ -72,6 +86,7 @@ struct DurableBookkeeping<M: DurableMachine> {
 
     /// What the loops of the system restored in this bookkeeping's state resume with, at
     /// `wallTime`: each timer once (its elapsed time, or that it fired), the runs to run again.
+    @inlinable
     func resumption(at wallTime: Int64) -> Resumption<M.Event> {
         let timers = TimerTable(timers.map { timer in
             (timer.event, timer.fired ? .fired : .elapsed(.nanoseconds(max(0, wallTime - timer.armedAt))))
@@ -81,15 +96,18 @@ struct DurableBookkeeping<M: DurableMachine> {
 }
 
 /// The restored timers, each answered once: a later arming with an equal event is a new timer.
-private final class TimerTable<Event: Equatable & Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [(Event, Resumption<Event>.Timer)]  // guarded by `lock`
+@usableFromInline
+final class TimerTable<Event: Equatable & Sendable>: @unchecked Sendable {
+    @usableFromInline let lock = NSLock()
+    @usableFromInline var entries: [(Event, Resumption<Event>.Timer)]  // guarded by `lock`
 
+    @inlinable
     init(_ entries: [(Event, Resumption<Event>.Timer)]) {
         self.entries = entries
     }
 
     @Sendable
+    @inlinable
     func take(_ event: Event) -> Resumption<Event>.Timer? {
         lock.withLock {
             guard let index = entries.firstIndex(where: { $0.0 == event }) else { return nil }

@@ -18,27 +18,26 @@ public final class InMemoryJournalStore: JournalStore, @unchecked Sendable {
     /// An empty store.
     public init() {}
 
-    /// Appends `records`, or none of them when one is refused (D2, D3).
+    /// Appends `records`, or none of them when one is refused (D2, D3). Checked first, then
+    /// appended in place: a copy of the journal per append would make each append cost its length.
     public func append(_ records: [JournalRecord], to machine: String) throws(JournalError) {
         lock.lock()
         defer { lock.unlock() }
-        var journal = journals[machine, default: Journal()]
-        var last = journal.lastSequence
+        var last = journals[machine]?.lastSequence
         for record in records {
             try record.checkFollows(last, in: machine)
-            journal.records.append(record)
             last = record.sequence
         }
-        journals[machine] = journal
+        journals[machine, default: Journal()].records.append(contentsOf: records)
     }
 
     /// Keeps `snapshot` when it is the latest (D5).
     public func writeSnapshot(_ snapshot: JournalSnapshot, of machine: String) {
         lock.lock()
         defer { lock.unlock() }
-        var journal = journals[machine, default: Journal()]
-        if snapshot.sequence >= journal.snapshot?.sequence ?? .min { journal.snapshot = snapshot }
-        journals[machine] = journal
+        if snapshot.sequence >= journals[machine]?.snapshot?.sequence ?? .min {
+            journals[machine, default: Journal()].snapshot = snapshot
+        }
     }
 
     /// The latest snapshot and the records after it (D5).

@@ -11,6 +11,7 @@ import StateLoop
 
 /// What one journal record holds (`JournalRecord.event`; its `stateAfter` is empty: recovery
 /// replays the events, so the state after each is their reduction).
+@usableFromInline
 enum RecordEnvelope<M: DurableMachine>: Equatable {
     /// A reduced event: the wall-clock time of its step and the one-shot run that sent it, if any.
     case event(M.Event, wallTime: Int64, run: Int?)
@@ -18,6 +19,7 @@ enum RecordEnvelope<M: DurableMachine>: Equatable {
     case runReturnedNothing(run: Int, wallTime: Int64)
 
     /// `[kind][journalVersion][wall time][run + 1, or 0][event]`: varints, the time zigzagged.
+    @inlinable
     var bytes: [UInt8] {
         var writer = JournalWriter(capacity: 32)
         switch self {
@@ -38,6 +40,7 @@ enum RecordEnvelope<M: DurableMachine>: Equatable {
 
     /// Reads a record written by ``bytes``; `version` is set before the machine's bytes are read,
     /// so a caller can say which version wrote bytes it cannot read.
+    @inlinable
     init(from bytes: [UInt8], version: inout Int?) throws(JournalDecodingError) {
         var reader = JournalReader(bytes)
         let kind = try reader.readCase(below: 2)
@@ -60,12 +63,14 @@ enum RecordEnvelope<M: DurableMachine>: Equatable {
 
 /// What one snapshot holds (`JournalSnapshot.state`): the state and the bookkeeping that the state
 /// alone does not tell: the one-shot runs not known finished and the armed timers (D34).
+@usableFromInline
 struct SnapshotEnvelope<M: DurableMachine> {
-    var state: M.State
-    var wallTime: Int64
-    var book: DurableBookkeeping<M>
+    @usableFromInline var state: M.State
+    @usableFromInline var wallTime: Int64
+    @usableFromInline var book: DurableBookkeeping<M>
 
     /// `[0][journalVersion][wall time][state][runs queued][n][key, run]…[m][event, armed at, fired]…`.
+    @inlinable
     var bytes: [UInt8] {
         var writer = JournalWriter(capacity: 256)
         writer.writeVarint(0)
@@ -87,6 +92,7 @@ struct SnapshotEnvelope<M: DurableMachine> {
         return writer.bytes
     }
 
+    @inlinable
     init(state: M.State, wallTime: Int64, book: DurableBookkeeping<M>) {
         self.state = state
         self.wallTime = wallTime
@@ -94,6 +100,7 @@ struct SnapshotEnvelope<M: DurableMachine> {
     }
 
     /// Reads a snapshot written by ``bytes``; `version` as for ``RecordEnvelope``.
+    @inlinable
     init(from bytes: [UInt8], version: inout Int?) throws(JournalDecodingError) {
         var reader = JournalReader(bytes)
         _ = try reader.readCase(below: 1)
@@ -114,7 +121,8 @@ struct SnapshotEnvelope<M: DurableMachine> {
     }
 
     /// A count of elements, each at least one byte long (a larger count is corrupt).
-    private static func count(_ reader: inout JournalReader) throws(JournalDecodingError) -> Int {
+    @inlinable
+    static func count(_ reader: inout JournalReader) throws(JournalDecodingError) -> Int {
         let start = reader.offset
         let count = try reader.readVarint()
         guard count <= UInt64(reader.bytes.count - reader.offset) else {

@@ -10,16 +10,18 @@
 import StateLoop
 
 /// A durable machine as of its last journaled step.
+@usableFromInline
 struct RestoredMachine<M: DurableMachine> {
-    var state: M.State
-    var book: DurableBookkeeping<M>
+    @usableFromInline var state: M.State
+    @usableFromInline var book: DurableBookkeeping<M>
     /// The sequence number of its last record or snapshot; `nil` for a machine never written.
-    var sequence: Int64?
+    @usableFromInline var sequence: Int64?
     /// The sequence number of its latest snapshot.
-    var snapshotSequence: Int64?
+    @usableFromInline var snapshotSequence: Int64?
 
     /// Reads machine `id` from `store`: its latest snapshot and the records after it, replayed
     /// through `M.reduce` (D35); `initial` for a machine never written, armed at `now`.
+    @inlinable
     init(_ id: String, from store: any JournalStore, initial: M.State, now: Int64) throws {
         let recovery = try store.recover(id)
         if let snapshot = recovery.snapshot {
@@ -78,6 +80,7 @@ public enum DurableError: Error, Equatable, CustomStringConvertible {
 
     /// The error for an entry that could not be read; `version`, the spec version it
     /// says wrote it, if it got that far.
+    @inlinable
     static func unreadable<M: DurableMachine>(
         _ machine: String, _ sequence: Int64, version: Int?, of _: M.Type, _ error: JournalDecodingError
     ) -> DurableError {

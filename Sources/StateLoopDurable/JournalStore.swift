@@ -6,9 +6,10 @@
 public struct JournalRecord: Sendable, Equatable {
     /// The record's place in its machine's journal; each is above the one before (D3).
     public var sequence: Int64
-    /// The reduced event.
+    /// The reduced event (a `DurableSystem` writes its record envelope here: Docs/Durability.md).
     public var event: [UInt8]
-    /// The state after the event was reduced.
+    /// The state after the event was reduced, for a writer that keeps it; a `DurableSystem`
+    /// leaves it empty, since recovery replays the events (D32).
     public var stateAfter: [UInt8]
 
     /// A record of the event numbered `sequence` and the state after it.

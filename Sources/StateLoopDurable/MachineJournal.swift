@@ -12,25 +12,27 @@ import Foundation
 import StateLoop
 
 /// Writes one durable machine's records and snapshots to its store.
+@usableFromInline
 final class MachineJournal<M: DurableMachine>: @unchecked Sendable {
-    private let store: any JournalStore
-    private let id: String
-    private let options: DurableOptions
-    private let lock = NSLock()
+    @usableFromInline let store: any JournalStore
+    @usableFromInline let id: String
+    @usableFromInline let options: DurableOptions
+    @usableFromInline let lock = NSLock()
     // Guarded by `lock`.
-    private var state: M.State
-    private var book: DurableBookkeeping<M>
-    private var sequence: Int64
-    private var snapshotSequence: Int64
-    private var closed = false
+    @usableFromInline var state: M.State
+    @usableFromInline var book: DurableBookkeeping<M>
+    @usableFromInline var sequence: Int64
+    @usableFromInline var snapshotSequence: Int64
+    @usableFromInline var closed = false
     /// The error that stopped the system, if one did.
-    private var failed: (any Error)?
+    @usableFromInline var failed: (any Error)?
     /// Stops the system after a failure that no reduced event reported (a run's record).
-    var onFailure: (@Sendable () -> Void)?
+    @usableFromInline var onFailure: (@Sendable () -> Void)?
 
     /// The journal of `restored`, the machine `id` read back from `store`; a machine never
     /// written gets its first snapshot (its initial state, sequence 0) now, so that its journal
     /// does not depend on the `initial` of a later start.
+    @inlinable
     init(_ id: String, store: any JournalStore, restored: RestoredMachine<M>, options: DurableOptions, now: Int64) throws {
         self.store = store
         self.id = id
@@ -45,6 +47,7 @@ final class MachineJournal<M: DurableMachine>: @unchecked Sendable {
     }
 
     /// The error that stopped the system, if one did.
+    @inlinable
     var failure: (any Error)? {
         lock.withLock { failed }
     }
@@ -52,6 +55,7 @@ final class MachineJournal<M: DurableMachine>: @unchecked Sendable {
     /// The write-ahead (D30): appends `event`, sent by the one-shot run `run`, with the state after
     /// it; false when it is not durable (D33).
     @Sendable
+    @inlinable
     func record(_ event: M.Event, run: Int?, stateAfter: M.State) -> Bool {
         lock.withLock {
             guard !closed, failed == nil else { return false }
@@ -71,6 +75,7 @@ final class MachineJournal<M: DurableMachine>: @unchecked Sendable {
 
     /// The one-shot run `run` returned without an event: a record says it is finished (D37).
     @Sendable
+    @inlinable
     func runReturnedNothing(_ run: Int) {
         let failedNow = lock.withLock { () -> Bool in
             guard !closed, failed == nil else { return false }
@@ -88,6 +93,7 @@ final class MachineJournal<M: DurableMachine>: @unchecked Sendable {
 
     /// The system ended: a snapshot of its last state, unless it failed or nothing changed since
     /// the last one (D34). Returns the error that stopped the system, if any.
+    @inlinable
     func close() -> (any Error)? {
         lock.withLock {
             guard !closed else { return failed }
@@ -101,12 +107,14 @@ final class MachineJournal<M: DurableMachine>: @unchecked Sendable {
 
     // MARK: Under the lock
 
-    private func append(_ envelope: RecordEnvelope<M>) throws {
+    @inlinable
+    func append(_ envelope: RecordEnvelope<M>) throws {
         try store.append([JournalRecord(sequence: sequence + 1, event: envelope.bytes, stateAfter: [])], to: id)
         sequence += 1
     }
 
-    private func snapshot(at now: Int64) throws {
+    @inlinable
+    func snapshot(at now: Int64) throws {
         try store.writeSnapshot(JournalSnapshot(sequence: sequence, state: SnapshotEnvelope(state: state, wallTime: now, book: book).bytes), of: id)
         snapshotSequence = sequence
     }

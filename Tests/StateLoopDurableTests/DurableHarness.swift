@@ -84,6 +84,30 @@ extension StoreKind {
     }
 }
 
+/// A gate effects wait at until a test opens it; cancelling the waiting task does not open it.
+final class Gate: Sendable {
+    private let state = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func open() {
+        let waiters = state.change { state in
+            state.open = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isOpen = state.change { state in
+                if !state.open { state.waiters.append(continuation) }
+                return state.open
+            }
+            if isOpen { continuation.resume() }
+        }
+    }
+}
+
 /// A wall clock that moves only when a test moves it; it starts at 2026-11-26 00:00 UTC.
 final class TestWallClock: Sendable {
     private let nanoseconds = Locked<Int64>(1_795_651_200_000_000_000)
@@ -124,22 +148,23 @@ final class Life<M: DurableMachine>: Sendable {
 
     var last: M.State? { states.read(\.last) }
 
-    /// Waits (up to 10 s) until `condition` holds for the last state shown.
+    /// Waits (up to 60 s) until `condition` holds for the last state shown.
     func wait(until condition: @escaping (M.State) -> Bool, _ comment: Comment? = nil) async throws {
         try await waitFor(comment) { self.last.map(condition) ?? false }
     }
 
-    /// Waits (up to 10 s) until the system has ended; returns the error it ended with.
+    /// Waits (up to 60 s) until the system has ended; returns the error it ended with.
     func waitForStop() async throws -> (any Error)? {
         try await waitFor("the system to stop") { self.stopped.current != nil }
         return stopped.current!
     }
 }
 
-/// Waits (up to 10 s, checking every millisecond) until `condition` holds.
+/// Waits (up to 60 s, checking every millisecond) until `condition` holds: long, since the whole
+/// suite may run at once on two cores; only a failing test waits it out.
 func waitFor(_ comment: Comment? = nil, _ condition: () -> Bool) async throws {
     let clock = ContinuousClock()
-    let deadline = clock.now + .seconds(10)
+    let deadline = clock.now + .seconds(60)
     while !condition() {
         guard clock.now < deadline else {
             Issue.record("timed out waiting for \(comment?.rawValue ?? "a condition")")

@@ -12,12 +12,12 @@ import Testing
         let open = try kind.opener()
         let crashing = ScriptedStore(try open())
         let started = Locked<[String]>([])
-        let release = Locked(false)
+        let release = Gate()
         // Every run notes its key; charges of 20 and more never return before the crash.
         let feedbacks = Payments.feedbacks(
             charge: { amount in
                 started.change { $0.append("charge \(amount) #\(OneShotRun.key ?? -1)") }
-                while amount >= 20, !release.current { try? await Task.sleep(for: .milliseconds(1)) }
+                if amount >= 20 { await release.wait() }
             },
             log: { line in started.change { $0.append("log \(line) #\(OneShotRun.key ?? -1)") } })
         do {
@@ -34,7 +34,7 @@ import Testing
         #expect(started.current.sorted() == ["charge 10 #0", "charge 20 #2", "charge 30 #3", "log 1 #1"])
         // The second life: runs 2 and 3 again, once each, with the same keys; then they finish.
         started.change { $0 = [] }
-        release.change { $0 = true }
+        release.open()
         do {
             let life = Life(Payments.self, store: try open(), initial: .init(), feedbacks: feedbacks)
             try await life.wait { $0.charged.count == 3 }
@@ -125,5 +125,24 @@ import Testing
         resumed.system.send(.stop)
         try await resumed.wait { !$0.active }
         #expect(resumed.last?.fired == 2)
+    }
+}
+
+extension DurableResumeTests {
+    @Test("D39: on the system clock too, a timer whose deadline passed while the app was down fires at once after the restart")
+    func d39OverdueTimerOnTheSystemClock() async throws {
+        let store = InMemoryJournalStore()
+        let wall = TestWallClock()
+        do {
+            let life = Life(Boiler.self, store: store, initial: .init(), feedbacks: Boiler.feedbacks(clock: ContinuousClock()), options: DurableOptions(wallClock: wall.clock))
+            try await life.system.recovered()
+            life.system.send(.start)
+            try await life.wait { $0.active }
+        }
+        // Stopped (a snapshot at the stop keeps the timer's arming); its hour passed meanwhile.
+        // Armed afresh, it would fire an hour after the restart, long after the test gave up.
+        wall.advance(by: .seconds(3_601))
+        let life = Life(Boiler.self, store: store, initial: .init(), feedbacks: Boiler.feedbacks(clock: ContinuousClock()), options: DurableOptions(wallClock: wall.clock))
+        try await life.wait { $0.fired == 1 }
     }
 }

@@ -31,17 +31,17 @@ import Testing
     @Test("D31: a stale event, dropped, is not journaled", arguments: StoreKind.allCases)
     func d31StaleNotJournaled(kind: StoreKind) async throws {
         let store = try kind.make()
-        let secondSent = Locked(false)
-        let firstSent = Locked(false)
+        let secondSent = Gate()
+        let firstSent = Gate()
         // The run for query 1 answers only once query 2 replaced it, so its event is stale; the
         // run for query 2 answers after it, so the stale event was queued (and dropped) first.
         let load: Feedback<Search.State, Search.Event> = .react(request: { $0.query }, run: { query, send in
             if query == 1 {
-                while !secondSent.current { await Task.yield() }
+                await secondSent.wait()
                 send(.loaded(100))
-                firstSent.change { $0 = true }
+                firstSent.open()
             } else {
-                while !firstSent.current { await Task.yield() }
+                await firstSent.wait()
                 send(.loaded(200))
             }
         })
@@ -49,7 +49,7 @@ import Testing
         try await life.system.recovered()
         life.system.send(.search(1))
         life.system.send(.search(2))
-        secondSent.change { $0 = true }
+        secondSent.open()
         try await life.wait { $0.results == [200] }
         #expect(try journaledEvents(Search.self, in: store) == [.search(1), .search(2), .loaded(200)])
     }
@@ -77,7 +77,7 @@ extension DurableSystemTests {
         #expect(envelopes[2] == .event(.note(7), wallTime: start + 3_000_000_000, run: nil))
         #expect(envelopes[3] == .runReturnedNothing(run: 1, wallTime: start + 3_000_000_000))
         // The bytes: kind 0, version 1, the time (zigzag varint), run 0 + 1, then the event.
-        let record = try #require(try store.recover("m").records.dropFirst().first)
+        let record = try #require(store.recover("m").records.dropFirst().first)
         var expected = JournalWriter()
         expected.writeVarint(0)
         expected.writeVarint(1 << 1)

@@ -259,3 +259,9 @@ enum Metronome: TimerMachine {
     static let keepsTimer = true
     static let delay = Duration.seconds(5)
 }
+
+/// Boils once, an hour after it is switched on: a timer no test waits out.
+enum Boiler: TimerMachine {
+    static let keepsTimer = false
+    static let delay = Duration.seconds(3_600)
+}

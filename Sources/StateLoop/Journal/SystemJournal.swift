@@ -23,6 +23,7 @@ package struct SystemJournal<State: Sendable, Event: Sendable>: Sendable {
     /// What the loops of a restored instance resume with.
     @usableFromInline package var resume: Resumption<Event>
 
+    @usableFromInline
     package init(
         record: @escaping @Sendable (_ event: Event, _ run: Int?, _ stateAfter: State) -> Bool,
         runReturnedNothing: @escaping @Sendable (_ run: Int) -> Void,
@@ -65,6 +66,7 @@ package final class Resumption<Event: Sendable>: @unchecked Sendable {
     ///     answer is taken once.
     ///   - runs: The one-shot runs queued and not known finished, in key order.
     ///   - runsQueued: How many one-shot runs the restored state has ever queued.
+    @usableFromInline
     package init(timers: @escaping @Sendable (Event) -> Timer?, runs: [Run], runsQueued: Int) {
         self.timers = timers
         self.runs = runs
