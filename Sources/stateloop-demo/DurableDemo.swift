@@ -133,7 +133,8 @@ enum DurableDemo {
         let store = try SQLiteJournalStore(path: options.journal, durability: .processCrash)
         let effects = try Effects(journal: options.journal)
         let latest = Mutex<Till.State?>(nil)
-        let stopped = Mutex<(any Error)?>(nil)
+        /// Set once the system has ended (its stop snapshot written): `.success` or the error.
+        let ended = Mutex<Result<Void, any Error>?>(nil)
         let till = Till.durable(
             id: "till", store: store, initial: .initial,
             feedbacks: Till.feedbacks(effects, clock: ContinuousClock()),
@@ -148,16 +149,19 @@ enum DurableDemo {
                     say("resumed \(state.posted)")
                 }
             },
-            onStop: { error in stopped.withLock { $0 = error } })
+            onStop: { error in ended.withLock { $0 = error.map { .failure($0) } ?? .success(()) } })
         try await till.recovered()
         let resumed = latest.withLock { $0?.posted } ?? 0
         for k in stride(from: resumed + 1, through: options.events, by: 1) { till.send(event(k)) }
         // Every event durable, and every one-shot run it queued run (by this process or one before).
         while true {
-            if let error = stopped.withLock({ $0 }) { throw error }
+            if case .failure(let error) = ended.withLock({ $0 }) { throw error }
             let state = latest.withLock { $0 }
             if let state, state.posted >= options.events, Set(0..<Till.pendingRuns(in: state).queued).isSubset(of: effects.archivedKeys()) {
                 till.stop()
+                // Its last snapshot written, so that the next start reads no record.
+                while ended.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(1)) }
+                if case .failure(let error) = ended.withLock({ $0 }) { throw error }
                 say("final \(digest(state))")
                 return
             }
