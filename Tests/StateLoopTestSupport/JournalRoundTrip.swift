@@ -1,0 +1,57 @@
+// JournalRoundTrip: the one check of the tests that a durable machine's journal coding reads back
+// what it wrote (Docs/Durability.md D22, D27), and the seeded generator of their random inputs.
+
+import StateLoop
+import Testing
+
+/// A deterministic generator (SplitMix64), so a failing seed can be replayed.
+public struct SeededGenerator: RandomNumberGenerator {
+    public var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Round trips of journal-coded values and of the states along walks of a durable machine.
+public enum JournalRoundTrip {
+    /// `value`'s bytes read back: equal, every byte read, and written again to the same bytes.
+    public static func expect<T: JournalCodable & Equatable>(_ value: T, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        var writer = JournalWriter()
+        writer.write(value)
+        var reader = JournalReader(writer.bytes)
+        let read = try T(from: &reader)
+        #expect(read == value, sourceLocation: sourceLocation)
+        #expect(reader.isAtEnd, "\(reader.bytes.count - reader.offset) bytes left over", sourceLocation: sourceLocation)
+        var again = JournalWriter()
+        again.write(read)
+        #expect(again.bytes == writer.bytes, sourceLocation: sourceLocation)
+    }
+
+    /// Walks `steps` random events from `initial` (drawn from `events` and the timers each state
+    /// arms), checking every state, event and pending run; returns the states walked through.
+    public static func walk<M: DurableMachine>(
+        _: M.Type, from initial: M.State, events: [M.Event], seed: UInt64, steps: Int = 400,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> [M.State] {
+        var generator = SeededGenerator(seed: seed)
+        var state = initial
+        var states = [state]
+        for _ in 0..<steps {
+            try expect(state, sourceLocation: sourceLocation)
+            let candidates = events + M.timers(in: state).map(\.event)
+            let event = candidates[Int(generator.next() % UInt64(candidates.count))]
+            try expect(event, sourceLocation: sourceLocation)
+            M.reduce(&state, event)
+            for run in M.pendingRuns(in: state).runs { try expect(run, sourceLocation: sourceLocation) }
+            states.append(state)
+        }
+        return states
+    }
+}
