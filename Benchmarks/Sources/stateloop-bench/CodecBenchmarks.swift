@@ -1,0 +1,95 @@
+// The journal's encoding (Docs/Durability.md D22–D29) on the repository's persisted example,
+// Transfer (Specs/Transfer.machine.yml, generated into Generated/): what replaying a journal costs
+// per event, besides SQLite's read, and what a snapshot of its state costs to write and read.
+//
+// The goal of `event_decode_reduce_ns`: a 1,000,000-event replay in 1 s (issue 21) leaves SQLite's
+// read about half of it, so decoding one small event and reducing it may take at most 500 ns.
+
+import Foundation
+import StateLoop
+
+let codecBenchmarks: [Benchmark] = [
+    Benchmark(name: "durable.codec.event_decode_reduce_ns", goal: 500) {
+        medianNanoseconds(count: codecEvents) { eventDecodeReduceLoop() }
+    },
+    Benchmark(name: "durable.codec.state_encode_ns") {
+        medianNanoseconds(count: codecStates) { stateEncodeLoop() }
+    },
+    Benchmark(name: "durable.codec.state_decode_ns") {
+        medianNanoseconds(count: codecStates) { stateDecodeLoop() }
+    },
+    Benchmark(name: "durable.codec.state_bytes") {
+        Double(encoded(codecState).count)
+    },
+]
+
+/// Events per timed run of the replay figure, and states per run of the state figures.
+private let codecEvents = 1_000_000
+private let codecStates = 200_000
+
+/// 1,000 encoded `progress(sent:)` events, as a journal's records hold them, one byte array each:
+/// the replay reads each record's event into its own reader.
+private let encodedEvents: [[UInt8]] = (0..<1_000).map { encoded(Transfer.Event.progress(sent: $0 * 1_000)) }
+
+/// Transfer uploading again after a failed attempt: every context field set, a run queued.
+private let codecState: Transfer.State = {
+    var state = Transfer.State.initial(.init(file: "holiday/photos/IMG_2041.heic"))
+    for event: Transfer.Event in [.start, .progress(sent: 1), .failed(error: "connection lost"), .progress(sent: 1)] {
+        Transfer.reduce(&state, event)
+    }
+    if let timer = state.armedTimer(.waiting) { Transfer.reduce(&state, timer) }
+    Transfer.reduce(&state, .progress(sent: 524_288))
+    return state
+}()
+
+private func encoded<T: JournalCodable>(_ value: T) -> [UInt8] {
+    var writer = JournalWriter()
+    writer.write(value)
+    return writer.bytes
+}
+
+/// The median over `STATELOOP_BENCH_RUNS` runs (5 unless set) of nanoseconds per operation of
+/// `loop`, which does `count` operations; a first run warms up. Refuses a stale Generated/Transfer.
+private func medianNanoseconds(count: Int, _ loop: () -> Void) -> Double {
+    checkGeneratedMachinesAreCurrent()
+    let runs = ProcessInfo.processInfo.environment["STATELOOP_BENCH_RUNS"].flatMap(Int.init) ?? 5
+    loop()
+    var figures: [Double] = []
+    for _ in 0..<runs {
+        let start = ContinuousClock.now
+        loop()
+        figures.append(nanoseconds(per: count, in: ContinuousClock.now - start))
+    }
+    return figures.sorted()[figures.count / 2]
+}
+
+/// A replay: each event decoded from its record's bytes, then reduced.
+@inline(never)
+private func eventDecodeReduceLoop() {
+    var state = codecState
+    let records = encodedEvents
+    for index in 0..<codecEvents {
+        var reader = JournalReader(records[index % records.count])
+        guard let event = try? Transfer.Event(from: &reader) else { fatalError("an event of the benchmark does not decode") }
+        Transfer.reduce(&state, event)
+    }
+    blackHole(state)
+}
+
+@inline(never)
+private func stateEncodeLoop() {
+    let state = codecState
+    var total = 0
+    for _ in 0..<codecStates { total &+= encoded(state).count }
+    blackHole(total)
+}
+
+@inline(never)
+private func stateDecodeLoop() {
+    let bytes = encoded(codecState)
+    for _ in 0..<codecStates {
+        var reader = JournalReader(bytes)
+        guard let state = try? Transfer.State(from: &reader) else { fatalError("the state of the benchmark does not decode") }
+        blackHole(state)
+    }
+}
