@@ -63,7 +63,7 @@ import Testing
         #expect(Courier.Run.self == NoRun.self)
     }
 
-    @Test("D25: bytes of a state cut short, or with a case number out of range, throw")
+    @Test("D25: bytes of a state cut short, with a case number out of range, or random, throw and never trap")
     func d25BadStateBytesThrow() {
         var state = Ledger.State.initial
         Ledger.reduce(&state, .open)
@@ -75,5 +75,16 @@ import Testing
         }
         var reader = JournalReader([9])
         #expect(throws: JournalDecodingError.invalid(offset: 0, reason: "case 9 of a type with 9 cases")) { try Ledger.Event(from: &reader) }
+        // Random bytes: a value or a JournalDecodingError (typed throws), never a trap.
+        var generator = SeededGenerator(seed: 25)
+        var decoded = 0
+        for length in 0..<3_000 {
+            let bytes = (0..<(length % 61)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            var stateReader = JournalReader(bytes)
+            if (try? Ledger.State(from: &stateReader)) != nil { decoded += 1 }
+            var eventReader = JournalReader(bytes)
+            if (try? Ledger.Event(from: &eventReader)) != nil { decoded += 1 }
+        }
+        #expect(decoded > 0, "random bytes that happen to be valid exercise the readers past the first byte")
     }
 }
