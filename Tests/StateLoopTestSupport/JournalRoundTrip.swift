@@ -28,10 +28,21 @@ public enum JournalRoundTrip {
         var reader = JournalReader(writer.bytes)
         let read = try T(from: &reader)
         #expect(read == value, sourceLocation: sourceLocation)
+        // Every stored property too, as reflection sees it: a property that `==` leaves out (and
+        // the journal with it) is caught once it is not at its default.
+        for (mine, theirs) in zip(Mirror(reflecting: value).children, Mirror(reflecting: read).children) {
+            #expect(equal(mine.value, theirs.value) != false, "\(T.self).\(mine.label ?? "?") differs after the round trip", sourceLocation: sourceLocation)
+        }
         #expect(reader.isAtEnd, "\(reader.bytes.count - reader.offset) bytes left over", sourceLocation: sourceLocation)
         var again = JournalWriter()
         again.write(read)
         #expect(again.bytes == writer.bytes, sourceLocation: sourceLocation)
+    }
+
+    /// Whether `a` and `b` are equal, when `a` is `Equatable`; `nil` otherwise.
+    private static func equal(_ a: Any, _ b: Any) -> Bool? {
+        func equal<T: Equatable>(_ a: T) -> Bool { (b as? T) == a }
+        return (a as? any Equatable).map { equal($0) }
     }
 
     /// Walks `steps` random events from `initial` (drawn from `events` and the timers each state
