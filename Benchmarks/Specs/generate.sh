@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# Regenerates the Swift of the reduce benchmarks' machines (Hierarchical4, Flat) and of the codec
-# benchmarks' persisted example (the repository's Specs/Transfer.machine.yml) into
+# Regenerates the Swift of the benchmarks' machines (Hierarchical4, Flat; Till, the durable demo's) into
 # Sources/stateloop-bench/Generated/, with the `stateloop` CLI of the root package (built in debug
-# if needed; STATELOOP=path/to/stateloop to use another). Run it after changing a spec or the
-# generator: the reduce and codec figures refuse to run when the checked-in Swift is not what the
-# generator writes now.
+# if needed; STATELOOP=path/to/stateloop to use another). Run it after changing either spec or the
+# generator: the reduce figures refuse to run when the checked-in Swift is not what the generator
+# writes now.
 set -euo pipefail
 cd "$(dirname "$0")"
 if [ -z "${STATELOOP:-}" ]; then
@@ -12,5 +11,4 @@ if [ -z "${STATELOOP:-}" ]; then
     STATELOOP="$(swift build --package-path ../.. --show-bin-path)/stateloop"
 fi
 # Relative spec paths, so the #sourceLocation directives name the spec and not this machine's folders.
-"$STATELOOP" generate Hierarchical4.machine.yml Flat.machine.yml -o ../Sources/stateloop-bench/Generated
-(cd ../../Specs && "$STATELOOP" generate Transfer.machine.yml -o ../Benchmarks/Sources/stateloop-bench/Generated)
+"$STATELOOP" generate Hierarchical4.machine.yml Flat.machine.yml ../../Specs/Till.machine.yml -o ../Sources/stateloop-bench/Generated

@@ -72,6 +72,14 @@ enum SpecFileNaming {
         stem(ofSpecAt: path) + ".machine.swift"
     }
 
+    /// The lock file beside a spec that persists (Docs/Durability.md D50, D58), in the spec's
+    /// folder: `Specs/Door.machine.yml` -> `Specs/Door.machine.lock`. The plugin declares it as an
+    /// input of the spec's command; the CLI reads and writes it.
+    static func lockPath(forSpecAt path: String) -> String {
+        let name = fileName(ofPath: path)
+        return String(path.dropLast(name.count)) + stem(ofSpecAt: path) + ".machine.lock"
+    }
+
     /// A spec that would write the same output file as an earlier one.
     struct Collision: Equatable {
         /// The later spec (in the order given), where the error is reported.

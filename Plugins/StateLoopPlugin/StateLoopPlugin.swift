@@ -2,7 +2,8 @@
 // applied to, one build command runs `stateloop generate` into the plugin's work directory.
 //
 // Each command declares the spec, the target's other specs (each may be run by it as a child
-// machine, passed with --child), the target's stateloop-config.json and the templates as inputs
+// machine, passed with --child), the spec's lock file (Docs/Durability.md D58), the target's
+// stateloop-config.json and the templates as inputs
 // and the one Swift file as output, so SwiftPM runs it only when one of them changed. Output names
 // are known before any spec is read (`<stem>.machine.swift`), which is why two specs with the same
 // stem in one target are an error. SwiftPM asks for the commands again only when it re-plans the
@@ -77,17 +78,22 @@ struct StateLoopBuildCommands {
             inputs = [configURL] + Set(templates + targetTemplates).sorted().map { URL(fileURLWithPath: $0) }
         }
 
+        let targetFiles = Set(files.map { $0.path(percentEncoded: false) })
         return specs.map { spec in
             let path = spec.path(percentEncoded: false)
             let output = workDirectory.appending(path: SpecFileNaming.outputFileName(forSpecAt: path))
             // Every other spec may be run as a child machine: an edit of one reruns this command.
             let children = SpecFileNaming.childSpecs(of: path, in: paths).map { URL(fileURLWithPath: $0) }
+            // The lock beside the spec (D58), which the generator reads: an edit of it reruns the
+            // check. One written later is a new file of the target, so SwiftPM re-plans.
+            let lock = SpecFileNaming.lockPath(forSpecAt: path)
+            let locks = targetFiles.contains(lock) ? [URL(fileURLWithPath: lock)] : []
             return .buildCommand(
                 displayName: "Generating \(output.lastPathComponent) from \(spec.lastPathComponent)",
                 executable: tool,
                 arguments: ["generate", path, "--output", workDirectory.path(percentEncoded: false)]
                     + SpecFileNaming.childArguments(of: path, in: paths) + arguments,
-                inputFiles: [spec] + children + inputs,
+                inputFiles: [spec] + children + locks + inputs,
                 outputFiles: [output]
             )
         }

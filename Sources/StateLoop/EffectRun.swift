@@ -93,3 +93,16 @@ final class RequestRun<Request: Sendable, Event: Sendable>: EffectRun, @unchecke
         deliver(event, self)
     }
 }
+
+/// The token of a one-shot run's event: never cancelled, so the event is never stale; it carries
+/// the run's number, which a durable instance journals with the event (D32).
+@usableFromInline
+final class OneShotToken: EffectRun, @unchecked Sendable {
+    @usableFromInline let key: Int
+
+    @inlinable
+    init(key: Int) {
+        self.key = key
+        super.init()
+    }
+}

@@ -13,6 +13,8 @@
 //   request, cancelled by `nil` or the stop; it sends its event at most once per arming, tagged with
 //   the arming's token (a replaced arming's event is stale).
 // - Its deadline is read from the clock when the request is observed, on the draining thread.
+// - In an instance restored from a journal (StateLoopDurable), the arming of the restored state
+//   keeps its wall-clock deadline, and one that fired before the restart never fires (D38-D40).
 
 extension Feedback {
     /// A timer as an effect: while `request` is non-`nil`, sends `event(request)` once, `delay`
@@ -42,9 +44,12 @@ extension Feedback {
             // `C.Duration` is `Duration` on both system clocks.
             return waitingTimer(request: request, delay: { delay($0) as! Duration }, event: event)
         }
-        return single(request: request, starting: { request in
-            // Now: the request is being observed.
-            guard let deadline = TimerDeadline.deadline(on: clock, after: delay(request)) else {
+        return single(request: request, starting: { request, resume in
+            // Now: the request is being observed. Restored (D38-D40): what is left of the delay,
+            // or nothing for a timer that fired before the restart.
+            guard let left = TimerDeadline.left(of: delay(request), sending: event(request), resume),
+                let deadline = TimerDeadline.deadline(on: clock, after: left)
+            else {
                 return { _ in }  // Never: the run stays current and sends nothing.
             }
             return { send in
@@ -68,12 +73,15 @@ extension Feedback {
         Feedback { launcher in
             let wait = TimerWait()
             let deliver = launcher.deliver
+            let resume = launcher.resume
             let loop = RequestLoop<State, Request, TimerArming>(
                 request: request,
                 start: { request in
                     let arming = TimerArming(wait: wait)
                     let token = arming.token
-                    wait.arm(token, after: delay(request)) { deliver(event(request), token) }
+                    // A timer that fired before the restart stays armed and never fires (D40).
+                    let left = TimerDeadline.left(of: delay(request), sending: event(request), resume) ?? TimerDeadline.never
+                    wait.arm(token, after: left) { deliver(event(request), token) }
                     return arming
                 })
             return FeedbackLoop(observe: loop.observe, stop: {
@@ -91,6 +99,23 @@ enum TimerDeadline {
     /// run, and short enough that a system clock's instant plus it still fits its sleep.
     @usableFromInline
     static let never = Duration.seconds(Int64(1) << 62)
+
+    /// What is left of `delay` for a timer that sends `event` when it is armed: all of it in a
+    /// fresh instance or for a new arming; in a restored one, `delay` less the wall-clock time
+    /// since the step that armed it (D38, D39: zero or less fires at once), or `nil` for a timer
+    /// whose event is in the journal (D40). A clock whose `Duration` is not `Duration` (none
+    /// that StateLoop or the standard library ships) restarts its timers from zero.
+    @inlinable
+    static func left<D, Event>(of delay: D, sending event: @autoclosure () -> Event, _ resume: Resumption<Event>?) -> D? {
+        guard let resume, let before = resume.timer(sending: event()) else { return delay }
+        switch before {
+        case .fired:
+            return nil
+        case .elapsed(let elapsed):
+            guard let duration = delay as? Duration, duration < never else { return delay }
+            return (duration - elapsed) as? D ?? delay
+        }
+    }
 
     /// `clock.now` advanced by `delay`, or `nil` for "never". Delays measured in `Duration`
     /// below zero count as zero, and from ``never`` on are never; other duration types are

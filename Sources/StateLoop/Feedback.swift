@@ -36,16 +36,20 @@ public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
     }
 
     /// A loop with at most one running effect, for the current non-`nil` request; `starting` is
-    /// called synchronously when a new request is observed and returns the effect's operation.
+    /// called synchronously when a new request is observed, with what a restored instance
+    /// resumes with (`nil` in any other), and returns the effect's operation.
     @inlinable
     static func single<Request: Equatable & Sendable>(
         request: @escaping @Sendable (State) -> Request?,
-        starting: @escaping @Sendable (Request) -> @Sendable (_ send: @escaping @Sendable (Event) -> Void) async -> Void
+        starting: @escaping @Sendable (Request, Resumption<Event>?) -> @Sendable (_ send: @escaping @Sendable (Event) -> Void) async -> Void
     ) -> Feedback {
         Feedback { launcher in
+            let resume = launcher.resume
             let loop = RequestLoop<State, Request, EffectRun>(
                 request: request,
-                start: { request in launcher.launch(starting(request)) { operation, send in await operation(send) } })
+                start: { request in
+                    launcher.launch(starting(request, resume)) { operation, send in await operation(send) }
+                })
             return FeedbackLoop(observe: loop.observe, stop: loop.stop)
         }
     }

@@ -33,25 +33,29 @@ struct FeedbackLoop<State> {
 struct EffectLauncher<Event: Sendable>: Sendable {
     /// Queues an effect's event together with the run that produced it.
     @usableFromInline let deliver: @Sendable (Event, EffectRun) -> Void
-    /// Queues an event of a one-shot run: it carries no run, so it is never stale.
-    @usableFromInline let send: @Sendable (Event) -> Void
     /// The instance's one-shot runs, which outlive every state change.
     @usableFromInline let oneShots: OneShotRuns
     /// Runs start on the draining thread until their first suspension (E54); `false` when
     /// `Task.immediate` is forced off (the instance's mode, read when it started).
     @usableFromInline let immediately: Bool
+    /// What a durable instance restored from its journal resumes with (D37-D40); `nil` otherwise.
+    @usableFromInline let resume: Resumption<Event>?
+    /// Told of a one-shot run that returned no event, in a durable instance (D37).
+    @usableFromInline let runReturnedNothing: (@Sendable (Int) -> Void)?
 
     @inlinable
     init(
         deliver: @escaping @Sendable (Event, EffectRun) -> Void,
-        send: @escaping @Sendable (Event) -> Void,
         oneShots: OneShotRuns,
-        immediately: Bool
+        immediately: Bool,
+        resume: Resumption<Event>?,
+        runReturnedNothing: (@Sendable (Int) -> Void)?
     ) {
         self.deliver = deliver
-        self.send = send
         self.oneShots = oneShots
         self.immediately = immediately
+        self.resume = resume
+        self.runReturnedNothing = runReturnedNothing
     }
 
     /// Starts `run` for `request` as a new run; its events are tagged with that run.
@@ -63,13 +67,22 @@ struct EffectLauncher<Event: Sendable>: Sendable {
         RequestRun(request: request, run: run, deliver: deliver, immediately: immediately)
     }
 
-    /// Starts `operation` as a one-shot run: cancelled only when the system stops, waited for
-    /// when it finishes.
+    /// Starts the one-shot run numbered `key` with `effect`: cancelled only when the system
+    /// stops, waited for when it finishes. The effect sees its number as ``OneShotRun/key``; its
+    /// event carries a token that is never stale, and the number, for the journal.
     @inlinable
-    func launchOneShot(
-        _ operation: @escaping @Sendable (_ send: @escaping @Sendable (Event) -> Void) async -> Void
-    ) {
-        let send = self.send
-        oneShots.start(immediately: immediately) { await operation(send) }
+    func launchOneShot(key: Int, _ effect: @escaping @Sendable () async -> Event?) {
+        let deliver = self.deliver
+        let returnedNothing = runReturnedNothing
+        oneShots.start(immediately: immediately) {
+            let event = await OneShotRun.$key.withValue(key) { await effect() }
+            // Stopped meanwhile: its event is dropped, and the run is not known finished.
+            if Task.isCancelled { return }
+            if let event {
+                deliver(event, OneShotToken(key: key))
+            } else {
+                returnedNothing?(key)
+            }
+        }
     }
 }

@@ -17,6 +17,7 @@
 //                   `runs(pending:effect:)`.
 //   Store         - a main-actor, observable view of one instance for UI.
 //   CallLog       - the thread-safe call list of generated test doubles.
+//   OneShotRun    - `key`, the number of the one-shot run a task performs (its idempotency key).
 //   Description/  - what a generated machine gives tests and tools (Docs/Testing.md):
 //                   `StateMachine`, the traced reducer (`TransitionTrace`), the runs and timers a
 //                   state asks for (`EffectRequest`, `ArmedTimer`), its branches
@@ -27,4 +28,6 @@
 // `RunsLoop`, reached through `FeedbackLoop`; `ChildRun` for child systems), `EffectRun` (the
 // token that makes late events of a cancelled effect recognisable), `EffectStart` (how a run's
 // task starts) and `OneShotRuns` (the runs no state change cancels, waited for on finishing).
+// `SystemJournal` (Journal/) is the write-ahead hook of a durable instance and what its loops
+// resume with, built only by StateLoopDurable (`package` access).
 // The per-event path is `@inlinable` so that clients get it specialised.

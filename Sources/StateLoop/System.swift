@@ -203,14 +203,31 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
         onStop: (@Sendable () -> Void)?,
         onFinished: (@Sendable (State) -> Void)?,
         immediately: Bool,
-        handle: RunReference<State, Event>? = nil
+        handle: RunReference<State, Event>? = nil,
+        journal: SystemJournal<State, Event>? = nil
     ) -> SystemRun<State, Event> {
         let core = SystemCore(
-            initial: initial, reduce: reduce, eventHook: eventHook,
+            initial: initial, reduce: reduce, eventHook: eventHook, record: journal?.record,
             observer: observer, onStop: onStop, onFinished: onFinished)
         let run = SystemRun(core: core)
         handle?.run = run
-        core.start(feedbacks: feedbacks, isFinished: isFinished, immediately: immediately)
+        core.start(
+            feedbacks: feedbacks, isFinished: isFinished, immediately: immediately,
+            resume: journal?.resume, runReturnedNothing: journal?.runReturnedNothing)
         return run
+    }
+
+    /// Starts an instance like ``start(onState:)`` that makes every reduced event durable with
+    /// `journal.record` before anyone sees the state after it, and whose loops resume with
+    /// `journal.resume` (StateLoopDurable's `DurableSystem`, Docs/Durability.md D30-D49).
+    /// `onStop` is called once the instance has ended, however it ended.
+    package func start(
+        journal: SystemJournal<State, Event>,
+        onState: @escaping @Sendable (State) -> Void,
+        onStop: @escaping @Sendable () -> Void
+    ) -> SystemRun<State, Event> {
+        start(
+            observer: onState, onStop: onStop, onFinished: nil, immediately: EffectStart.immediately(),
+            journal: journal)
     }
 }

@@ -51,6 +51,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var isStopping = false
     @usableFromInline let reduce: @Sendable (inout State, Event) -> Void
     @usableFromInline let eventHook: (@Sendable (Event, State) -> Void)?
+    /// The write-ahead of a durable instance (`SystemJournal.record`), `nil` for any other.
+    @usableFromInline let record: (@Sendable (Event, Int?, State) -> Bool)?
     @usableFromInline let observer: @Sendable (State) -> Void
     @usableFromInline let onStop: (@Sendable () -> Void)?
     /// Called with the finished state when the instance ends because it finished (E53).
@@ -63,6 +65,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         initial: State,
         reduce: @escaping @Sendable (inout State, Event) -> Void,
         eventHook: (@Sendable (Event, State) -> Void)?,
+        record: (@Sendable (Event, Int?, State) -> Bool)?,
         observer: @escaping @Sendable (State) -> Void,
         onStop: (@Sendable () -> Void)?,
         onFinished: (@Sendable (State) -> Void)?
@@ -70,6 +73,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         self.state = initial
         self.reduce = reduce
         self.eventHook = eventHook
+        self.record = record
         self.observer = observer
         self.onStop = onStop
         self.onFinished = onFinished
@@ -91,13 +95,17 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     ///
     /// `immediately`: effect runs start on the draining thread until their first suspension (E54).
     @inlinable
-    func start(feedbacks: [Feedback<State, Event>], isFinished: (@Sendable (State) -> Bool)?, immediately: Bool) {
+    func start(
+        feedbacks: [Feedback<State, Event>], isFinished: (@Sendable (State) -> Bool)?, immediately: Bool,
+        resume: Resumption<Event>? = nil, runReturnedNothing: (@Sendable (Int) -> Void)? = nil
+    ) {
         // A run that outlives its system has nobody to talk to.
         let launcher = EffectLauncher<Event>(
             deliver: { [weak self] event, run in self?.enqueue(event, from: run) },
-            send: { [weak self] event in self?.enqueue(event, from: nil) },
             oneShots: oneShots,
-            immediately: immediately)
+            immediately: immediately,
+            resume: resume,
+            runReturnedNothing: runReturnedNothing)
         observer(state)
         loops.reserveCapacity(feedbacks.count + 1)
         for feedback in feedbacks {
@@ -240,6 +248,11 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         // Stale: its run was cancelled (request changed or gone) after the event was produced.
         if let run, !run.isCurrent { return }
         reduce(&state, event)
+        // Write-ahead (D30): durable before anyone sees the state; a failed append stops (D33).
+        if let record, !record(event, (run as? OneShotToken)?.key, state) {
+            stop()
+            return
+        }
         eventHook?(event, state)
         observer(state)
         // Stopped from inside this call: start no effect for this state.

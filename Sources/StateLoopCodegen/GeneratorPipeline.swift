@@ -31,9 +31,10 @@ public struct GeneratorPipeline: Sendable {
     ///   - contents: the file's bytes.
     ///   - path: the file's path as the user gave it; diagnostics and `#sourceLocation` print it.
     ///   - library: the specs it may run as child machines (`machine:` effects).
+    ///   - lock: the lock file beside the spec, which a spec that persists must read (D54).
     /// - Returns: the source, or `nil` and the errors; warnings in either case.
-    public func generate(contents: [UInt8], path: String, library: MachineLibrary = MachineLibrary()) -> GeneratorOutput {
-        let loaded = SpecLoader.load(contents: contents, path: path, library: library)
+    public func generate(contents: [UInt8], path: String, library: MachineLibrary = MachineLibrary(), lock: LockInput? = nil) -> GeneratorOutput {
+        let loaded = SpecLoader.load(contents: contents, path: path, library: library, lock: lock)
         guard let spec = loaded.spec else {
             return GeneratorOutput(source: nil, diagnostics: loaded.diagnostics)
         }

@@ -1,14 +1,18 @@
 // A journal store that keeps everything in memory, for tests: the promises of `JournalStore`
 // (D1–D6, D12) without a file. Nothing survives the process.
 
-/// The in-memory `JournalStore`. An actor: calls from any task are serialized.
-public actor InMemoryJournalStore: JournalStore {
+import Foundation
+
+/// The in-memory `JournalStore`. Calls from any thread or task are served one at a time, under a
+/// lock (`@unchecked Sendable`: `journals` is touched only under it).
+public final class InMemoryJournalStore: JournalStore, @unchecked Sendable {
     private struct Journal {
         var records: [JournalRecord] = []
         var snapshot: JournalSnapshot?
         var lastSequence: Int64? { [records.last?.sequence, snapshot?.sequence].compactMap { $0 }.max() }
     }
 
+    private let lock = NSLock()
     private var journals: [String: Journal] = [:]
 
     /// An empty store.
@@ -16,6 +20,8 @@ public actor InMemoryJournalStore: JournalStore {
 
     /// Appends `records`, or none of them when one is refused (D2, D3).
     public func append(_ records: [JournalRecord], to machine: String) throws(JournalError) {
+        lock.lock()
+        defer { lock.unlock() }
         var journal = journals[machine, default: Journal()]
         var last = journal.lastSequence
         for record in records {
@@ -28,6 +34,8 @@ public actor InMemoryJournalStore: JournalStore {
 
     /// Keeps `snapshot` when it is the latest (D5).
     public func writeSnapshot(_ snapshot: JournalSnapshot, of machine: String) {
+        lock.lock()
+        defer { lock.unlock() }
         var journal = journals[machine, default: Journal()]
         if snapshot.sequence >= journal.snapshot?.sequence ?? .min { journal.snapshot = snapshot }
         journals[machine] = journal
@@ -35,6 +43,8 @@ public actor InMemoryJournalStore: JournalStore {
 
     /// The latest snapshot and the records after it (D5).
     public func recover(_ machine: String) -> JournalRecovery {
+        lock.lock()
+        defer { lock.unlock() }
         let journal = journals[machine, default: Journal()]
         let after = journal.snapshot?.sequence ?? .min
         return JournalRecovery(snapshot: journal.snapshot, records: journal.records.filter { $0.sequence > after })
@@ -42,6 +52,8 @@ public actor InMemoryJournalStore: JournalStore {
 
     /// The highest sequence number of a record or snapshot of `machine` (D6).
     public func lastSequence(of machine: String) -> Int64? {
-        journals[machine]?.lastSequence
+        lock.lock()
+        defer { lock.unlock() }
+        return journals[machine]?.lastSequence
     }
 }

@@ -74,20 +74,27 @@ public enum JournalError: Error, Equatable, CustomStringConvertible {
 
 /// Where the records and snapshots of durable machines are kept. Several machines, each named by
 /// an id, share one store (D4). Every conforming store keeps the same promises, D1–D6.
+///
+/// The requirements are synchronous: a durable system appends on the thread that reduces its
+/// events, before anyone sees the state (D30), and that thread must not wait for a task (it may be
+/// one of Swift Concurrency's few threads). Each call blocks its thread until the store has
+/// answered. SQLite's API is synchronous; a networked store (PostgreSQL through libpq, also
+/// synchronous) conforms the same way, one connection per store, any number of processes and
+/// machine ids per database.
 public protocol JournalStore: Sendable {
     /// Appends `records` to the journal of `machine` atomically: all of them are durable, or none
     /// (D2). Their sequence numbers rise strictly, from above `lastSequence(of:)` (D3).
-    func append(_ records: [JournalRecord], to machine: String) async throws
+    func append(_ records: [JournalRecord], to machine: String) throws
 
     /// Saves `snapshot` as the state of `machine` as of its sequence number (D5).
-    func writeSnapshot(_ snapshot: JournalSnapshot, of machine: String) async throws
+    func writeSnapshot(_ snapshot: JournalSnapshot, of machine: String) throws
 
     /// The latest snapshot of `machine` and the records after it, in order (D1, D5).
-    func recover(_ machine: String) async throws -> JournalRecovery
+    func recover(_ machine: String) throws -> JournalRecovery
 
     /// The highest sequence number durable for `machine`, in a record or a snapshot; `nil` when
     /// nothing is (D6).
-    func lastSequence(of machine: String) async throws -> Int64?
+    func lastSequence(of machine: String) throws -> Int64?
 }
 
 extension JournalRecord {

@@ -11,7 +11,9 @@ public enum SpecLoader {
     /// decoding errors (every use of a misdeclared event as "unknown event").
     ///
     /// `library` holds the specs this one may run as child machines (`machine:` effects, E23).
-    public static func load(contents: [UInt8], path: String, library: MachineLibrary = MachineLibrary()) -> SpecLoadResult {
+    /// `lock` is the lock file beside the spec (Docs/Durability.md D50–D58): a spec that persists
+    /// must read every version it locks, and a lock that cannot be read fails the spec (D53).
+    public static func load(contents: [UInt8], path: String, library: MachineLibrary = MachineLibrary(), lock: LockInput? = nil) -> SpecLoadResult {
         let read = YAMLReader().read(contents, path: path)
         if read.diagnostics.containsErrors {
             return SpecLoadResult(spec: nil, diagnostics: read.diagnostics.sortedByLocation())
@@ -21,7 +23,12 @@ public enum SpecLoader {
             return SpecLoadResult(spec: nil, diagnostics: (read.diagnostics + decoded.diagnostics).sortedByLocation())
         }
         let checked = SpecChecker(library: library).checkDeciding(spec)
-        let diagnostics = (read.diagnostics + decoded.diagnostics + checked.diagnostics).sortedByLocation()
+        var evolution: [Diagnostic] = []
+        if let lock {
+            let locked = LockFile.read(lock.contents, path: lock.path)
+            evolution = locked.diagnostics + (locked.lock.map { EvolutionCheck.check(spec, against: $0) } ?? [])
+        }
+        let diagnostics = (read.diagnostics + decoded.diagnostics + checked.diagnostics + evolution).sortedByLocation()
         return SpecLoadResult(
             spec: diagnostics.containsErrors ? nil : CheckedMachineSpec(spec, children: library.children(of: spec), semantics: checked.semantics),
             diagnostics: diagnostics)
@@ -55,6 +62,19 @@ public struct MachineLibrary: Sendable {
             if let name = effect.child?.machine.value { children[name] = specs[name] }
         }
         return children
+    }
+}
+
+/// The lock file beside a spec, as the caller read it (the loader does no I/O).
+public struct LockInput: Sendable {
+    /// Where the lock lies (or would lie): diagnostics name it.
+    public var path: String
+    /// Its bytes; `nil` when there is no lock yet, which locks no version.
+    public var contents: [UInt8]?
+
+    public init(path: String, contents: [UInt8]?) {
+        self.path = path
+        self.contents = contents
     }
 }
 

@@ -9,8 +9,9 @@ struct Check: ParsableCommand {
         discussion: """
             Reads each spec and runs every check the generator runs (unknown names, events neither \
             handled nor ignored in a state, unreachable branches and states, effect results not \
-            handled, ...). A spec may run as a child machine any spec named here or lying in the same \
-            folder. Prints the diagnostics as file:line:column: error: message, ends with \
+            handled, a persisted state, field or event changed without a migration from the version \
+            locked in the spec's .machine.lock, ...). A spec may run as a child machine any spec \
+            named here or lying in the same folder. Prints the diagnostics as file:line:column: error: message, ends with \
             a one-line summary (checked 2 specs: 1 error, no warnings), and exits with status 1 when \
             any spec has an error. Writes nothing.
             """
@@ -30,7 +31,7 @@ struct Check: ParsableCommand {
         Console.report(read.duplicateNames)
         errors += read.duplicateNames.count
         for spec in specs {
-            let result = SpecLoader.load(contents: read.contents(of: spec), path: spec, library: read.library)
+            let result = SpecLoader.load(contents: read.contents(of: spec), path: spec, library: read.library, lock: try Console.readLock(besideSpec: spec))
             Console.report(result.diagnostics)
             errors += result.diagnostics.filter { $0.severity == .error }.count
             warnings += result.diagnostics.filter { $0.severity == .warning }.count

@@ -30,6 +30,19 @@ enum Console {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
+    /// The lock file beside `spec` (Docs/Durability.md D58): its bytes, or none when there is no
+    /// such file; any other failure is an error and exit status 2.
+    static func readLock(besideSpec spec: String) throws -> LockInput {
+        let path = SpecFileNaming.lockPath(forSpecAt: spec)
+        do {
+            return LockInput(path: path, contents: try FileReader.contents(of: path))
+        } catch where error.code == ENOENT {
+            return LockInput(path: path, contents: nil)
+        } catch {
+            throw fail("cannot read the lock file", error)
+        }
+    }
+
     /// The bytes of a spec (a file, a pipe, a FIFO, `/dev/stdin`), or an error and exit status 2.
     static func readSpec(_ path: String) throws -> [UInt8] {
         do {

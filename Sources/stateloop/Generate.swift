@@ -63,7 +63,7 @@ struct Generate: ParsableCommand {
         failed = failed || !read.duplicateNames.isEmpty
         for spec in specs where !named.contains(spec) {
             let name = SpecFileNaming.outputFileName(forSpecAt: spec)
-            let result = pipeline.generate(contents: read.contents(of: spec), path: spec, library: read.library)
+            let result = pipeline.generate(contents: read.contents(of: spec), path: spec, library: read.library, lock: try Console.readLock(besideSpec: spec))
             Console.report(result.diagnostics)
             if let source = result.source {
                 files.append(((output as NSString).appendingPathComponent(name), source))

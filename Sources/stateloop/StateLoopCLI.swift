@@ -24,7 +24,7 @@ struct StateLoopCLI: ParsableCommand {
             Exit status: 0 ok (warnings allowed), 1 the spec has errors, 2 usage or I/O error.
             """,
         version: "0.1.0",
-        subcommands: [Generate.self, Check.self, Diagram.self, Paths.self, Coverage.self, Templates.self]
+        subcommands: [Generate.self, Check.self, Lock.self, Diagram.self, Paths.self, Coverage.self, Templates.self]
     )
 
     static func main() {

@@ -12,18 +12,13 @@ struct ExampleFailure: Error, CustomStringConvertible {
 }
 
 /// Uploads nothing anywhere: streams the progress of three chunks, but the first `failures`
-/// attempts lose the connection after the first chunk; remembers the retries it announced.
+/// attempts lose the connection after the first chunk.
 final class FlakyUploader: Transfer.Effects {
     let failures: Int
     let attempts = Mutex(0)
-    let announced = Mutex<[Int]>([])
 
     init(failures: Int) {
         self.failures = failures
-    }
-
-    func announceRetry(_ request: Int) async {
-        announced.withLock { $0.append(request) }
     }
 
     func upload(_ request: String) -> AsyncThrowingStream<Transfer.UploadResult, any Error> {

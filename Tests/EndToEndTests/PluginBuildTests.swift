@@ -185,6 +185,68 @@ struct PluginBuildTests {
             "no error at \(bolted):\n\(nested.output)")
     }
 
+    /// The lock of the door persisted at version 1, as `stateloop lock` writes it (LockTests pins
+    /// the same text from the tool).
+    static let lockVersion1 = """
+        # The persisted shape of each shipped version of Door.machine.yml, written by `stateloop lock`.
+        # Commit it with the spec and do not edit it: a newer version of the spec must read what these
+        # versions saved, or the build fails (Docs/Durability.md).
+        versions:
+          1:
+            states:
+              closed: leaf
+              opened: leaf
+              locked: leaf
+            context:
+              openings: Int
+              code: Int?
+              chimes: "[String]"
+            events:
+              open: {}
+              close: {}
+              lock: {code: Int}
+              unlock: {code: Int}
+              chimed: {message: String}
+            runs: {}
+
+        """
+
+    /// Issue 21's case, in a real build: version 1 persisted and locked; version 2 renames the
+    /// persisted state `locked` to `bolted` and adds a field. Without the migration the build fails
+    /// at the renamed state's YAML line; with it the build passes; and an edit of the lock alone
+    /// (the plugin declares it an input) runs the check again.
+    @Test("D54, D58: a persisted state renamed without a migration fails the build at its YAML line")
+    func renamedPersistedStateFailsTheBuildAtTheYAMLLine() throws {
+        let package = try FixturePackage(copying: "DoorApp")
+        try package.edit(Self.spec, replacing: "machine: Door\n", with: "machine: Door\npersist: true\n")
+        try Self.lockVersion1.write(to: package.directory.appending(path: "Sources/DoorApp/Door.machine.lock"), atomically: true, encoding: .utf8)
+        let locked = try package.swift("build")
+        #expect(locked.status == 0, "\(locked.output)")
+        #expect(!locked.output.contains("warning:"), "\(locked.output)")
+
+        try package.edit(Self.spec, replacing: "persist: true\n", with: "persist:\n  version: 2\n")
+        try package.edit(Self.spec, replacing: "  chimes:   {type: \"[String]\", default: \"[]\"}\n", with: "  chimes:   {type: \"[String]\", default: \"[]\"}\n  attempts: {type: Int, default: \"0\"}\n")
+        try package.edit(Self.spec, replacing: "target: locked", with: "target: bolted")
+        try package.edit(Self.spec, replacing: "  locked:\n", with: "  bolted:\n")
+        let unmigrated = try package.swift("build")
+        #expect(unmigrated.status != 0, "the build should fail:\n\(unmigrated.output)")
+        let bolted = try Self.location(of: "bolted:", in: package)
+        #expect(
+            unmigrated.output.contains("\(bolted): error: state 'locked' of version 1 is gone, and 'bolted' took its place (fix: if 'bolted' is 'locked' renamed, add 'locked: bolted' to persist.migrations.1.states; otherwise map 'locked' there to the state its journals resume in)"),
+            "no error at \(bolted):\n\(unmigrated.output)")
+
+        try package.edit(Self.spec, replacing: "  version: 2\n", with: "  version: 2\n  migrations:\n    1: {states: {locked: bolted}}\n")
+        let migrated = try package.swift("build")
+        #expect(migrated.status == 0, "\(migrated.output)")
+
+        // Only the lock changes: version 1 saved chimes as [Int], which version 2 cannot read.
+        try package.edit("Sources/DoorApp/Door.machine.lock", replacing: "chimes: \"[String]\"", with: "chimes: \"[Int]\"")
+        let relocked = try package.swift("build")
+        #expect(relocked.status != 0, "an edit of the lock did not run the check:\n\(relocked.output)")
+        let chimes = try Self.location(of: "[String]", in: package)
+        #expect(relocked.output.contains("\(chimes): error: context field 'chimes' was '[Int]' in version 1 and is '[String]' now"), "no error at \(chimes):\n\(relocked.output)")
+    }
+
     @Test func typeErrorInASetExpressionFailsTheBuildAtTheYAMLLine() throws {
         let package = try FixturePackage(copying: "DoorApp")
         try package.edit(Self.spec, replacing: "openings: openings + 1", with: "openings: openings + \"one\"")

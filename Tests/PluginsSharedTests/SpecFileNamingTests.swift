@@ -15,6 +15,16 @@ import Testing
         #expect(SpecFileNaming.outputFileName(forSpecAt: spec) == expected)
     }
 
+    @Test("D58: the lock of a spec lies beside it, named after its stem", arguments: [
+        ("Specs/Door.machine.yml", "Specs/Door.machine.lock"),
+        ("Door.machine.yaml", "Door.machine.lock"),
+        ("dir.v2/Traffic.Light.machine.yml", "dir.v2/Traffic.Light.machine.lock"),
+        ("A.machine.yaml.machine.yml", "A.machine.yaml.machine.lock"),
+    ])
+    func d58TheLockLiesBesideTheSpec(_ spec: String, _ expected: String) {
+        #expect(SpecFileNaming.lockPath(forSpecAt: spec) == expected)
+    }
+
     @Test func aSpecIsAFileEndingInMachineYmlOrYaml() {
         #expect(SpecFileNaming.isSpec(fileName: "Door.machine.yml"))
         #expect(SpecFileNaming.isSpec(fileName: "Door.machine.yaml"))

@@ -2,20 +2,22 @@ import Foundation
 import StateLoopDurable
 import Testing
 
+/// The executable `name` built next to this test binary (or next to a parent folder of it, in a bundle).
+func builtExecutable(_ name: String) -> URL {
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    while !FileManager.default.fileExists(atPath: directory.appending(path: name).path), directory.path != "/" {
+        directory.deleteLastPathComponent()
+    }
+    return directory.appending(path: name)
+}
+
 /// Real SIGKILLs of processes that append to a real SQLite file (`journal-crash-helper`).
 @Suite struct CrashTests {
     static let batch: Int64 = 100
 
     /// One running `journal-crash-helper`, appending batches to the journal of `machine`.
     final class Helper {
-        /// The helper built next to this test binary (or next to a parent folder of it, in a bundle).
-        static var executable: URL {
-            var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            while !FileManager.default.fileExists(atPath: directory.appending(path: "journal-crash-helper").path), directory.path != "/" {
-                directory.deleteLastPathComponent()
-            }
-            return directory.appending(path: "journal-crash-helper")
-        }
+        static var executable: URL { builtExecutable("journal-crash-helper") }
 
         let process = Process()
         let output = Pipe()

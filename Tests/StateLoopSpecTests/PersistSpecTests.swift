@@ -16,8 +16,8 @@ import Testing
 
     @Test("D20: persist: true is version 1, {version: N} is version N, and no persist: is nil")
     func d20Spellings() throws {
-        #expect(try loadedSpec(spec(persist: "true")).persist == PersistSpec(version: 1, location: specLocation(2, 1)))
-        #expect(try loadedSpec(spec(persist: "{version: 7}")).persist == PersistSpec(version: 7, location: specLocation(2, 1)))
+        #expect(try loadedSpec(spec(persist: "true")).persist == PersistSpec(version: 1, location: specLocation(2, 1), versionLocation: specLocation(2, 10)))
+        #expect(try loadedSpec(spec(persist: "{version: 7}")).persist == PersistSpec(version: 7, location: specLocation(2, 1), versionLocation: specLocation(2, 20)))
         #expect(try loadedSpec(spec(persist: "\n  version: 2")).persist?.version == 2)
         #expect(try loadedSpec("machine: M\nevents: {go: {}}\ninitial: a\nstates:\n  a: {on: {go: a}}").persist == nil)
     }

@@ -69,6 +69,7 @@ import Testing
     static let keyLists: [(pointer: String, keys: [String], closed: Bool)] = [
         ("", SpecDecoder.Keys.machine, true),
         ("/$defs/persist", SpecDecoder.Keys.persist, true),
+        ("/$defs/migration", SpecDecoder.Keys.migration, true),
         ("/$defs/contextField", SpecDecoder.Keys.contextField, true),
         ("/$defs/event", [SpecDecoder.Keys.eventSource], false),  // the other keys are payload fields
         ("/$defs/state", SpecDecoder.Keys.state, true),
@@ -141,7 +142,7 @@ import Testing
         let yaml = """
             machine: Shapes
             imports: Foundation
-            persist: {version: 2}
+            persist: {version: 2, migrations: {1: {states: {old: count}, fields: {gone: null, was: name}, events: {}, runs: {ping: ~}}}}
             input: {start: Int}
             context:
               count: {type: Int, default: 0}

@@ -1,6 +1,7 @@
-// The journal's encoding (Docs/Durability.md D22–D29) on the repository's persisted example,
-// Transfer (Specs/Transfer.machine.yml, generated into Generated/): what replaying a journal costs
-// per event, besides SQLite's read, and what a snapshot of its state costs to write and read.
+// The journal's encoding (Docs/Durability.md D22–D29) on the durable demo's machine, Till
+// (Specs/Till.machine.yml, generated into Generated/ by Specs/generate.sh): what replaying a
+// journal costs per event, besides SQLite's read, and what a snapshot of its state costs to write
+// and read.
 //
 // The goal of `event_decode_reduce_ns`: a 1,000,000-event replay in 1 s (issue 21) leaves SQLite's
 // read about half of it, so decoding one small event and reducing it may take at most 500 ns.
@@ -27,18 +28,15 @@ let codecBenchmarks: [Benchmark] = [
 private let codecEvents = 1_000_000
 private let codecStates = 200_000
 
-/// 1,000 encoded `progress(sent:)` events, as a journal's records hold them, one byte array each:
-/// the replay reads each record's event into its own reader.
-private let encodedEvents: [[UInt8]] = (0..<1_000).map { encoded(Transfer.Event.progress(sent: $0 * 1_000)) }
+/// 1,000 encoded `credit(n:amount:)` events, as a journal's records hold them, one byte array
+/// each: the replay reads each record's event into its own reader.
+private let encodedEvents: [[UInt8]] = (0..<1_000).map { encoded(Till.Event.credit(n: 1_000_000 + $0, amount: 1 + $0 % 250)) }
 
-/// Transfer uploading again after a failed attempt: every context field set, a run queued.
-private let codecState: Transfer.State = {
-    var state = Transfer.State.initial(.init(file: "holiday/photos/IMG_2041.heic"))
-    for event: Transfer.Event in [.start, .progress(sent: 1), .failed(error: "connection lost"), .progress(sent: 1)] {
-        Transfer.reduce(&state, event)
-    }
-    if let timer = state.armedTimer(.waiting) { Transfer.reduce(&state, timer) }
-    Transfer.reduce(&state, .progress(sent: 524_288))
+/// Till after 10,000 entries, a batch closing: every context field set, a run queued, a timer armed.
+private let codecState: Till.State = {
+    var state = Till.State.initial
+    for n in 1..<10_000 { Till.reduce(&state, .credit(n: n, amount: n % 97)) }
+    Till.reduce(&state, .close(n: 10_000))
     return state
 }()
 
@@ -49,9 +47,8 @@ private func encoded<T: JournalCodable>(_ value: T) -> [UInt8] {
 }
 
 /// The median over `STATELOOP_BENCH_RUNS` runs (5 unless set) of nanoseconds per operation of
-/// `loop`, which does `count` operations; a first run warms up. Refuses a stale Generated/Transfer.
+/// `loop`, which does `count` operations; a first run warms up.
 private func medianNanoseconds(count: Int, _ loop: () -> Void) -> Double {
-    checkGeneratedMachinesAreCurrent()
     let runs = ProcessInfo.processInfo.environment["STATELOOP_BENCH_RUNS"].flatMap(Int.init) ?? 5
     loop()
     var figures: [Double] = []
@@ -70,8 +67,8 @@ private func eventDecodeReduceLoop() {
     let records = encodedEvents
     for index in 0..<codecEvents {
         var reader = JournalReader(records[index % records.count])
-        guard let event = try? Transfer.Event(from: &reader) else { fatalError("an event of the benchmark does not decode") }
-        Transfer.reduce(&state, event)
+        guard let event = try? Till.Event(from: &reader) else { fatalError("an event of the benchmark does not decode") }
+        Till.reduce(&state, event)
     }
     blackHole(state)
 }
@@ -89,7 +86,7 @@ private func stateDecodeLoop() {
     let bytes = encoded(codecState)
     for _ in 0..<codecStates {
         var reader = JournalReader(bytes)
-        guard let state = try? Transfer.State(from: &reader) else { fatalError("the state of the benchmark does not decode") }
+        guard let state = try? Till.State(from: &reader) else { fatalError("the state of the benchmark does not decode") }
         blackHole(state)
     }
 }

@@ -39,3 +39,90 @@ private func appendRate(_ durability: SQLiteJournalStore.Durability, batches: In
     }
     return rates.sorted()[rates.count / 2]
 }
+
+// Durable machines: the Till of the durable demo (Specs/Till.machine.yml, generated into
+// Generated/ by Specs/generate.sh) journaled through `Till.durable`, one record per event.
+
+let durableSystemBenchmarks: [Benchmark] = [
+    Benchmark(name: "durable.system.events_per_s") {
+        Measurements.shared.value("durable.system") { Double(DurableJournal.shared.events) / DurableJournal.shared.writeSeconds }
+    },
+    Benchmark(name: "durable.recovery.1M_events.s", goal: 1) {
+        DurableJournal.shared.recoverySeconds(fromSnapshot: false)
+    },
+    Benchmark(name: "durable.recovery.from_snapshot.ms", goal: 5) {
+        DurableJournal.shared.recoverySeconds(fromSnapshot: true) * 1_000
+    },
+]
+
+/// A journal of 1,000,000 Till events in a temporary SQLite file, written once per process
+/// through a durable system with no snapshot but the initial state's (so a recovery replays
+/// every event), kept running so that no stop snapshot is written until the snapshot figure.
+final class DurableJournal: @unchecked Sendable {
+    static let shared = DurableJournal()
+    let events = 1_000_000
+    let path: String
+    let writeSeconds: Double
+    private var writer: DurableSystem<Till>?
+
+    private init() {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "stateloop-bench-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        path = folder.appending(path: "till.sqlite").path
+        let store = try! SQLiteJournalStore(path: path)
+        let done = DispatchSemaphore(value: 0)
+        let target = events
+        let till = Till.durable(
+            id: "till", store: store, initial: .initial, feedbacks: Till.feedbacks(QuietTill(), clock: ContinuousClock()),
+            options: DurableOptions(snapshotEvery: Int.max),
+            onState: { state in if state.posted == target { done.signal() } })
+        let start = ContinuousClock.now
+        for k in 1...events { till.send(k % 10 == 0 ? .close(n: k) : .credit(n: k, amount: k % 1_000)) }
+        done.wait()
+        writeSeconds = seconds(ContinuousClock.now - start)
+        writer = till
+    }
+
+    /// Seconds from the start of a second durable system on the same journal until it shows the
+    /// restored state: replaying every event (measured first, while the writer runs and no
+    /// snapshot but the initial one exists), or (`fromSnapshot`) reading the snapshot of the
+    /// last event that the writer's stop leaves.
+    func recoverySeconds(fromSnapshot: Bool) -> Double {
+        if fromSnapshot, let writer {
+            writer.stop()
+            self.writer = nil
+        }
+        let store = try! SQLiteJournalStore(path: path)
+        let restored = DispatchSemaphore(value: 0)
+        let posted = ManagedCounter()
+        let start = ContinuousClock.now
+        let till = Till.durable(
+            id: "till", store: store, initial: .initial, feedbacks: Till.feedbacks(QuietTill(), clock: ContinuousClock()),
+            options: DurableOptions(snapshotEvery: Int.max),
+            onState: { state in
+                posted.value = state.posted
+                restored.signal()
+            })
+        restored.wait()
+        let elapsed = seconds(ContinuousClock.now - start)
+        guard posted.value == events else { fatalError("durable.recovery restored \(posted.value) of \(events) events") }
+        // Its stop writes a snapshot at the last event, which a later recovery reads.
+        till.stop()
+        return elapsed
+    }
+}
+
+/// The first state a recovering system shows, read after its semaphore.
+final class ManagedCounter: @unchecked Sendable {
+    var value = 0
+}
+
+/// Till's effects, doing nothing.
+struct QuietTill: Till.Effects {
+    func audit(_ request: Int) async {}
+    func archive(_ request: Int) async {}
+}
+
+private func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}

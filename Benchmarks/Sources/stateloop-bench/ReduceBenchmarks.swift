@@ -44,16 +44,14 @@ func reduceLoopFlat(_ events: Int) -> Flat.State {
     return state
 }
 
-/// Fails when the checked-in Swift of a reduce or codec benchmark's spec is not what the generator
-/// now writes for it, so a figure is never measured on old code. Skipped when the sources are not
+/// Fails when the checked-in Swift of a reduce benchmark's spec is not what the generator now
+/// writes for it, so a figure is never measured on old code. Skipped when the sources are not
 /// where this file was compiled (a copied executable).
 func checkGeneratedMachinesAreCurrent() {
     let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     let specs = here.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Specs")
-    // Transfer is the repository's persisted example (Specs/ of the root package), for the codec figures.
-    let examples = specs.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Specs")
-    for (name, folder) in [("Hierarchical4", specs), ("Flat", specs), ("Transfer", examples)] {
-        let spec = folder.appendingPathComponent("\(name).machine.yml")
+    for name in ["Hierarchical4", "Flat"] {
+        let spec = specs.appendingPathComponent("\(name).machine.yml")
         let swift = here.appendingPathComponent("Generated/\(name).machine.swift")
         guard let yaml = try? Data(contentsOf: spec), let checkedIn = try? String(contentsOf: swift, encoding: .utf8) else { continue }
         let output = GeneratorPipeline().generate(contents: [UInt8](yaml), path: "\(name).machine.yml")

@@ -2,7 +2,8 @@
 // Generated machines whose spec persists (`persist:`) conform; a hand-written reducer may too.
 
 /// A machine whose states and events can be journaled and read back: see Docs/Durability.md.
-public protocol DurableMachine: StateMachine where State: JournalCodable, Event: JournalCodable {
+/// (`SendableMetatype`: a durable system calls its static members from any thread.)
+public protocol DurableMachine: StateMachine, SendableMetatype where State: JournalCodable, Event: JournalCodable {
     /// A one-shot effect queued by a `run:` action (the generated `Run`; `NoRun` without any).
     associatedtype Run: JournalCodable & Equatable & Sendable
 
@@ -17,6 +18,48 @@ public protocol DurableMachine: StateMachine where State: JournalCodable, Event:
     /// How many one-shot runs `state` has ever queued, and the runs its last step queued
     /// (numbered `queued - runs.count ..< queued`): the number of a run is its idempotency key.
     static func pendingRuns(in state: State) -> (queued: Int, runs: [Run])
+
+    /// Reads a state that version `version` of the spec journaled (Docs/Durability.md D59, D60):
+    /// the reader a durable system calls, with the version its envelope names, instead of
+    /// `State(from:)`. The default reads `journalVersion`'s bytes and refuses any other version.
+    static func readState(from reader: inout JournalReader, version: Int) throws(JournalDecodingError) -> State
+
+    /// Reads an event that version `version` journaled; `nil` for one that a migration drops
+    /// (`events: {old: null}`, D55), which a replay skips.
+    static func readEvent(from reader: inout JournalReader, version: Int) throws(JournalDecodingError) -> Event?
+
+    /// Reads a one-shot run that version `version` queued; `nil` for one that a migration drops
+    /// (`runs: {old: null}`), which is not run again.
+    static func readRun(from reader: inout JournalReader, version: Int) throws(JournalDecodingError) -> Run?
+}
+
+/// The readers of a machine that reads only its own version (D59, D60). A generated machine whose
+/// lock holds older versions is to implement them with the decoder of each locked version and its
+/// migration (D55); until the generator writes those, its older journals are refused here.
+extension DurableMachine {
+    public static func readState(from reader: inout JournalReader, version: Int) throws(JournalDecodingError) -> State {
+        try requireJournalVersion(version, at: reader.offset)
+        return try reader.read(State.self)
+    }
+
+    public static func readEvent(from reader: inout JournalReader, version: Int) throws(JournalDecodingError) -> Event? {
+        try requireJournalVersion(version, at: reader.offset)
+        return try reader.read(Event.self)
+    }
+
+    public static func readRun(from reader: inout JournalReader, version: Int) throws(JournalDecodingError) -> Run? {
+        try requireJournalVersion(version, at: reader.offset)
+        return try reader.read(Run.self)
+    }
+
+    /// Throws, before any byte of the value is read, unless `version` is `journalVersion`: a newer
+    /// version's bytes may mean anything (D59), and an older one's need its migration (D60).
+    static func requireJournalVersion(_ version: Int, at offset: Int) throws(JournalDecodingError) {
+        guard version != journalVersion else { return }
+        throw .invalid(offset: offset, reason: version > journalVersion
+            ? "written by version \(version) of the spec, newer than this build's version \(journalVersion): open it with a build of version \(version) or later"
+            : "written by version \(version) of the spec, and this build of version \(journalVersion) has no reader of version \(version)")
+    }
 }
 
 /// The `Run` of a machine without `run:` actions: a type no one can make a value of.

@@ -19,7 +19,8 @@ struct SpecDecoder: Sendable {
     /// Decodes the root of a spec document (`nil` for an empty file).
     func decode(_ root: YAMLNode?, path: String) -> Result {
         var session = DecodingSession(path: path)
-        let spec = session.machine(root)
+        var spec = session.machine(root)
+        spec?.keys = root?.mapping?.map(\.key.located) ?? []
         return Result(spec: spec, diagnostics: session.diagnostics.finished())
     }
 
@@ -28,7 +29,7 @@ struct SpecDecoder: Sendable {
         /// Top-level keys.
         static let machine = ["machine", "imports", "persist", "input", "context", "events", "on", "ignore", "delays", "initial", "states", "effects"]
         /// Keys of `persist:` written as a mapping.
-        static let persist = ["version"]
+        static let persist = ["version", "migrations"]
         /// Keys of a context field.
         static let contextField = ["type", "default"]
         /// Keys of a state.
@@ -61,7 +62,7 @@ struct SpecDecoder: Sendable {
 }
 
 /// One `decode` call: the diagnostics so far and the decoding of each part.
-private struct DecodingSession {
+struct DecodingSession {
     let path: String
     var diagnostics = DiagnosticList()
 
@@ -138,7 +139,8 @@ private struct DecodingSession {
             initial: initial, states: states, effects: effects, input: input, delays: delays, persist: persist)
     }
 
-    /// `persist: true` (version 1) or `persist: {version: N}` with N an integer of 1 or more (D20).
+    /// `persist: true` (version 1) or `persist: {version: N}` with N an integer of 1 or more (D20),
+    /// and its `migrations:` (D55).
     mutating func persistSpec(_ entry: YAMLMappingEntry) -> PersistSpec? {
         let fixIt = "write 'persist: true' (version 1), or 'persist: {version: 2}' with the version as a whole number of 1 or more"
         if let scalar = entry.value.scalar {
@@ -146,7 +148,7 @@ private struct DecodingSession {
                 error("expected 'true' or '{version: N}' for 'persist:', found \(Self.found(entry.value))", at: entry.value.location, fixIt: fixIt)
                 return nil
             }
-            return PersistSpec(version: 1, location: entry.key.location)
+            return PersistSpec(version: 1, location: entry.key.location, versionLocation: entry.value.location)
         }
         guard let body = mapping(entry.value, expected: "'true' or '{version: N}' for 'persist:'", fixIt: fixIt) else { return nil }
         let valid = known(body, keys: SpecDecoder.Keys.persist, in: "in 'persist:'")
@@ -161,7 +163,8 @@ private struct DecodingSession {
             error("the persisted version must be a whole number of 1 or more, found \(Self.found(versionEntry.value))", at: versionEntry.value.location, fixIt: fixIt)
             return nil
         }
-        return PersistSpec(version: version, location: entry.key.location)
+        let migrations = valid.first { $0.key.value == "migrations" }.map { self.migrations($0.value) } ?? []
+        return PersistSpec(version: version, location: entry.key.location, versionLocation: versionEntry.value.location, migrations: migrations)
     }
 
     /// `input: {field: Type}` (E21).

@@ -4,6 +4,8 @@
 public struct MachineSpec: Sendable {
     /// The path of the spec file, as given to the loader.
     public var file: String
+    /// Every top-level key written (`context:`, `states:`, ...), for errors "at the key".
+    public var keys: [Located<String>] = []
     /// `machine:` — the Swift namespace (an enum) the generated code lives in.
     public var name: Located<String>
     /// `imports:` — modules the generated file imports besides `StateLoop`.
@@ -60,10 +62,16 @@ public struct PersistSpec: Hashable, Sendable {
     public var version: Int
     /// Where the `persist:` key is written.
     public var location: SourceLocation
+    /// Where the version is written (`true`, or the value of `version:`): D52 reports there.
+    public var versionLocation: SourceLocation
+    /// `migrations:`: how a journal of each older locked version is read (D55), in YAML order.
+    public var migrations: [Migration]
 
-    public init(version: Int, location: SourceLocation) {
+    public init(version: Int, location: SourceLocation, versionLocation: SourceLocation? = nil, migrations: [Migration] = []) {
         self.version = version
         self.location = location
+        self.versionLocation = versionLocation ?? location
+        self.migrations = migrations
     }
 }
 

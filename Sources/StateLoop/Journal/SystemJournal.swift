@@ -1,0 +1,102 @@
+// SystemJournal: what a durable system (StateLoopDurable) hooks into a running instance - the
+// write-ahead of every reduced event, and what the loops of a resumed instance take from the
+// journal (Docs/Durability.md D30-D49). SPI: only StateLoopDurable builds these.
+//
+// Invariants:
+// - `record` runs on the draining thread, after the stale check and the reducer, before the event
+//   hook, the observer and every loop see the state; when it returns false, nobody sees the state
+//   and the instance stops.
+// - A resumed instance's timer loops and its one-shot runs loop take their part of `resume` once,
+//   when they first see the restored state; later armings and runs are new.
+
+/// The write-ahead hook of one instance and what its loops resume with.
+@usableFromInline
+package struct SystemJournal<State: Sendable, Event: Sendable>: Sendable {
+    /// Makes one reduced event durable: the event, the number of the one-shot run that sent it
+    /// (`nil` for an event from outside, a query effect or a timer) and the state after it.
+    /// Called on the draining thread before anyone sees that state; returns false when the
+    /// record could not be made durable (the instance then stops without showing the state).
+    @usableFromInline package var record: @Sendable (_ event: Event, _ run: Int?, _ stateAfter: State) -> Bool
+    /// A one-shot run returned without an event (and was not cancelled): it is finished.
+    /// Called on the run's task.
+    @usableFromInline package var runReturnedNothing: @Sendable (_ run: Int) -> Void
+    /// What the loops of a restored instance resume with.
+    @usableFromInline package var resume: Resumption<Event>
+
+    package init(
+        record: @escaping @Sendable (_ event: Event, _ run: Int?, _ stateAfter: State) -> Bool,
+        runReturnedNothing: @escaping @Sendable (_ run: Int) -> Void,
+        resume: Resumption<Event>
+    ) {
+        self.record = record
+        self.runReturnedNothing = runReturnedNothing
+        self.resume = resume
+    }
+}
+
+/// What the loops of a restored instance take from the journal: how long each armed timer has
+/// already run (or that it fired), and the one-shot runs to run again.
+///
+/// `@unchecked Sendable`: `runs`, the one mutable field, is touched only under `lock`.
+@usableFromInline
+package final class Resumption<Event: Sendable>: @unchecked Sendable {
+    /// A timer armed before the restart.
+    @usableFromInline package enum Timer: Sendable {
+        /// Armed this long ago (by the wall clock): it waits for the rest of its delay, and fires at
+        /// once when the delay has passed.
+        case elapsed(Duration)
+        /// Its event is in the journal: it does not fire again.
+        case fired
+    }
+
+    /// The key of a one-shot run and the run, as `DurableMachine.pendingRuns` gave it.
+    @usableFromInline package typealias Run = (key: Int, run: any Sendable)
+
+    private let timers: @Sendable (Event) -> Timer?
+    private let lock = PlatformLock()
+    /// Guarded by `lock`; taken once.
+    private var runs: [Run]?
+    /// How many one-shot runs the restored state has ever queued: the runs loop starts none
+    /// numbered below it (those are in `runs`, or finished).
+    @usableFromInline package let runsQueued: Int
+
+    /// - Parameters:
+    ///   - timers: The timer that sends an event (`nil`: not armed before the restart); each
+    ///     answer is taken once.
+    ///   - runs: The one-shot runs queued and not known finished, in key order.
+    ///   - runsQueued: How many one-shot runs the restored state has ever queued.
+    package init(timers: @escaping @Sendable (Event) -> Timer?, runs: [Run], runsQueued: Int) {
+        self.timers = timers
+        self.runs = runs
+        self.runsQueued = runsQueued
+    }
+
+    deinit { lock.deallocate() }
+
+    /// The timer that sends `event`, as it was before the restart (asked by a timer loop when it
+    /// arms).
+    @usableFromInline
+    func timer(sending event: Event) -> Timer? {
+        timers(event)
+    }
+
+    /// The runs to run again: the first caller takes them, later ones get none.
+    @usableFromInline
+    func takeRuns() -> [Run] {
+        lock.lock()
+        defer { lock.unlock() }
+        return runs.take() ?? []
+    }
+}
+
+/// The one-shot run being performed: its key, for an effect that must be idempotent.
+///
+/// A one-shot run (``Feedback/runs(pending:effect:)``) is numbered by the state that queued it
+/// (the `queued` count before it), so its number is the same in every process that runs it. A
+/// durable system runs again, after a restart, every run whose event was not journaled: at least
+/// once, never exactly once, so an effect with outside consequences (a payment) passes
+/// `OneShotRun.key` to the service as its idempotency key.
+public enum OneShotRun {
+    /// The number of the one-shot run this task performs; `nil` outside one.
+    @TaskLocal public static var key: Int?
+}

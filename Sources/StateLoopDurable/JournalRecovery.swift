@@ -1,0 +1,89 @@
+// JournalRecovery+Replay: a durable machine read back from its store - the latest snapshot, then
+// the records after it through the pure reducer (D35).
+//
+// Invariants:
+// - Replay calls only `M.reduce` and the bookkeeping's `step`: no effect runs, no clock is read
+//   but the caller's `now`.
+// - Nothing is written while replaying; bytes that cannot be read stop the recovery with the
+//   sequence number and the reason, and the journal is left as it was (D42).
+
+import StateLoop
+
+/// A durable machine as of its last journaled step.
+struct RestoredMachine<M: DurableMachine> {
+    var state: M.State
+    var book: DurableBookkeeping<M>
+    /// The sequence number of its last record or snapshot; `nil` for a machine never written.
+    var sequence: Int64?
+    /// The sequence number of its latest snapshot.
+    var snapshotSequence: Int64?
+
+    /// Reads machine `id` from `store`: its latest snapshot and the records after it, replayed
+    /// through `M.reduce` (D35); `initial` for a machine never written, armed at `now`.
+    init(_ id: String, from store: any JournalStore, initial: M.State, now: Int64) throws {
+        let recovery = try store.recover(id)
+        if let snapshot = recovery.snapshot {
+            var version: Int?
+            let envelope: SnapshotEnvelope<M>
+            do {
+                envelope = try SnapshotEnvelope<M>(from: snapshot.state, version: &version)
+            } catch {
+                throw DurableError.unreadable(id, snapshot.sequence, version: version, of: M.self, error)
+            }
+            state = envelope.state
+            book = envelope.book
+            sequence = snapshot.sequence
+            snapshotSequence = snapshot.sequence
+        } else {
+            state = initial
+            book = DurableBookkeeping(starting: initial, at: now)
+        }
+        for record in recovery.records {
+            var version: Int?
+            let envelope: RecordEnvelope<M>
+            do {
+                envelope = try RecordEnvelope<M>(from: record.event, version: &version)
+            } catch {
+                throw DurableError.unreadable(id, record.sequence, version: version, of: M.self, error)
+            }
+            switch envelope {
+            case let .event(event, wallTime, run):
+                M.reduce(&state, event)
+                book.step(event, run: run, to: state, at: wallTime)
+            case let .runReturnedNothing(run, _):
+                book.finished(run)
+            }
+            sequence = record.sequence
+        }
+    }
+}
+
+/// Why a durable system could not start, besides the store's own `JournalError`.
+public enum DurableError: Error, Equatable, CustomStringConvertible {
+    /// A record or snapshot of `machine` was written by another `journalVersion` of its spec (D42).
+    case otherVersion(machine: String, sequence: Int64, found: Int, expected: Int)
+    /// A record or snapshot of `machine` cannot be read as the spec's values: damaged, or written by
+    /// a spec changed without a new `journalVersion` (D42).
+    case damaged(machine: String, sequence: Int64, JournalDecodingError)
+
+    /// What went wrong and what to do about it.
+    public var description: String {
+        switch self {
+        case let .otherVersion(machine, sequence, found, expected):
+            "journal of '\(machine)': entry \(sequence) was written by version \(found) of the spec, and this is version \(expected): open the journal with the version that wrote it (or migrate it), or start a new machine id; the journal was left untouched"
+        case let .damaged(machine, sequence, error):
+            "journal of '\(machine)': entry \(sequence) cannot be read (\(error)): it is damaged, or the spec changed its persisted types without a new `journalVersion`; the journal was left untouched"
+        }
+    }
+
+    /// The error for an entry that could not be read; `version`, the spec version it
+    /// says wrote it, if it got that far.
+    static func unreadable<M: DurableMachine>(
+        _ machine: String, _ sequence: Int64, version: Int?, of _: M.Type, _ error: JournalDecodingError
+    ) -> DurableError {
+        if let version, version != M.journalVersion {
+            return .otherVersion(machine: machine, sequence: sequence, found: version, expected: M.journalVersion)
+        }
+        return .damaged(machine: machine, sequence: sequence, error)
+    }
+}

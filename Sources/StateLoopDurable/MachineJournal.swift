@@ -1,0 +1,113 @@
+// MachineJournal: the write side of one running durable system - numbers each record, appends it
+// before the state is shown (D30), keeps the bookkeeping, writes a snapshot every N records and
+// at the stop (D34).
+//
+// Invariants:
+// - Everything happens under `lock`: the draining thread's records and the one-shot runs' "returned
+//   nothing" records (from their tasks) take turns, so sequence numbers rise without gaps.
+// - After a failure, or once closed, nothing more is written: every later record is refused, so
+//   the system never shows a state that is not durable (D33).
+
+import Foundation
+import StateLoop
+
+/// Writes one durable machine's records and snapshots to its store.
+final class MachineJournal<M: DurableMachine>: @unchecked Sendable {
+    private let store: any JournalStore
+    private let id: String
+    private let options: DurableOptions
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var state: M.State
+    private var book: DurableBookkeeping<M>
+    private var sequence: Int64
+    private var snapshotSequence: Int64
+    private var closed = false
+    /// The error that stopped the system, if one did.
+    private var failed: (any Error)?
+    /// Stops the system after a failure that no reduced event reported (a run's record).
+    var onFailure: (@Sendable () -> Void)?
+
+    /// The journal of `restored`, the machine `id` read back from `store`; a machine never
+    /// written gets its first snapshot (its initial state, sequence 0) now, so that its journal
+    /// does not depend on the `initial` of a later start.
+    init(_ id: String, store: any JournalStore, restored: RestoredMachine<M>, options: DurableOptions, now: Int64) throws {
+        self.store = store
+        self.id = id
+        self.options = options
+        state = restored.state
+        book = restored.book
+        sequence = restored.sequence ?? 0
+        snapshotSequence = restored.snapshotSequence ?? 0
+        if restored.sequence == nil {
+            try store.writeSnapshot(JournalSnapshot(sequence: 0, state: SnapshotEnvelope(state: state, wallTime: now, book: book).bytes), of: id)
+        }
+    }
+
+    /// The error that stopped the system, if one did.
+    var failure: (any Error)? {
+        lock.withLock { failed }
+    }
+
+    /// The write-ahead (D30): appends `event`, sent by the one-shot run `run`, with the state after
+    /// it; false when it is not durable (D33).
+    @Sendable
+    func record(_ event: M.Event, run: Int?, stateAfter: M.State) -> Bool {
+        lock.withLock {
+            guard !closed, failed == nil else { return false }
+            let now = options.wallClock.now()
+            do {
+                try append(.event(event, wallTime: now, run: run))
+                book.step(event, run: run, to: stateAfter, at: now)
+                state = stateAfter
+                if sequence - snapshotSequence >= Int64(options.snapshotEvery) { try snapshot(at: now) }
+                return true
+            } catch {
+                failed = error
+                return false
+            }
+        }
+    }
+
+    /// The one-shot run `run` returned without an event: a record says it is finished (D37).
+    @Sendable
+    func runReturnedNothing(_ run: Int) {
+        let failedNow = lock.withLock { () -> Bool in
+            guard !closed, failed == nil else { return false }
+            do {
+                try append(.runReturnedNothing(run: run, wallTime: options.wallClock.now()))
+                book.finished(run)
+                return false
+            } catch {
+                failed = error
+                return true
+            }
+        }
+        if failedNow { onFailure?() }
+    }
+
+    /// The system ended: a snapshot of its last state, unless it failed or nothing changed since
+    /// the last one (D34). Returns the error that stopped the system, if any.
+    func close() -> (any Error)? {
+        lock.withLock {
+            guard !closed else { return failed }
+            closed = true
+            if failed == nil, sequence > snapshotSequence {
+                do { try snapshot(at: options.wallClock.now()) } catch { failed = error }
+            }
+            return failed
+        }
+    }
+
+    // MARK: Under the lock
+
+    private func append(_ envelope: RecordEnvelope<M>) throws {
+        try store.append([JournalRecord(sequence: sequence + 1, event: envelope.bytes, stateAfter: [])], to: id)
+        sequence += 1
+    }
+
+    private func snapshot(at now: Int64) throws {
+        try store.writeSnapshot(JournalSnapshot(sequence: sequence, state: SnapshotEnvelope(state: state, wallTime: now, book: book).bytes), of: id)
+        snapshotSequence = sequence
+    }
+}
