@@ -1,19 +1,21 @@
 // JournalRoundTrip: the one check of the tests that a durable machine's journal coding reads back
-// what it wrote (Docs/Durability.md D22, D27), and the seeded generator of their random inputs.
+// what it wrote (Docs/Durability.md D22, D27), and the seeded generator of the tests' random inputs.
 
 import StateLoop
 import Testing
 
-/// A deterministic generator (SplitMix64), so a failing seed can be replayed.
+/// SplitMix64: a small, fast generator whose sequence is fixed by its seed, so a failing case is
+/// reproduced from the seed the failure prints. Shared by every test target that draws random
+/// cases (random statecharts, hostile specs, journal round trips).
 public struct SeededGenerator: RandomNumberGenerator {
-    public var state: UInt64
+    private var state: UInt64
 
     public init(seed: UInt64) { state = seed }
 
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
