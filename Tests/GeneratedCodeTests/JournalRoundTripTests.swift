@@ -1,56 +1,12 @@
 import Foundation
 import StateLoop
+import StateLoopTestSupport
 import Testing
 
 /// The journal coding of the persisted fixtures (Ledger, and Courier, its child; Docs/Durability.md
 /// D27, D29): along seeded random walks of events (and of the timers each state arms), every state
 /// and event reads back equal from its bytes and writes the same bytes again.
 @Suite struct JournalRoundTripTests {
-    /// A deterministic generator (SplitMix64), so a failing seed can be replayed.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
-    /// `value`'s bytes read back: equal, every byte read, and written again to the same bytes.
-    static func expectRoundTrip<T: JournalCodable & Equatable>(_ value: T, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        var writer = JournalWriter()
-        writer.write(value)
-        var reader = JournalReader(writer.bytes)
-        let read = try T(from: &reader)
-        #expect(read == value, sourceLocation: sourceLocation)
-        #expect(reader.isAtEnd, "\(reader.bytes.count - reader.offset) bytes left over", sourceLocation: sourceLocation)
-        var again = JournalWriter()
-        again.write(read)
-        #expect(again.bytes == writer.bytes, sourceLocation: sourceLocation)
-    }
-
-    /// Walks `steps` random events from `initial` (drawn from `events` and the armed timers),
-    /// checking each state, event and pending run; returns the states walked through.
-    static func walk<M: DurableMachine>(
-        _: M.Type, from initial: M.State, events: [M.Event], seed: UInt64, steps: Int = 400
-    ) throws -> [M.State] {
-        var generator = SeededGenerator(state: seed)
-        var state = initial
-        var states = [state]
-        for _ in 0..<steps {
-            try expectRoundTrip(state)
-            let candidates = events + M.timers(in: state).map(\.event)
-            let event = candidates[Int(generator.next() % UInt64(candidates.count))]
-            try expectRoundTrip(event)
-            M.reduce(&state, event)
-            for run in M.pendingRuns(in: state).runs { try expectRoundTrip(run) }
-            states.append(state)
-        }
-        return states
-    }
-
     static let ledgerEvents: [Ledger.Event] = [
         .open, .close, .pause, .resume, .audit, .audited,
         .deposit(amount: Money(cents: 1_250, currency: "EUR"), note: "rent"),
@@ -60,7 +16,7 @@ import Testing
 
     @Test("D27: every state and event of Ledger along random walks reads back equal and writes the same bytes", arguments: [1, 2, 3] as [UInt64])
     func d27LedgerRoundTrips(seed: UInt64) throws {
-        let states = try Self.walk(Ledger.self, from: .initial, events: Self.ledgerEvents, seed: seed)
+        let states = try JournalRoundTrip.walk(Ledger.self, from: .initial, events: Self.ledgerEvents, seed: seed, steps: 1_000)
         // The walk must reach what the coding has to carry, or it proves little.
         #expect(states.contains { $0.isIn(.paused) && $0._history_back != nil })
         #expect(states.contains { $0.isIn(.posting) && $0.isIn(.auditing) })
@@ -69,11 +25,12 @@ import Testing
         #expect(states.contains { $0.runs == [.notify] })
         #expect(states.contains { $0.tags.count > 1 && $0.counts.count > 1 && $0.source != nil })
         #expect(states.contains { $0.balance.cents != 0 && $0._delay_auditing_0 > .zero })
+        #expect(states.contains { $0.ratio > 1.5 })  // an onDone: was taken
     }
 
     @Test("D27: every state of Courier, the persisted child, reads back equal")
     func d27CourierRoundTrips() throws {
-        let states = try Self.walk(Courier.self, from: .initial, events: [.ping, .finish], seed: 4, steps: 50)
+        let states = try JournalRoundTrip.walk(Courier.self, from: .initial, events: [.ping, .finish], seed: 4, steps: 50)
         #expect(states.contains { $0.isDone })
     }
 
@@ -87,7 +44,7 @@ import Testing
         writer.write(timer)
         // 8 events, so the timer is case 8; then its state (posting: the 6th state, 5), index 0, entry.
         #expect(writer.bytes.prefix(3) == [8, 5, 0])
-        try Self.expectRoundTrip(timer)
+        try JournalRoundTrip.expect(timer)
     }
 
     @Test("D29: a persisted machine is a DurableMachine with its persist: version and its pending runs")
@@ -106,7 +63,7 @@ import Testing
         #expect(Courier.Run.self == NoRun.self)
     }
 
-    @Test("D25: bytes of a state cut short, or with a case number out of range, throw")
+    @Test("D25: bytes of a state cut short, with a case number out of range, or random, throw and never trap")
     func d25BadStateBytesThrow() {
         var state = Ledger.State.initial
         Ledger.reduce(&state, .open)
@@ -118,5 +75,16 @@ import Testing
         }
         var reader = JournalReader([9])
         #expect(throws: JournalDecodingError.invalid(offset: 0, reason: "case 9 of a type with 9 cases")) { try Ledger.Event(from: &reader) }
+        // Random bytes: a value or a JournalDecodingError (typed throws), never a trap.
+        var generator = SeededGenerator(seed: 25)
+        var decoded = 0
+        for length in 0..<3_000 {
+            let bytes = (0..<(length % 61)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            var stateReader = JournalReader(bytes)
+            if (try? Ledger.State(from: &stateReader)) != nil { decoded += 1 }
+            var eventReader = JournalReader(bytes)
+            if (try? Ledger.Event(from: &eventReader)) != nil { decoded += 1 }
+        }
+        #expect(decoded > 0, "random bytes that happen to be valid exercise the readers past the first byte")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import StateLoopCodegen
 import StateLoopSpec
+import StateLoopTestSupport
 import Testing
 
 // The differential test of the semantic core (Docs/Statecharts.md, "One semantic core"): random

@@ -1,6 +1,7 @@
 import Foundation
 @testable import StateLoopCodegen
 import StateLoopSpec
+import StateLoopTestSupport
 import Testing
 
 // No text from a spec can break out of the identifier, comment, string literal or expression
@@ -10,22 +11,6 @@ import Testing
 // that carries hostile text, or generated and type-checked by the real swiftc; every swiftc error
 // must then be reported at the spec's path (through `#sourceLocation`), never at a line of the
 // generated file itself, and machines made only of valid pieces must compile warning-free.
-
-/// SplitMix64: a small, fast generator whose sequence is fixed by its seed, so a failing case is
-/// reproduced from the seed the failure prints.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// One random machine: its spec text and path, and what the test needs to judge the outcome.
 struct HostileCase: CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import StateLoopCodegen
+import StateLoopTestSupport
 import Testing
 
 // The promise: a spec that `check` accepts compiles, warning-free, in Swift 6 and Swift 5 mode.

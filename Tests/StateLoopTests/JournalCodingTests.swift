@@ -1,5 +1,6 @@
 import Foundation
 import StateLoop
+import StateLoopTestSupport
 import Testing
 
 /// The journal's binary encoding (Docs/Durability.md D22–D26): the standard conformances, the
@@ -315,18 +316,5 @@ import Testing
             var writer = JournalWriter()
             writer.write(Refuses())
         }
-    }
-}
-
-/// A deterministic generator (SplitMix64), so a failing seed can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

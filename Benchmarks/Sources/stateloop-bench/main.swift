@@ -9,7 +9,7 @@ ChildMode.runIfRequested(CommandLine.arguments)
 RuntimeChildMode.runIfRequested(CommandLine.arguments)
 CompileSourcesMode.runIfRequested(CommandLine.arguments)
 
-let benchmarks: [Benchmark] = runtimeBenchmarks + reduceBenchmarks + generatorBenchmarks + compileBenchmarks + scalingBenchmarks + durableBenchmarks + durableSystemBenchmarks
+let benchmarks: [Benchmark] = runtimeBenchmarks + reduceBenchmarks + generatorBenchmarks + compileBenchmarks + scalingBenchmarks + durableBenchmarks + durableSystemBenchmarks + codecBenchmarks
 
 let filter = CommandLine.arguments.dropFirst().first
 for benchmark in benchmarks where filter.map(benchmark.name.contains) ?? true {

@@ -116,13 +116,13 @@ public enum Ledger {
              ._PersistedSpecType<TagName>.Checked
 #sourceLocation()
 
-    /// The request type of `save` (Ledger.machine.yml:77): `Int`.
-#sourceLocation(file: "Ledger.machine.yml", line: 76)
+    /// The request type of `save` (Ledger.machine.yml:79): `Int`.
+#sourceLocation(file: "Ledger.machine.yml", line: 78)
     public typealias SaveRequest = StateLoop._SpecType<
                          Int
     >.Checked
 #sourceLocation()
-#sourceLocation(file: "Ledger.machine.yml", line: 76)
+#sourceLocation(file: "Ledger.machine.yml", line: 78)
     fileprivate typealias _CodableSaveRequest = StateLoop
                         ._PersistedSpecType<SaveRequest>.Checked
 #sourceLocation()
@@ -159,6 +159,7 @@ public enum Ledger {
         public enum Checks: Swift.Hashable, Swift.Sendable {
             case quiet
             case auditing
+            case cleared
         }
     }
 
@@ -173,6 +174,7 @@ public enum Ledger {
         case checks
         case quiet
         case auditing
+        case cleared
         case paused
     }
 
@@ -230,10 +232,14 @@ public enum Ledger {
         public internal(set) var _entered_auditing: Swift.Int = 0
         /// What history state `back` restores, recorded when its parent is exited (S32).
         public internal(set) var _history_back: Mode.Active? = nil
+        /// The states whose `onDone:` is due, in order (S55).
+        public internal(set) var _done: [StateName] = []
         /// The one-shot runs the last step queued, in order (S39); the system starts each once.
         public internal(set) var runs: [Run] = []
         /// How many runs have been queued since the start: the sequence number after the last of `runs`.
         public internal(set) var _runsQueued: Swift.Int = 0
+        /// False when `always:` transitions were still enabled after 1,000 microsteps (S51).
+        public internal(set) var isSettled: Swift.Bool = true
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
@@ -272,6 +278,8 @@ public enum Ledger {
                 ratio: _default5()
             )
             State._enterBelow(_next.mode, &_next)
+            var _trace = StateLoop._NoTrace()
+            _next._settle(&_trace)
             return _next
         }
 
@@ -291,8 +299,10 @@ public enum Ledger {
             guard lhs._entered_posting == rhs._entered_posting else { return false }
             guard lhs._entered_auditing == rhs._entered_auditing else { return false }
             guard lhs._history_back == rhs._history_back else { return false }
+            guard lhs._done == rhs._done else { return false }
             guard lhs.runs == rhs.runs else { return false }
-            return lhs._runsQueued == rhs._runsQueued
+            guard lhs._runsQueued == rhs._runsQueued else { return false }
+            return lhs.isSettled == rhs.isSettled
         }
 
         /// True while `name` is active: the state itself or, for a composite, any state below it.
@@ -307,6 +317,7 @@ public enum Ledger {
             case .checks: if case .active(.working) = mode { return true }
             case .quiet: if case .active(.working(let _p0)) = mode, case .quiet = _p0.checks { return true }
             case .auditing: if case .active(.working(let _p0)) = mode, case .auditing = _p0.checks { return true }
+            case .cleared: if case .active(.working(let _p0)) = mode, case .cleared = _p0.checks { return true }
             case .paused: if case .active(.paused) = mode { return true }
             }
             return false
@@ -331,7 +342,7 @@ public enum Ledger {
         /// The requests of the effects that run in states, read-only (E42).
         public struct Requests: Swift.Sendable {
             fileprivate let _state: State
-            /// `courier` (Ledger.machine.yml:79).
+            /// `courier` (Ledger.machine.yml:81).
             public var courier: Swift.Bool? { _state._request_courier }
         }
 
@@ -456,6 +467,12 @@ public enum Ledger {
         /// The branch `posting` selects for `_event` (`always:` for `nil`), innermost first, not yet taken (S67).
         fileprivate func _select_posting<_R: StateLoop._TransitionRecorder>(_ _event: Event?, _ _trace: inout _R) -> Swift.Int? {
             guard let _event else {
+#sourceLocation(file: "Ledger.machine.yml", line: 60)
+                              if entries.count > 3
+                {
+#sourceLocation()
+                    return 4
+                }
                 return nil
             }
             switch _event {
@@ -480,7 +497,7 @@ public enum Ledger {
             case .audited:
                 return nil
             case ._timer(let _fired) where _fired == .init(state: .posting, index: 0, entry: _entered_posting):
-                return 4
+                return 5
             case ._timer:
                 return nil
             }
@@ -496,7 +513,7 @@ public enum Ledger {
                 _trace.take(9) // ignored
                 return nil
             case .deposit:
-                _trace.take(16) // ignored
+                _trace.take(17) // ignored
                 return nil
             case .tag:
                 return 1
@@ -506,7 +523,7 @@ public enum Ledger {
                 _trace.take(11) // ignored
                 return nil
             case .audit:
-                return 5
+                return 6
             case .close:
                 return 3
             case .audited:
@@ -526,7 +543,7 @@ public enum Ledger {
                 _trace.take(9) // ignored
                 return nil
             case .deposit:
-                _trace.take(16) // ignored
+                _trace.take(17) // ignored
                 return nil
             case .tag:
                 return 1
@@ -536,14 +553,45 @@ public enum Ledger {
                 _trace.take(11) // ignored
                 return nil
             case .audit:
-                _trace.take(19) // ignored
+                _trace.take(18) // ignored
                 return nil
             case .close:
                 return 3
             case .audited:
-                return 6
-            case ._timer(let _fired) where _fired == .init(state: .auditing, index: 0, entry: _entered_auditing):
                 return 7
+            case ._timer(let _fired) where _fired == .init(state: .auditing, index: 0, entry: _entered_auditing):
+                return 8
+            case ._timer:
+                return nil
+            }
+        }
+
+        /// The branch `cleared` selects for `_event` (`always:` for `nil`), innermost first, not yet taken (S67).
+        fileprivate func _select_cleared<_R: StateLoop._TransitionRecorder>(_ _event: Event?, _ _trace: inout _R) -> Swift.Int? {
+            guard let _event else {
+                return nil
+            }
+            switch _event {
+            case .`open`:
+                _trace.take(9) // ignored
+                return nil
+            case .deposit:
+                _trace.take(17) // ignored
+                return nil
+            case .tag:
+                return 1
+            case .pause:
+                return 2
+            case .resume:
+                _trace.take(11) // ignored
+                return nil
+            case .audit:
+                _trace.take(18) // ignored
+                return nil
+            case .close:
+                return 3
+            case .audited:
+                return nil
             case ._timer:
                 return nil
             }
@@ -575,6 +623,7 @@ public enum Ledger {
             switch _content {
             case .quiet: if let _id = _select_quiet(_event, &_trace) { _ids.append(_id) }
             case .auditing: if let _id = _select_auditing(_event, &_trace) { _ids.append(_id) }
+            case .cleared: if let _id = _select_cleared(_event, &_trace) { _ids.append(_id) }
             }
         }
 
@@ -630,7 +679,10 @@ public enum Ledger {
                 _next.mode = _c
                 State._enterBelow(_c, &_next)
             case (4, 1):
-                _trace.take(15)
+                _trace.take(16)
+#sourceLocation(file: "Ledger.machine.yml", line: 60)
+                                                                   _next.entries = []
+#sourceLocation()
             case (4, 2):
                 _next._entries &+= 1
                 let _c: Mode.Books = .idle
@@ -641,8 +693,19 @@ public enum Ledger {
                 }
                 State._enterBelow_books(_c, &_next)
             case (5, 1):
-                _trace.take(17)
+                _trace.take(15)
             case (5, 2):
+                _next._entries &+= 1
+                let _c: Mode.Books = .idle
+                if case .active(.working(let _r1)) = _next.mode {
+                    var _w1 = _r1
+                    _w1.books = _c
+                    _next.mode = .active(.working(_w1))
+                }
+                State._enterBelow_books(_c, &_next)
+            case (6, 1):
+                _trace.take(20)
+            case (6, 2):
                 _next._entries &+= 1
                 let _c: Mode.Checks = .auditing
                 if case .active(.working(let _r1)) = _next.mode {
@@ -651,20 +714,20 @@ public enum Ledger {
                     _next.mode = .active(.working(_w1))
                 }
                 State._enterBelow_checks(_c, &_next)
-            case (6, 1):
-                _trace.take(18)
-            case (6, 2):
+            case (7, 1):
+                _trace.take(21)
+            case (7, 2):
                 _next._entries &+= 1
-                let _c: Mode.Checks = .quiet
+                let _c: Mode.Checks = .cleared
                 if case .active(.working(let _r1)) = _next.mode {
                     var _w1 = _r1
                     _w1.checks = _c
                     _next.mode = .active(.working(_w1))
                 }
                 State._enterBelow_checks(_c, &_next)
-            case (7, 1):
-                _trace.take(20)
-            case (7, 2):
+            case (8, 1):
+                _trace.take(22)
+            case (8, 2):
                 _next._entries &+= 1
                 let _c: Mode.Checks = .quiet
                 if case .active(.working(let _r1)) = _next.mode {
@@ -679,8 +742,8 @@ public enum Ledger {
 
         /// Takes the selected branches as one microstep: each once; of two that exit the same states, the inner source's, else the first (S68–S70).
         fileprivate static func _step<_R: StateLoop._TransitionRecorder>(_ _ids: [Swift.Int], _ _event: Event?, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
-            let replaces: [[Swift.Int]] = [[2, 3], [], [3], [], [2, 3], [2, 3], [2, 3], [2, 3]]
-            let yields: [[Swift.Int]] = [[4], [], [0, 4, 5, 6, 7], [0, 2, 4, 5, 6, 7], [0], [6, 7], [5, 7], [5, 6]]
+            let replaces: [[Swift.Int]] = [[2, 3], [], [3], [], [2, 3], [2, 3], [2, 3], [2, 3], [2, 3]]
+            let yields: [[Swift.Int]] = [[4, 5], [], [0, 4, 5, 6, 7, 8], [0, 2, 4, 5, 6, 7, 8], [0, 5], [0, 4], [7, 8], [6, 8], [6, 7]]
             var kept: [Swift.Int] = []
             for id in _ids where !kept.contains(id) && !kept.contains(where: yields[id].contains) {
                 kept.removeAll(where: replaces[id].contains)
@@ -738,9 +801,9 @@ public enum Ledger {
             }
         }
 
-        /// An action of Ledger.machine.yml:68, run on the state as it is then.
+        /// An action of Ledger.machine.yml:70, run on the state as it is then.
         fileprivate func _action1(_ _next: inout State) {
-#sourceLocation(file: "Ledger.machine.yml", line: 68)
+#sourceLocation(file: "Ledger.machine.yml", line: 70)
                         _next.attempts = attempts + 1
 #sourceLocation()
         }
@@ -754,14 +817,71 @@ public enum Ledger {
                 _next._entered_auditing = _next._entries
                 do { let _s = _next; _s._action1(&_next) }
                 _next._delay_auditing_0 = _next._delay0()
+            case .cleared:
+                _next._done.append(.checks)
             }
         }
 
-        /// `onDone:` of `courier` (Ledger.machine.yml:83): the event each way the `Courier` child ends becomes (E30).
+        /// Takes the `always:` transition that applies now, if one does.
+        fileprivate func _always<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
+            switch mode {
+            case .active(.working(let _p)): return _reduce_working(_p, nil, &_next, &_trace)
+            case .closed, .active(.paused): return false
+            }
+        }
+
+        /// The transition of Ledger.machine.yml:65, shared by the states that inherit it.
+        fileprivate func _take2<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
+            _trace.take(19)
+#sourceLocation(file: "Ledger.machine.yml", line: 65)
+                                   _next.ratio = ratio * 2
+#sourceLocation()
+            _next._entries &+= 1
+            let _c: Mode.Checks = .quiet
+            if case .active(.working(let _r1)) = _next.mode {
+                var _w1 = _r1
+                _w1.checks = _c
+                _next.mode = .active(.working(_w1))
+            }
+            State._enterBelow_checks(_c, &_next)
+        }
+
+        /// Takes the `onDone:` of `_state` if its final state (every region's) is still active (S53–S55, S71).
+        fileprivate func _onDone<_R: StateLoop._TransitionRecorder>(_ _state: StateName, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
+            switch _state {
+            case .checks:
+                guard isIn(.cleared) else { return false }
+                _take2(&_next, &_trace)
+                return true
+            default: return false
+            }
+        }
+
+        /// Takes `onDone:` and `always:` microsteps until none applies, at most 1,000 (S51).
+        fileprivate mutating func _settle<_R: StateLoop._TransitionRecorder>(_ _trace: inout _R) {
+            for _ in 0..<1_000 {
+                if !_done.isEmpty {
+                    let _state = _done.removeFirst()
+                    let _s = self
+                    _ = _s._onDone(_state, &self, &_trace)
+                    continue
+                }
+                let _s = self
+                if !_s._always(&self, &_trace) {
+                    isSettled = true
+                    return
+                }
+            }
+            isSettled = false
+            var _seen = Swift.Set<StateName>()
+            _done.removeAll { !_seen.insert($0).inserted }
+        }
+
+        /// `onDone:` of `courier` (Ledger.machine.yml:85): the event each way the `Courier` child ends becomes (E30).
         fileprivate static func _outcome0(_ output: Courier.Output?) -> Event? {
             switch output {
             case .delivered?:
-#sourceLocation(file: "Ledger.machine.yml", line: 83)
+#sourceLocation(file: "Ledger.machine.yml", line: 85)
                         return .audited
 #sourceLocation()
             case nil: return nil
@@ -777,7 +897,7 @@ public enum Ledger {
         /// Forwards `event` to the children that run both in `old` and now (E26).
         fileprivate mutating func _forward(_ event: Event, after old: State) {
             if case .tag = event, let _request = old._request_courier, _request == _request_courier {
-#sourceLocation(file: "Ledger.machine.yml", line: 82)
+#sourceLocation(file: "Ledger.machine.yml", line: 84)
                    forwarded.append(.courier(.ping))
 #sourceLocation()
             }
@@ -793,7 +913,7 @@ public enum Ledger {
             isIn(.posting) ? _entered_posting : nil
         }
 
-        /// The request of `after: backoff` of `auditing` (Ledger.machine.yml:69): armed while the machine is there, armed anew by every entry.
+        /// The request of `after: backoff` of `auditing` (Ledger.machine.yml:71): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest1: _DelayedEntry? {
             isIn(.auditing) ? .init(entry: _entered_auditing, delay: _delay_auditing_0) : nil
         }
@@ -803,16 +923,16 @@ public enum Ledger {
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
         // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
-        fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
+        fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch mode {
-            case .closed: _reduce_closed(_event, &_next, &_trace)
-            case .active(.working(let _p)): _ = _reduce_working(_p, _event, &_next, &_trace)
-            case .active(.paused): _reduce_paused(_event, &_next, &_trace)
+            case .closed: return _reduce_closed(_event, &_next, &_trace)
+            case .active(.working(let _p)): return _reduce_working(_p, _event, &_next, &_trace)
+            case .active(.paused): return _reduce_paused(_event, &_next, &_trace)
             }
         }
 
         /// `reduce` in state `closed`.
-        private func _reduce_closed<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
+        private func _reduce_closed<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch _event {
             case .`open`:
                 _trace.take(0)
@@ -822,51 +942,65 @@ public enum Ledger {
                 let _c: Mode = .active(.working(Mode.Working(books: .idle, checks: .quiet)))
                 _next.mode = _c
                 State._enterBelow(_c, &_next)
+                return true
             case .deposit:
                 _trace.take(1) // ignored
+                return false
             case .tag:
                 _trace.take(2) // ignored
+                return false
             case .pause:
                 _trace.take(3) // ignored
+                return false
             case .resume:
                 _trace.take(4) // ignored
+                return false
             case .audit:
                 _trace.take(5) // ignored
+                return false
             case .close:
                 _trace.take(6) // ignored
+                return false
             case .audited:
-                break // no effect that sends it runs here
+                return false // no effect that sends it runs here
             case ._timer:
-                break // a timer of a state not active, or of an earlier entry
+                return false // a timer of a state not active, or of an earlier entry
             }
         }
 
         /// `reduce` in state `paused`.
-        private func _reduce_paused<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
+        private func _reduce_paused<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
             switch _event {
             case .`open`:
                 _trace.take(9) // ignored
+                return false
             case .deposit:
-                _trace.take(22) // ignored
+                _trace.take(24) // ignored
+                return false
             case .tag(let _0):
                 let event: Event.TagPayload = .init(name: _0)
                 _take0(event, &_next, &_trace)
+                return true
             case .pause:
-                _trace.take(23) // ignored
+                _trace.take(25) // ignored
+                return false
             case .resume:
-                _trace.take(21)
+                _trace.take(23)
                 _next._entries &+= 1
                 let _c: Mode.Active = (_next._history_back ?? .working(Mode.Working(books: .idle, checks: .quiet)))
                 _next.mode = .active(_c)
                 State._enterBelow_active(_c, &_next)
+                return true
             case .audit:
-                _trace.take(24) // ignored
+                _trace.take(26) // ignored
+                return false
             case .close:
                 _take1(&_next, &_trace)
+                return true
             case .audited:
-                break // no effect that sends it runs here
+                return false // no effect that sends it runs here
             case ._timer:
-                break // a timer of a state not active, or of an earlier entry
+                return false // a timer of a state not active, or of an earlier entry
             }
         }
     }
@@ -970,15 +1104,15 @@ public enum Ledger {
         state.runs = []
         state.forwarded = []
         let old = state
-        old._reduce(event, &state, &trace)
+        if old._reduce(event, &state, &trace) { state._settle(&trace) }
         state._forward(event, after: old)
     }
 
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
     public protocol Effects: Swift.Sendable {
-        /// `save` (Ledger.machine.yml:77): a one-shot effect, run once per `run:` action; stopping the system cancels it.
+        /// `save` (Ledger.machine.yml:79): a one-shot effect, run once per `run:` action; stopping the system cancels it.
         func save(_ request: SaveRequest) async
-        /// `notify` (Ledger.machine.yml:78): a one-shot effect, run once per `run:` action; stopping the system cancels it.
+        /// `notify` (Ledger.machine.yml:80): a one-shot effect, run once per `run:` action; stopping the system cancels it.
         func notify() async
     }
 
@@ -1125,8 +1259,10 @@ extension Ledger: StateLoop.StateMachine {
         state._entered_posting = source._entered_posting
         state._entered_auditing = source._entered_auditing
         state._history_back = source._history_back
+        state._done = source._done
         state.runs = source.runs
         state._runsQueued = source._runsQueued
+        state.isSettled = source.isSettled
     }
 
     /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
@@ -1145,25 +1281,28 @@ extension Ledger: StateLoop.StateMachine {
         49:18 working --resume--> (ignored)
         53:22 books --audit--> (ignored)
         57:28 idle --deposit--> posting
-        60:26 posting --deposit--> (ignored)
+        61:26 posting --deposit--> (ignored)
         59:32 posting --after 250ms--> idle
-        63:22 checks --deposit--> (ignored)
-        66:29 quiet --audit--> auditing
-        70:31 auditing --audited--> quiet
-        71:26 auditing --audit--> (ignored)
-        69:34 auditing --after backoff--> quiet
-        73:22 paused --resume--> back
-        74:18 paused --deposit--> (ignored)
-        74:27 paused --pause--> (ignored)
-        74:34 paused --audit--> (ignored)
+        60:25 posting --always [entries.count > 3]--> idle
+        64:22 checks --deposit--> (ignored)
+        64:31 checks --audit--> (ignored)
+        65:21 checks --onDone--> quiet
+        68:29 quiet --audit--> auditing
+        72:31 auditing --audited--> cleared
+        71:34 auditing --after backoff--> quiet
+        75:22 paused --resume--> back
+        76:18 paused --deposit--> (ignored)
+        76:27 paused --pause--> (ignored)
+        76:34 paused --audit--> (ignored)
         """)
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
     public static let paths = StateLoop.PathTable<StateName>(table: """
         P e\u{1F}open\u{1F}\u{1F}0\u{1F}\u{1F}\u{1F}\u{1F}open
-        P e\u{1F}deposit\u{1F}\u{1F}13\u{1E}16\u{1F}\u{1F}\u{1F}\u{1F}deposit
-        P e\u{1F}audit\u{1F}\u{1F}12\u{1E}17\u{1F}\u{1F}\u{1F}\u{1F}audit
+        P e\u{1F}deposit\u{1F}\u{1F}13\u{1E}17\u{1F}\u{1F}\u{1F}\u{1F}deposit
+        P e\u{1F}audit\u{1F}\u{1F}12\u{1E}20\u{1F}\u{1F}\u{1F}\u{1F}audit
+        P e\u{1F}audited\u{1F}\u{1F}21\u{1F}\u{1F}\u{1F}courier\u{1F}audited (answer of courier)
         P e\u{1F}pause\u{1F}\u{1F}10\u{1F}\u{1F}\u{1F}\u{1F}pause
         P e\u{1F}deposit\u{1F}\u{1F}1\u{1F}\u{1F}\u{1F}\u{1F}deposit
         P e\u{1F}tag\u{1F}\u{1F}2\u{1F}\u{1F}\u{1F}\u{1F}tag
@@ -1175,15 +1314,16 @@ extension Ledger: StateLoop.StateMachine {
         P e\u{1F}tag\u{1F}\u{1F}8\u{1F}\u{1F}\u{1F}\u{1F}tag
         P e\u{1F}open\u{1F}\u{1F}9\u{1F}\u{1F}\u{1F}\u{1F}open
         P e\u{1F}resume\u{1F}\u{1F}11\u{1F}\u{1F}\u{1F}\u{1F}resume
-        P e\u{1F}deposit\u{1F}\u{1F}14\u{1E}16\u{1F}\u{1F}\u{1F}\u{1F}deposit
+        P e\u{1F}deposit\u{1F}\u{1F}14\u{1E}17\u{1F}\u{1F}\u{1F}\u{1F}deposit
         P t\u{1F}5\u{1F}0\u{1F}15\u{1F}\u{1F}\u{1F}\u{1F}after 250ms in posting
-        P e\u{1F}audited\u{1F}\u{1F}18\u{1F}\u{1F}\u{1F}courier\u{1F}audited (answer of courier)
-        P e\u{1F}audit\u{1F}\u{1F}12\u{1E}19\u{1F}\u{1F}\u{1F}\u{1F}audit
-        P t\u{1F}8\u{1F}0\u{1F}20\u{1F}\u{1F}\u{1F}\u{1F}after backoff in auditing
-        P e\u{1F}resume\u{1F}\u{1F}21\u{1F}\u{1F}\u{1F}\u{1F}resume
-        P e\u{1F}deposit\u{1F}\u{1F}22\u{1F}\u{1F}\u{1F}\u{1F}deposit
-        P e\u{1F}pause\u{1F}\u{1F}23\u{1F}\u{1F}\u{1F}\u{1F}pause
-        P e\u{1F}audit\u{1F}\u{1F}24\u{1F}\u{1F}\u{1F}\u{1F}audit
+        P a\u{1F}\u{1F}\u{1F}16\u{1F}entries.count > 3\u{1F}\u{1F}\u{1F}always in posting [entries.count > 3]
+        P e\u{1F}audit\u{1F}\u{1F}12\u{1E}18\u{1F}\u{1F}\u{1F}\u{1F}audit
+        P d\u{1F}\u{1F}\u{1F}19\u{1F}\u{1F}\u{1F}\u{1F}onDone of checks
+        P t\u{1F}8\u{1F}0\u{1F}22\u{1F}\u{1F}\u{1F}\u{1F}after backoff in auditing
+        P e\u{1F}resume\u{1F}\u{1F}23\u{1F}\u{1F}\u{1F}\u{1F}resume
+        P e\u{1F}deposit\u{1F}\u{1F}24\u{1F}\u{1F}\u{1F}\u{1F}deposit
+        P e\u{1F}pause\u{1F}\u{1F}25\u{1F}\u{1F}\u{1F}\u{1F}pause
+        P e\u{1F}audit\u{1F}\u{1F}26\u{1F}\u{1F}\u{1F}\u{1F}audit
         S 0\u{1F}
         S 1\u{1F}0
         S 2\u{1F}0
@@ -1193,32 +1333,35 @@ extension Ledger: StateLoop.StateMachine {
         S 6\u{1F}0
         S 7\u{1F}0
         S 8\u{1F}0\u{1E}2
-        S 9\u{1F}0\u{1E}3
+        S 9\u{1F}0\u{1E}2\u{1E}3
+        S 10\u{1F}0\u{1E}4
         T 0\u{1F}0
-        T 1\u{1F}4
-        T 2\u{1F}5
-        T 3\u{1F}6
-        T 4\u{1F}7
-        T 5\u{1F}8
-        T 6\u{1F}9
-        T 7\u{1F}0\u{1E}10
-        T 8\u{1F}0\u{1E}11
-        T 9\u{1F}0\u{1E}12
-        T 10\u{1F}0\u{1E}3
-        T 11\u{1F}0\u{1E}13
+        T 1\u{1F}5
+        T 2\u{1F}6
+        T 3\u{1F}7
+        T 4\u{1F}8
+        T 5\u{1F}9
+        T 6\u{1F}10
+        T 7\u{1F}0\u{1E}11
+        T 8\u{1F}0\u{1E}12
+        T 9\u{1F}0\u{1E}13
+        T 10\u{1F}0\u{1E}4
+        T 11\u{1F}0\u{1E}14
         T 12\u{1F}0\u{1E}2
         T 13\u{1F}0\u{1E}1
-        T 14\u{1F}0\u{1E}1\u{1E}14
-        T 15\u{1F}0\u{1E}1\u{1E}15
-        T 16\u{1F}0\u{1E}1
-        T 17\u{1F}0\u{1E}2
-        T 18\u{1F}0\u{1E}2\u{1E}16
-        T 19\u{1F}0\u{1E}2\u{1E}17
-        T 20\u{1F}0\u{1E}2\u{1E}18
-        T 21\u{1F}0\u{1E}3\u{1E}19
-        T 22\u{1F}0\u{1E}3\u{1E}20
-        T 23\u{1F}0\u{1E}3\u{1E}21
-        T 24\u{1F}0\u{1E}3\u{1E}22
+        T 14\u{1F}0\u{1E}1\u{1E}15
+        T 15\u{1F}0\u{1E}1\u{1E}16
+        T 16\u{1F}0\u{1E}1\u{1E}17
+        T 17\u{1F}0\u{1E}1
+        T 18\u{1F}0\u{1E}2\u{1E}18
+        T 19\u{1F}0\u{1E}2\u{1E}3\u{1E}19
+        T 20\u{1F}0\u{1E}2
+        T 21\u{1F}0\u{1E}2\u{1E}3
+        T 22\u{1F}0\u{1E}2\u{1E}20
+        T 23\u{1F}0\u{1E}4\u{1E}21
+        T 24\u{1F}0\u{1E}4\u{1E}22
+        T 25\u{1F}0\u{1E}4\u{1E}23
+        T 26\u{1F}0\u{1E}4\u{1E}24
         """)
 }
 
@@ -1265,6 +1408,7 @@ extension Ledger.Mode.Checks: Swift.CustomStringConvertible {
         switch self {
         case .quiet: "quiet"
         case .auditing: "auditing"
+        case .cleared: "cleared"
         }
     }
 }
@@ -1396,13 +1540,16 @@ extension Ledger.Mode.Checks: StateLoop.JournalCodable {
             writer.writeVarint(0)
         case .auditing:
             writer.writeVarint(1)
+        case .cleared:
+            writer.writeVarint(2)
         }
     }
 
     public init(from reader: inout StateLoop.JournalReader) throws(StateLoop.JournalDecodingError) {
-        switch try reader.readCase(below: 2) {
+        switch try reader.readCase(below: 3) {
         case 0: self = .quiet
-        default: self = .auditing
+        case 1: self = .auditing
+        default: self = .cleared
         }
     }
 }
@@ -1429,13 +1576,15 @@ extension Ledger.StateName: StateLoop.JournalCodable {
             writer.writeVarint(7)
         case .auditing:
             writer.writeVarint(8)
-        case .paused:
+        case .cleared:
             writer.writeVarint(9)
+        case .paused:
+            writer.writeVarint(10)
         }
     }
 
     public init(from reader: inout StateLoop.JournalReader) throws(StateLoop.JournalDecodingError) {
-        switch try reader.readCase(below: 10) {
+        switch try reader.readCase(below: 11) {
         case 0: self = .closed
         case 1: self = .active
         case 2: self = .working
@@ -1445,6 +1594,7 @@ extension Ledger.StateName: StateLoop.JournalCodable {
         case 6: self = .checks
         case 7: self = .quiet
         case 8: self = .auditing
+        case 9: self = .cleared
         default: self = .paused
         }
     }
@@ -1518,8 +1668,10 @@ extension Ledger.State: StateLoop.JournalCodable {
         writer.write(self._entered_posting)
         writer.write(self._entered_auditing)
         writer.write(self._history_back)
+        writer.write(self._done)
         writer.write(self.runs)
         writer.write(self._runsQueued)
+        writer.write(self.isSettled)
     }
 
     public init(from reader: inout StateLoop.JournalReader) throws(StateLoop.JournalDecodingError) {
@@ -1537,8 +1689,10 @@ extension Ledger.State: StateLoop.JournalCodable {
         self._entered_posting = try reader.read()
         self._entered_auditing = try reader.read()
         self._history_back = try reader.read()
+        self._done = try reader.read()
         self.runs = try reader.read()
         self._runsQueued = try reader.read()
+        self.isSettled = try reader.read()
     }
 }
 
