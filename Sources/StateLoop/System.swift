@@ -207,7 +207,7 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
         journal: SystemJournal<State, Event>? = nil
     ) -> SystemRun<State, Event> {
         let core = SystemCore(
-            initial: initial, reduce: reduce, eventHook: eventHook, record: journal?.record,
+            initial: initial, reduce: reduce, eventHook: eventHook, record: journal?.recordOfRun,
             observer: observer, onStop: onStop, onFinished: onFinished)
         let run = SystemRun(core: core)
         handle?.run = run

@@ -51,8 +51,9 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var isStopping = false
     @usableFromInline let reduce: @Sendable (inout State, Event) -> Void
     @usableFromInline let eventHook: (@Sendable (Event, State) -> Void)?
-    /// The write-ahead of a durable instance (`SystemJournal.record`), `nil` for any other.
-    @usableFromInline let record: (@Sendable (Event, Int?, State) -> Bool)?
+    /// The write-ahead of a durable instance (`SystemJournal.record`, handed the event's run),
+    /// `nil` for any other.
+    @usableFromInline let record: (@Sendable (Event, EffectRun?, State) -> Bool)?
     @usableFromInline let observer: @Sendable (State) -> Void
     @usableFromInline let onStop: (@Sendable () -> Void)?
     /// Called with the finished state when the instance ends because it finished (E53).
@@ -65,7 +66,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         initial: State,
         reduce: @escaping @Sendable (inout State, Event) -> Void,
         eventHook: (@Sendable (Event, State) -> Void)?,
-        record: (@Sendable (Event, Int?, State) -> Bool)?,
+        record: (@Sendable (Event, EffectRun?, State) -> Bool)?,
         observer: @escaping @Sendable (State) -> Void,
         onStop: (@Sendable () -> Void)?,
         onFinished: (@Sendable (State) -> Void)?
@@ -143,7 +144,10 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     }
 
     /// Queues `event`; reduces it (and whatever else is queued) at once if nobody drains.
-    @inlinable
+    /// (Always inlined into its two callers, `SystemRun.send` and the effects' `deliver`: since
+    /// the write-ahead check joined `process`, the optimizer no longer did; 12 instructions per
+    /// event, Benchmarks/README.md "durability off".)
+    @inlinable @inline(__always)
     func enqueue(_ event: Event, from run: EffectRun?) {
         lock.lock()
         let action = lifecycle.send(Lifecycle.Pending(event: event, run: run), from: currentThread())
@@ -196,7 +200,9 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     ///
     /// - Returns: Whether it handed the role on: the caller must then make a task take it
     ///   (``handOn()``), or, in that task, yield and take it again (``resumeDrain()``).
-    @inlinable
+    /// (Always inlined, as the optimizer did until the write-ahead check joined `process`:
+    /// called, it costs about 23 more instructions per event.)
+    @inlinable @inline(__always)
     func drain(budget: Int) -> Bool {
         var budget = budget
         while true {
@@ -249,8 +255,10 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         if let run, !run.isCurrent { return }
         reduce(&state, event)
         // Write-ahead (D30): durable before anyone sees the state; a failed append stops (D33).
-        if let record, !record(event, (run as? OneShotToken)?.key, state) {
-            stop()
+        // The run's cast and the failure's path are out of line: inlined here, they made the
+        // per-event code of every instance larger (Benchmarks/README.md, "durability off").
+        if let record, !record(event, run, state) {
+            stopAfterFailedRecord()
             return
         }
         eventHook?(event, state)
@@ -258,6 +266,12 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         // Stopped from inside this call: start no effect for this state.
         if isStopping { return }
         observeLoops?(state)
+    }
+
+    /// Stops the instance from inside `process`, whose event could not be made durable (D33).
+    @inlinable @inline(never)
+    func stopAfterFailedRecord() {
+        stop()
     }
 
     /// Finishes the instance: called by the finish loop (on the draining thread) after every

@@ -23,6 +23,13 @@ package struct SystemJournal<State: Sendable, Event: Sendable>: Sendable {
     /// What the loops of a restored instance resume with.
     @usableFromInline package var resume: Resumption<Event>
 
+    /// `record`, handed the effect run that sent the event (a one-shot run's carries its number).
+    @usableFromInline
+    var recordOfRun: @Sendable (Event, EffectRun?, State) -> Bool {
+        let record = self.record
+        return { event, run, state in record(event, (run as? OneShotToken)?.key, state) }
+    }
+
     @usableFromInline
     package init(
         record: @escaping @Sendable (_ event: Event, _ run: Int?, _ stateAfter: State) -> Bool,
