@@ -1,6 +1,7 @@
 import Foundation
 import StateLoop
 import StateLoopDurable
+import StateLoopTestSupport
 import Synchronization
 import Testing
 
@@ -97,7 +98,7 @@ import Testing
 
     /// 300 events of Ledger drawn with `seed` from its events and the timers each state arms.
     static func walk(seed: UInt64) -> [Ledger.Event] {
-        var generator = JournalRoundTripTests.SeededGenerator(state: seed)
+        var generator = SeededGenerator(seed: seed)
         var state = Ledger.State.initial
         var events: [Ledger.Event] = []
         for _ in 0..<300 {
