@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(name: "ExamplesTests", dependencies: ["StateLoopExamples", "StateLoopTesting", "stateloop-demo", "StateLoopDurable", "StateLoopTestSupport"]),
         // The `stateloop` executable: exit codes, diagnostics, files written.
         // `journal` reads journals a Till (StateLoopExamples) writes in the test, and the demo's.
-        .testTarget(name: "StateLoopCLITests", dependencies: ["stateloop", "stateloop-demo", "StateLoopExamples", "StateLoopDurable"], exclude: ["Help"]),
+        .testTarget(name: "StateLoopCLITests", dependencies: ["stateloop", "stateloop-demo", "StateLoopExamples", "StateLoopDurable", "StateLoopTestSupport"], exclude: ["Help"]),
         // The spec-file naming the plugins and the CLI share (Plugins/PluginsShared, linked in).
         .testTarget(name: "PluginsSharedTests"),
         // The journal stores on real SQLite files and durable systems on hand-written machines; the

@@ -2,20 +2,13 @@
 // through Till's reducer by `stateloop-demo durable --journal FILE --replay`.
 import Foundation
 import StateLoopDurable
+import StateLoopTestSupport
 import Testing
 
 @Suite struct DurableDemoReplayTests {
     /// Runs the demo with `arguments`; returns its exit status and standard output.
     static func demo(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = DurableDemoTests.demo
-        process.arguments = ["durable"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        try runToEnd(DurableDemoTests.demo, ["durable"] + arguments)
     }
 
     @Test("D87: the demo replays its own journal: every snapshot reproduced")

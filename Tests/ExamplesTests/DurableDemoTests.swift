@@ -1,17 +1,12 @@
 // The durable demo, killed: `stateloop-demo durable --journal FILE --events N` SIGKILLed at random
 // moments and started again with the same arguments (README "Surviving a crash", D70–D72).
 import Foundation
+import StateLoopTestSupport
 import Testing
 
 @Suite struct DurableDemoTests {
-    /// The demo executable built next to this test binary (or next to a parent folder of it).
-    static var demo: URL {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: directory.appending(path: "stateloop-demo").path), directory.path != "/" {
-            directory.deleteLastPathComponent()
-        }
-        return directory.appending(path: "stateloop-demo")
-    }
+    /// The demo executable of this build.
+    static var demo: URL { builtExecutable("stateloop-demo") }
 
     /// One run of the demo: its lines so far, and how it ended.
     struct Outcome {

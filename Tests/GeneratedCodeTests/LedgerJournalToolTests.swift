@@ -11,14 +11,8 @@ import Testing
 /// fixed wall clock, read with the fixture's spec: the layout the tool reads with is the one the
 /// generated code writes with.
 @Suite struct LedgerJournalToolTests {
-    /// The `stateloop` of this build's products folder.
-    static var stateloop: URL {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: directory.appending(path: "stateloop").path), directory.path != "/" {
-            directory.deleteLastPathComponent()
-        }
-        return directory.appending(path: "stateloop")
-    }
+    /// The `stateloop` of this build.
+    static var stateloop: URL { builtExecutable("stateloop") }
 
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appending(path: "StateLoopCodegenTests/Fixtures/Ledger.machine.yml").path
@@ -127,15 +121,7 @@ import Testing
 
     /// Runs `stateloop ARGUMENTS`: its exit status and standard output.
     static func runStateloop(_ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = Self.stateloop
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        try runToEnd(Self.stateloop, arguments)
     }
 
     static func wait(_ condition: () -> Bool) async throws {

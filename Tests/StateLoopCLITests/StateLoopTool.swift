@@ -1,4 +1,5 @@
 import Foundation
+import StateLoopTestSupport
 
 /// Runs the `stateloop` executable built next to this test binary.
 struct StateLoopTool {
@@ -10,11 +11,7 @@ struct StateLoopTool {
     /// what the tests say of an older build.
     static var executable: URL {
         if let tool = ProcessInfo.processInfo.environment["STATELOOP_TOOL"] { return URL(fileURLWithPath: tool) }
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: directory.appending(path: "stateloop").path), directory.path != "/" {
-            directory.deleteLastPathComponent()
-        }
-        return directory.appending(path: "stateloop")
+        return builtExecutable("stateloop")
     }
 
     struct Result {

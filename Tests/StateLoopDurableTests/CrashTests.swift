@@ -1,15 +1,7 @@
 import Foundation
 import StateLoopDurable
+import StateLoopTestSupport
 import Testing
-
-/// The executable `name` built next to this test binary (or next to a parent folder of it, in a bundle).
-func builtExecutable(_ name: String) -> URL {
-    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    while !FileManager.default.fileExists(atPath: directory.appending(path: name).path), directory.path != "/" {
-        directory.deleteLastPathComponent()
-    }
-    return directory.appending(path: name)
-}
 
 /// Real SIGKILLs of processes that append to a real SQLite file (`journal-crash-helper`).
 @Suite struct CrashTests {

@@ -1,4 +1,5 @@
 import Foundation
+import StateLoopTestSupport
 import Testing
 
 /// Real SIGKILLs of a process that runs a durable machine on a real SQLite file
