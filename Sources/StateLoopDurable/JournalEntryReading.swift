@@ -1,7 +1,8 @@
-// JournalEntryReading: a journal entry's envelope read without the machine's Swift types, for the
-// tools that read a journal of code they do not link (`stateloop journal`, D83–D85). It follows
-// "The record envelope" (Docs/Durability.md) as JournalEnvelope.swift writes it; D83's test reads
-// entries that a durable system wrote, so the two are pinned together.
+// JournalEntryReading: a journal entry's envelope read without the machine's Swift types: the one
+// reader of "The record envelope" (Docs/Durability.md). The tools that read a journal of code they
+// do not link (`stateloop journal`, D83–D85) stop there; a durable system's `RecordEnvelope` and
+// `SnapshotEnvelope` (JournalEnvelope.swift, which also writes entries) read the machine's values
+// after it, with `DurableMachine`'s readers of the entry's version.
 //
 // Invariants:
 // - Reading never traps: bad bytes throw `JournalDecodingError` with their offset.
@@ -9,7 +10,8 @@
 
 import StateLoop
 
-/// A journal record's envelope (`JournalRecord.event`), its event left as bytes.
+/// A journal record's envelope (`JournalRecord.event`), its event left as bytes: what every reader
+/// of a record reads first (the durable system's `RecordEnvelope` too).
 public struct JournalRecordEnvelope: Sendable, Equatable {
     /// A reduced event, or a one-shot run that returned nothing.
     public enum Kind: Sendable, Equatable { case event, runReturnedNothing }
@@ -21,23 +23,39 @@ public struct JournalRecordEnvelope: Sendable, Equatable {
     public var wallTime: Int64
     /// The number of the one-shot run that sent the event, or that returned nothing.
     public var run: Int?
+    /// The record's bytes; the event's start at ``eventOffset``.
+    public var bytes: [UInt8]
+    /// Where the event's bytes start in ``bytes`` (at their end for `.runReturnedNothing`).
+    public var eventOffset: Int
+
     /// The event's bytes in the machine's encoding (empty for `.runReturnedNothing`).
-    public var event: [UInt8]
+    public var event: [UInt8] { Array(bytes[eventOffset...]) }
 
     /// Reads the envelope of a record's bytes.
+    @inlinable
     public init(_ bytes: [UInt8]) throws(JournalDecodingError) {
+        var version: Int?
+        try self.init(bytes, version: &version)
+    }
+
+    /// Reads the envelope of a record's bytes; `version` is set as soon as it is read, so that a
+    /// caller can say which version wrote bytes that end too soon.
+    @inlinable
+    public init(_ bytes: [UInt8], version: inout Int?) throws(JournalDecodingError) {
         var reader = JournalReader(bytes)
         kind = try reader.readCase(below: 2) == 0 ? .event : .runReturnedNothing
-        version = try reader.read(Int.self)
+        self.version = try reader.read(Int.self)
+        version = self.version
         wallTime = try reader.readSigned()
         let runStart = reader.offset
         let number = try reader.readVarint()
         guard number <= UInt64(Int.max) else { throw .invalid(offset: runStart, reason: "a run number too large for Int") }
         run = number == 0 ? nil : Int(number) - 1
-        event = Array(bytes[reader.offset...])
+        self.bytes = bytes
+        eventOffset = reader.offset
         if kind == .runReturnedNothing {
             guard run != nil else { throw .invalid(offset: runStart, reason: "a finished run without a number") }
-            guard event.isEmpty else { throw .invalid(offset: reader.offset, reason: "bytes after the record") }
+            guard reader.isAtEnd else { throw .invalid(offset: reader.offset, reason: "bytes after the record") }
         }
     }
 }
@@ -63,10 +81,19 @@ public struct JournalSnapshotEnvelope {
     }
 
     /// Reads the header of a snapshot's bytes.
+    @inlinable
     public init(_ bytes: [UInt8]) throws(JournalDecodingError) {
+        var version: Int?
+        try self.init(bytes, version: &version)
+    }
+
+    /// Reads the header of a snapshot's bytes; `version` as for ``JournalRecordEnvelope``.
+    @inlinable
+    public init(_ bytes: [UInt8], version: inout Int?) throws(JournalDecodingError) {
         reader = JournalReader(bytes)
         _ = try reader.readCase(below: 1)
-        version = try reader.read(Int.self)
+        self.version = try reader.read(Int.self)
+        version = self.version
         wallTime = try reader.readSigned()
     }
 

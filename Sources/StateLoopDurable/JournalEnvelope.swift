@@ -38,26 +38,26 @@ enum RecordEnvelope<M: DurableMachine>: Equatable {
         return writer.bytes
     }
 
-    /// Reads a record written by ``bytes``; `version` is set before the machine's bytes are read,
-    /// so a caller can say which version wrote bytes it cannot read.
+    /// Reads a record written by ``bytes`` (its envelope with ``JournalRecordEnvelope``, the
+    /// event with `M.readEvent`); `version` is set before the machine's bytes are read, so a
+    /// caller can say which version wrote bytes it cannot read.
     @inlinable
     init(from bytes: [UInt8], version: inout Int?) throws(JournalDecodingError) {
-        var reader = JournalReader(bytes)
-        let kind = try reader.readCase(below: 2)
-        let written = try reader.read(Int.self)
-        version = written
-        guard written == M.journalVersion else { throw .invalid(offset: 1, reason: "written by version \(written)") }
-        let wallTime = try reader.readSigned()
-        let runStart = reader.offset
-        let run = try reader.readVarint()
-        guard run <= UInt64(Int.max) else { throw .invalid(offset: runStart, reason: "a run number too large for Int") }
-        if kind == 0 {
-            self = .event(try reader.read(M.Event.self), wallTime: wallTime, run: run == 0 ? nil : Int(run) - 1)
-        } else {
-            guard run > 0 else { throw .invalid(offset: runStart, reason: "a finished run without a number") }
-            self = .runReturnedNothing(run: Int(run) - 1, wallTime: wallTime)
+        let envelope = try JournalRecordEnvelope(bytes, version: &version)
+        guard envelope.version == M.journalVersion else { throw .invalid(offset: 1, reason: "written by version \(envelope.version)") }
+        switch envelope.kind {
+        case .event:
+            var reader = JournalReader(bytes)
+            reader.offset = envelope.eventOffset
+            guard let event = try M.readEvent(from: &reader, version: envelope.version) else {
+                throw .invalid(offset: envelope.eventOffset, reason: "an event its version's migration drops")
+            }
+            guard reader.isAtEnd else { throw .invalid(offset: reader.offset, reason: "bytes after the record") }
+            self = .event(event, wallTime: envelope.wallTime, run: envelope.run)
+        case .runReturnedNothing:
+            // The envelope checked that it has a number.
+            self = .runReturnedNothing(run: envelope.run ?? 0, wallTime: envelope.wallTime)
         }
-        guard reader.isAtEnd else { throw .invalid(offset: reader.offset, reason: "bytes after the record") }
     }
 }
 
@@ -99,35 +99,31 @@ struct SnapshotEnvelope<M: DurableMachine> {
         self.book = book
     }
 
-    /// Reads a snapshot written by ``bytes``; `version` as for ``RecordEnvelope``.
+    /// Reads a snapshot written by ``bytes`` (its header and bookkeeping with
+    /// ``JournalSnapshotEnvelope``, the machine's values with `M.readState`, `M.readRun` and
+    /// `M.readEvent`); `version` as for ``RecordEnvelope``.
     @inlinable
     init(from bytes: [UInt8], version: inout Int?) throws(JournalDecodingError) {
-        var reader = JournalReader(bytes)
-        _ = try reader.readCase(below: 1)
-        let written = try reader.read(Int.self)
-        version = written
+        var envelope = try JournalSnapshotEnvelope(bytes, version: &version)
+        let written = envelope.version
         guard written == M.journalVersion else { throw .invalid(offset: 1, reason: "written by version \(written)") }
-        wallTime = try reader.readSigned()
-        state = try reader.read(M.State.self)
-        let runsQueued = try reader.read(Int.self)
-        var runs: [(key: Int, run: M.Run)] = []
-        for _ in 0..<(try Self.count(&reader)) { runs.append((try reader.read(Int.self), try reader.read(M.Run.self))) }
-        var timers: [DurableBookkeeping<M>.Timer] = []
-        for _ in 0..<(try Self.count(&reader)) {
-            timers.append(.init(event: try reader.read(M.Event.self), armedAt: try reader.readSigned(), fired: try reader.read(Bool.self)))
-        }
-        guard reader.isAtEnd else { throw .invalid(offset: reader.offset, reason: "bytes after the snapshot") }
-        book = DurableBookkeeping(timers: timers, runs: runs, runsQueued: runsQueued)
-    }
-
-    /// A count of elements, each at least one byte long (a larger count is corrupt).
-    @inlinable
-    static func count(_ reader: inout JournalReader) throws(JournalDecodingError) -> Int {
-        let start = reader.offset
-        let count = try reader.readVarint()
-        guard count <= UInt64(reader.bytes.count - reader.offset) else {
-            throw .invalid(offset: start, reason: "\(count) elements in \(reader.bytes.count - reader.offset) bytes")
-        }
-        return Int(count)
+        wallTime = envelope.wallTime
+        state = try M.readState(from: &envelope.reader, version: written)
+        let book = try envelope.readBookkeeping(
+            run: { (reader: inout JournalReader) throws(JournalDecodingError) -> M.Run in
+                guard let run = try M.readRun(from: &reader, version: written) else {
+                    throw .invalid(offset: reader.offset, reason: "a run its version's migration drops")
+                }
+                return run
+            },
+            event: { (reader: inout JournalReader) throws(JournalDecodingError) -> M.Event in
+                guard let event = try M.readEvent(from: &reader, version: written) else {
+                    throw .invalid(offset: reader.offset, reason: "an event its version's migration drops")
+                }
+                return event
+            })
+        self.book = DurableBookkeeping(
+            timers: book.timers.map { .init(event: $0.event, armedAt: $0.armedAt, fired: $0.fired) },
+            runs: book.runs, runsQueued: book.runsQueued)
     }
 }
