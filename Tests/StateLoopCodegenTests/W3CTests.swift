@@ -18,7 +18,7 @@ struct W3CTests {
             return
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0.hasSuffix(".machine.yml") }.sorted()
-        #expect(files.count >= 14, "\(files)")
+        #expect(files.count >= 17, "\(files)")
         var sources: [String: String] = [:]
         var main: [String] = []
         var expected: [String] = []
