@@ -111,15 +111,19 @@ struct DiagramModel {
         /// `▶ effect(request)`: a `run:` of a one-shot effect; the request is `nil` when none is
         /// written, and at `DiagramDetail.compact`.
         case run(effect: String, request: String?)
+        /// `↺ event(field: expression)`: a `raise:` (S125); the payload is `nil` when the event has
+        /// none, and at `DiagramDetail.compact`.
+        case raise(event: String, payload: String?)
         /// `if condition [then...] else [otherwise...]`: a conditional action (S106).
         indirect case conditional(condition: String, then: [Action], otherwise: [Action])
 
-        /// `field = expression`, `▶ effect(request)` or `if n > 0 [n = 0] else [▶ beep]`, unescaped,
+        /// `field = expression`, `▶ effect(request)`, `↺ event` or `if n > 0 [n = 0] else [▶ beep]`, unescaped,
         /// as both formats write it.
         var text: String {
             switch self {
             case .assign(let field, let expression): "\(field) = \(expression)"
             case .run(let effect, let request): "▶ \(effect)" + (request.map { "(\($0))" } ?? "")
+            case .raise(let event, let payload): "↺ \(event)" + (payload.map { "(\($0))" } ?? "")
             case .conditional(let condition, let then, let otherwise):
                 "if \(condition) [\(then.map(\.text).joined(separator: "; "))]"
                     + (otherwise.isEmpty ? "" : " else [\(otherwise.map(\.text).joined(separator: "; "))]")
@@ -229,6 +233,7 @@ struct DiagramModel {
                 switch action {
                 case .assign: detail == .compact ? nil : action
                 case .run(let effect, let request): .run(effect: effect, request: detail == .compact ? nil : request)
+                case .raise(let event, let payload): .raise(event: event, payload: detail == .compact ? nil : payload)
                 case .conditional(let condition, let then, let otherwise): .conditional(condition: condition, then: actions(then), otherwise: actions(otherwise))
                 }
             }
@@ -239,6 +244,8 @@ struct DiagramModel {
                     switch action {
                     case .set(let assignments, _): assignments.map { .assign(field: $0.field.value, expression: $0.expression.value) }
                     case .run(let effect, let request, _): [.run(effect: effect.value, request: request?.value)]
+                    case .raise(let event, let payload, _):
+                        [.raise(event: event.value, payload: payload.isEmpty ? nil : payload.map { "\($0.field.value): \($0.expression.value)" }.joined(separator: ", "))]
                     case .conditional(let conditional):
                         [.conditional(condition: conditional.condition.value, then: shown(conditional.then), otherwise: shown(conditional.otherwise))]
                     }

@@ -191,7 +191,7 @@ private enum PathsJSON {
                 trigger: "", transitions: step.transitions, holding: guards(step.holding), failing: guards(step.failing),
                 effect: step.effect, text: paths.text(of: step))
             switch step.trigger {
-            case .event(let name), .group(let name, _): (json.trigger, json.event) = ("event", name)
+            case .event(let name), .group(let name, _): (json.trigger, json.event) = (step.isRaised ? "raised" : "event", name)
             case .timer(_, let delay): (json.trigger, json.delay) = ("timer", delay)
             case .always: json.trigger = "always"
             case .done: json.trigger = "onDone"

@@ -24,6 +24,9 @@ struct VocabularyHost: MachineHost {
     var label = ""
     let positions: [String: Int]
     var trigger: MachineSemantics.Trigger?
+    /// The payloads of the raised events, oldest first, those before `taken` already taken (S121).
+    var raised: [(x: Int, label: String)] = []
+    var taken = 0
     /// Guards and actions outside the vocabulary: a fault of the test's machines.
     var unknown: [String] = []
 
@@ -46,6 +49,18 @@ struct VocabularyHost: MachineHost {
     }
 
     mutating func perform(_ action: Action) {
+        if case .raise(_, let payload, _) = action {
+            var given = (x: 0, label: "")
+            for field in payload {
+                switch (field.field.value, value(field.expression.value)) {
+                case ("x", .int(let number)): given.x = number
+                case ("label", .text(let text)): given.label = text
+                default: unknown.append("raise with \(field.field.value)")
+                }
+            }
+            raised.append(given)
+            return
+        }
         guard case .set(let assignments, _) = action else {
             unknown.append("action at \(action.location)")
             return
@@ -59,6 +74,17 @@ struct VocabularyHost: MachineHost {
             default: unknown.append("set \(field)")
             }
         }
+    }
+
+    mutating func takeRaised() {
+        (x, label) = raised[taken]
+        taken += 1
+        if taken == raised.count { dropRaised() }
+    }
+
+    mutating func dropRaised() {
+        raised = []
+        taken = 0
     }
 
     enum Value { case int(Int), text(String), unknown }

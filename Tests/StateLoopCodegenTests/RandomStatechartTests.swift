@@ -8,7 +8,7 @@ import Testing
 // at a time (parallel states with and without transitions below them, history of every depth in
 // composites and parallel states, `always:`, `onDone:` of composites and parallel states, timers,
 // entry and exit actions, payloads read by guards or only by `set:`, groups of ignored events,
-// conditional actions, `trigger` in guards, `reenter: true`). Every machine the checker
+// conditional actions, `trigger` in guards, `reenter: true`, raised events). Every machine the checker
 // accepts is generated, and all of them are type-checked as one module by the real swiftc.
 
 /// One random statechart, as YAML: names `s0`, `s1`, ... in document order.
@@ -99,12 +99,13 @@ struct RandomStatechart {
                 parts.append("target: \(target(&random))")
                 if Int.random(in: 0..<4, using: &random) == 0 { parts.append("reenter: true") }  // S115, S116
             }
-            switch (event, Int.random(in: 0..<4, using: &random)) {
+            switch (event, Int.random(in: 0..<5, using: &random)) {
             case ("e1", 0): parts.append("set: {n: event.x}")
             case ("e2", 0): parts.append("set: {s: event.label}")
             case (_, 1): parts.append("set: {n: n + 1}")
             case (_, 2): parts.append("do: [{set: {s: \"s + \\\"!\\\"\"}}]")
             case (_, 3): parts.append("do: [\(conditional(&random))]")
+            case (.some, 4): parts.append("do: [{set: {s: s + \"r\"}}, \(raise(&random))]")  // S120, S121
             default: break
             }
             // A branch does something: a target, or else an action (an eventless one must).
@@ -112,6 +113,11 @@ struct RandomStatechart {
                 parts.append("set: {n: n + 1}")
             }
             return "{" + parts.joined(separator: ", ") + "}"
+        }
+
+        /// A raise of an event, with the payload computed from the state (S120).
+        func raise(_ random: inout SeededGenerator) -> String {
+            ["{raise: e0}", "{raise: {event: e1, x: \"n + 1\"}}", "{raise: e3}", "{raise: {event: e2, label: \"s + \\\"#\\\"\"}}"].randomElement(using: &random)!
         }
 
         /// A conditional action whose branches set and append (S106, S107): the second `set:` of

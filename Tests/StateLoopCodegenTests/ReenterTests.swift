@@ -122,4 +122,6 @@ private struct ConfigurationProbe: MachineHost {
     }
 
     mutating func perform(_ action: Action) {}
+    mutating func takeRaised() {}
+    mutating func dropRaised() {}
 }

@@ -53,6 +53,28 @@ import Testing
         #expect(DOTRenderer(detail: .compact).render(spec).contains("entry / if n &gt; 0 [] else [if n &lt; 0 []]"))
     }
 
+    @Test("S125: a raise is drawn where the action goes, its payload left out at compact detail")
+    func raisedEventsAreDrawn() throws {
+        let yaml = """
+            machine: M
+            context: {n: {type: Int, default: "0"}}
+            events: {go: {}, found: {k: Int}}
+            initial: a
+            states:
+              a:
+                entry: [{raise: go}]
+                on: {go: {target: a, do: [{raise: {event: found, k: n + 1}}]}}
+                ignore: [found]
+            """
+        let spec = try #require(SpecLoader.load(contents: Array(yaml.utf8), path: "M.machine.yml").spec)
+        let dot = DOTRenderer().render(spec)
+        #expect(dot.contains("entry / ↺ go"), "\(dot)")
+        #expect(dot.contains("/ ↺ found(k: n + 1)"), "\(dot)")
+        #expect(MermaidRenderer().render(spec).contains("go / ↺ found(k#58; n + 1)"))  // Mermaid's escape of ':'
+        #expect(DOTRenderer(detail: .compact).render(spec).contains("/ ↺ found"))
+        #expect(!DOTRenderer(detail: .compact).render(spec).contains("↺ found("))
+    }
+
     @Test(arguments: statechartFixtures, [DiagramDetail.compact, .standard, .full])
     func dotMatchesGoldenFile(machine: String, detail: DiagramDetail) throws {
         try expectGolden(DOTRenderer(detail: detail).render(try fixtureSpec(machine)), named: "\(machine).\(detail).dot")

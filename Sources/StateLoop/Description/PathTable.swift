@@ -21,6 +21,8 @@ public struct PathTable<StateName: Hashable & Sendable & CaseIterable>: Sendable
             case always
             /// An `onDone:` microstep.
             case onDone
+            /// The step of an event a step before it raised (S121): `reduce` takes it, nothing is sent.
+            case raised(String)
         }
 
         public var trigger: Trigger
@@ -86,6 +88,7 @@ public struct PathTable<StateName: Hashable & Sendable & CaseIterable>: Sendable
                 case "e": .event(fields[1])
                 case "t": .timer(names[Int(fields[1]) ?? 0], index: Int(fields[2]) ?? 0)
                 case "a": .always
+                case "r": .raised(fields[1])
                 default: .onDone
                 }
                 steps.append(Step(

@@ -25,6 +25,11 @@ extension MachineContextBuilder {
             out.line("var _trace = StateLoop._NoTrace()")
             out.line("_next._settle(&_trace)")
         }
+        if layout.raises {
+            // S121: what the initial entries raised is taken before `initial` returns.
+            out.line("_next._takeRaised(&_trace)")
+            if readsTrigger { out.line("_next.trigger = nil") }
+        }
         out.line("return _next")
         return out.finished()
     }
@@ -39,6 +44,7 @@ extension MachineContextBuilder {
         if readsTrigger { out.line("state.trigger = event") }
         out.line("let old = state")
         out.line(layout.settles ? "if old._reduce(event, &state, &trace) { state._settle(&trace) }" : "old._reduce(event, &state, &trace)")
+        if layout.raises { out.line("state._takeRaised(&trace)") }
         if readsTrigger { out.line("state.trigger = nil") }
         if hasForwarding {
             makeForwardingMember()

@@ -14,7 +14,17 @@ extension MachineContextBuilder {
     mutating func makeSettleMembers() {
         if layout.hasAlways { makeAlwaysMembers() }
         if layout.hasOnDone { makeOnDoneMember() }
+        if layout.raises { makeTakeRaisedMember() }
         var body = memberPrinter()
+        guard layout.hasAlways || layout.hasOnDone else {
+            // Only raised events (S122): nothing follows a microstep, so every step settles.
+            body.line("isSettled = true")
+            addMember(
+                doc: "A step settles at once: the machine has no `onDone:` nor `always:` (S122).",
+                declaration: "fileprivate mutating func _settle<_R: StateLoop._TransitionRecorder>(_ _trace: inout _R)",
+                body: body)
+            return
+        }
         body.block("for _ in 0..<1_000 {") { out in
             if layout.hasTopLevelFinal { out.line("if isDone { return }") }
             if layout.hasOnDone {
@@ -45,6 +55,41 @@ extension MachineContextBuilder {
         addMember(
             doc: "Takes `onDone:` and `always:` microsteps until none applies, at most 1,000 (S51).",
             declaration: "fileprivate mutating func _settle<_R: StateLoop._TransitionRecorder>(_ _trace: inout _R)",
+            body: body)
+    }
+
+    /// `_takeRaised`: the steps of the raised events, oldest first, each settled, at most 1,000
+    /// per `reduce` (S121, S122).
+    private mutating func makeTakeRaisedMember() {
+        var body = memberPrinter()
+        body.line("var _taken = 0")
+        // Generation by generation: what a generation raises queues behind it, so the order is
+        // the queue's, and no event is removed from the front of an array (S121).
+        body.block("while !_raised.isEmpty {") { out in
+            out.line("let _queue = _raised")
+            out.line("_raised = []")
+            out.block("for _event in _queue {") { out in
+                if layout.hasTopLevelFinal {
+                    out.block("if isDone {") { out in
+                        out.line("_raised = []")
+                        out.line("return")
+                    }
+                }
+                // Not settled (S51), or 1,000 taken: the rest are dropped (S122).
+                out.block("if !isSettled || _taken == 1_000 {") { out in
+                    out.line("_raised = []")
+                    out.line("isSettled = false")
+                    out.line("return")
+                }
+                out.line("_taken += 1")
+                if readsTrigger { out.line("trigger = _event") }
+                out.line("let _s = self")
+                out.line("if _s._reduce(_event, &self, &_trace) { _settle(&_trace) }")
+            }
+        }
+        addMember(
+            doc: "Takes the raised events one by one, each with its microsteps, before `reduce` returns (S121); past 1,000, or once a step did not settle, the rest are dropped and `isSettled` is false (S122).",
+            declaration: "fileprivate mutating func _takeRaised<_R: StateLoop._TransitionRecorder>(_ _trace: inout _R)",
             body: body)
     }
 

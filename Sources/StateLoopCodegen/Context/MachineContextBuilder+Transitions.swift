@@ -90,6 +90,23 @@ extension MachineContextBuilder {
             } else {
                 out.line("_next._queue(.\(name))")
             }
+        case .raise(let name, let given, _):
+            // The payload in the event's declared order, each value at its YAML line (S120).
+            let event = spec.events.first { $0.name.value == name.value }!
+            let values = event.payload.compactMap { field in given.first { $0.field.value == field.name.value } }
+            let raised = "_next._raised.append(.\(SwiftName.escaped(name.value))"
+            guard !values.isEmpty else {
+                out.line(raised + ")")
+                return
+            }
+            // A `#sourceLocation` stands between statements: each value is a constant of its type first.
+            let types = payloadTypes[name.value] ?? []
+            out.block("do {") { out in
+                for (index, value) in values.enumerated() {
+                    out.spec(value.expression, after: "let _p\(index): \(types[index]) = ")
+                }
+                out.line(raised + "(" + values.enumerated().map { "\(Self.argumentLabel($1.field.value)): _p\($0)" }.joined(separator: ", ") + "))")
+            }
         case .conditional(let conditional):
             out.spec(conditional.condition, after: "if ", then: "{")
             out.indent()

@@ -152,8 +152,12 @@ public struct MachineContextBuilder {
         if readsTrigger {
             ownFields.append(.init(doc: "The event of the step that is running, `nil` at rest and while `initial` is entered (S111, S112).", name: GeneratedNames.triggerField, declaration: "Event? = nil", journal: .optional(.generated(GeneratedNames.event))))
         }
+        if layout.raises {
+            ownFields.append(.init(doc: "The raised events not yet taken, oldest first; empty between steps (S121).", name: "_raised", declaration: "[Event] = []", journal: .array(.generated(GeneratedNames.event))))
+        }
         if layout.settles {
-            ownFields.append(.init(doc: "False when `always:` transitions were still enabled after 1,000 microsteps (S51).", name: "isSettled", declaration: "Swift.Bool = true", journal: .standard("Bool")))
+            let raised = layout.raises ? ", or more than 1,000 events were raised (S122)" : ""
+            ownFields.append(.init(doc: "False when `always:` transitions were still enabled after 1,000 microsteps (S51)\(raised).", name: "isSettled", declaration: "Swift.Bool = true", journal: .standard("Bool")))
         }
         bookkeeping = (hasTimers ? ["_entries"] : []) + ownFields.map(\.name)
         // Every stored property of `State`, in declaration order, with how it is journaled.

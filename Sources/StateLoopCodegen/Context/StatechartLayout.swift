@@ -26,6 +26,8 @@ struct StatechartLayout {
     let hasOnDone: Bool
     let hasTopLevelFinal: Bool
     let hasRuns: Bool
+    /// An action raises an event (S120): `State` has the internal queue `_raised`.
+    let raises: Bool
 
     init(_ semantics: MachineSemantics) {
         let tree = semantics.tree
@@ -71,10 +73,12 @@ struct StatechartLayout {
         hasOnDone = tree.nodes.contains { !$0.spec.onDone.isEmpty }
         hasTopLevelFinal = tree.roots.contains { tree[$0].spec.isFinal }
         hasRuns = spec.effects.contains(where: \.isOneShot)
+        raises = spec.raises(tree: tree)
     }
 
-    /// True when a step can be followed by `onDone:` or `always:` microsteps.
-    var settles: Bool { hasAlways || hasOnDone }
+    /// True when a step can be followed by `onDone:` or `always:` microsteps, or by the steps of
+    /// raised events, which `isSettled` also reports on (S122).
+    var settles: Bool { hasAlways || hasOnDone || raises }
 
     func exitBelow(_ domain: Int?) -> Bool {
         domain.map { exitBelow[$0] } ?? exitBelowMachine

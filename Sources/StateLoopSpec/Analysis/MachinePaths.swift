@@ -34,6 +34,9 @@ public struct MachinePaths: Sendable {
         public var failing: [Assumption]
         /// For an event `from: effects`: the effect that must answer with it.
         public var effect: String?
+        /// True for the step of an event that a step before it raised (S121, S125): `reduce`
+        /// takes it on its own, so a test sends nothing for it.
+        public var isRaised = false
     }
 
     /// Every step of every path, each stored once (P15): a step and the index of the step before
@@ -159,7 +162,7 @@ public struct MachinePaths: Sendable {
         let states = step.transitions.map { transitionList.entries[$0].state ?? "(any)" }
         let owners = states.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.joined(separator: ", ")
         var text = switch step.trigger {
-        case .event(let name), .group(let name, _): name
+        case .event(let name), .group(let name, _): step.isRaised ? "↺ \(name)" : name
         case .timer(_, let delay): "after \(delay) in \(owners)"
         case .always: "always in \(owners)"
         case .done: "onDone of \(owners)"
@@ -181,6 +184,8 @@ final class PathSearch {
         var leaves: [Int]
         var dues: [Int] = []
         var settling = false
+        /// The events raised and not yet taken, oldest first (S121); taken once settling is over.
+        var raised: [String] = []
     }
 
     /// One branch (or nothing) a leaf, a timer or a due `onDone:` may select, with its guards.
@@ -249,6 +254,12 @@ final class PathSearch {
 
     /// The most combinations of the regions' choices one event may make (P12).
     static let combinationLimit = 1_024
+    /// The most raised events a node holds; later ones are dropped, so that a loop of raises
+    /// through guards revisits nodes instead of making longer queues (S122, S125).
+    static let raisedLimit = 4
+    /// A node that holds raised events is made only while the search has fewer than
+    /// `limit / raisedNodeShare` nodes: each configuration may come with many queues.
+    static let raisedNodeShare = 10
 
     init(_ semantics: MachineSemantics, limit: Int) {
         let tree = semantics.tree
@@ -270,7 +281,7 @@ final class PathSearch {
     func run() {
         guard let initial = tree.index[spec.initial.value] else { return }
         let entered = semantics.entered(below: nil, toward: initial)
-        let start = settlingNode(leaves: Set(entered.filter(isTerminal)), entered: entered)
+        let start = settlingNode(leaves: Set(entered.filter(isTerminal)), entered: entered, raised: raises(entering: entered))
         _ = add(start, distance: 0, from: nil)
         var buckets: [[Int]] = [[0]]
         var expanded = Set<Int>()
@@ -290,8 +301,13 @@ final class PathSearch {
                             parent[known] = (node, successor.step)
                             buckets[reached].append(known)
                         }
-                    } else if configurations.count >= limit, !configurations.contains(successor.node.leaves) {
-                        truncation = "the search stopped after \(limit) configurations"
+                    } else if configurations.count >= limit && !configurations.contains(successor.node.leaves)
+                        // Queues of raised events multiply the nodes of one configuration (S125).
+                        || !successor.node.raised.isEmpty && nodes.count >= limit / Self.raisedNodeShare
+                    {
+                        truncation = configurations.count >= limit
+                            ? "the search stopped after \(limit) configurations"
+                            : "the search stopped after \(limit / Self.raisedNodeShare) nodes with raised events"
                         // The states the step enters are reached all the same.
                         for state in activeStates(successor.node.leaves) where stateFound[state] == nil {
                             stateFound[state] = (node, successor.step)
@@ -321,14 +337,25 @@ final class PathSearch {
         let active = activeStates(node.leaves)
         for state in active where stateFound[state] == nil { stateFound[state] = (position, nil) }
         var successors: [(node: Node, step: MachinePaths.Step?, cost: Int)] = []
-        func take(_ selection: Selection, _ trigger: TransitionEntry.Trigger, effect: String? = nil, then settle: (Move) -> Node) {
+        func take(
+            _ selection: Selection, _ trigger: TransitionEntry.Trigger, effect: String? = nil, queue: [String]? = nil, isRaised: Bool = false,
+            then settle: (Move) -> Node
+        ) {
             let step = MachinePaths.Step(
-                trigger: trigger, transitions: selection.taken, holding: selection.holding, failing: selection.failing, effect: effect)
+                trigger: trigger, transitions: selection.taken, holding: selection.holding, failing: selection.failing, effect: effect, isRaised: isRaised)
             for id in selection.taken where entryFound[id] == nil { entryFound[id] = (position, step) }
-            guard selection.taken.contains(where: { list.entries[$0].branch.transition != nil }) else { return }  // ignored: no change (S48)
+            guard selection.taken.contains(where: { list.entries[$0].branch.transition != nil }) else {
+                // Ignored: no change (S48); a raised event is taken all the same.
+                if let queue { successors.append((Node(leaves: node.leaves, raised: queue), nil, 0)) }
+                return
+            }
             let move = microstep(node.leaves, selection.taken)
             for history in move.historyTargets where stateFound[history] == nil { stateFound[history] = (position, step) }
-            successors.append((settle(move), step, 1))
+            var next = settle(move)
+            // What was queued before this step stays ahead of what it raised (S121); a finished
+            // machine drops the queue (S122).
+            next.raised = isDone(next.leaves) ? [] : Array(((queue ?? node.raised) + next.raised).prefix(Self.raisedLimit))
+            successors.append((next, step, 1))
         }
         if isDone(node.leaves) { return [] }
         if let due = node.dues.first {
@@ -351,9 +378,19 @@ final class PathSearch {
         } else if node.settling {
             for selection in combine(node.leaves.map { resolve($0, .always) }) {
                 if selection.taken.isEmpty {
-                    successors.append((Node(leaves: node.leaves), nil, 0))
+                    successors.append((Node(leaves: node.leaves, raised: node.raised), nil, 0))
                 } else {
                     take(selection, .always) { $0.node }
+                }
+            }
+        } else if let event = node.raised.first {
+            // The oldest raised event, a step of its own once the step before has settled (S121).
+            let rest = Array(node.raised.dropFirst())
+            for selection in combine(node.leaves.map { resolve($0, .event(event)) }) {
+                if selection.taken.isEmpty {
+                    successors.append((Node(leaves: node.leaves, raised: rest), nil, 0))
+                } else {
+                    take(selection, .event(event), queue: rest, isRaised: true) { $0.node }
                 }
             }
         } else {
@@ -455,6 +492,16 @@ final class PathSearch {
         var current = Set(leaves)
         var entered: [Int] = []
         var historyTargets: [Int] = []
+        // What the microstep raises, in its order (S70): exits, the branches' actions, entries.
+        var raised: [String] = []
+        let active = activeStates(leaves)
+        for id in taken.reversed() {
+            guard let domain = semantics.domains[id] else { continue }
+            for state in semantics.exited(below: domain, active: active) { raised += Self.raises(tree[state].spec.exit) }
+        }
+        for id in taken {
+            raised += Self.raises(list.entries[id].branch.transition?.actions ?? [])
+        }
         for id in taken {
             guard let domain = semantics.domains[id], let target = semantics.targets[id] else { continue }
             if facts[target].isHistory { historyTargets.append(target) }
@@ -464,18 +511,29 @@ final class PathSearch {
             current.formUnion(states.filter(isTerminal))
             entered += states
         }
-        return Move(node: settlingNode(leaves: current, entered: entered), historyTargets: historyTargets)
+        return Move(node: settlingNode(leaves: current, entered: entered, raised: raised + raises(entering: entered)), historyTargets: historyTargets)
+    }
+
+    /// The events `actions` raise, in order; a raise under `if:` is assumed to run, as a path
+    /// assumes a guard may hold (P4).
+    private static func raises(_ actions: [Action]) -> [String] {
+        actions.flatMap(\.flattened).compactMap { if case .raise(let event, _, _) = $0 { event.value } else { nil } }
+    }
+
+    /// The events the `entry:` actions of `entered` raise, in entry order.
+    private func raises(entering entered: [Int]) -> [String] {
+        entered.flatMap { Self.raises(tree[$0].spec.entry) }
     }
 
     /// The node after a microstep that entered `entered`: done when a top-level final state was
     /// entered (S56), else with the `onDone:` it made due queued, and `always:` to try.
-    private func settlingNode(leaves: Set<Int>, entered: [Int]) -> Node {
+    private func settlingNode(leaves: Set<Int>, entered: [Int], raised: [String]) -> Node {
         let sorted = leaves.sorted()
         if sorted.contains(where: isDoneState) { return Node(leaves: sorted) }
         var due: [Int] = []
         for state in entered { semantics.queueDone(entering: state, into: &due) }
         dueSeen.formUnion(due)
-        return Node(leaves: sorted, dues: due, settling: true)
+        return Node(leaves: sorted, dues: due, settling: true, raised: Array(raised.prefix(Self.raisedLimit)))
     }
 
     // MARK: Questions about states and branches

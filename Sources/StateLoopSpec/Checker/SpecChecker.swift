@@ -48,6 +48,7 @@ public struct SpecChecker: Sendable {
         var findings = Findings(spec: spec)
         checkNames(spec, into: &findings)
         checkReferences(spec, into: &findings)
+        checkRaises(spec, into: &findings)
         checkEmbeddedSwift(spec, into: &findings)
         checkHierarchy(spec, into: &findings)
         checkEffects(spec, into: &findings)

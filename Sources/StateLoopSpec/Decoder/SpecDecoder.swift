@@ -39,7 +39,7 @@ struct SpecDecoder: Sendable {
         /// Keys of a transition.
         static let transition = ["guard", "target", "set", "do", "reenter"]
         /// Keys of an action.
-        static let action = ["set", "run", "request", "if", "then", "else"]
+        static let action = ["set", "run", "request", "if", "then", "else", "raise"]
         /// XState's spellings of what we spell otherwise: the key, and the advice.
         static let xstate: [String: String] = [
             "final": "did you mean 'type: final'?",
@@ -343,6 +343,26 @@ struct DecodingSession {
             otherwise: otherwise.map { actions($0.value, of: "'else:'") } ?? [], at: item.location))
     }
 
+    /// `raise: event` or `raise: {event: name, field: expression, ...}` (S120, S124): the event
+    /// and its payload, checked against `events:` later.
+    mutating func raised(_ node: YAMLNode, at location: SourceLocation) -> Action? {
+        let fixIt = "write 'raise: event', or 'raise: {event: name, field: expression}' for an event with a payload"
+        if node.scalar != nil {
+            guard let event = text(node, expected: "the name of an event", fixIt: fixIt) else { return nil }
+            return .raise(event: event, payload: [], at: location)
+        }
+        guard let entries = mapping(node, expected: "an event to raise", fixIt: fixIt) else { return nil }
+        guard let name = entries.first(where: { $0.key.value == "event" }) else {
+            error("'raise:' names no 'event:'", at: node.location, fixIt: fixIt)
+            return nil
+        }
+        guard let event = text(name.value, expected: "the name of an event", fixIt: fixIt) else { return nil }
+        let payload = entries.filter { $0.key.value != "event" }.compactMap { entry in
+            expression(entry.value, of: "'\(entry.key.value)'").map { Assignment(field: entry.key.located, expression: $0) }
+        }
+        return .raise(event: event, payload: payload, at: location)
+    }
+
     mutating func actions(_ node: YAMLNode, of owner: String) -> [Action] {
         let items: [YAMLNode]
         if let sequence = node.sequence {
@@ -372,6 +392,16 @@ struct DecodingSession {
                 continue
             }
             if valid.contains(where: { ["if", "then", "else"].contains($0.key.value) }) { continue }
+            if let raise = valid.first(where: { $0.key.value == "raise" }) {
+                if let other = set ?? run ?? request {
+                    error(
+                        "a 'raise:' action does nothing else; '\(other.key.value):' belongs to an action of its own", at: other.key.location,
+                        fixIt: "write them as two actions: [{raise: ...}, {\(other.key.value): ...}]")
+                    continue
+                }
+                if let raised = raised(raise.value, at: item.location) { actions.append(raised) }
+                continue
+            }
             switch (set, run) {
             case (let set?, nil):
                 if let request {

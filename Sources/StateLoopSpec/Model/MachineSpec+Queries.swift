@@ -21,6 +21,18 @@ extension MachineSpec {
         return Dictionary(groups.filter { !events.contains($0.name.value) }.map { ($0.name.value, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// Every action of the spec whose states are `tree`, in the states' and the machine's action
+    /// lists, a conditional's inner actions included.
+    public func actions(tree: StateTree) -> [Action] {
+        let lists = tree.nodes.flatMap(\.spec.actionLists) + on.flatMap(\.branches).compactMap(\.transition).map(\.actions)
+        return lists.joined().flatMap(\.flattened)
+    }
+
+    /// True when an action raises an event (S120): only then has `State` an internal queue.
+    public func raises(tree: StateTree) -> Bool {
+        actions(tree: tree).contains { if case .raise = $0 { true } else { false } }
+    }
+
     /// Every Swift expression of the spec whose states are `tree` (the checks read the same list).
     public func expressions(tree: StateTree) -> [Located<String>] {
         SpecChecker.embeddedSwift(self, tree: tree).expressions
@@ -65,6 +77,7 @@ extension Action {
         switch self {
         case .set(let assignments, _): assignments.map(\.expression)
         case .run(_, let request, _): request.map { [$0] } ?? []
+        case .raise(_, let payload, _): payload.map(\.expression)
         case .conditional(let conditional): [conditional.condition] + (conditional.then + conditional.otherwise).flatMap(\.expressions)
         }
     }

@@ -230,11 +230,14 @@ public enum Action: Sendable {
     case run(effect: Located<String>, request: Located<String>?, at: SourceLocation)
     /// `{if: condition, then: [actions], else: [actions]}` (S106).
     case conditional(ConditionalAction)
+    /// `{raise: event}` or `{raise: {event: name, field: expression}}`: puts the event on the
+    /// machine's internal queue (S120); `payload` gives each payload field of the event.
+    case raise(event: Located<String>, payload: [Assignment], at: SourceLocation)
 
     /// Where the action was written.
     public var location: SourceLocation {
         switch self {
-        case .set(_, let location), .run(_, _, let location): location
+        case .set(_, let location), .run(_, _, let location), .raise(_, _, let location): location
         case .conditional(let conditional): conditional.location
         }
     }

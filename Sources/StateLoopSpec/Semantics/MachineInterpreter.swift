@@ -20,8 +20,14 @@ public protocol MachineHost {
     /// it is `nil` while the initial configuration is entered and settles.
     var trigger: MachineSemantics.Trigger? { get set }
     /// Runs one action: an `entry:`, `exit:` or `do:` action, or a transition's `set:` (as one
-    /// `.set`); never a conditional, which the interpreter decides with `holds`.
+    /// `.set`); never a conditional, which the interpreter decides with `holds`. For a `.raise`
+    /// the host computes the payload and keeps it, oldest first, for `takeRaised` (S120).
     mutating func perform(_ action: Action)
+    /// The interpreter takes the oldest raised event to run its step (S121): the host makes that
+    /// raise's payload the one `event.x` reads.
+    mutating func takeRaised()
+    /// The interpreter drops every raised event not yet taken (S122): the host forgets their payloads.
+    mutating func dropRaised()
 }
 
 /// A machine's configuration, stepped by the rules of `MachineSemantics`.
@@ -35,6 +41,8 @@ public struct MachineInterpreter: Sendable {
     private var records: [Int: [Int]] = [:]
     /// The states whose `onDone:` is due, in order.
     private var due: [Int] = []
+    /// The events raised and not yet taken, oldest first (S121).
+    private var raised: [String] = []
 
     /// The machine in its initial configuration, its entries run and settled (S21, S45).
     public init<Host: MachineHost>(_ semantics: MachineSemantics, host: inout Host) {
@@ -45,6 +53,8 @@ public struct MachineInterpreter: Sendable {
         active = entered
         for state in entered { runEntry(state, host: &host) }
         settle(host: &host)
+        takeRaised(host: &host)
+        host.trigger = nil
     }
 
     /// True once a top-level final state is active: nothing changes the machine any more (S56).
@@ -66,7 +76,34 @@ public struct MachineInterpreter: Sendable {
         defer { host.trigger = nil }
         guard select(trigger, host: &host) else { return false }
         settle(host: &host)
+        takeRaised(host: &host)
         return true
+    }
+
+    /// The raised events, oldest first, each a step of its own with its microsteps, until the
+    /// queue is empty (S121); past `microstepLimit` of them, once a step did not settle, or once
+    /// the machine is done, the rest are dropped, and but for the last the machine is not settled
+    /// (S122).
+    private mutating func takeRaised<Host: MachineHost>(host: inout Host) {
+        var taken = 0
+        // Generation by generation, as the generated reducer does: what a generation raises
+        // queues behind it.
+        while !raised.isEmpty {
+            let queue = raised
+            raised = []
+            for event in queue {
+                if isDone || !isSettled || taken == MachineSemantics.microstepLimit {
+                    if !isDone { isSettled = false }
+                    host.dropRaised()
+                    raised = []
+                    return
+                }
+                taken += 1
+                host.takeRaised()
+                host.trigger = .event(event)
+                if select(.event(event), host: &host) { settle(host: &host) }
+            }
+        }
     }
 
     // MARK: Microsteps
@@ -132,7 +169,8 @@ public struct MachineInterpreter: Sendable {
 
     /// Runs one action: the host performs it, or, for a conditional, the actions its condition
     /// picks, the condition read on the state as it is then (S106, S107).
-    private func run<Host: MachineHost>(_ action: Action, host: inout Host) {
+    private mutating func run<Host: MachineHost>(_ action: Action, host: inout Host) {
+        if case .raise(let event, _, _) = action { raised.append(event.value) }
         guard case .conditional(let conditional) = action else { return host.perform(action) }
         for action in host.holds(conditional.condition, branch: nil, active: active) ? conditional.then : conditional.otherwise {
             run(action, host: &host)
