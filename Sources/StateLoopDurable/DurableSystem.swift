@@ -58,7 +58,8 @@ extension DurableMachine {
     /// ```
     ///
     /// On resume, query effects restart because the restored state asks for them; one-shot runs
-    /// queued and not known finished run again with their ``OneShotRun/key``; timers keep their
+    /// queued and not known finished run again with their ``OneShotRun/key`` (unless
+    /// `rerunsAfterRestart` drops them, D46); timers keep their
     /// wall-clock deadlines, fire at once when those passed while the app was down, and never
     /// fire twice. Recovery runs on a thread of its own: the call returns at once, and events
     /// sent meanwhile wait and are reduced, in order, after it (D36).
@@ -216,7 +217,7 @@ public final class DurableSystem<M: DurableMachine>: @unchecked Sendable {
         let run = system.start(
             journal: SystemJournal(
                 record: journal.record, runReturnedNothing: journal.runReturnedNothing,
-                resume: restored.book.resumption(at: now)),
+                resume: journal.resumption(at: now)),
             onState: onState,
             onStop: { [weak self] in
                 let error = journal.close()

@@ -31,7 +31,8 @@ final class MachineJournal<M: DurableMachine>: @unchecked Sendable {
 
     /// The journal of `restored`, the machine `id` read back from `store`; a machine never
     /// written gets its first snapshot (its initial state, sequence 0) now, so that its journal
-    /// does not depend on the `initial` of a later start.
+    /// does not depend on the `initial` of a later start; a restarted one records its runs that
+    /// must not run again as finished (D46).
     @inlinable
     init(_ id: String, store: any JournalStore, restored: RestoredMachine<M>, options: DurableOptions, now: Int64) throws {
         self.store = store
@@ -43,7 +44,15 @@ final class MachineJournal<M: DurableMachine>: @unchecked Sendable {
         snapshotSequence = restored.snapshotSequence ?? 0
         if restored.sequence == nil {
             try store.writeSnapshot(JournalSnapshot(sequence: 0, state: SnapshotEnvelope(state: state, wallTime: now, book: book).bytes), of: id)
+        } else {
+            try dropRuns(at: now)
         }
+    }
+
+    /// What the loops of the restored system resume with at `now` (D37–D39): its runs dropped.
+    @inlinable
+    func resumption(at now: Int64) -> Resumption<M.Event> {
+        lock.withLock { book.resumption(at: now) }
     }
 
     /// The error that stopped the system, if one did.
@@ -105,7 +114,17 @@ final class MachineJournal<M: DurableMachine>: @unchecked Sendable {
         }
     }
 
-    // MARK: Under the lock
+    // MARK: Under the lock (or before anyone else has the journal)
+
+    /// D46: each run not known finished that the machine does not run again after a restart is
+    /// recorded as finished, as a run that returned nothing is, so that no restart runs it.
+    @inlinable
+    func dropRuns(at now: Int64) throws {
+        for (key, run) in book.runs where !M.rerunsAfterRestart(run) {
+            try append(.runReturnedNothing(run: key, wallTime: now))
+            book.finished(key)
+        }
+    }
 
     @inlinable
     func append(_ envelope: RecordEnvelope<M>) throws {

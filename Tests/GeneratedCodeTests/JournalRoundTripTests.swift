@@ -63,6 +63,12 @@ import Testing
         #expect(Courier.Run.self == NoRun.self)
     }
 
+    @Test("D45: a persisted machine drops at a restart the runs of its afterRestart: drop effects, and reruns the others")
+    func d45RerunsAfterRestart() {
+        #expect(Ledger.rerunsAfterRestart(.notify) == false)
+        #expect(Ledger.rerunsAfterRestart(.save(1)) == true)
+    }
+
     @Test("D25: bytes of a state cut short, with a case number out of range, or random, throw and never trap")
     func d25BadStateBytesThrow() {
         var state = Ledger.State.initial

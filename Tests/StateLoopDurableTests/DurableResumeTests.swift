@@ -52,6 +52,67 @@ import Testing
         #expect(started.current == ["charge 5 #4"])
     }
 
+    @Test("D46: at a restart a run whose effect says afterRestart: drop is recorded finished and never runs, not even under a build that reruns everything; a rerun one runs again with its key", arguments: StoreKind.allCases)
+    func d46DroppedRunsNeverRunAgain(kind: StoreKind) async throws {
+        let open = try kind.opener()
+        let crashing = ScriptedStore(try open())
+        let started = Locked<[String]>([])
+        let release = Gate()
+        // Every run notes its key; runs of 20 and more never return before the crash.
+        let feedbacks = Payments.feedbacks(
+            charge: { amount in
+                started.change { $0.append("charge \(amount) #\(OneShotRun.key ?? -1)") }
+                if amount >= 20 { await release.wait() }
+            },
+            log: { line in
+                started.change { $0.append("log \(line) #\(OneShotRun.key ?? -1)") }
+                if line >= 20 { await release.wait() }
+            })
+        do {
+            let life = Life(CarefulPayments.self, store: crashing, initial: .init(), feedbacks: feedbacks)
+            try await life.system.recovered()
+            life.system.send(.pay(10))
+            life.system.send(.pay(20))
+            life.system.send(.note(21))
+            try await life.wait { $0.charged == [10] }
+            try await waitFor { started.current.count == 3 && (try? journaled(CarefulPayments.self, in: crashing).count) == 4 }
+            crashing.crash()
+        }
+        #expect(started.current.sorted() == ["charge 10 #0", "charge 20 #1", "log 21 #2"])
+        func finishedWithoutEvent(in store: any JournalStore) throws -> [Int] {
+            try journaled(CarefulPayments.self, in: store).compactMap { envelope in
+                guard case .runReturnedNothing(let run, _) = envelope else { return nil }
+                return run
+            }
+        }
+        // The second life: the charge (run 1) is recorded finished before anything runs, the log
+        // (run 2) runs again with its key.
+        started.change { $0 = [] }
+        release.open()
+        do {
+            let store = try open()
+            let life = Life(CarefulPayments.self, store: store, initial: .init(), feedbacks: feedbacks)
+            try await life.system.recovered()
+            try await waitFor { (try? finishedWithoutEvent(in: store)) == [1, 2] }
+            life.system.send(.pay(5))
+            try await life.wait { $0.charged.count == 2 }
+            life.system.stop()
+            _ = try await life.waitForStop()
+            #expect(life.last?.charged == [10, 5])
+        }
+        #expect(started.current.sorted() == ["charge 5 #3", "log 21 #2"])
+        // The third life, of a machine that reruns every run: the dropped charge stays dropped.
+        started.change { $0 = [] }
+        let life = Life(Payments.self, store: try open(), initial: .init(), feedbacks: feedbacks)
+        try await life.system.recovered()
+        life.system.send(.pay(6))
+        try await life.wait { $0.charged.count == 3 }
+        life.system.stop()
+        _ = try await life.waitForStop()
+        #expect(life.last?.charged == [10, 5, 6])
+        #expect(started.current == ["charge 6 #4"])
+    }
+
     /// Arms the timer of `machine` (a `start`), lets `before` pass, crashes, lets `down` pass,
     /// and resumes it on a fresh manual clock: returns the resumed life and its clock.
     func resumeTimer<M: TimerMachine>(

@@ -265,3 +265,21 @@ enum Boiler: TimerMachine {
     static let keepsTimer = false
     static let delay = Duration.seconds(3_600)
 }
+
+/// Payments whose charges run at most once (`afterRestart: drop`): a charge not known finished at
+/// a restart is dropped; a log runs again (D46).
+enum CarefulPayments: TestMachine {
+    typealias Run = Payments.Run
+    typealias State = Payments.State
+    typealias Event = Payments.Event
+
+    static func reduce(_ state: inout State, _ event: Event) { Payments.reduce(&state, event) }
+    static func pendingRuns(in state: State) -> (queued: Int, runs: [Run]) { Payments.pendingRuns(in: state) }
+
+    static func rerunsAfterRestart(_ run: Run) -> Bool {
+        switch run {
+        case .charge: false
+        case .log: true
+        }
+    }
+}

@@ -19,6 +19,11 @@ public protocol DurableMachine: StateMachine, SendableMetatype where State: Jour
     /// (numbered `queued - runs.count ..< queued`): the number of a run is its idempotency key.
     static func pendingRuns(in state: State) -> (queued: Int, runs: [Run])
 
+    /// Whether `run`, queued and not known finished when the machine restarts, runs again (with
+    /// its number as its key, D37) or is dropped and never runs (its effect's `afterRestart: drop`,
+    /// D44–D46). The default is true: at least once.
+    static func rerunsAfterRestart(_ run: Run) -> Bool
+
     /// Reads a state that version `version` of the spec journaled (Docs/Durability.md D59, D60):
     /// the reader a durable system calls, with the version its envelope names, instead of
     /// `State(from:)`. The default reads `journalVersion`'s bytes and refuses any other version.
@@ -31,6 +36,11 @@ public protocol DurableMachine: StateMachine, SendableMetatype where State: Jour
     /// Reads a one-shot run that version `version` queued; `nil` for one that a migration drops
     /// (`runs: {old: null}`), which is not run again.
     static func readRun(from reader: inout JournalReader, version: Int) throws(JournalDecodingError) -> Run?
+}
+
+extension DurableMachine {
+    /// Every run runs again after a restart (D37, D45).
+    public static func rerunsAfterRestart(_ run: Run) -> Bool { true }
 }
 
 /// The readers of a machine that reads only its own version (D59, D60). A generated machine whose

@@ -3,8 +3,9 @@ import StateLoopSpec
 // The journal coding of a machine whose spec persists (`persist:`, Docs/Durability.md D27–D29):
 // `JournalCodable` conformances of everything `State` stores and of `Event`, and the machine's
 // conformance to `StateLoop.DurableMachine`. Nothing here is printed for a spec that does not
-// persist. An enum is written as its case number, in declaration order, then its payload; a
-// struct as its stored properties in declaration order. Each value is written with
+// persist, and `rerunsAfterRestart(_:)` only for one with `afterRestart: drop` (D45). An enum is
+// written as its case number, in declaration order, then its payload; a struct as its stored
+// properties in declaration order. Each value is written with
 // `writer.write(_:)` and read with `reader.read()`: Swift picks the journal's own encoding for a
 // `JournalCodable` type and the `Codable` fallback otherwise (D23). A value of a type the spec
 // wrote is named by its `Codable` check (`total as _CodableTotal`, MachineContextBuilder+Types),
@@ -113,6 +114,18 @@ extension MachineContextBuilder {
             out.line("/// The runs queued since the start, and those the last step queued.")
             out.block("\(p)static func pendingRuns(in state: State) -> (queued: Swift.Int, runs: [Run]) {") { out in
                 out.line(oneShots.isEmpty ? "(queued: 0, runs: [])" : "(queued: state._runsQueued, runs: state.runs)")
+            }
+            // D45: only a spec with `afterRestart: drop` differs from the protocol's default (true).
+            guard oneShots.contains(where: { $0.afterRestart?.value == .drop }) else { return }
+            out.line("")
+            out.line("/// Whether a run not known finished at a restart runs again: false for an effect whose")
+            out.line("/// `afterRestart:` is `drop` (Docs/Durability.md D45).")
+            out.block("\(p)static func rerunsAfterRestart(_ run: Run) -> Swift.Bool {") { out in
+                out.switchBlock("run") { out in
+                    for effect in oneShots {
+                        out.line("case .\(SwiftName.escaped(effect.name.value)): \(effect.afterRestart?.value != .drop)")
+                    }
+                }
             }
         }
         return out.finished()

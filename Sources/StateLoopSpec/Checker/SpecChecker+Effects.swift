@@ -1,7 +1,8 @@
 /// The shapes of effects (Docs/Effects.md): the event a failure becomes (E16), `output:` only
 /// where a machine ends (E22), child machines that exist and do not run themselves (E23), with
-/// their `input:` (E24), `forward:` (E29) and `onDone:` (E31) matching the child's spec, and named
-/// delays that exist (E36). Coverage of the results is `SpecChecker+Coverage`'s (E20, E28, E31).
+/// their `input:` (E24), `forward:` (E29) and `onDone:` (E31) matching the child's spec, named
+/// delays that exist (E36), and `afterRestart:` only in a spec that persists (Docs/Durability.md
+/// D44). Coverage of the results is `SpecChecker+Coverage`'s (E20, E28, E31).
 extension SpecChecker {
     func checkEffects(_ spec: MachineSpec, into findings: inout Findings) {
         var events: [String: EventSpec] = [:]
@@ -14,6 +15,11 @@ extension SpecChecker {
             }
             if let child = effect.child {
                 checkChild(child, of: effect, in: spec, events: events, into: &findings)
+            }
+            if let afterRestart = effect.afterRestart, spec.persist == nil {
+                findings.error(
+                    "'afterRestart:' of effect '\(effect.name.value)' needs a machine that persists: machine '\(spec.name.value)' never restarts",
+                    at: afterRestart.location, fixIt: "add 'persist: true' to the spec, or remove 'afterRestart:' (Docs/Durability.md D44)")
             }
         }
         checkOutputs(into: &findings)

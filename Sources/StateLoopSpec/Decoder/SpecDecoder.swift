@@ -51,7 +51,7 @@ struct SpecDecoder: Sendable {
             "onSnapshot": "a parent does not see its child's state; map the child's final states to events with 'onDone:'",
         ]
         /// Keys of an effect.
-        static let effect = ["in", "request", "requests", "stream", "emits", "onError", "machine", "input", "forward", "onDone"]
+        static let effect = ["in", "request", "requests", "stream", "emits", "onError", "afterRestart", "machine", "input", "forward", "onDone"]
         /// Keys of a final state's output field.
         static let outputField = ["type", "value"]
         /// Keys of an effect's request.
@@ -562,6 +562,10 @@ struct DecodingSession {
         if let item = key("onError") {
             effect.onError = text(item.value, expected: "the event a failure becomes", fixIt: "write 'onError: failed', an event with optional fields 'error: String' and 'request: T'")
         }
+        let inWritten = key("in") != nil
+        if let item = key("afterRestart") {
+            effect.afterRestart = afterRestart(item, of: effectName.value, inWritten: inWritten)
+        }
         let childKeys = valid.filter { ["input", "forward", "onDone"].contains($0.key.value) }
         if let item = key("machine") {
             if let machine = text(item.value, expected: "the name of a machine", fixIt: "write 'machine: Payment', the 'machine:' name of another spec") {
@@ -576,7 +580,6 @@ struct DecodingSession {
         } else if let extra = childKeys.first {
             error("'\(extra.key.value):' belongs to a child machine", at: extra.key.location, fixIt: "add 'machine: Name', or remove '\(extra.key.value):'")
         }
-        let inWritten = key("in") != nil
         if !inWritten {
             for (name, reason) in [("requests", "a set"), ("stream", "a stream"), ("machine", "a child machine")] {
                 if let item = key(name), name != "stream" || effect.isStream {
@@ -599,6 +602,21 @@ struct DecodingSession {
             }
         }
         return diagnostics.errorCount == errorsBefore ? effect : nil
+    }
+
+    /// `afterRestart: rerun` or `drop` of a one-shot effect (Docs/Durability.md D44), at its key;
+    /// whether the spec persists is the checker's.
+    mutating func afterRestart(_ item: YAMLMappingEntry, of effect: String, inWritten: Bool) -> Located<AfterRestart>? {
+        if inWritten {
+            error("'afterRestart:' belongs to a one-shot effect, and effect '\(effect)' has 'in:'", at: item.key.location,
+                  fixIt: "remove 'afterRestart:': an effect with 'in:' starts again when the restored state asks for it (Docs/Durability.md D41)")
+        }
+        guard let value = item.value.scalar?.value, let afterRestart = AfterRestart(rawValue: value) else {
+            error("'afterRestart:' takes 'rerun' or 'drop', found \(Self.found(item.value))", at: item.value.location,
+                  fixIt: "write 'afterRestart: drop' for an effect that must not run twice (a run not known finished at a restart is dropped), or 'afterRestart: rerun', the default (it runs again with its key)")
+            return nil
+        }
+        return Located(afterRestart, at: item.key.location)
     }
 
     /// `machine:` with `input:`, `forward:` and `onDone:` (E23–E31).

@@ -376,10 +376,13 @@ public struct EffectSpec: Sendable {
     public var onError: Located<String>?
     /// `machine:` and its keys: the effect is a child machine (E23).
     public var child: ChildMachine?
+    /// `afterRestart:` of a one-shot effect, at its key (Docs/Durability.md D44); `nil`: `rerun`.
+    public var afterRestart: Located<AfterRestart>?
 
     public init(
         name: Located<String>, states: [Located<String>]?, request: RequestSpec?, emits: [Located<String>],
-        isSet: Bool = false, isStream: Bool = false, onError: Located<String>? = nil, child: ChildMachine? = nil
+        isSet: Bool = false, isStream: Bool = false, onError: Located<String>? = nil, child: ChildMachine? = nil,
+        afterRestart: Located<AfterRestart>? = nil
     ) {
         self.name = name
         self.states = states
@@ -389,6 +392,7 @@ public struct EffectSpec: Sendable {
         self.isStream = isStream
         self.onError = onError
         self.child = child
+        self.afterRestart = afterRestart
     }
 
     /// True for an effect without `in:`, started only by `run:` actions.
@@ -401,6 +405,15 @@ public struct EffectSpec: Sendable {
         var seen: Set<String> = []
         return (emits + (onError.map { [$0] } ?? []) + (child?.onDone.map(\.to) ?? [])).filter { seen.insert($0.value).inserted }
     }
+}
+
+/// What a restart does with a run of a one-shot effect that was queued and not known finished
+/// (Docs/Durability.md D44–D46).
+public enum AfterRestart: String, Sendable {
+    /// It runs again, with its number as its key: at least once (the default, D37).
+    case rerun
+    /// It is dropped and never runs: at most once.
+    case drop
 }
 
 /// `machine: Payment` with its `input:`, `forward:` and `onDone:` (E23–E31).

@@ -1749,4 +1749,13 @@ extension Ledger: StateLoop.DurableMachine {
     public static func pendingRuns(in state: State) -> (queued: Swift.Int, runs: [Run]) {
         (queued: state._runsQueued, runs: state.runs)
     }
+
+    /// Whether a run not known finished at a restart runs again: false for an effect whose
+    /// `afterRestart:` is `drop` (Docs/Durability.md D45).
+    public static func rerunsAfterRestart(_ run: Run) -> Swift.Bool {
+        switch run {
+        case .save: true
+        case .notify: false
+        }
+    }
 }
