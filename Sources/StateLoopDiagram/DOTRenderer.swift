@@ -69,7 +69,9 @@ public struct DOTRenderer: Sendable {
         var drawing = Drawing(model: model, renderer: self)
         out += "\n"
         out += "    \(DOTText.quotedID(drawing.start)) [shape=point, width=0.15, color=\"\(Palette.text)\", fillcolor=\"\(Palette.text)\", label=\"\"];\n"
-        out += "    \(drawing.arrow(from: drawing.start, to: drawing.vertex(named: model.initialState), attributes: []));\n"
+        for initial in model.initialStates {
+            out += "    \(drawing.arrow(from: drawing.start, to: drawing.vertex(named: initial), attributes: []));\n"
+        }
         drawing.planEdges()
 
         out += "\n"
@@ -266,7 +268,7 @@ private struct Drawing {
         var start = "__start"
         while names.contains(start) { start += "_" }
         self.start = start
-        usedIDs = names.union([start, model.initialState]).union(model.edges.compactMap(\.target))
+        usedIDs = names.union([start] + model.initialStates).union(model.edges.compactMap(\.target))
         var machine = "any state"
         while usedIDs.contains(machine) { machine += "_" }
         if model.hasMachineNode { usedIDs.insert(machine) }
@@ -451,7 +453,7 @@ private struct Drawing {
         } else {
             out += "\(inner)\(marker) [shape=point, width=0.12, color=\"\(DOTRenderer.Palette.text)\", fillcolor=\"\(DOTRenderer.Palette.text)\", label=\"\"];\n"
         }
-        if let initial = node.initialChild {
+        for initial in node.initialTargets {
             out += "\(inner)\(arrow(from: markerIDs[position]!, to: .state(initial), attributes: []));\n"
         }
         for child in node.children {

@@ -29,8 +29,9 @@ struct DiagramModel {
         var parent: Int?
         /// The children's positions in `nodes`, in document order (history states included).
         var children: [Int]
-        /// The child that `initial:` names, when the state has children and it names one of them.
-        var initialChild: Int?
+        /// What the state's initial dot points at: the child that `initial:` names, or each state
+        /// of a list (S143); empty when it names none.
+        var initialTargets: [Int]
         /// A history state's `target:` (its default when nothing is recorded), as written.
         var historyDefault: String?
         /// Effects that may run in this state, in `effects:` order (`⟳ loadNextPage`).
@@ -192,7 +193,8 @@ struct DiagramModel {
     var machineName: String
     /// The spec's file name without folders, so output does not depend on where it was built.
     var sourceFileName: String
-    var initialState: String
+    /// What the machine's initial dot points at: its `initial:` state, or each state of a list (S143).
+    var initialStates: [String]
     /// Every state in document order, a parent before its children.
     var nodes: [Node]
     /// The top-level states' positions in `nodes`.
@@ -215,7 +217,7 @@ struct DiagramModel {
     init(spec: MachineSpec, detail: DiagramDetail) {
         machineName = spec.name.value
         sourceFileName = String(spec.file.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
-        initialState = spec.initial.value
+        initialStates = (spec.initialTargets ?? [spec.initial]).map(\.value)
 
         let tree = StateTree(spec.states)
         self.tree = tree
@@ -340,7 +342,7 @@ struct DiagramModel {
                 kind: kind,
                 parent: treeNode.parent,
                 children: treeNode.children,
-                initialChild: kind == .composite ? tree.initialChild(of: position) : nil,
+                initialTargets: kind != .composite ? [] : state.initialTargets.map { $0.compactMap { tree.index[$0.value] } } ?? tree.initialChild(of: position).map { [$0] } ?? [],
                 historyDefault: state.isHistory ? state.historyTarget?.value : nil,
                 effects: spec.effects(runningIn: name).map { Effect($0, detail: detail) },
                 entry: actions(state.entry),

@@ -84,7 +84,7 @@ private struct MermaidWriter {
 
     init(model: DiagramModel) {
         self.model = model
-        ids = MermaidRenderer.stateIDs(for: model.nodes.map(\.name) + [model.initialState] + model.edges.compactMap(\.target))
+        ids = MermaidRenderer.stateIDs(for: model.nodes.map(\.name) + model.initialStates + model.edges.compactMap(\.target))
         var machineID = "any_state"
         let usedIDs = Set(ids.values).union(model.nodes.map(\.name))
         while usedIDs.contains(machineID) { machineID += "_" }
@@ -132,7 +132,7 @@ private struct MermaidWriter {
             out += "    \(declaration(of: position))\n"
         }
 
-        out += "\n    [*] --> \(ids[model.initialState]!)\n"
+        out += "\n" + model.initialStates.map { "    [*] --> \(ids[$0]!)\n" }.joined()
         for position in boxes where model.nodes[position].isFinal {
             out += "    \(id(position)) --> [*]\n"
         }
@@ -206,7 +206,7 @@ private struct MermaidWriter {
             let title = ([node.name] + lines).map { MermaidText.label($0, inStateName: true) }.joined(separator: " · ")
             out = "\(indent)state \"\(title)\" as \(id(position)) {\n"
         }
-        if let initial = node.initialChild {
+        for initial in node.initialTargets {
             out += "\(inner)[*] --> \(id(initial))\n"
         }
         // A parallel state's regions are separated by `--`; its other children (history

@@ -10,6 +10,7 @@ public enum Examples {
         ("PlayCatch", { await playCatch() }),
         ("TrafficLight", { await trafficLight() }),
         ("TCP", { await tcp() }),
+        ("Keyboard", { await keyboard() }),
         ("GitHubSearch", { await gitHubSearch() }),
         ("Movies", { await movies() }),
         ("SignIn", { await signIn() }),
@@ -71,6 +72,21 @@ public enum Examples {
             machine.send(.abort)        // time-wait: the machine's own `on:`, before 2 MSL
             machine.send(.activeOpen)
             machine.send(.synAck)       // established's entry reads the step's event: an active open
+        }
+    }
+
+    public static func keyboard() async -> [String] {
+        let describe: @Sendable (Keyboard.State) -> String = { state in
+            "\(state.mode) typed=\(state.typed) leds=\(state.ledUpdates)"
+        }
+        return await Demo.trace(Keyboard.system(), describe: describe) { machine in
+            machine.send(.key(char: "a"))  // started in numOn and capsOff, its list `initial:`
+            machine.send(.capsLock)        // raises ledsChanged, answered once by `connected`
+            machine.send(.key(char: "b"))
+            machine.send(.numLock)
+            machine.send(.reset)           // the regions' own `initial:`: numOff, capsOff
+            machine.send(.unplug)
+            machine.send(.plugIn)          // the list again: Num Lock on
         }
     }
 

@@ -63,6 +63,20 @@ import Testing
         ])
     }
 
+    @Test("S121, S141: the keyboard starts each connection in the states its initial: lists; a raised event updates the LEDs once per toggle")
+    func keyboardStartsWithNumLockOnAndCountsItsLEDUpdates() async {
+        #expect(await Examples.keyboard() == [
+            "start -> connected(locks(num: numOn, caps: capsOff)) typed= leds=0",
+            "key(char: \"a\") -> connected(locks(num: numOn, caps: capsOff)) typed=a leds=0",
+            "capsLock -> connected(locks(num: numOn, caps: capsOn)) typed=a leds=1",
+            "key(char: \"b\") -> connected(locks(num: numOn, caps: capsOn)) typed=aB leds=1",
+            "numLock -> connected(locks(num: numOff, caps: capsOn)) typed=aB leds=2",
+            "reset -> connected(locks(num: numOff, caps: capsOff)) typed=aB leds=3",
+            "unplug -> unplugged typed=aB leds=3",
+            "plugIn -> connected(locks(num: numOn, caps: capsOff)) typed=aB leds=3",
+        ])
+    }
+
     @Test func gitHubSearchPaginatesRetriesOnItsTimerAndStartsOverOnANewSearch() async {
         #expect(await Examples.gitHubSearch(clock: Self.clock) == [
             "start -> idle results=0",

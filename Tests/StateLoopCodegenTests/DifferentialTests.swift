@@ -216,7 +216,10 @@ enum Skeleton {
             lines.append("on:")
             lines += spec.on.map { "  \($0.event.value): \(branches($0.branches))" }
         }
-        lines.append("initial: \(spec.initial.value)")
+        func initial(_ name: Located<String>, _ list: [Located<String>]?) -> String {
+            list.map { "[" + $0.map(\.value).joined(separator: ", ") + "]" } ?? name.value
+        }
+        lines.append("initial: " + initial(spec.initial, spec.initialTargets))
         lines.append("states:")
         var position = 0
         func render(_ state: StateSpec, indent: String) {
@@ -236,7 +239,7 @@ enum Skeleton {
             case .parallel: lines.append(inner + "type: parallel")
             case .normal: break
             }
-            if let initial = state.initial { lines.append(inner + "initial: \(initial.value)") }
+            if let first = state.initial { lines.append(inner + "initial: " + initial(first, state.initialTargets)) }
             if !state.entry.isEmpty { lines.append(inner + "entry: [{set: {s: s + \"+\(marker)\"}}]") }
             if !state.exit.isEmpty { lines.append(inner + "exit: [{set: {s: s + \"-\(marker)\"}}]") }
             if !state.on.isEmpty {

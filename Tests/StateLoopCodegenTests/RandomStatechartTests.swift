@@ -34,7 +34,7 @@ struct RandomStatechart {
             "groups: {quiet: [e0, e3]}",  // a state's `ignore: [quiet]` hides its ancestors' handlers (S100, S101)
         ]
         let roots = builder.states(depth: 0, count: Int.random(in: 2...4, using: &random), parallelAllowed: true, &random)
-        lines.append("initial: s\(roots.first { !builder.isHistory($0) }!)")
+        lines.append("initial: " + builder.initial(roots.first { !builder.isHistory($0) }!, &random))
         lines.append("states:")
         lines += builder.render(roots, indent: "  ", &random)
         yaml = lines.joined(separator: "\n") + "\n"
@@ -81,6 +81,16 @@ struct RandomStatechart {
                 }
             }
             return made
+        }
+
+        /// The `initial:` entering `first`: when it is a parallel state, sometimes a list of one
+        /// child of some of its regions (S140, S141), else its name.
+        func initial(_ first: Int, _ random: inout SeededGenerator) -> String {
+            guard case .parallel = kinds[first], Bool.random(using: &random) else { return "s\(first)" }
+            let picked = children[first].filter { !isHistory($0) && Bool.random(using: &random) }.compactMap { region in
+                children[region].filter { !isHistory($0) }.randomElement(using: &random)
+            }
+            return picked.isEmpty ? "s\(first)" : "[" + picked.map { "s\($0)" }.joined(separator: ", ") + "]"
         }
 
         func target(_ random: inout SeededGenerator) -> String {
@@ -143,7 +153,7 @@ struct RandomStatechart {
                 case .parallel:
                     lines.append(inner + "type: parallel")
                 case .composite:
-                    lines.append(inner + "initial: s\(children[state].first { !isHistory($0) && !isFinal($0) } ?? children[state][0])")
+                    lines.append(inner + "initial: " + initial(children[state].first { !isHistory($0) && !isFinal($0) } ?? children[state][0], &random))
                 case .leaf:
                     break
                 }

@@ -4,8 +4,9 @@ import Testing
 
 // The W3C SCXML 1.0 conformance tests (the IRP's mandatory tests) that StateLoop can express,
 // translated under Fixtures/W3C (each file names its test and any deviation; the count is in
-// Docs/Statecharts.md, "The W3C tests"). Each is generated, compiled, started with
-// `State.initial`, sent the events of its `# drive:` line, and must rest in its `pass` state.
+// Docs/Statecharts.md, "The W3C tests": 41 files, 39 IRP tests, 403 in three files). Each is
+// generated, compiled, started with `State.initial`, sent the events of its `# drive:` line, and
+// must rest in its `pass` state.
 
 @Suite(.enabled(if: Swiftc.isAvailable || ContinuousIntegration.isActive, "needs swiftc and the StateLoop module in .build/debug"))
 struct W3CTests {
@@ -18,7 +19,7 @@ struct W3CTests {
             return
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0.hasSuffix(".machine.yml") }.sorted()
-        #expect(files.count >= 17, "\(files)")
+        #expect(files.count >= 41, "\(files)")
         var sources: [String: String] = [:]
         var main: [String] = []
         var expected: [String] = []

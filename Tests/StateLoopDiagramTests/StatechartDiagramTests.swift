@@ -32,6 +32,42 @@ import Testing
         #expect(mermaid.contains("go (reenter)") && !mermaid.contains("stay (reenter)"), "\(mermaid)")
     }
 
+    @Test("S143: a list initial: is one arrow from the initial dot to each listed state, in both formats")
+    func initialListsAreDrawnAsOneArrowPerState() throws {
+        let yaml = """
+            machine: M
+            events: {go: {}}
+            ignore: [go]
+            initial: [a2, b2]
+            states:
+              off:
+                on: {go: p}
+              c:
+                initial: [a1, b2]
+                states:
+                  p:
+                    type: parallel
+                    states:
+                      ra:
+                        initial: a1
+                        states: {a1: {}, a2: {on: {go: off}}}
+                      rb:
+                        initial: b1
+                        states: {b1: {}, b2: {}}
+            """
+        let spec = try #require(SpecLoader.load(contents: Array(yaml.utf8), path: "M.machine.yml").spec)
+        // With single names instead, each initial dot has one arrow: the lists draw two more.
+        let single = yaml.replacingOccurrences(of: "initial: [a2, b2]", with: "initial: a2").replacingOccurrences(of: "initial: [a1, b2]", with: "initial: p")
+        let singleSpec = try #require(SpecLoader.load(contents: Array(single.utf8), path: "M.machine.yml").spec)
+        func arrows(_ dot: String) -> [Substring] { dot.split(separator: "\n").filter { $0.contains(" -> ") } }
+        let dot = DOTRenderer().render(spec)
+        let singleDot = DOTRenderer().render(singleSpec)
+        #expect(arrows(dot).count == arrows(singleDot).count + 2, "\(dot)")
+        #expect(Set(arrows(dot)).subtracting(arrows(singleDot)).count == 3, "\(dot)")  // to b2 twice (machine, c), to a1 from c
+        let mermaid = MermaidRenderer().render(spec)
+        #expect(mermaid.contains("[*] --> a2\n") && mermaid.contains("[*] --> b2\n") && mermaid.contains("[*] --> a1\n"), "\(mermaid)")
+    }
+
     @Test("S110: a conditional action is drawn as one line, its sides in brackets, in both formats")
     func conditionalActionsAreDrawnAsOneLine() throws {
         let yaml = """

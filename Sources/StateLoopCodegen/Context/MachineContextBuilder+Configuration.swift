@@ -22,22 +22,24 @@ extension MachineContextBuilder {
         container.map { "_\(kind)Below_\(layout.tree[$0].name)" } ?? "_\(kind)Below"
     }
 
-    /// The configuration below `container` after entering `path` (outermost first) from it, and
-    /// every `initial:` chain (and region) below: a value of `contentType(container)`.
-    func modeValue(in container: Int?, path: ArraySlice<Int>, recorded: Bool = true) -> String {
+    /// The configuration below `container` after entering it toward `targets` (states below
+    /// it), and every `initial:` chain (and region) below: a value of `contentType(container)`.
+    /// Without a target below a composite, its `initial:` states are the targets (S140).
+    func modeValue(in container: Int?, toward targets: [Int], recorded: Bool = true) -> String {
         let tree = layout.tree
         if let container, tree[container].spec.kind == .parallel {
             // A history child of a parallel state restores all its regions at once (S61, S65).
-            if let child = path.first, tree[child].spec.isHistory { return historyValue(child, recorded: recorded) }
+            if let history = targets.first(where: { tree[$0].parent == container && tree[$0].spec.isHistory }) { return historyValue(history, recorded: recorded) }
             let regions = tree.regions(of: container).map { region in
-                "\(SwiftName.escaped(tree[region].name)): " + modeValue(in: region, path: path.first == region ? path.dropFirst() : [], recorded: recorded)
+                "\(SwiftName.escaped(tree[region].name)): " + modeValue(in: region, toward: targets.filter { $0 != region && tree.isWithin($0, region) }, recorded: recorded)
             }
             return contentType(container) + "(" + regions.joined(separator: ", ") + ")"
         }
-        let child = path.first ?? tree.initialChild(of: container!)!
+        let inside = targets.isEmpty ? semantics.initialTargets(of: container).filter { target in target != container && container.map { tree.isWithin(target, $0) } ?? true } : targets
+        let child = tree.path(from: container, to: inside[0])[0]
         if tree[child].spec.isHistory { return historyValue(child, recorded: recorded) }
         guard tree[child].isComposite else { return "." + caseName(child) }
-        return "." + caseName(child) + "(" + modeValue(in: child, path: path.dropFirst(), recorded: recorded) + ")"
+        return "." + caseName(child) + "(" + modeValue(in: child, toward: inside.filter { $0 != child }, recorded: recorded) + ")"
     }
 
     /// The configuration a history state restores below its parent (S61–S63, S65).
@@ -46,9 +48,9 @@ extension MachineContextBuilder {
         let parent = tree[history].parent!
         let fallback: String
         if let target = tree[history].spec.historyTarget.flatMap({ tree.index[$0.value] }) {
-            fallback = modeValue(in: parent, path: tree.path(from: parent, to: target)[...], recorded: recorded)
+            fallback = modeValue(in: parent, toward: [target], recorded: recorded)
         } else {
-            fallback = modeValue(in: parent, path: [], recorded: recorded)
+            fallback = modeValue(in: parent, toward: [], recorded: recorded)
         }
         guard recorded, case .history(let deep) = tree[history].spec.kind, tree[parent].spec.kind != .parallel || deep else { return fallback }
         let record = "_next._history_\(tree[history].name)"

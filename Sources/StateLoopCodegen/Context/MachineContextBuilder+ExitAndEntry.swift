@@ -19,7 +19,7 @@ extension MachineContextBuilder {
             var body = memberPrinter()
             body.switchBlock("_record") { out in
                 for child in tree[parent].children where !tree[child].spec.isHistory {
-                    out.line("case .\(caseName(child)): \(modeValue(in: parent, path: [child]))")
+                    out.line("case .\(caseName(child)): \(modeValue(in: parent, toward: [child]))")
                 }
             }
             addMember(

@@ -8,11 +8,10 @@ import StateLoopSpec
 extension MachineContextBuilder {
     /// The body of `State.initial`, given what it passes for each field.
     func initialLines(_ initialArguments: [String]) -> [String] {
-        let tree = layout.tree
         // Typed apart: with a field of a type swiftc cannot find, `.init(mode: .idle, ...)` would
         // also report "cannot infer contextual base" here; and `Mode.idle` in an expression would
         // find a context field named `Mode` (a type annotation looks up types only).
-        let initialMode = modeValue(in: nil, path: tree.path(from: nil, to: tree.index[spec.initial.value]!)[...], recorded: false)
+        let initialMode = modeValue(in: nil, toward: semantics.initialTargets(of: nil), recorded: false)
         let works = layout.entryBelow(nil) || layout.settles
         var out = memberPrinter()
         out.line("let _mode: \(GeneratedNames.mode) = \(initialMode)")

@@ -19,7 +19,6 @@ extension MachineContextBuilder {
     mutating func transitionLines(
         _ transition: Transition, source: Int?, payload: EventSpec?, phase: TransitionPhase = .all, into out: inout SwiftPrinter
     ) {
-        let tree = layout.tree
         if phase == .all || phase == .actions { out.line(take(at: transition.location)) }
         var dirty = false
         var domain: Int?
@@ -52,7 +51,7 @@ extension MachineContextBuilder {
         if phase == .actions { return }
         guard let target else { return }
         if layout.hasTimers { out.line("_next._entries &+= 1") }
-        let value = modeValue(in: domain, path: tree.path(from: domain, to: target)[...])
+        let value = modeValue(in: domain, toward: [target])
         if layout.entryBelow(domain) {
             out.line("let _c: \(contentType(domain)) = \(value)")
             assignContent(of: domain, "_c", into: &out)

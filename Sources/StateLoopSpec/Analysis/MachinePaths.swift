@@ -279,8 +279,8 @@ final class PathSearch {
     // MARK: The search
 
     func run() {
-        guard let initial = tree.index[spec.initial.value] else { return }
-        let entered = semantics.entered(below: nil, toward: initial)
+        let entered = semantics.enteredInitially
+        guard !entered.isEmpty else { return }
         let start = settlingNode(leaves: Set(entered.filter(isTerminal)), entered: entered, raised: raises(entering: entered))
         _ = add(start, distance: 0, from: nil)
         var buckets: [[Int]] = [[0]]

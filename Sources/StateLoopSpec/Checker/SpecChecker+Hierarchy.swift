@@ -113,6 +113,9 @@ extension SpecChecker {
             }
             return
         }
+        if let targets = node.spec.initialTargets {
+            return checkInitialList(targets, of: position, into: &findings)
+        }
         guard let initial = node.spec.initial else {
             if node.spec.key("initial") == nil {
                 findings.error(
@@ -133,6 +136,60 @@ extension SpecChecker {
                 "'initial:' names history state '\(initial.value)', which has no default 'target:'", at: initial.location,
                 fixIt: "add 'target:' to '\(initial.value)', or name an ordinary child as 'initial:'")
         }
+    }
+
+    /// S140: the states of a list `initial:` lie below `owner` (`nil`: the machine), are no history
+    /// states, and can be active together: any two lie in different regions of a parallel state.
+    func checkInitialList(_ targets: [Located<String>], of owner: Int?, into findings: inout Findings) {
+        let tree = findings.tree
+        let place = owner.map { "the 'initial:' of '\(tree[$0].name)'" } ?? "the machine's 'initial:'"
+        var placed: [(name: Located<String>, position: Int)] = []
+        for target in targets {
+            guard let position = tree.index[target.value] else {
+                checkKnown(target, among: findings.stateNames, known: findings.stateSet, "'\(target.value)' in \(place) is not a state", declare: "'states:'", into: &findings)
+                continue
+            }
+            if let owner, position == owner || !tree.isWithin(position, owner) {
+                findings.error(
+                    "'\(target.value)' in \(place) is not inside '\(tree[owner].name)'", at: target.location,
+                    fixIt: "name states below '\(tree[owner].name)', one per region of a parallel state")
+                continue
+            }
+            if tree[position].spec.isHistory {
+                findings.error(
+                    "'\(target.value)' in \(place) is a history state", at: target.location,
+                    fixIt: "name the states to enter; a list of 'initial:' enters states, not a history's record")
+                continue
+            }
+            if let other = placed.first(where: { $0.position == position }) {
+                findings.error(
+                    "'\(target.value)' is listed twice in \(place)", at: target.location,
+                    notes: [Diagnostic.Note("'\(other.name.value)' is first listed here", at: other.name.location)],
+                    fixIt: "drop one of the two")
+                continue
+            }
+            if let other = placed.first(where: { !Self.canBeActiveTogether($0.position, position, in: tree) }) {
+                let common = tree.lineage(of: position).first { tree.isWithin(other.position, $0) }
+                let reason: String
+                if let common, common == position || common == other.position {
+                    reason = "'\(tree[common == position ? other.position : position].name)' lies inside '\(tree[common].name)'"
+                } else {
+                    reason = "both lie in '\(common.map { tree[$0].name } ?? "the machine")', which is in one child at a time"
+                }
+                findings.error(
+                    "'\(target.value)' in \(place) cannot be entered with '\(other.name.value)': \(reason)", at: target.location,
+                    notes: [Diagnostic.Note("'\(other.name.value)' is listed here", at: other.name.location)],
+                    fixIt: "name one state per region of a parallel state, and drop one of the two")
+                continue
+            }
+            placed.append((target, position))
+        }
+    }
+
+    /// True when two states lie in different regions of a parallel state (S140).
+    static func canBeActiveTogether(_ first: Int, _ second: Int, in tree: StateTree) -> Bool {
+        guard let common = tree.lineage(of: first).first(where: { tree.isWithin(second, $0) }) else { return false }
+        return common != first && common != second && tree[common].spec.kind == .parallel
     }
 
     /// S42, S43: `run:` names a one-shot effect and gives a request exactly when the effect takes one.

@@ -7,7 +7,7 @@ extension SpecChecker {
     func checkReachability(_ spec: MachineSpec, into findings: inout Findings) {
         let semantics = findings.semantics
         let tree = semantics.tree
-        guard let start = tree.index[spec.initial.value] else { return }  // reported as an unknown initial state
+        guard tree.index[spec.initial.value] != nil else { return }  // reported as an unknown initial state
         var reached = Set<Int>()
         var pending: [Int] = []
         // The targets entered so far, and the shallow history states among them with the
@@ -16,9 +16,9 @@ extension SpecChecker {
         var shallow: [Int: Set<Int>] = [:]
         /// Enters `target` as the semantic core does (S97), with `record` as its record when it
         /// is a history state; a history state on the way counts as reached (S8).
-        func enter(_ target: Int, record: [Int]? = nil) {
-            var states = semantics.entered(below: nil, toward: target) { $0 == target ? record : nil }
-            if tree[target].spec.isHistory { states.append(target) }
+        func enter(_ target: Int?, record: [Int]? = nil) {
+            var states = target.map { target in semantics.entered(below: nil, toward: target) { $0 == target ? record : nil } } ?? semantics.enteredInitially
+            if let target, tree[target].spec.isHistory { states.append(target) }
             states += states.compactMap { tree.initialChild(of: $0) }.filter { tree[$0].spec.isHistory }
             for state in states where reached.insert(state).inserted { pending.append(state) }
         }
@@ -33,7 +33,7 @@ extension SpecChecker {
                 if case .history(deep: false) = tree[position].spec.kind { shallow[position] = [] }
             }
         }
-        enter(start)
+        enter(nil)
         follow(spec.on.flatMap(\.branches))
         repeat {
             while let position = pending.popLast() {
@@ -50,9 +50,10 @@ extension SpecChecker {
                 }
             }
         } while !pending.isEmpty
+        let start = spec.initialTargets.map { "states " + $0.map { "'\($0.value)'" }.joined(separator: ", ") } ?? "state '\(spec.initial.value)'"
         for (position, node) in tree.nodes.enumerated() where !reached.contains(position) {
             findings.warning(
-                "state '\(node.name)' is unreachable: no transition from the initial state '\(spec.initial.value)' leads to it",
+                "state '\(node.name)' is unreachable: no transition from the initial \(start) leads to it",
                 at: node.spec.name.location, fixIt: "add a transition with 'target: \(node.name)', or remove the state")
         }
     }

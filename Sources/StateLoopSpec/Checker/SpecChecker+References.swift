@@ -5,7 +5,9 @@ extension SpecChecker {
     func checkReferences(_ spec: MachineSpec, into findings: inout Findings) {
         let states = findings.stateNames
         let events = findings.eventNames
-        if !states.isEmpty {
+        if let targets = spec.initialTargets {
+            checkInitialList(targets, of: nil, into: &findings)
+        } else if !states.isEmpty {
             checkKnown(spec.initial, among: states, known: findings.stateSet, "initial state '\(spec.initial.value)' is not a state", declare: "'states:'", into: &findings)
         }
         checkGroups(spec, into: &findings)

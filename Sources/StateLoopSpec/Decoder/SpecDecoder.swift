@@ -95,6 +95,7 @@ struct DecodingSession {
         var on: [EventHandler] = []
         var ignore: [Located<String>] = []
         var initial: Located<String>?
+        var initialTargets: [Located<String>]?
         var states: [StateSpec]?
         var effects: [EffectSpec] = []
         var input: [PayloadField] = []
@@ -114,7 +115,9 @@ struct DecodingSession {
                 groups = entries.map { group in
                     EventGroup(name: group.key.located, events: names(group.value, expected: "a list of events", fixIt: "write '\(group.key.value): [event, ...]'"))
                 }
-            case "initial": initial = text(entry.value, expected: "the name of the initial state", fixIt: "write 'initial: idle'")
+            case "initial":
+                initialTargets = initialList(entry.value)
+                initial = initialTargets.map(\.first) ?? text(entry.value, expected: "the name of the initial state", fixIt: "write 'initial: idle'")
             case "states": states = stateSpecs(entry.value)
             case "input": input = inputFields(entry.value)
             case "persist": persist = persistSpec(entry)
@@ -140,9 +143,11 @@ struct DecodingSession {
             error("the spec has no 'states:'", at: root.location, fixIt: "add 'states:' with one entry per state, each with its 'on:' and 'ignore:'")
         }
         guard let name, let initial, let states else { return nil }
-        return MachineSpec(
+        var spec = MachineSpec(
             file: path, name: name, imports: imports, context: context, events: events, on: on, ignore: ignore,
             initial: initial, states: states, effects: effects, input: input, delays: delays, groups: groups, persist: persist)
+        spec.initialTargets = initialTargets
+        return spec
     }
 
     /// `persist: true` (version 1) or `persist: {version: N}` with N an integer of 1 or more (D20),
@@ -284,7 +289,9 @@ struct DecodingSession {
                         error("'history:' takes 'shallow' or 'deep', found '\(value.value)'", at: value.location, fixIt: "write 'history: shallow' (the last child) or 'history: deep' (the last leaves)")
                     }
                 case "target": state.historyTarget = text(item.value, expected: "a state", fixIt: "write 'target: stateName'")
-                case "initial": state.initial = text(item.value, expected: "the name of a child state", fixIt: "write 'initial: childState'")
+                case "initial":
+                    state.initialTargets = initialList(item.value)
+                    state.initial = state.initialTargets.map(\.first) ?? text(item.value, expected: "the name of a child state", fixIt: "write 'initial: childState'")
                 case "states": state.states = stateSpecs(item.value)
                 case "entry": state.entry = actions(item.value, of: "'entry:'")
                 case "exit": state.exit = actions(item.value, of: "'exit:'")
@@ -699,6 +706,15 @@ struct DecodingSession {
         if let scalar = node.scalar, !scalar.value.isEmpty { return scalar.located }
         error("expected \(expected), found \(Self.found(node))", at: node.location, fixIt: fixIt)
         return nil
+    }
+
+    /// The list form of `initial:` (S140): `nil` for a single name; an empty list is an error.
+    mutating func initialList(_ node: YAMLNode) -> [Located<String>]? {
+        guard let items = node.sequence else { return nil }
+        if items.isEmpty {
+            error("'initial:' lists no state", at: node.location, fixIt: "name the state entered first, or one state per region: 'initial: [a1, b1]'")
+        }
+        return items.compactMap { text($0, expected: "the name of a state", fixIt: "write 'initial: [stateInOneRegion, stateInAnother]'") }
     }
 
     /// A list of names; a single name stands for a list of one, and an empty value for none.

@@ -21,8 +21,11 @@ public struct MachineSpec: Sendable {
     public var ignore: [Located<String>]
     /// `groups:` — named groups of events, which `ignore:` lists may name (S100–S104).
     public var groups: [EventGroup]
-    /// `initial:` — the state the machine starts in.
+    /// `initial:` — the state the machine starts in (the first of a list).
     public var initial: Located<String>
+    /// `initial:` written as a list (S140): every state it names, one per region of the parallel
+    /// states they lie in; `nil` for a single name.
+    public var initialTargets: [Located<String>]?
     /// `states:` — the top-level states of the machine; nested states are in each state's `states`.
     public var states: [StateSpec]
     /// `effects:` — query-triggered and one-shot effects; each becomes a protocol method.
@@ -169,8 +172,11 @@ public struct StateSpec: Sendable {
     public var ignore: [Located<String>]
     /// `after:` — timers that run while the state is active.
     public var after: [TimerSpec]
-    /// `initial:` — the child entered when the state is entered (composites).
+    /// `initial:` — the child entered when the state is entered (composites); the first state of a list.
     public var initial: Located<String>?
+    /// `initial:` written as a list (S140): descendants entered together, one per region of the
+    /// parallel states they lie in; `nil` for a single name.
+    public var initialTargets: [Located<String>]?
     /// `states:` — the children, in YAML order.
     public var states: [StateSpec]
     /// `entry:` and `exit:` — actions run when the state is entered and exited.

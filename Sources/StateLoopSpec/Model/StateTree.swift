@@ -119,10 +119,13 @@ public struct StateTree: Sendable {
         return chain.reversed()
     }
 
-    /// The child `initial:` names, when it names one.
+    /// The child `initial:` names, when it names one; for a list (S140), the child on the way to
+    /// its first state, when that state lies below `position`.
     public func initialChild(of position: Int) -> Int? {
         guard let initial = nodes[position].spec.initial?.value else { return nil }
-        return nodes[position].children.first { nodes[$0].name == initial }
+        if let child = nodes[position].children.first(where: { nodes[$0].name == initial }) { return child }
+        guard nodes[position].spec.initialTargets != nil, let target = index[initial], target != position, isWithin(target, position) else { return nil }
+        return path(from: position, to: target).first
     }
 
     /// The regions of a parallel state (its children other than history states).

@@ -48,8 +48,7 @@ public struct MachineInterpreter: Sendable {
     public init<Host: MachineHost>(_ semantics: MachineSemantics, host: inout Host) {
         self.semantics = semantics
         host.trigger = nil
-        guard let initial = semantics.tree.index[semantics.spec.initial.value] else { return }
-        let entered = semantics.entered(below: nil, toward: initial)
+        let entered = semantics.enteredInitially
         active = entered
         for state in entered { runEntry(state, host: &host) }
         settle(host: &host)

@@ -203,8 +203,24 @@ public struct MachineSemantics: Sendable {
     /// child's `initial:` chain; one below a parallel state enters its default (S65).
     public func entered(below domain: Int?, toward target: Int, records: (Int) -> [Int]? = { _ in nil }) -> [Int] {
         var entered: [Int] = []
-        enterChildren(of: domain, toward: target, records: records, into: &entered)
+        enterChildren(of: domain, toward: [target], records: records, into: &entered)
         return entered.sorted()
+    }
+
+    /// The initial configuration, in entry order: the machine's `initial:` state, or every state
+    /// of its list, each region of a parallel state on the way entered down to the state named in
+    /// it, else through its own `initial:` (S140, S141).
+    public var enteredInitially: [Int] {
+        var entered: [Int] = []
+        enterChildren(of: nil, toward: initialTargets(of: nil), records: { _ in nil }, into: &entered)
+        return entered.sorted()
+    }
+
+    /// The states `initial:` names below `position` (`nil`: the machine), one for a single name,
+    /// every state of a list (S140); the names that resolve to no state are left out.
+    public func initialTargets(of position: Int?) -> [Int] {
+        let written = position.map { tree[$0].spec.initialTargets ?? tree[$0].spec.initial.map { [$0] } ?? [] } ?? spec.initialTargets ?? [spec.initial]
+        return written.compactMap { tree.index[$0.value] }
     }
 
     /// The states to exit of the active ones `active` for a transition of `domain`: those strictly
@@ -213,27 +229,31 @@ public struct MachineSemantics: Sendable {
         active.filter { state in domain.map { state != $0 && tree.isWithin(state, $0) } ?? true }.sorted(by: >)
     }
 
-    private func enter(_ position: Int, toward target: Int?, records: (Int) -> [Int]?, into entered: inout [Int]) {
+    private func enter(_ position: Int, toward targets: [Int], records: (Int) -> [Int]?, into entered: inout [Int]) {
         if tree[position].spec.isHistory {
             restore(position, records: records, into: &entered)
             return
         }
         entered.append(position)
-        enterChildren(of: position, toward: target == position ? nil : target, records: records, into: &entered)
+        enterChildren(of: position, toward: targets.filter { $0 != position }, records: records, into: &entered)
     }
 
     /// Enters the children of `position` (the top-level states for `nil`): every region of a
-    /// parallel state, else the child on the way to `target` or the `initial:` child.
-    private func enterChildren(of position: Int?, toward target: Int?, records: (Int) -> [Int]?, into entered: inout [Int]) {
-        let inside = target.flatMap { target in position.map { target != $0 && tree.isWithin(target, $0) } ?? true ? target : nil }
-        let way = inside.flatMap { tree.path(from: position, to: $0).first }
+    /// parallel state, else the child on the way to the targets or, without targets below it, to
+    /// the states of its `initial:` (S140).
+    private func enterChildren(of position: Int?, toward targets: [Int], records: (Int) -> [Int]?, into entered: inout [Int]) {
+        var inside = targets.filter { target in position.map { target != $0 && tree.isWithin(target, $0) } ?? true }
+        if inside.isEmpty, let position, tree[position].spec.kind != .parallel {
+            inside = initialTargets(of: position).filter { $0 != position && tree.isWithin($0, position) }
+        }
+        let way = inside.first.flatMap { tree.path(from: position, to: $0).first }
         if let position, tree[position].spec.kind == .parallel {
             // A history child of a parallel state restores all its regions at once (S61, S65).
             if let way, tree[way].spec.isHistory { return restore(way, records: records, into: &entered) }
             for region in tree.regions(of: position) {
-                enter(region, toward: inside.flatMap { tree.isWithin($0, region) ? $0 : nil }, records: records, into: &entered)
+                enter(region, toward: inside.filter { tree.isWithin($0, region) }, records: records, into: &entered)
             }
-        } else if let child = way ?? position.flatMap(tree.initialChild(of:)) {
+        } else if let child = way {
             enter(child, toward: inside, records: records, into: &entered)
         }
     }
@@ -246,7 +266,7 @@ public struct MachineSemantics: Sendable {
             if deep {
                 entered += record
             } else if let child = record.first(where: { tree[$0].parent == parent && !tree[$0].spec.isHistory }) {
-                enter(child, toward: nil, records: records, into: &entered)
+                enter(child, toward: [], records: records, into: &entered)
             }
             return
         }
@@ -256,7 +276,7 @@ public struct MachineSemantics: Sendable {
         let written = tree[history].spec.historyTarget.flatMap { tree.index[$0.value] }
         let fallback = written.flatMap { $0 != parent && tree.isWithin($0, parent) && !tree[$0].spec.isHistory ? $0 : nil }
         if fallback == nil, let initial = tree.initialChild(of: parent), tree[initial].spec.isHistory { return }
-        enterChildren(of: parent, toward: fallback, records: records, into: &entered)
+        enterChildren(of: parent, toward: fallback.map { [$0] } ?? [], records: records, into: &entered)
     }
 
     // MARK: Settling
