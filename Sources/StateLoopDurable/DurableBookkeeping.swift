@@ -30,18 +30,18 @@ struct DurableBookkeeping<M: DurableMachine> {
         }
     }
 
-    /// A child machine the state runs: its effect, the journal bytes of its request, the
-    /// sequence number of the step since which the request is this one (its journal's name,
-    /// D101), and whether its output is journaled (then it is not started again, D104).
+    /// A child machine the state runs: its effect, its request (not journaled: the state gives
+    /// it), the sequence number of the step since which the request is this one (its journal's
+    /// name, D101), and whether its output is journaled (then it is not started again, D104).
     @usableFromInline
-    struct Child: Equatable {
+    struct Child {
         @usableFromInline var effect: String
-        @usableFromInline var request: [UInt8]
+        @usableFromInline var request: any Equatable & Sendable
         @usableFromInline var since: Int64
         @usableFromInline var reported: Bool
 
         @inlinable
-        init(effect: String, request: [UInt8], since: Int64, reported: Bool) {
+        init(effect: String, request: any Equatable & Sendable, since: Int64, reported: Bool) {
             self.effect = effect
             self.request = request
             self.since = since
@@ -115,7 +115,7 @@ struct DurableBookkeeping<M: DurableMachine> {
         let requested = M.childRequests(in: state)
         if !(requested.isEmpty && children.isEmpty) {
             children = requested.map { child in
-                children.first { $0.effect == child.effect && $0.request == child.request }
+                children.first { $0.effect == child.effect && equalRequests($0.request, child.request) }
                     ?? Child(effect: child.effect, request: child.request, since: step, reported: false)
             }
         }
@@ -143,6 +143,13 @@ struct DurableBookkeeping<M: DurableMachine> {
         })
         return Resumption(timers: timers.take, runs: runs.map { ($0.key, $0.run) }, runsQueued: runsQueued, children: children)
     }
+}
+
+/// Whether two requests of a child machine are equal (of one type, and `==`).
+@inlinable
+func equalRequests(_ first: any Equatable & Sendable, _ second: any Equatable & Sendable) -> Bool {
+    func equal<Request: Equatable>(_ first: Request) -> Bool { (second as? Request) == first }
+    return equal(first)
 }
 
 /// The restored timers, each answered once: a later arming with an equal event is a new timer.

@@ -95,9 +95,9 @@ public struct JournalSnapshotEnvelope {
         public var timers: [(event: Event, armedAt: Int64, fired: Bool)]
         /// The sequence number of the last event record.
         public var step: Int64 = 0
-        /// The child machines the state runs: each one's effect, the journal bytes of its request,
-        /// the step that names its journal (`"<id>/<effect>@<since>"`) and whether its output is journaled.
-        public var children: [(effect: String, request: [UInt8], since: Int64, reported: Bool)] = []
+        /// The child machines the state runs: each one's effect, the step that names its journal
+        /// (`"<id>/<effect>@<since>"`) and whether its output is journaled.
+        public var children: [(effect: String, since: Int64, reported: Bool)] = []
         /// The last event a parent forwarded to this machine that its journal holds.
         public var forwarded: ForwardedFrom?
     }
@@ -131,8 +131,7 @@ public struct JournalSnapshotEnvelope {
         }
         book.step = try reader.read(Int64.self)
         for _ in 0..<(try reader.readCount()) {
-            book.children.append((
-                try reader.read(String.self), try reader.read([UInt8].self), try reader.read(Int64.self), try reader.read(Bool.self)))
+            book.children.append((try reader.read(String.self), try reader.read(Int64.self), try reader.read(Bool.self)))
         }
         let forwardedStart = reader.offset
         if let mark = try reader.read([Int64]?.self) {

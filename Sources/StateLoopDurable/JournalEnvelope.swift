@@ -117,7 +117,8 @@ struct SnapshotEnvelope<M: DurableMachine> {
     @usableFromInline var book: DurableBookkeeping<M>
 
     /// `[0][journalVersion][wall time][state][runs queued][n][key, run]…[m][event, armed at, fired]…`
-    /// `[step][c][effect, request, since, reported]…[last forwarded: 0, or 1 step index]`.
+    /// `[step][c][effect, since, reported]…[last forwarded: 0, or 1 step index]` (a child's request
+    /// is the state's: `childRequests(in:)` gives it back).
     @inlinable
     var bytes: [UInt8] {
         var writer = JournalWriter(capacity: 256)
@@ -141,7 +142,6 @@ struct SnapshotEnvelope<M: DurableMachine> {
         writer.writeVarint(UInt64(book.children.count))
         for child in book.children {
             writer.write(child.effect)
-            writer.write(child.request)
             writer.write(child.since)
             writer.write(child.reported)
         }
@@ -182,7 +182,20 @@ struct SnapshotEnvelope<M: DurableMachine> {
         self.book = DurableBookkeeping(
             timers: book.timers.map { .init(event: $0.event, armedAt: $0.armedAt, fired: $0.fired) },
             runs: book.runs, runsQueued: book.runsQueued, step: book.step,
-            children: book.children.map { .init(effect: $0.effect, request: $0.request, since: $0.since, reported: $0.reported) },
+            children: try Self.children(book.children, of: state),
             forwarded: book.forwarded)
+    }
+
+    /// The saved children of `state`, each with its request, which `childRequests(in:)` gives;
+    /// a saved child that the state does not run is damage.
+    @inlinable
+    static func children(
+        _ saved: [(effect: String, since: Int64, reported: Bool)], of state: M.State
+    ) throws(JournalDecodingError) -> [DurableBookkeeping<M>.Child] {
+        let requests = M.childRequests(in: state)
+        guard requests.map(\.effect) == saved.map(\.effect) else {
+            throw .invalid(offset: 0, reason: "children \(saved.map(\.effect)) saved with a state that runs \(requests.map(\.effect))")
+        }
+        return zip(saved, requests).map { .init(effect: $0.effect, request: $1.request, since: $0.since, reported: $0.reported) }
     }
 }

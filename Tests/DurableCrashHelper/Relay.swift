@@ -144,10 +144,8 @@ enum Relay: DurableMachine {
     static func copyBookkeeping(from source: State, to state: inout State) {}
     static func isDone(_ state: State) -> Bool { false }
 
-    static func childRequests(in state: State) -> [(effect: String, request: [UInt8])] {
-        var writer = JournalWriter()
-        writer.write(state.batch)
-        return [("sink", writer.bytes)]
+    static func childRequests(in state: State) -> [(effect: String, request: any Equatable & Sendable)] {
+        [("sink", state.batch)]
     }
 
     static let feedbacks: [Feedback<State, Event>] = [

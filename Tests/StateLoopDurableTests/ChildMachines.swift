@@ -117,11 +117,8 @@ enum Office: TestMachine {
         }
     }
 
-    static func childRequests(in state: State) -> [(effect: String, request: [UInt8])] {
-        guard let job = state.job else { return [] }
-        var writer = JournalWriter()
-        writer.write(job)
-        return [("tally", writer.bytes)]
+    static func childRequests(in state: State) -> [(effect: String, request: any Equatable & Sendable)] {
+        state.job.map { [("tally", $0)] } ?? []
     }
 
     static var feedbacks: [Feedback<State, Event>] {

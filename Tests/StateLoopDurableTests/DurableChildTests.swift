@@ -180,7 +180,7 @@ import Testing
         } == [.init(parentStep: 2, index: 0), .init(parentStep: 2, index: 1), .init(parentStep: 3, index: 0)])
     }
 
-    @Test("D106: replayJournal replays a parent's children with its records and compares them with its snapshots; a reducer that would run another child is reported; the child's journal replays under its own id")
+    @Test("D106: replayJournal replays a parent's children with its records and compares them with its snapshots: children that would start at other steps are reported, a snapshot's child the machine does not run cannot be read; the child's journal replays under its own id")
     func d106ReplayChecksTheChildren() async throws {
         let path = try TemporaryFolder().file("journal.sqlite")
         do {
@@ -201,9 +201,14 @@ import Testing
         #expect(report.records == 7)
         // Two forwarded `add`s, one more, the `finish`; snapshots 0, 2 and 4.
         #expect(try Abacus.replayJournal(file, id: "office/tally@1") == JournalReplayReport(records: 4, snapshots: 3, mismatch: nil))
-        let renamed = try Renamed.replayJournal(file, id: "office")
-        #expect(renamed.mismatch?.sequence == 2)
-        #expect(renamed.description.hasPrefix("replay mismatch at snapshot 2: the one-shot runs, timers or children differ"))
+        let restarting = try Restarting.replayJournal(file, id: "office")
+        #expect(restarting.mismatch?.sequence == 2)
+        #expect(restarting.description.hasPrefix("replay mismatch at snapshot 2: the one-shot runs, timers or children differ"))
+        #expect {
+            try Renamed.replayJournal(file, id: "office")
+        } throws: { error in
+            "\(error)".hasPrefix("journal of 'office': entry 2 cannot be read") && "\(error)".contains("children [\"tally\"] saved with a state that runs [\"tallies\"]")
+        }
     }
 
     @Test("D107: a durable child that the parent's childRequests(in:) does not list, or whose journal fails, stops the parent with the error")
@@ -226,14 +231,27 @@ import Testing
     }
 }
 
-/// Office whose child is named differently: replaying Office's journal with it runs another child.
+/// Office whose child's request changes with every forwarding step: replaying Office's journal
+/// with it starts children at other steps.
+enum Restarting: TestMachine {
+    typealias Run = NoRun
+    typealias State = Office.State
+    typealias Event = Office.Event
+
+    static func reduce(_ state: inout State, _ event: Event) { Office.reduce(&state, event) }
+    static func childRequests(in state: State) -> [(effect: String, request: any Equatable & Sendable)] {
+        state.job.map { [("tally", "\($0)/\(state.forwarded.count)")] } ?? []
+    }
+}
+
+/// Office whose child is named differently: Office's snapshots name a child it does not run.
 enum Renamed: TestMachine {
     typealias Run = NoRun
     typealias State = Office.State
     typealias Event = Office.Event
 
     static func reduce(_ state: inout State, _ event: Event) { Office.reduce(&state, event) }
-    static func childRequests(in state: State) -> [(effect: String, request: [UInt8])] {
+    static func childRequests(in state: State) -> [(effect: String, request: any Equatable & Sendable)] {
         Office.childRequests(in: state).map { ("tallies", $0.request) }
     }
 }

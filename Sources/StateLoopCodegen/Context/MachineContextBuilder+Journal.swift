@@ -120,16 +120,13 @@ extension MachineContextBuilder {
             let children = spec.effects.filter { $0.child != nil }
             if !children.isEmpty {
                 out.line("")
-                out.line("/// The child machines the state runs, with the journal bytes of their requests: the")
-                out.line("/// durable system names each child's journal by them (Docs/Durability.md D101).")
-                out.block("\(p)static func childRequests(in state: State) -> [(effect: Swift.String, request: [Swift.UInt8])] {") { out in
-                    out.line("var children: [(effect: Swift.String, request: [Swift.UInt8])] = []")
+                out.line("/// The child machines the state runs, with their requests: the durable system names")
+                out.line("/// each child's journal by the step since which its request is the same (Docs/Durability.md D101).")
+                out.block("\(p)static func childRequests(in state: State) -> [(effect: Swift.String, request: any Swift.Equatable & Swift.Sendable)] {") { out in
+                    out.line("var children: [(effect: Swift.String, request: any Swift.Equatable & Swift.Sendable)] = []")
                     for effect in children {
-                        out.block("if let request = state.\(GeneratedNames.requestMember(ofEffect: effect.name.value)) {") { out in
-                            out.line("var writer = StateLoop.JournalWriter()")
-                            out.line("writer.write(request)")
-                            out.line("children.append((\(SwiftLiteral.string(effect.name.value)), writer.bytes))")
-                        }
+                        let member = GeneratedNames.requestMember(ofEffect: effect.name.value)
+                        out.line("if let request = state.\(member) { children.append((\(SwiftLiteral.string(effect.name.value)), request)) }")
                     }
                     out.line("return children")
                 }

@@ -1752,15 +1752,11 @@ extension Ledger: StateLoop.DurableMachine {
         (queued: state._runsQueued, runs: state.runs)
     }
 
-    /// The child machines the state runs, with the journal bytes of their requests: the
-    /// durable system names each child's journal by them (Docs/Durability.md D101).
-    public static func childRequests(in state: State) -> [(effect: Swift.String, request: [Swift.UInt8])] {
-        var children: [(effect: Swift.String, request: [Swift.UInt8])] = []
-        if let request = state._request_courier {
-            var writer = StateLoop.JournalWriter()
-            writer.write(request)
-            children.append(("courier", writer.bytes))
-        }
+    /// The child machines the state runs, with their requests: the durable system names
+    /// each child's journal by the step since which its request is the same (Docs/Durability.md D101).
+    public static func childRequests(in state: State) -> [(effect: Swift.String, request: any Swift.Equatable & Swift.Sendable)] {
+        var children: [(effect: Swift.String, request: any Swift.Equatable & Swift.Sendable)] = []
+        if let request = state._request_courier { children.append(("courier", request)) }
         return children
     }
 
