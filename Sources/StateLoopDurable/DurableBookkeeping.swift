@@ -1,5 +1,6 @@
 // DurableBookkeeping: what a durable system must know beyond the state to resume it - the one-shot
-// runs queued and not known finished, and when each armed timer was armed and whether it fired.
+// runs queued and not known finished, when each armed timer was armed and whether it fired, and
+// which journal each child machine runs with (D101-D105).
 //
 // Invariants:
 // - One `step` for every journaled event, the same while running (MachineJournal) and while
@@ -29,34 +30,74 @@ struct DurableBookkeeping<M: DurableMachine> {
         }
     }
 
+    /// A child machine the state runs: its effect, its request (not journaled: the state gives
+    /// it), the sequence number of the step since which the request is this one (its journal's
+    /// name, D101), and whether its output is journaled (then it is not started again, D104).
+    @usableFromInline
+    struct Child {
+        @usableFromInline var effect: String
+        @usableFromInline var request: any Equatable & Sendable
+        @usableFromInline var since: Int64
+        @usableFromInline var reported: Bool
+
+        @inlinable
+        init(effect: String, request: any Equatable & Sendable, since: Int64, reported: Bool) {
+            self.effect = effect
+            self.request = request
+            self.since = since
+            self.reported = reported
+        }
+    }
+
     /// The armed timers, in `timers(in:)` order.
     @usableFromInline var timers: [Timer]
     /// The one-shot runs queued and not known finished, in key order.
     @usableFromInline var runs: [(key: Int, run: M.Run)]
     /// How many one-shot runs the state has ever queued.
     @usableFromInline var runsQueued: Int
+    /// The sequence number of the last event record (0 before any): the step whose state the
+    /// loops see, which names a child's journal and a forwarded event (D101, D105).
+    @usableFromInline var step: Int64
+    /// The child machines the state runs, in `childRequests(in:)` order.
+    @usableFromInline var children: [Child]
+    /// The last event a parent forwarded to this machine (a child) that its journal holds (D105).
+    @usableFromInline var forwarded: ForwardedFrom?
 
     @inlinable
-    init(timers: [Timer], runs: [(key: Int, run: M.Run)], runsQueued: Int) {
+    init(
+        timers: [Timer], runs: [(key: Int, run: M.Run)], runsQueued: Int, step: Int64, children: [Child],
+        forwarded: ForwardedFrom?
+    ) {
         self.timers = timers
         self.runs = runs
         self.runsQueued = runsQueued
+        self.step = step
+        self.children = children
+        self.forwarded = forwarded
     }
 
     /// The bookkeeping of a machine that starts in `state` at `wallTime`: its timers armed then,
-    /// its queued runs not started.
+    /// its queued runs not started, its children named by step 0.
     @inlinable
     init(starting state: M.State, at wallTime: Int64) {
-        self.init(timers: [], runs: [], runsQueued: 0)
+        self.init(timers: [], runs: [], runsQueued: 0, step: 0, children: [], forwarded: nil)
         update(to: state, at: wallTime)
     }
 
-    /// `event`, sent by the one-shot run `run` (if any), was reduced at `wallTime` to `state`.
+    /// `event`, from `origin`, was reduced at `wallTime` to `state`, and journaled as the record
+    /// numbered `sequence`.
     @inlinable
-    mutating func step(_ event: M.Event, run: Int?, to state: M.State, at wallTime: Int64) {
-        if let run { finished(run) }
+    mutating func step(_ event: M.Event, origin: EventOrigin, to state: M.State, at wallTime: Int64, sequence: Int64) {
+        switch origin {
+        case .local(let run): if let run { finished(run) }
+        case .childOutput(let effect):
+            // Its output journaled: that child is not started again (D104).
+            if let index = children.firstIndex(where: { $0.effect == effect }) { children[index].reported = true }
+        case .forwarded(let from): forwarded = from
+        }
         // Its event journaled: the timer fired; a state that keeps it keeps it fired (D40).
         for index in timers.indices where timers[index].event == event { timers[index].fired = true }
+        step = sequence
         update(to: state, at: wallTime)
     }
 
@@ -67,9 +108,17 @@ struct DurableBookkeeping<M: DurableMachine> {
     }
 
     /// Follows `state`: the timers it arms (a kept one keeps its arming, a new one is armed at
-    /// `wallTime`) and the runs it queued.
+    /// `wallTime`), the runs it queued, and its children (an equal request keeps its child, any
+    /// other is a new child, named by this step, D101).
     @inlinable
     mutating func update(to state: M.State, at wallTime: Int64) {
+        let requested = M.childRequests(in: state)
+        if !(requested.isEmpty && children.isEmpty) {
+            children = requested.map { child in
+                children.first { $0.effect == child.effect && equalRequests($0.request, child.request) }
+                    ?? Child(effect: child.effect, request: child.request, since: step, reported: false)
+            }
+        }
         let armed = M.timers(in: state)
         if !(armed.isEmpty && timers.isEmpty) {
             timers = armed.map { timer in
@@ -85,14 +134,22 @@ struct DurableBookkeeping<M: DurableMachine> {
     }
 
     /// What the loops of the system restored in this bookkeeping's state resume with, at
-    /// `wallTime`: each timer once (its elapsed time, or that it fired), the runs to run again.
+    /// `wallTime`: each timer once (its elapsed time, or that it fired), the runs to run again, and
+    /// `children`, the journals of its child machines.
     @inlinable
-    func resumption(at wallTime: Int64) -> Resumption<M.Event> {
+    func resumption(at wallTime: Int64, children: any ChildJournals) -> Resumption<M.Event> {
         let timers = TimerTable(timers.map { timer in
             (timer.event, timer.fired ? .fired : .elapsed(.nanoseconds(max(0, wallTime - timer.armedAt))))
         })
-        return Resumption(timers: timers.take, runs: runs.map { ($0.key, $0.run) }, runsQueued: runsQueued)
+        return Resumption(timers: timers.take, runs: runs.map { ($0.key, $0.run) }, runsQueued: runsQueued, children: children)
     }
+}
+
+/// Whether two requests of a child machine are equal (of one type, and `==`).
+@inlinable
+func equalRequests(_ first: any Equatable & Sendable, _ second: any Equatable & Sendable) -> Bool {
+    func equal<Request: Equatable>(_ first: Request) -> Bool { (second as? Request) == first }
+    return equal(first)
 }
 
 /// The restored timers, each answered once: a later arming with an equal event is a new timer.

@@ -23,6 +23,10 @@ public struct JournalRecordEnvelope: Sendable, Equatable {
     public var wallTime: Int64
     /// The number of the one-shot run that sent the event, or that returned nothing.
     public var run: Int?
+    /// For the output of a child machine, the parent's effect that ran it (D104).
+    public var child: String?
+    /// For an event a parent forwarded to this machine, which one (D105).
+    public var forwarded: ForwardedFrom?
     /// The record's bytes; the event's start at ``eventOffset``.
     public var bytes: [UInt8]
     /// Where the event's bytes start in ``bytes`` (at their end for `.runReturnedNothing`).
@@ -43,18 +47,29 @@ public struct JournalRecordEnvelope: Sendable, Equatable {
     @inlinable
     public init(_ bytes: [UInt8], version: inout Int?) throws(JournalDecodingError) {
         var reader = JournalReader(bytes)
-        kind = try reader.readCase(below: 2) == 0 ? .event : .runReturnedNothing
+        // 0 an event, 1 a run that returned nothing, 2 a child's output, 3 a forwarded event.
+        let written = try reader.readCase(below: 4)
+        kind = written == 1 ? .runReturnedNothing : .event
         self.version = try reader.read(Int.self)
         version = self.version
         wallTime = try reader.readSigned()
-        let runStart = reader.offset
-        let number = try reader.readVarint()
-        guard number <= UInt64(Int.max) else { throw .invalid(offset: runStart, reason: "a run number too large for Int") }
-        run = number == 0 ? nil : Int(number) - 1
+        let sourceStart = reader.offset
+        switch written {
+        case 2:
+            child = try reader.read(String.self)
+        case 3:
+            let from = ForwardedFrom(parentStep: try reader.read(Int64.self), index: try reader.read(Int.self))
+            guard from.parentStep >= 0, from.index >= 0 else { throw .invalid(offset: sourceStart, reason: "a forwarded event's negative step or index") }
+            forwarded = from
+        default:
+            let number = try reader.readVarint()
+            guard number <= UInt64(Int.max) else { throw .invalid(offset: sourceStart, reason: "a run number too large for Int") }
+            run = number == 0 ? nil : Int(number) - 1
+        }
         self.bytes = bytes
         eventOffset = reader.offset
         if kind == .runReturnedNothing {
-            guard run != nil else { throw .invalid(offset: runStart, reason: "a finished run without a number") }
+            guard run != nil else { throw .invalid(offset: sourceStart, reason: "a finished run without a number") }
             guard reader.isAtEnd else { throw .invalid(offset: reader.offset, reason: "bytes after the record") }
         }
     }
@@ -70,7 +85,7 @@ public struct JournalSnapshotEnvelope {
     /// At the state's first byte; the caller reads the state from it.
     public var reader: JournalReader
 
-    /// What a snapshot holds besides the state (D34).
+    /// What a snapshot holds besides the state (D34, D101, D105).
     public struct Bookkeeping<Run, Event> {
         /// How many one-shot runs the state has ever queued.
         public var runsQueued: Int
@@ -78,6 +93,13 @@ public struct JournalSnapshotEnvelope {
         public var runs: [(key: Int, run: Run)]
         /// The armed timers: the event each sends, the wall-clock time it was armed, whether it fired.
         public var timers: [(event: Event, armedAt: Int64, fired: Bool)]
+        /// The sequence number of the last event record.
+        public var step: Int64 = 0
+        /// The child machines the state runs: each one's effect, the step that names its journal
+        /// (`"<id>/<effect>@<since>"`) and whether its output is journaled.
+        public var children: [(effect: String, since: Int64, reported: Bool)] = []
+        /// The last event a parent forwarded to this machine that its journal holds.
+        public var forwarded: ForwardedFrom?
     }
 
     /// Reads the header of a snapshot's bytes.
@@ -106,6 +128,17 @@ public struct JournalSnapshotEnvelope {
         for _ in 0..<(try reader.readCount()) { book.runs.append((try reader.read(Int.self), try readRun(&reader))) }
         for _ in 0..<(try reader.readCount()) {
             book.timers.append((try readEvent(&reader), try reader.readSigned(), try reader.read(Bool.self)))
+        }
+        book.step = try reader.read(Int64.self)
+        for _ in 0..<(try reader.readCount()) {
+            book.children.append((try reader.read(String.self), try reader.read(Int64.self), try reader.read(Bool.self)))
+        }
+        let forwardedStart = reader.offset
+        if let mark = try reader.read([Int64]?.self) {
+            guard mark.count == 2, mark[0] >= 0, mark[1] >= 0, mark[1] <= Int64(Int.max) else {
+                throw .invalid(offset: forwardedStart, reason: "a last forwarded event that is not a step and an index")
+            }
+            book.forwarded = ForwardedFrom(parentStep: mark[0], index: Int(mark[1]))
         }
         guard reader.isAtEnd else { throw .invalid(offset: reader.offset, reason: "bytes after the snapshot") }
         return book

@@ -17,8 +17,35 @@ enum RecordEnvelope<M: DurableMachine>: Equatable {
     case event(M.Event, wallTime: Int64, run: Int?)
     /// The one-shot run `run` returned without an event: it is finished (D37).
     case runReturnedNothing(run: Int, wallTime: Int64)
+    /// The output of the child machine that the effect `effect` runs (D104).
+    case childOutput(M.Event, wallTime: Int64, effect: String)
+    /// An event the parent forwarded to this machine, a child (D105).
+    case forwarded(M.Event, wallTime: Int64, from: ForwardedFrom)
 
-    /// `[kind][journalVersion][wall time][run + 1, or 0][event]`: varints, the time zigzagged.
+    /// An event record of `event` from `origin`.
+    @inlinable
+    init(_ event: M.Event, wallTime: Int64, origin: EventOrigin) {
+        switch origin {
+        case .local(let run): self = .event(event, wallTime: wallTime, run: run)
+        case .childOutput(let effect): self = .childOutput(event, wallTime: wallTime, effect: effect)
+        case .forwarded(let from): self = .forwarded(event, wallTime: wallTime, from: from)
+        }
+    }
+
+    /// The event, and where it came from; `nil` for a run that returned nothing.
+    @inlinable
+    var event: (event: M.Event, wallTime: Int64, origin: EventOrigin)? {
+        switch self {
+        case let .event(event, wallTime, run): (event, wallTime, .local(run: run))
+        case let .childOutput(event, wallTime, effect): (event, wallTime, .childOutput(effect: effect))
+        case let .forwarded(event, wallTime, from): (event, wallTime, .forwarded(from))
+        case .runReturnedNothing: nil
+        }
+    }
+
+    /// `[kind][journalVersion][wall time]`, then for an event (0) `[run + 1, or 0][event]`, for a
+    /// run that returned nothing (1) `[run + 1]`, for a child's output (2) `[effect][event]`, for a
+    /// forwarded event (3) `[parent step][index][event]`: varints, the time zigzagged.
     @inlinable
     var bytes: [UInt8] {
         var writer = JournalWriter(capacity: 32)
@@ -34,6 +61,19 @@ enum RecordEnvelope<M: DurableMachine>: Equatable {
             writer.write(M.journalVersion)
             writer.writeSigned(wallTime)
             writer.writeVarint(UInt64(run) + 1)
+        case let .childOutput(event, wallTime, effect):
+            writer.writeVarint(2)
+            writer.write(M.journalVersion)
+            writer.writeSigned(wallTime)
+            writer.write(effect)
+            writer.write(event)
+        case let .forwarded(event, wallTime, from):
+            writer.writeVarint(3)
+            writer.write(M.journalVersion)
+            writer.writeSigned(wallTime)
+            writer.write(from.parentStep)
+            writer.write(from.index)
+            writer.write(event)
         }
         return writer.bytes
     }
@@ -53,7 +93,13 @@ enum RecordEnvelope<M: DurableMachine>: Equatable {
                 throw .invalid(offset: envelope.eventOffset, reason: "an event its version's migration drops")
             }
             guard reader.isAtEnd else { throw .invalid(offset: reader.offset, reason: "bytes after the record") }
-            self = .event(event, wallTime: envelope.wallTime, run: envelope.run)
+            if let child = envelope.child {
+                self = .childOutput(event, wallTime: envelope.wallTime, effect: child)
+            } else if let from = envelope.forwarded {
+                self = .forwarded(event, wallTime: envelope.wallTime, from: from)
+            } else {
+                self = .event(event, wallTime: envelope.wallTime, run: envelope.run)
+            }
         case .runReturnedNothing:
             // The envelope checked that it has a number.
             self = .runReturnedNothing(run: envelope.run ?? 0, wallTime: envelope.wallTime)
@@ -62,14 +108,17 @@ enum RecordEnvelope<M: DurableMachine>: Equatable {
 }
 
 /// What one snapshot holds (`JournalSnapshot.state`): the state and the bookkeeping that the state
-/// alone does not tell: the one-shot runs not known finished and the armed timers (D34).
+/// alone does not tell: the one-shot runs not known finished, the armed timers (D34), and the step,
+/// the children's journals and the last forwarded event (D101, D105).
 @usableFromInline
 struct SnapshotEnvelope<M: DurableMachine> {
     @usableFromInline var state: M.State
     @usableFromInline var wallTime: Int64
     @usableFromInline var book: DurableBookkeeping<M>
 
-    /// `[0][journalVersion][wall time][state][runs queued][n][key, run]…[m][event, armed at, fired]…`.
+    /// `[0][journalVersion][wall time][state][runs queued][n][key, run]…[m][event, armed at, fired]…`
+    /// `[step][c][effect, since, reported]…[last forwarded: 0, or 1 step index]` (a child's request
+    /// is the state's: `childRequests(in:)` gives it back).
     @inlinable
     var bytes: [UInt8] {
         var writer = JournalWriter(capacity: 256)
@@ -89,6 +138,14 @@ struct SnapshotEnvelope<M: DurableMachine> {
             writer.writeSigned(timer.armedAt)
             writer.write(timer.fired)
         }
+        writer.write(book.step)
+        writer.writeVarint(UInt64(book.children.count))
+        for child in book.children {
+            writer.write(child.effect)
+            writer.write(child.since)
+            writer.write(child.reported)
+        }
+        writer.write(book.forwarded.map { [$0.parentStep, Int64($0.index)] })
         return writer.bytes
     }
 
@@ -124,6 +181,21 @@ struct SnapshotEnvelope<M: DurableMachine> {
             })
         self.book = DurableBookkeeping(
             timers: book.timers.map { .init(event: $0.event, armedAt: $0.armedAt, fired: $0.fired) },
-            runs: book.runs, runsQueued: book.runsQueued)
+            runs: book.runs, runsQueued: book.runsQueued, step: book.step,
+            children: try Self.children(book.children, of: state),
+            forwarded: book.forwarded)
+    }
+
+    /// The saved children of `state`, each with its request, which `childRequests(in:)` gives;
+    /// a saved child that the state does not run is damage.
+    @inlinable
+    static func children(
+        _ saved: [(effect: String, since: Int64, reported: Bool)], of state: M.State
+    ) throws(JournalDecodingError) -> [DurableBookkeeping<M>.Child] {
+        let requests = M.childRequests(in: state)
+        guard requests.map(\.effect) == saved.map(\.effect) else {
+            throw .invalid(offset: 0, reason: "children \(saved.map(\.effect)) saved with a state that runs \(requests.map(\.effect))")
+        }
+        return zip(saved, requests).map { .init(effect: $0.effect, request: $1.request, since: $0.since, reported: $0.reported) }
     }
 }

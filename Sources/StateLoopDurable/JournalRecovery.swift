@@ -48,11 +48,10 @@ struct RestoredMachine<M: DurableMachine> {
             } catch {
                 throw DurableError.unreadable(id, record.sequence, version: version, of: M.self, error)
             }
-            switch envelope {
-            case let .event(event, wallTime, run):
+            if let (event, wallTime, origin) = envelope.event {
                 M.reduce(&state, event)
-                book.step(event, run: run, to: state, at: wallTime)
-            case let .runReturnedNothing(run, _):
+                book.step(event, origin: origin, to: state, at: wallTime, sequence: record.sequence)
+            } else if case let .runReturnedNothing(run, _) = envelope {
                 book.finished(run)
             }
             sequence = record.sequence
@@ -67,6 +66,9 @@ public enum DurableError: Error, Equatable, CustomStringConvertible {
     /// A record or snapshot of `machine` cannot be read as the spec's values: damaged, or written by
     /// a spec changed without a new `journalVersion` (D42).
     case damaged(machine: String, sequence: Int64, JournalDecodingError)
+    /// `machine` runs a durable child for `effect` that its `childRequests(in:)` does not list, so
+    /// the child's journal has no name (D101).
+    case undeclaredChild(machine: String, effect: String)
 
     /// What went wrong and what to do about it.
     public var description: String {
@@ -75,6 +77,8 @@ public enum DurableError: Error, Equatable, CustomStringConvertible {
             "journal of '\(machine)': entry \(sequence) was written by version \(found) of the spec, and this is version \(expected): open the journal with the version that wrote it (or migrate it), or start a new machine id; the journal was left untouched"
         case let .damaged(machine, sequence, error):
             "journal of '\(machine)': entry \(sequence) cannot be read (\(error)): it is damaged, or the spec changed its persisted types without a new `journalVersion`; the journal was left untouched"
+        case let .undeclaredChild(machine, effect):
+            "journal of '\(machine)': its state runs the child machine of effect '\(effect)', which `childRequests(in:)` does not list: list the effect and its request there (a generated machine does), so that the child's journal has a name; the system stopped"
         }
     }
 

@@ -17,7 +17,7 @@ public struct JournalReplayReport: Sendable, Equatable, CustomStringConvertible 
         /// The snapshot's sequence number: the replay differs after the record of that number.
         public var sequence: Int64
         /// `- saved` / `+ replayed` lines of the two states where they differ (as `dump` prints
-        /// them); empty when the states agree and the one-shot runs or timers differ.
+        /// them); empty when the states agree and the one-shot runs, timers or children differ.
         public var diff: [String]
 
         public init(sequence: Int64, diff: [String]) {
@@ -42,7 +42,7 @@ public struct JournalReplayReport: Sendable, Equatable, CustomStringConvertible 
     /// `replay ok N records, S snapshots`, or the mismatch and its diff, one line each.
     public var description: String {
         guard let mismatch else { return "replay ok \(records) records, \(snapshots) snapshots" }
-        let what = mismatch.diff.isEmpty ? "the one-shot runs or timers differ" : "the state differs"
+        let what = mismatch.diff.isEmpty ? "the one-shot runs, timers or children differ" : "the state differs"
         return (["replay mismatch at snapshot \(mismatch.sequence): \(what)"] + mismatch.diff).joined(separator: "\n")
     }
 }
@@ -76,11 +76,10 @@ extension DurableMachine {
                 } catch {
                     throw DurableError.unreadable(id, record.sequence, version: version, of: Self.self, error)
                 }
-                switch envelope {
-                case let .event(event, wallTime, run):
+                if let (event, wallTime, origin) = envelope.event {
                     reduce(&replayed.state, event)
-                    replayed.book.step(event, run: run, to: replayed.state, at: wallTime)
-                case let .runReturnedNothing(run, _):
+                    replayed.book.step(event, origin: origin, to: replayed.state, at: wallTime, sequence: record.sequence)
+                } else if case let .runReturnedNothing(run, _) = envelope {
                     replayed.book.finished(run)
                 }
                 report.records += 1

@@ -1,6 +1,6 @@
 // MachineJournal: the write side of one running durable system - numbers each record, appends it
 // before the state is shown (D30), keeps the bookkeeping, writes a snapshot every N records and
-// at the stop (D34).
+// at the stop (D34), and opens the journals of its child machines in the same store (D100-D107).
 //
 // Invariants:
 // - Everything happens under `lock`: the draining thread's records and the one-shot runs' "returned
@@ -26,7 +26,8 @@ final class MachineJournal<M: DurableMachine>: @unchecked Sendable {
     @usableFromInline var closed = false
     /// The error that stopped the system, if one did.
     @usableFromInline var failed: (any Error)?
-    /// Stops the system after a failure that no reduced event reported (a run's record).
+    /// Stops the system after a failure that no reduced event reported (a run's record, a child's
+    /// journal); called without the lock.
     @usableFromInline var onFailure: (@Sendable () -> Void)?
 
     /// The journal of `restored`, the machine `id` read back from `store`; a machine never
@@ -49,10 +50,11 @@ final class MachineJournal<M: DurableMachine>: @unchecked Sendable {
         }
     }
 
-    /// What the loops of the restored system resume with at `now` (D37–D39): its runs dropped.
+    /// What the loops of the restored system resume with at `now` (D37–D39): its runs dropped,
+    /// and this journal for its children's.
     @inlinable
     func resumption(at now: Int64) -> Resumption<M.Event> {
-        lock.withLock { book.resumption(at: now) }
+        lock.withLock { book.resumption(at: now, children: self) }
     }
 
     /// The error that stopped the system, if one did.
@@ -61,17 +63,17 @@ final class MachineJournal<M: DurableMachine>: @unchecked Sendable {
         lock.withLock { failed }
     }
 
-    /// The write-ahead (D30): appends `event`, sent by the one-shot run `run`, with the state after
-    /// it; false when it is not durable (D33).
+    /// The write-ahead (D30): appends `event`, from `origin`, with the state after it; false when
+    /// it is not durable (D33).
     @Sendable
     @inlinable
-    func record(_ event: M.Event, run: Int?, stateAfter: M.State) -> Bool {
+    func record(_ event: M.Event, origin: EventOrigin, stateAfter: M.State) -> Bool {
         lock.withLock {
             guard !closed, failed == nil else { return false }
             let now = options.wallClock.now()
             do {
-                try append(.event(event, wallTime: now, run: run))
-                book.step(event, run: run, to: stateAfter, at: now)
+                try append(RecordEnvelope(event, wallTime: now, origin: origin))
+                book.step(event, origin: origin, to: stateAfter, at: now, sequence: sequence)
                 state = stateAfter
                 if sequence - snapshotSequence >= Int64(options.snapshotEvery) { try snapshot(at: now) }
                 return true

@@ -18,7 +18,8 @@ struct Journal: ParsableCommand {
             With --spec, the spec that wrote the journal, events are shown by name with their \
             payloads, and the latest snapshot by mode and context fields, its one-shot runs not \
             known finished and its armed timers; without it, events as case numbers and byte \
-            counts. The file is only read. Exit status: 0 ok, 1 the spec has errors, 2 a file \
+            counts. A child machine journals under "<parent id>/<effect>@<step>", listed after \
+            its parent, and read with its own spec (found beside --spec). The file is only read. Exit status: 0 ok, 1 the spec has errors, 2 a file \
             that is not a journal, or an entry that cannot be read.
             """
     )
@@ -60,7 +61,9 @@ struct Journal: ParsableCommand {
             Console.printError("error: \(error)")
             throw ExitCode.usageOrIO
         }
-        var lister = JournalListing(file: file, layout: layouts?.machine, children: layouts?.children ?? [:], last: last)
+        var lister = JournalListing(
+            file: file, layout: layouts?.machine, children: layouts?.children ?? [:],
+            childOfEffect: layouts?.childOfEffect ?? [:], last: last)
         do {
             let ids = try machineID.map { [$0] } ?? file.machineIDs()
             if ids.isEmpty { print("no machines: the journal is empty") }
@@ -75,9 +78,10 @@ struct Journal: ParsableCommand {
         }
     }
 
-    /// The journal layout of the spec at `path` and of the child machines it runs, by name (D84):
-    /// the generator's own, built from the checked specs.
-    static func layouts(of path: String) throws -> (machine: JournalLayout, children: [String: JournalLayout]) {
+    /// The journal layout of the spec at `path` and of the child machines it runs, by name (D84),
+    /// and the child machine each of its effects runs: the generator's own, built from the checked
+    /// specs.
+    static func layouts(of path: String) throws -> (machine: JournalLayout, children: [String: JournalLayout], childOfEffect: [String: String]) {
         let read = try ChildSpecs(specs: [path])
         let lock = try Console.readLock(besideSpec: path)
         let result = SpecLoader.load(contents: read.contents(of: path), path: path, library: read.library, lock: lock)
@@ -93,23 +97,44 @@ struct Journal: ParsableCommand {
             // A persisted machine's children persist (D21); one that failed its checks stays unread.
             if let spec = loaded.spec, let childLayout = MachineContextBuilder.journalLayout(spec) { children[name] = childLayout }
         }
-        return (layout, children)
+        let childOfEffect = Dictionary(
+            uniqueKeysWithValues: checked.spec.effects.compactMap { effect in effect.child.map { (effect.name.value, $0.machine.value) } })
+        return (layout, children, childOfEffect)
     }
 }
 
 /// Prints the machines of a journal file, one fact a line.
 struct JournalListing {
     let file: SQLiteJournalFile
-    let layout: JournalLayout?
+    var layout: JournalLayout?
     let children: [String: JournalLayout]
+    /// The child machine that each effect of `layout`'s machine runs.
+    let childOfEffect: [String: String]
     let last: Int
     /// The entries that could not be read, each named: printed at the end, exit status 2.
     var unreadable: [String] = []
+
+    /// The layout that reads machine `id`: `layout`, or for a child of its machine
+    /// (`"<parent id>/<effect>@<step>"`, D100) the child's; `nil` for a deeper descendant.
+    func layout(of id: String) -> JournalLayout? {
+        guard let layout else { return nil }
+        let path = id.split(separator: "/", omittingEmptySubsequences: false)
+        guard path.count == 2, let at = path[1].lastIndex(of: "@") else { return path.count == 1 ? layout : nil }
+        return childOfEffect[String(path[1][..<at])].flatMap { children[$0] }
+    }
 
     /// Prints machine `id`.
     mutating func list(_ id: String) throws {
         let history = try file.history(of: id)
         print("machine \(id)")
+        // A child machine's values are read with its own spec's layout.
+        var listing = self
+        listing.layout = layout(of: id)
+        defer { unreadable = listing.unreadable }
+        try listing.listEntries(id, history)
+    }
+
+    private mutating func listEntries(_ id: String, _ history: JournalHistory) throws {
         guard !(history.records.isEmpty && history.snapshots.isEmpty) else {
             print("  empty: no record and no snapshot")
             return
@@ -158,7 +183,9 @@ struct JournalListing {
             case .runReturnedNothing:
                 print("  event \(sequence) at \(time): run \(envelope.run ?? 0) returned nothing")
             case .event:
-                let by = envelope.run.map { " (from run \($0))" } ?? ""
+                let by = envelope.run.map { " (from run \($0))" }
+                    ?? envelope.child.map { " (output of child \($0))" }
+                    ?? envelope.forwarded.map { " (forwarded by parent step \($0.parentStep), #\($0.index))" } ?? ""
                 print("  event \(sequence) at \(time)\(by): " + eventText(id, sequence, envelope))
             }
         }
@@ -193,6 +220,12 @@ struct JournalListing {
             for run in book.runs { print("  run \(run.key) = \(run.run)") }
             for timer in book.timers {
                 print("  timer \(timer.event) armed at \(Self.time(timer.armedAt))" + (timer.fired ? ", fired" : ""))
+            }
+            for child in book.children {
+                print("  child \(child.effect) journal \(id)/\(child.effect)@\(child.since)" + (child.reported ? ", output journaled" : ""))
+            }
+            if let forwarded = book.forwarded {
+                print("  forwarded up to parent step \(forwarded.parentStep), #\(forwarded.index)")
             }
         } catch {
             unreadable.append("machine '\(id)': snapshot \(sequence) cannot be read with \(layout.machine)'s spec (\(Self.describe(error))): the file is damaged, or --spec is not the spec that wrote it")

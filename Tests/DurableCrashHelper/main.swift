@@ -5,7 +5,8 @@
 // every run has answered, `final <digest>`, and exits. Every fifth event queues a one-shot run
 // (`audit`) that answers after a millisecond. `durable-crash-helper --expected N` prints the
 // digest of the pure reduction instead, without running anything. The crash test (D43) kills it
-// with SIGKILL at random moments and starts it again.
+// with SIGKILL at random moments and starts it again. With `--children` first, it runs a parent
+// and its child machines instead (Relay.swift; D103).
 
 import Foundation
 import StateLoop
@@ -118,8 +119,17 @@ enum Tally: DurableMachine {
 }
 
 let arguments = CommandLine.arguments
+if arguments.count == 4, arguments[1] == "--children", let events = Int(arguments[3]), events > 0 {
+    if arguments[2] == "--expected" {
+        say("final \(Relay.expected(events: events).digest)\n")
+    } else {
+        let digest = try await Relay.run(store: try SQLiteJournalStore(path: arguments[2], durability: .processCrash), events: events)
+        say("final \(digest)\n")
+    }
+    exit(0)
+}
 guard arguments.count == 3, let events = Int(arguments[2]), events > 0 else {
-    say("usage: durable-crash-helper DB N | durable-crash-helper --expected N\n")
+    say("usage: durable-crash-helper [--children] DB N | durable-crash-helper [--children] --expected N\n")
     exit(2)
 }
 if arguments[1] == "--expected" {

@@ -54,10 +54,59 @@ import Testing
               run 2 = save(2)
               timer _timer(state: posting, index: 0, entry: 6) armed at 2026-11-26T00:00:00.000Z
               timer _timer(state: auditing, index: 0, entry: 7) armed at 2026-11-26T00:00:00.000Z
+              child courier journal ledger/courier@8
               last 3 events
               event 7 at 2026-11-26T00:00:00.000Z: deposit(amount: <24 bytes>, note: "tip")
               event 8 at 2026-11-26T00:00:00.000Z: audit
               event 9 at 2026-11-26T00:00:00.000Z: tag(name: "q2")
+
+            """)
+    }
+
+    @Test("D108: a child's journal is listed after its parent's and read with the child's spec; its forwarded events and the parent's children say so")
+    func d108ListsAChildWithItsParent() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "stateloop-ledger-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appending(path: "ledger.journal").path
+        // The Courier runs from step 2 (`audit`); `tag` is forwarded to it as `ping`. `notify`
+        // (queued by `open`) and the timers never end, so no other record takes a number.
+        try await Self.journal(
+            [.open, .audit, .tag(name: "q1")], to: path, feedbacks: LedgerChildTests.feedbacks,
+            until: { (try? SQLiteJournalFile(path: path).history(of: "ledger/courier@2").records.count) == 1 })
+        let (status, text) = try Self.runStateloop(["journal", path, "--spec", Self.fixture, "--last", "1"])
+        #expect(status == 0)
+        #expect(text == """
+            machine ledger
+              versions 2
+              records 3, sequence 1...3
+              snapshots 2
+              snapshot 3 at 2026-11-26T00:00:00.000Z
+              mode active(working(books: idle, checks: auditing))
+              field balance = <24 bytes>
+              field entries = []
+              field tags = ["q1"]
+              field counts = ["q1": 1]
+              field source = <38 bytes>
+              field attempts = 1
+              field ratio = 1.5
+              runs not finished 1 of 1 queued
+              run 0 = notify
+              timer _timer(state: auditing, index: 0, entry: 2) armed at 2026-11-26T00:00:00.000Z
+              child courier journal ledger/courier@2
+              last 1 events
+              event 3 at 2026-11-26T00:00:00.000Z: tag(name: "q1")
+            machine ledger/courier@2
+              versions 1
+              records 1, sequence 1...1
+              snapshots 2
+              snapshot 1 at 2026-11-26T00:00:00.000Z
+              mode waiting
+              field pings = 1
+              runs not finished 0 of 0 queued
+              forwarded up to parent step 3, #0
+              last 1 events
+              event 1 at 2026-11-26T00:00:00.000Z (forwarded by parent step 3, #0): ping
 
             """)
     }
@@ -104,17 +153,21 @@ import Testing
     }
 
     /// Journals `events` to machine `id` of the SQLite file at `path`, with the fixed wall clock,
-    /// and stops (the last snapshot).
-    static func journal(_ events: [Ledger.Event], to path: String, id: String = "ledger", snapshotEvery: Int = 1_000) async throws {
+    /// run by `feedbacks`, and stops (the last snapshot) once each event's state is shown and
+    /// `until` holds.
+    static func journal(
+        _ events: [Ledger.Event], to path: String, id: String = "ledger", snapshotEvery: Int = 1_000,
+        feedbacks: [Feedback<Ledger.State, Ledger.Event>] = [], until: () -> Bool = { true }
+    ) async throws {
         let steps = Mutex(0)
         let stopped = Mutex(false)
         let ledger = Ledger.durable(
-            id: id, store: try SQLiteJournalStore(path: path), initial: .initial, feedbacks: [],
+            id: id, store: try SQLiteJournalStore(path: path), initial: .initial, feedbacks: feedbacks,
             options: DurableOptions(snapshotEvery: snapshotEvery, wallClock: WallClock { 1_795_651_200_000_000_000 }),
             onState: { _ in steps.withLock { $0 += 1 } }, onStop: { _ in stopped.withLock { $0 = true } })
         try await ledger.recovered()
         for event in events { ledger.send(event) }
-        try await Self.wait { steps.withLock { $0 } == events.count + 1 }
+        try await Self.wait { steps.withLock { $0 } == events.count + 1 && until() }
         ledger.stop()
         try await Self.wait { stopped.withLock { $0 } }
     }

@@ -59,7 +59,7 @@ import Testing
               records 10, sequence 1...10
               snapshots 4
               snapshot 10 at 2026-11-26T00:00:00.000Z
-              snapshot bytes 45 (give --spec to read them)
+              snapshot bytes 48 (give --spec to read them)
               last 3 events
               event 8 at 2026-11-26T00:00:00.000Z: case 2, 2 bytes
               event 9 at 2026-11-26T00:00:00.000Z: case 0, 3 bytes
@@ -169,7 +169,7 @@ import Testing
         #expect(other.status == 0, "\(other.stderr)")
         #expect(other.output.hasSuffix("""
               snapshot 10 at 2026-11-26T00:00:00.000Z
-              snapshot bytes 45 (written by version 1, --spec is version 2)
+              snapshot bytes 48 (written by version 1, --spec is version 2)
               last 1 events
               event 10 at 2026-11-26T00:00:00.000Z: case 2, 2 bytes (written by version 1, --spec is version 2)
 

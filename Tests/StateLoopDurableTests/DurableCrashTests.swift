@@ -54,8 +54,21 @@ import Testing
 
     @Test("D43: killed with SIGKILL at random moments and started again, a durable machine loses no acknowledged event, reduces none twice, runs every one-shot run, and ends in the pure reduction")
     func d43KilledAtRandomMoments() throws {
+        let runs = try Self.killAndRestart(mode: [])
+        #expect(runs == Set(0..<(Self.events / 5)), "one-shot runs that never ran")
+    }
+
+    @Test("D103: a parent and its children killed with SIGKILL at random moments and started again lose no acknowledged event, and no forwarded event or child output is lost or reduced twice: the parent ends in the pure reduction")
+    func d103ParentAndChildrenKilledAtRandomMoments() throws {
+        _ = try Self.killAndRestart(mode: ["--children"])
+    }
+
+    /// Kills the helper (`mode` first in its arguments) five times at random moments, then lets a
+    /// last life finish; checks what every life acknowledged and the final digest. Returns the
+    /// one-shot runs that started.
+    static func killAndRestart(mode: [String]) throws -> Set<Int> {
         let path = try TemporaryFolder().file("durable.sqlite")
-        let expected = try #require(try Self.run(["--expected", "\(Self.events)"], killAfter: nil).0.final)
+        let expected = try #require(try Self.run(mode + ["--expected", "\(Self.events)"], killAfter: nil).0.final)
         var acknowledged = 0
         var runs = Set<Int>()
         var kills = 0
@@ -63,7 +76,7 @@ import Testing
             // Five kills at random moments of the run (some before the recovery ends, some while
             // runs are in flight), then a life that ends by itself.
             let killAfter = kills < 5 ? UInt32.random(in: 0..<150_000) : nil
-            let (life, killed) = try Self.run([path, "\(Self.events)"], killAfter: killAfter)
+            let (life, killed) = try Self.run(mode + [path, "\(Self.events)"], killAfter: killAfter)
             runs.formUnion(life.runs)
             if let restored = life.restored {
                 #expect(restored >= acknowledged, "an acknowledged event was lost: \(life.text)")
@@ -80,6 +93,6 @@ import Testing
             guard killed else { break }
             kills += 1
         }
-        #expect(runs == Set(0..<(Self.events / 5)), "one-shot runs that never ran")
+        return runs
     }
 }

@@ -189,8 +189,5 @@ func journaled<M: DurableMachine>(_: M.Type, in store: any JournalStore, id: Str
 
 /// The events of machine `id`'s records after its latest snapshot.
 func journaledEvents<M: DurableMachine>(_: M.Type, in store: any JournalStore, id: String = "m") throws -> [M.Event] {
-    try journaled(M.self, in: store, id: id).compactMap { envelope in
-        guard case .event(let event, _, _) = envelope else { return nil }
-        return event
-    }
+    try journaled(M.self, in: store, id: id).compactMap { $0.event?.event }
 }

@@ -127,10 +127,18 @@ private func sqlite(_ path: String, _ sql: String) {
         let nothing = RecordEnvelope<Payments>.runReturnedNothing(run: 0, wallTime: 1_000)
         let finished = try JournalRecordEnvelope(nothing.bytes)
         #expect(finished.kind == .runReturnedNothing && finished.version == 1 && finished.wallTime == 1_000 && finished.run == 0 && finished.event.isEmpty)
+        // A child's output and a forwarded event (D104, D105).
+        let output = try JournalRecordEnvelope(RecordEnvelope<Payments>.childOutput(.note(2), wallTime: 3, effect: "pay").bytes)
+        #expect(output.kind == .event && output.child == "pay" && output.run == nil && output.forwarded == nil && output.event == bytes(of: .note(2)))
+        let from = ForwardedFrom(parentStep: 9, index: 1)
+        let forwarded = try JournalRecordEnvelope(RecordEnvelope<Payments>.forwarded(.note(3), wallTime: 4, from: from).bytes)
+        #expect(forwarded.kind == .event && forwarded.forwarded == from && forwarded.child == nil && forwarded.event == bytes(of: .note(3)))
 
         var state = Payments.State()
         state.charged = [4, 5]
-        let book = DurableBookkeeping<Payments>(timers: [.init(event: .pay(7), armedAt: 77, fired: true)], runs: [(key: 2, run: .log(8))], runsQueued: 3)
+        let book = DurableBookkeeping<Payments>(
+            timers: [.init(event: .pay(7), armedAt: 77, fired: true)], runs: [(key: 2, run: .log(8))], runsQueued: 3, step: 12,
+            children: [.init(effect: "pay", request: 3, since: 10, reported: true)], forwarded: ForwardedFrom(parentStep: 5, index: 2))
         var snapshot = try JournalSnapshotEnvelope(SnapshotEnvelope<Payments>(state: state, wallTime: 42, book: book).bytes)
         #expect((snapshot.version, snapshot.wallTime) == (1, 42))
         #expect(try snapshot.reader.read(Payments.State.self) == state)
@@ -140,6 +148,8 @@ private func sqlite(_ path: String, _ sql: String) {
         #expect(readBook.runsQueued == 3)
         #expect(readBook.runs.map(\.key) == [2] && readBook.runs.map(\.run) == [.log(8)])
         #expect(readBook.timers.map(\.event) == [.pay(7)] && readBook.timers.map(\.armedAt) == [77] && readBook.timers.map(\.fired) == [true])
+        #expect(readBook.step == 12 && readBook.forwarded == ForwardedFrom(parentStep: 5, index: 2))
+        #expect(readBook.children.map { "\($0.effect) \($0.since) \($0.reported)" } == ["pay 10 true"])
     }
 
     private func bytes(of event: Payments.Event) -> [UInt8] {

@@ -24,6 +24,13 @@ public protocol DurableMachine: StateMachine, SendableMetatype where State: Jour
     /// D44–D46). The default is true: at least once.
     static func rerunsAfterRestart(_ run: Run) -> Bool
 
+    /// The child machines `state` runs (its `machine:` effects whose request is not `nil`): each
+    /// effect's name and its request. A durable system names each child's
+    /// journal by the step since which its effect's request is what it is (D101), so a machine
+    /// that runs durable children (``Feedback/child(effect:machine:request:start:forwarded:output:)``)
+    /// lists every one here; the default lists none.
+    static func childRequests(in state: State) -> [(effect: String, request: any Equatable & Sendable)]
+
     /// Reads a state that version `version` of the spec journaled (Docs/Durability.md D59, D60):
     /// the reader a durable system calls, with the version its envelope names, instead of
     /// `State(from:)`. The default reads `journalVersion`'s bytes and refuses any other version.
@@ -41,6 +48,9 @@ public protocol DurableMachine: StateMachine, SendableMetatype where State: Jour
 extension DurableMachine {
     /// Every run runs again after a restart (D37, D45).
     public static func rerunsAfterRestart(_ run: Run) -> Bool { true }
+
+    /// No child machine (D101).
+    public static func childRequests(in state: State) -> [(effect: String, request: any Equatable & Sendable)] { [] }
 }
 
 /// The readers of a machine that reads only its own version (D59, D60). A generated machine whose

@@ -12,27 +12,28 @@
 /// The write-ahead hook of one instance and what its loops resume with.
 @usableFromInline
 package struct SystemJournal<State: Sendable, Event: Sendable>: Sendable {
-    /// Makes one reduced event durable: the event, the number of the one-shot run that sent it
-    /// (`nil` for an event from outside, a query effect or a timer) and the state after it.
+    /// Makes one reduced event durable: the event, where it came from (the one-shot run that sent
+    /// it, a child's output, a parent's forwarding) and the state after it.
     /// Called on the draining thread before anyone sees that state; returns false when the
     /// record could not be made durable (the instance then stops without showing the state).
-    @usableFromInline package var record: @Sendable (_ event: Event, _ run: Int?, _ stateAfter: State) -> Bool
+    @usableFromInline package var record: @Sendable (_ event: Event, _ origin: EventOrigin, _ stateAfter: State) -> Bool
     /// A one-shot run returned without an event (and was not cancelled): it is finished.
     /// Called on the run's task.
     @usableFromInline package var runReturnedNothing: @Sendable (_ run: Int) -> Void
     /// What the loops of a restored instance resume with.
     @usableFromInline package var resume: Resumption<Event>
 
-    /// `record`, handed the effect run that sent the event (a one-shot run's carries its number).
+    /// `record`, handed the effect run that sent the event: its token tells where it came from
+    /// (a one-shot run's carries its number).
     @usableFromInline
     var recordOfRun: @Sendable (Event, EffectRun?, State) -> Bool {
         let record = self.record
-        return { event, run, state in record(event, (run as? OneShotToken)?.key, state) }
+        return { event, run, state in record(event, EventOrigin(run), state) }
     }
 
     @usableFromInline
     package init(
-        record: @escaping @Sendable (_ event: Event, _ run: Int?, _ stateAfter: State) -> Bool,
+        record: @escaping @Sendable (_ event: Event, _ origin: EventOrigin, _ stateAfter: State) -> Bool,
         runReturnedNothing: @escaping @Sendable (_ run: Int) -> Void,
         resume: Resumption<Event>
     ) {
@@ -67,17 +68,23 @@ package final class Resumption<Event: Sendable>: @unchecked Sendable {
     /// How many one-shot runs the restored state has ever queued: the runs loop starts none
     /// numbered below it (those are in `runs`, or finished).
     @usableFromInline package let runsQueued: Int
+    /// The journals of the instance's child machines (D100).
+    @usableFromInline package let children: (any ChildJournals)?
 
     /// - Parameters:
     ///   - timers: The timer that sends an event (`nil`: not armed before the restart); each
     ///     answer is taken once.
     ///   - runs: The one-shot runs queued and not known finished, in key order.
     ///   - runsQueued: How many one-shot runs the restored state has ever queued.
+    ///   - children: The journals of the instance's child machines.
     @usableFromInline
-    package init(timers: @escaping @Sendable (Event) -> Timer?, runs: [Run], runsQueued: Int) {
+    package init(
+        timers: @escaping @Sendable (Event) -> Timer?, runs: [Run], runsQueued: Int, children: (any ChildJournals)? = nil
+    ) {
         self.timers = timers
         self.runs = runs
         self.runsQueued = runsQueued
+        self.children = children
     }
 
     deinit { lock.deallocate() }

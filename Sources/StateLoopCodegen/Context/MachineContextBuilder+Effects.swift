@@ -233,7 +233,9 @@ extension MachineContextBuilder {
         return "State.\(member)(error\(request == nil ? "" : ", request"))"
     }
 
-    /// `.child(...)`: the child system per input, its forwarded events, its output as an event.
+    /// `.child(...)`: the child system per input, its forwarded events, its output as an event; in a
+    /// spec that persists, with the effect's name and the child machine, so that a durable system
+    /// journals the child too (Docs/Durability.md D100).
     private mutating func childFeedbackLines(_ effect: EffectSpec, child: ChildMachine, shape: EffectShape) -> [String] {
         let childName = SwiftName.escaped(child.machine.value)
         let childSpec = children[child.machine.value]!
@@ -245,6 +247,10 @@ extension MachineContextBuilder {
         var out = SwiftPrinter(placement: placement, level: 3)
         let output = child.onDone.isEmpty ? "output: { _ in nil }" : "output: { child in State.\(outcomeMember(effect, child: child, childSpec: childSpec))(child.output) }"
         out.block(".child(", closing: "),") { out in
+            if spec.persist != nil {
+                out.line("effect: \(SwiftLiteral.string(effect.name.value)),")
+                out.line("machine: \(childName).self,")
+            }
             out.line("request: { state in state.\(GeneratedNames.requestMember(ofEffect: effect.name.value)) },")
             out.line("start: { request in \(childName).system(\(arguments.joined(separator: ", "))) },")
             out.line(child.forward.isEmpty ? "forwarded: { _ in [] }," : "forwarded: { state in state.forwarded.compactMap(\\.\(forwardedAccessor(effect))) },")

@@ -3,7 +3,8 @@ import StateLoopSpec
 // The journal coding of a machine whose spec persists (`persist:`, Docs/Durability.md D27–D29):
 // `JournalCodable` conformances of everything `State` stores and of `Event`, and the machine's
 // conformance to `StateLoop.DurableMachine`. Nothing here is printed for a spec that does not
-// persist, and `rerunsAfterRestart(_:)` only for one with `afterRestart: drop` (D45). An enum is
+// persist, `rerunsAfterRestart(_:)` only for one with `afterRestart: drop` (D45), and
+// `childRequests(in:)` only for one with child machines (D101). An enum is
 // written as its case number, in declaration order, then its payload; a struct as its stored
 // properties in declaration order. Each value is written with
 // `writer.write(_:)` and read with `reader.read()`: Swift picks the journal's own encoding for a
@@ -114,6 +115,21 @@ extension MachineContextBuilder {
             out.line("/// The runs queued since the start, and those the last step queued.")
             out.block("\(p)static func pendingRuns(in state: State) -> (queued: Swift.Int, runs: [Run]) {") { out in
                 out.line(oneShots.isEmpty ? "(queued: 0, runs: [])" : "(queued: state._runsQueued, runs: state.runs)")
+            }
+            // D101: only a spec with child machines differs from the protocol's default (none).
+            let children = spec.effects.filter { $0.child != nil }
+            if !children.isEmpty {
+                out.line("")
+                out.line("/// The child machines the state runs, with their requests: the durable system names")
+                out.line("/// each child's journal by the step since which its request is the same (Docs/Durability.md D101).")
+                out.block("\(p)static func childRequests(in state: State) -> [(effect: Swift.String, request: any Swift.Equatable & Swift.Sendable)] {") { out in
+                    out.line("var children: [(effect: Swift.String, request: any Swift.Equatable & Swift.Sendable)] = []")
+                    for effect in children {
+                        let member = GeneratedNames.requestMember(ofEffect: effect.name.value)
+                        out.line("if let request = state.\(member) { children.append((\(SwiftLiteral.string(effect.name.value)), request)) }")
+                    }
+                    out.line("return children")
+                }
             }
             // D45: only a spec with `afterRestart: drop` differs from the protocol's default (true).
             guard oneShots.contains(where: { $0.afterRestart?.value == .drop }) else { return }

@@ -1148,6 +1148,8 @@ public enum Ledger {
     public static func feedbacks(_ effects: some Effects, clock: some Swift.Clock<Swift.Duration>) -> [StateLoop.Feedback<State, Event>] {
         [
             .child(
+                effect: "courier",
+                machine: Courier.self,
                 request: { state in state._request_courier },
                 start: { request in Courier.system(initial: .initial) },
                 forwarded: { state in state.forwarded.compactMap(\._courier) },
@@ -1748,6 +1750,14 @@ extension Ledger: StateLoop.DurableMachine {
     /// The runs queued since the start, and those the last step queued.
     public static func pendingRuns(in state: State) -> (queued: Swift.Int, runs: [Run]) {
         (queued: state._runsQueued, runs: state.runs)
+    }
+
+    /// The child machines the state runs, with their requests: the durable system names
+    /// each child's journal by the step since which its request is the same (Docs/Durability.md D101).
+    public static func childRequests(in state: State) -> [(effect: Swift.String, request: any Swift.Equatable & Swift.Sendable)] {
+        var children: [(effect: Swift.String, request: any Swift.Equatable & Swift.Sendable)] = []
+        if let request = state._request_courier { children.append(("courier", request)) }
+        return children
     }
 
     /// Whether a run not known finished at a restart runs again: false for an effect whose
