@@ -42,18 +42,20 @@ struct RestoredMachine<M: DurableMachine> {
         }
         for record in recovery.records {
             var version: Int?
-            let envelope: RecordEnvelope<M>
+            let envelope: RecordEnvelope<M>?
             do {
-                envelope = try RecordEnvelope<M>(from: record.event, version: &version)
+                envelope = try RecordEnvelope<M>.read(from: record.event, version: &version)
             } catch {
                 throw DurableError.unreadable(id, record.sequence, version: version, of: M.self, error)
             }
             switch envelope {
-            case let .event(event, wallTime, run):
+            case let .event(event, wallTime, run)?:
                 M.reduce(&state, event)
                 book.step(event, run: run, to: state, at: wallTime)
-            case let .runReturnedNothing(run, _):
+            case let .runReturnedNothing(run, _)?:
                 book.finished(run)
+            case nil:
+                break
             }
             sequence = record.sequence
         }

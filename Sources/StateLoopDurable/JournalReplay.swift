@@ -70,18 +70,20 @@ extension DurableMachine {
             while let record = records.first, record.sequence <= sequence ?? .max {
                 records.removeFirst()
                 var version: Int?
-                let envelope: RecordEnvelope<Self>
+                let envelope: RecordEnvelope<Self>?
                 do {
-                    envelope = try RecordEnvelope<Self>(from: record.event, version: &version)
+                    envelope = try RecordEnvelope<Self>.read(from: record.event, version: &version)
                 } catch {
                     throw DurableError.unreadable(id, record.sequence, version: version, of: Self.self, error)
                 }
                 switch envelope {
-                case let .event(event, wallTime, run):
+                case let .event(event, wallTime, run)?:
                     reduce(&replayed.state, event)
                     replayed.book.step(event, run: run, to: replayed.state, at: wallTime)
-                case let .runReturnedNothing(run, _):
+                case let .runReturnedNothing(run, _)?:
                     replayed.book.finished(run)
+                case nil:
+                    break
                 }
                 report.records += 1
             }

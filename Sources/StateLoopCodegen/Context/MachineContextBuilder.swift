@@ -57,6 +57,8 @@ public struct MachineContextBuilder {
     var delayMembers: [String: String] = [:]
     /// The specs of the child machines the effects run, by `machine:` name.
     let children: [String: MachineSpec]
+    /// The lock the spec was checked against: the layouts of its older versions (D92).
+    let lock: LockFile?
     /// True when some state has `after:` timers.
     let hasTimers: Bool
     /// The position of each context field in `context:`, by name.
@@ -98,6 +100,7 @@ public struct MachineContextBuilder {
         self.spec = spec.spec
         self.semantics = spec.semantics
         self.children = spec.children
+        self.lock = spec.lock
         self.access = access
         let tree = semantics.tree
         self.layout = StatechartLayout(semantics)
@@ -223,7 +226,7 @@ public struct MachineContextBuilder {
                 ? "\(access.prefix)static var initial: Self"
                 : "\(access.prefix)static func initial(_ input: Input) -> Self",
             recordingLines: recordingLines(),
-            conformance: (conformanceLines() + descriptionLines() + journalLines(journal)).joined(separator: "\n"),
+            conformance: (conformanceLines() + descriptionLines() + journalLines(journal) + migrationLines(journal)).joined(separator: "\n"),
             systemLines: systemLines(systemParameters: systemParameters, feedbacksArguments: feedbacksArguments),
             systemFinish: layout.hasTopLevelFinal ? ", isFinished: { $0.isDone }" : "",
             fields: zip(spec.context, fieldTypes).map { field, type in
