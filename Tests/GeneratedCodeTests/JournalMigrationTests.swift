@@ -42,6 +42,29 @@ struct JournalMigrationTests {
         }
     }
 
+    @Test("D92: the readers dispatch on the version: version 1's bytes migrated, version 2's read as they are, version 3's refused")
+    func d92ReadersDispatchOnTheVersion() throws {
+        var old = JournalWriter()
+        old.write(DrawerV1.Event.reopen)
+        var reader = JournalReader(old.bytes)
+        #expect(try Drawer.readEvent(from: &reader, version: 1) == .resume)
+        // The same bytes as version 2's: its third event, `resume`, has no payload either.
+        reader = JournalReader(old.bytes)
+        #expect(try Drawer.readEvent(from: &reader, version: 2) == .resume)
+        var current = JournalWriter()
+        current.write(Drawer.State.initial)
+        reader = JournalReader(current.bytes)
+        #expect(try Drawer.readState(from: &reader, version: 2) == .initial)
+        reader = JournalReader(current.bytes)
+        #expect(throws: JournalDecodingError.self) { try Drawer.readState(from: &reader, version: 3) }
+        #expect(reader.offset == 0)
+        var note = JournalWriter()
+        note.write(DrawerV1.Event.note(text: "dropped"))
+        reader = JournalReader(note.bytes)
+        #expect(try Drawer.readEvent(from: &reader, version: 1) == nil)
+        #expect(reader.isAtEnd)
+    }
+
     @Test("D94: a dropped run is not run again, a renamed event in a record replays, a dropped one is skipped")
     func d94RunsAndRecordsMigrate() async throws {
         try await Self.inFolder { folder in
