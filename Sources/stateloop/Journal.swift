@@ -17,7 +17,8 @@ struct Journal: ParsableCommand {
             (sequence number and time) and its last events with their wall-clock times (UTC). \
             With --spec, the spec that wrote the journal, events are shown by name with their \
             payloads, and the latest snapshot by mode and context fields, its one-shot runs not \
-            known finished and its armed timers; without it, events as case numbers and byte \
+            known finished and its armed timers (an older version's entries with the layout \
+            the spec's lock holds of it); without it, events as case numbers and byte \
             counts. The file is only read. Exit status: 0 ok, 1 the spec has errors, 2 a file \
             that is not a journal, or an entry that cannot be read.
             """
@@ -60,7 +61,7 @@ struct Journal: ParsableCommand {
             Console.printError("error: \(error)")
             throw ExitCode.usageOrIO
         }
-        var lister = JournalListing(file: file, layout: layouts?.machine, children: layouts?.children ?? [:], last: last)
+        var lister = JournalListing(file: file, layout: layouts?.machine, locked: layouts?.locked ?? [:], children: layouts?.children ?? [:], last: last)
         do {
             let ids = try machineID.map { [$0] } ?? file.machineIDs()
             if ids.isEmpty { print("no machines: the journal is empty") }
@@ -75,9 +76,10 @@ struct Journal: ParsableCommand {
         }
     }
 
-    /// The journal layout of the spec at `path` and of the child machines it runs, by name (D84):
-    /// the generator's own, built from the checked specs.
-    static func layouts(of path: String) throws -> (machine: JournalLayout, children: [String: JournalLayout]) {
+    /// The journal layout of the spec at `path`, those of its older versions that its lock holds
+    /// (D90), and those of the child machines it runs, by name (D84): the generator's own, built
+    /// from the checked specs.
+    static func layouts(of path: String) throws -> (machine: JournalLayout, locked: [Int: JournalLayout], children: [String: JournalLayout]) {
         let read = try ChildSpecs(specs: [path])
         let lock = try Console.readLock(besideSpec: path)
         let result = SpecLoader.load(contents: read.contents(of: path), path: path, library: read.library, lock: lock)
@@ -93,7 +95,11 @@ struct Journal: ParsableCommand {
             // A persisted machine's children persist (D21); one that failed its checks stays unread.
             if let spec = loaded.spec, let childLayout = MachineContextBuilder.journalLayout(spec) { children[name] = childLayout }
         }
-        return (layout, children)
+        var locked: [Int: JournalLayout] = [:]
+        for version in checked.lock?.versions ?? [] where version.number < layout.version {
+            locked[version.number] = version.layout
+        }
+        return (layout, locked, children)
     }
 }
 
@@ -101,6 +107,8 @@ struct Journal: ParsableCommand {
 struct JournalListing {
     let file: SQLiteJournalFile
     let layout: JournalLayout?
+    /// The layouts of the older versions the spec's lock holds, by version (D90).
+    let locked: [Int: JournalLayout]
     let children: [String: JournalLayout]
     let last: Int
     /// The entries that could not be read, each named: printed at the end, exit status 2.
@@ -167,7 +175,7 @@ struct JournalListing {
     /// The latest snapshot: its header, and with a layout its state, runs and timers.
     private mutating func listSnapshot(_ id: String, _ sequence: Int64, _ envelope: JournalSnapshotEnvelope) {
         print("  snapshot \(sequence) at \(Self.time(envelope.wallTime))")
-        guard let layout, envelope.version == layout.version else {
+        guard let layout = layout(of: envelope.version) else {
             print("  snapshot bytes \(envelope.reader.bytes.count - envelope.reader.offset) (" + versionNote(envelope.version) + ")")
             return
         }
@@ -195,14 +203,14 @@ struct JournalListing {
                 print("  timer \(timer.event) armed at \(Self.time(timer.armedAt))" + (timer.fired ? ", fired" : ""))
             }
         } catch {
-            unreadable.append("machine '\(id)': snapshot \(sequence) cannot be read with \(layout.machine)'s spec (\(Self.describe(error))): the file is damaged, or --spec is not the spec that wrote it")
+            unreadable.append("machine '\(id)': snapshot \(sequence) cannot be read with \(specName)'s spec (\(Self.describe(error))): the file is damaged, or --spec is not the spec that wrote it")
         }
     }
 
     /// An event by name and payload with a layout of its version, else its case number and size.
     private mutating func eventText(_ id: String, _ sequence: Int64, _ envelope: JournalRecordEnvelope) -> String {
         var reader = JournalReader(envelope.event)
-        guard let layout, envelope.version == layout.version else {
+        guard let layout = layout(of: envelope.version) else {
             let number = (try? reader.readVarint()).map { "case \($0), " } ?? ""
             return number + "\(envelope.event.count) bytes" + (layout == nil ? "" : " (" + versionNote(envelope.version) + ")")
         }
@@ -211,14 +219,23 @@ struct JournalListing {
             guard reader.isAtEnd else { throw .unreadable(.invalid(offset: reader.offset, reason: "bytes after the event")) }
             return text
         } catch {
-            unreadable.append("machine '\(id)': record \(sequence) cannot be read with \(layout.machine)'s spec (\(Self.describe(error))): the file is damaged, or --spec is not the spec that wrote it")
+            unreadable.append("machine '\(id)': record \(sequence) cannot be read with \(specName)'s spec (\(Self.describe(error))): the file is damaged, or --spec is not the spec that wrote it")
             return "unreadable, \(envelope.event.count) bytes"
         }
     }
 
+    /// The layout entries of `version` are read with: the spec's own, or its lock's of an older version.
+    private func layout(of version: Int) -> JournalLayout? {
+        version == layout?.version ? layout : locked[version]
+    }
+
+    /// The machine of `--spec`, as messages name it.
+    private var specName: String { layout?.machine ?? "" }
+
     private func versionNote(_ version: Int) -> String {
         guard let layout else { return "give --spec to read them" }
-        return "written by version \(version), --spec is version \(layout.version)"
+        let why = version > layout.version ? "" : ", whose lock holds no layout of version \(version)"
+        return "written by version \(version), --spec is version \(layout.version)\(why)"
     }
 
     /// A failure of a value inside `readBookkeeping`, as the decoding error it takes.

@@ -117,6 +117,39 @@ struct JournalMigrationTests {
         }
     }
 
+    @Test("D84: stateloop journal --spec of version 2 reads version 1's entries with the layout its lock holds")
+    func d84ToolReadsAnOlderVersionWithItsLockedLayout() async throws {
+        try await Self.inFolder { folder in
+            let path = folder + "/drawer.journal"
+            try await Self.run(DrawerV1.self, path: path, initial: .initial, events: Self.events)
+            let spec = LedgerJournalToolTests.fixture.replacingOccurrences(of: "Ledger.machine.yml", with: "Drawer.machine.yml")
+            let (status, text) = try LedgerJournalToolTests.runStateloop(["journal", path, "--spec", spec, "--last", "2"])
+            #expect(status == 0, "\(text)")
+            // As version 1 saved them, by version 1's names: the tool shows what the file holds.
+            #expect(text == """
+                machine drawer
+                  versions 1
+                  records 5, sequence 1...5
+                  snapshots 2
+                  snapshot 5 at 2026-11-26T00:00:00.000Z
+                  mode books(closing)
+                  field posted = 3
+                  field balance = 10
+                  field memo = "x"
+                  runs not finished 4 of 4 queued
+                  run 0 = archive(2)
+                  run 1 = shred
+                  run 2 = archive(3)
+                  run 3 = shred
+                  timer _timer(state: closing, index: 0, entry: 4) armed at 2026-11-26T00:00:00.000Z
+                  last 2 events
+                  event 4 at 2026-11-26T00:00:00.000Z: reopen
+                  event 5 at 2026-11-26T00:00:00.000Z: close(n: 3)
+
+                """)
+        }
+    }
+
     // MARK: Support
 
     /// Runs machine `M` on the journal at `path` (id "drawer", a fixed wall clock, no feedbacks):

@@ -54,7 +54,7 @@ import Testing
         let refusal = "case 1: throw .invalid(offset: reader.offset, reason: \"version 1 is locked in Drawer.machine.lock without its journal layout: check out the spec of version 1, run `stateloop lock` on it (which adds the layout, D91), and build again\")"
         // In each of readState, readEvent and readRun; and no reader of version 1 is printed.
         #expect(source.components(separatedBy: refusal).count == 4)
-        #expect(!source.contains("_readState_v1"))
+        #expect(!source.contains("_readState_v1") && !source.contains("_migratedMode"))
     }
 }
 

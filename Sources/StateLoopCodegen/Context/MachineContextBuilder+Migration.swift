@@ -58,7 +58,7 @@ extension MachineContextBuilder {
             out.line("")
             out.line("/// Reads a one-shot run that version `version` queued; `nil` for one a migration drops (D55).")
             dispatch("Run", "Run?", current: "Run", has: { $0.layout[GeneratedNames.run] != nil })
-            printMigratedMode(into: &out)
+            if !readings.isEmpty { printMigratedMode(into: &out) }
             for reading in readings { printReaders(reading, current: journal, into: &out) }
         }
         return out.finished()
