@@ -82,7 +82,6 @@ extension MachineContextBuilder {
     func chain(from number: Int) -> NameChain {
         guard let lock, let start = lock.version(number) else { return NameChain() }
         let migrations = Dictionary((spec.persist?.migrations ?? []).map { ($0.from.value, $0) }, uniquingKeysWith: { first, _ in first })
-        var result = NameChain()
         var states = Dictionary(start.shape.states.map { ($0.name, $0.name) }, uniquingKeysWith: { first, _ in first })
         var fields = Dictionary(start.shape.context.map { ($0.name, Optional($0.name)) }, uniquingKeysWith: { first, _ in first })
         var events = Dictionary(start.shape.events.map { ($0.name, Optional($0.name)) }, uniquingKeysWith: { first, _ in first })
@@ -108,11 +107,7 @@ extension MachineContextBuilder {
             events = renamed(events, migration?.events)
             runs = renamed(runs, migration?.runs)
         }
-        result.states = states
-        result.fields = fields
-        result.events = events
-        result.runs = runs
-        return result
+        return NameChain(states: states, fields: fields, events: events, runs: runs)
     }
 
     // MARK: This version's configuration from a set of states

@@ -20,6 +20,7 @@ import StateLoopSpec
 //   MachineContextBuilder+Testing           the `StateMachine` conformance tests and coverage read
 //   MachineContextBuilder+Descriptions      how `Mode` and its nested types, `Event`, `Call` and `Run` print
 //   MachineContextBuilder+Journal           a persisted machine's journal coding and `DurableMachine` conformance
+//   MachineContextBuilder+Migration         the readers of its older locked versions, which migrate what they read
 //
 // A flat spec is a statechart of one level and takes the same path (S78, S79). Names the
 // generated code declares or derives come from `GeneratedNames`; every line is printed by
