@@ -74,7 +74,7 @@ public enum DurableError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .otherVersion(machine, sequence, found, expected):
-            "journal of '\(machine)': entry \(sequence) was written by version \(found) of the spec, and this is version \(expected): open the journal with the version that wrote it (or migrate it), or start a new machine id; the journal was left untouched"
+            "journal of '\(machine)': entry \(sequence) was written by version \(found) of the spec, and this is version \(expected): open the journal with the version that wrote it, or, for an older one, with a build whose lock holds that version's layout and migration (Docs/Durability.md D90–D92), or start a new machine id; the journal was left untouched"
         case let .damaged(machine, sequence, error):
             "journal of '\(machine)': entry \(sequence) cannot be read (\(error)): it is damaged, or the spec changed its persisted types without a new `journalVersion`; the journal was left untouched"
         }

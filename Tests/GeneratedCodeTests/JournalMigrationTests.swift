@@ -74,9 +74,10 @@ struct JournalMigrationTests {
         old.write(DrawerV1.Event.reopen)
         var reader = JournalReader(old.bytes)
         #expect(try Drawer.readEvent(from: &reader, version: 1) == .resume)
-        // The same bytes as version 2's: its third event, `resume`, has no payload either.
-        reader = JournalReader(old.bytes)
-        #expect(try Drawer.readEvent(from: &reader, version: 2) == .resume)
+        var close = JournalWriter()
+        close.write(Drawer.Event.close(n: 9))
+        reader = JournalReader(close.bytes)
+        #expect(try Drawer.readEvent(from: &reader, version: 2) == .close(n: 9))
         var current = JournalWriter()
         current.write(Drawer.State.initial)
         reader = JournalReader(current.bytes)
