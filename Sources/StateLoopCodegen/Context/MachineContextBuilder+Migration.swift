@@ -54,7 +54,7 @@ extension MachineContextBuilder {
             dispatch("State", "State", current: "State", has: { _ in true })
             out.line("")
             out.line("/// Reads an event that version `version` journaled; `nil` for one a migration drops (D55).")
-            dispatch("Event", "Event?", current: "Event", has: { _ in true })
+            dispatch("Event", "Event?", current: "Event", has: { $0.layout[GeneratedNames.event] != nil })
             out.line("")
             out.line("/// Reads a one-shot run that version `version` queued; `nil` for one a migration drops (D55).")
             dispatch("Run", "Run?", current: "Run", has: { $0.layout[GeneratedNames.run] != nil })
