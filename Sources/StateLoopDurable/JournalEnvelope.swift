@@ -79,30 +79,31 @@ enum RecordEnvelope<M: DurableMachine>: Equatable {
     }
 
     /// Reads a record written by ``bytes`` (its envelope with ``JournalRecordEnvelope``, the
-    /// event with `M.readEvent`); `version` is set before the machine's bytes are read, so a
-    /// caller can say which version wrote bytes it cannot read.
+    /// event with `M.readEvent`, whichever version wrote it: an older one's reader migrates it,
+    /// D93); `version` is set before the machine's bytes are read, so a caller can say which
+    /// version wrote bytes it cannot read. `nil` for an event its version's migration drops
+    /// (`events: {old: null}`) that no run sent; one a run sent says that run is finished.
     @inlinable
-    init(from bytes: [UInt8], version: inout Int?) throws(JournalDecodingError) {
+    static func read(from bytes: [UInt8], version: inout Int?) throws(JournalDecodingError) -> Self? {
         let envelope = try JournalRecordEnvelope(bytes, version: &version)
-        guard envelope.version == M.journalVersion else { throw .invalid(offset: 1, reason: "written by version \(envelope.version)") }
         switch envelope.kind {
         case .event:
             var reader = JournalReader(bytes)
             reader.offset = envelope.eventOffset
-            guard let event = try M.readEvent(from: &reader, version: envelope.version) else {
-                throw .invalid(offset: envelope.eventOffset, reason: "an event its version's migration drops")
-            }
+            let event = try M.readEvent(from: &reader, version: envelope.version)
             guard reader.isAtEnd else { throw .invalid(offset: reader.offset, reason: "bytes after the record") }
-            if let child = envelope.child {
-                self = .childOutput(event, wallTime: envelope.wallTime, effect: child)
-            } else if let from = envelope.forwarded {
-                self = .forwarded(event, wallTime: envelope.wallTime, from: from)
-            } else {
-                self = .event(event, wallTime: envelope.wallTime, run: envelope.run)
+            // An event a migration drops (D55) that a run sent says that run is finished; a
+            // dropped child's output or forwarded event is skipped like any other.
+            guard let event else {
+                guard envelope.child == nil, envelope.forwarded == nil else { return nil }
+                return envelope.run.map { .runReturnedNothing(run: $0, wallTime: envelope.wallTime) }
             }
+            if let child = envelope.child { return .childOutput(event, wallTime: envelope.wallTime, effect: child) }
+            if let from = envelope.forwarded { return .forwarded(event, wallTime: envelope.wallTime, from: from) }
+            return .event(event, wallTime: envelope.wallTime, run: envelope.run)
         case .runReturnedNothing:
             // The envelope checked that it has a number.
-            self = .runReturnedNothing(run: envelope.run ?? 0, wallTime: envelope.wallTime)
+            return .runReturnedNothing(run: envelope.run ?? 0, wallTime: envelope.wallTime)
         }
     }
 }
@@ -163,25 +164,16 @@ struct SnapshotEnvelope<M: DurableMachine> {
     init(from bytes: [UInt8], version: inout Int?) throws(JournalDecodingError) {
         var envelope = try JournalSnapshotEnvelope(bytes, version: &version)
         let written = envelope.version
-        guard written == M.journalVersion else { throw .invalid(offset: 1, reason: "written by version \(written)") }
         wallTime = envelope.wallTime
         state = try M.readState(from: &envelope.reader, version: written)
+        // A run or a timer's event that a migration drops (D55) is left out: the run never runs
+        // again, the timer is not restored (D94).
         let book = try envelope.readBookkeeping(
-            run: { (reader: inout JournalReader) throws(JournalDecodingError) -> M.Run in
-                guard let run = try M.readRun(from: &reader, version: written) else {
-                    throw .invalid(offset: reader.offset, reason: "a run its version's migration drops")
-                }
-                return run
-            },
-            event: { (reader: inout JournalReader) throws(JournalDecodingError) -> M.Event in
-                guard let event = try M.readEvent(from: &reader, version: written) else {
-                    throw .invalid(offset: reader.offset, reason: "an event its version's migration drops")
-                }
-                return event
-            })
+            run: { (reader: inout JournalReader) throws(JournalDecodingError) -> M.Run? in try M.readRun(from: &reader, version: written) },
+            event: { (reader: inout JournalReader) throws(JournalDecodingError) -> M.Event? in try M.readEvent(from: &reader, version: written) })
         self.book = DurableBookkeeping(
-            timers: book.timers.map { .init(event: $0.event, armedAt: $0.armedAt, fired: $0.fired) },
-            runs: book.runs, runsQueued: book.runsQueued, step: book.step,
+            timers: book.timers.compactMap { timer in timer.event.map { .init(event: $0, armedAt: timer.armedAt, fired: timer.fired) } },
+            runs: book.runs.compactMap { run in run.run.map { (run.key, $0) } }, runsQueued: book.runsQueued, step: book.step,
             children: try Self.children(book.children, of: state),
             forwarded: book.forwarded)
     }

@@ -42,16 +42,17 @@ struct RestoredMachine<M: DurableMachine> {
         }
         for record in recovery.records {
             var version: Int?
-            let envelope: RecordEnvelope<M>
+            let envelope: RecordEnvelope<M>?
             do {
-                envelope = try RecordEnvelope<M>(from: record.event, version: &version)
+                envelope = try RecordEnvelope<M>.read(from: record.event, version: &version)
             } catch {
                 throw DurableError.unreadable(id, record.sequence, version: version, of: M.self, error)
             }
-            if let (event, wallTime, origin) = envelope.event {
+            // nil: an event a migration drops (D55), skipped.
+            if let (event, wallTime, origin) = envelope?.event {
                 M.reduce(&state, event)
                 book.step(event, origin: origin, to: state, at: wallTime, sequence: record.sequence)
-            } else if case let .runReturnedNothing(run, _) = envelope {
+            } else if case let .runReturnedNothing(run, _)? = envelope {
                 book.finished(run)
             }
             sequence = record.sequence
@@ -74,7 +75,7 @@ public enum DurableError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .otherVersion(machine, sequence, found, expected):
-            "journal of '\(machine)': entry \(sequence) was written by version \(found) of the spec, and this is version \(expected): open the journal with the version that wrote it (or migrate it), or start a new machine id; the journal was left untouched"
+            "journal of '\(machine)': entry \(sequence) was written by version \(found) of the spec, and this is version \(expected): open the journal with the version that wrote it, or, for an older one, with a build whose lock holds that version's layout and migration (Docs/Durability.md D90–D92), or start a new machine id; the journal was left untouched"
         case let .damaged(machine, sequence, error):
             "journal of '\(machine)': entry \(sequence) cannot be read (\(error)): it is damaged, or the spec changed its persisted types without a new `journalVersion`; the journal was left untouched"
         case let .undeclaredChild(machine, effect):

@@ -70,16 +70,17 @@ extension DurableMachine {
             while let record = records.first, record.sequence <= sequence ?? .max {
                 records.removeFirst()
                 var version: Int?
-                let envelope: RecordEnvelope<Self>
+                let envelope: RecordEnvelope<Self>?
                 do {
-                    envelope = try RecordEnvelope<Self>(from: record.event, version: &version)
+                    envelope = try RecordEnvelope<Self>.read(from: record.event, version: &version)
                 } catch {
                     throw DurableError.unreadable(id, record.sequence, version: version, of: Self.self, error)
                 }
-                if let (event, wallTime, origin) = envelope.event {
+                // nil: an event a migration drops (D55), skipped.
+                if let (event, wallTime, origin) = envelope?.event {
                     reduce(&replayed.state, event)
                     replayed.book.step(event, origin: origin, to: replayed.state, at: wallTime, sequence: record.sequence)
-                } else if case let .runReturnedNothing(run, _) = envelope {
+                } else if case let .runReturnedNothing(run, _)? = envelope {
                     replayed.book.finished(run)
                 }
                 report.records += 1

@@ -24,13 +24,15 @@ public enum SpecLoader {
         }
         let checked = SpecChecker(library: library).checkDeciding(spec)
         var evolution: [Diagnostic] = []
+        var lockFile: LockFile?
         if let lock {
             let locked = LockFile.read(lock.contents, path: lock.path)
+            lockFile = locked.lock
             evolution = locked.diagnostics + (locked.lock.map { EvolutionCheck.check(spec, against: $0) } ?? [])
         }
         let diagnostics = (read.diagnostics + decoded.diagnostics + checked.diagnostics + evolution).sortedByLocation()
         return SpecLoadResult(
-            spec: diagnostics.containsErrors ? nil : CheckedMachineSpec(spec, children: library.children(of: spec), semantics: checked.semantics),
+            spec: diagnostics.containsErrors ? nil : CheckedMachineSpec(spec, children: library.children(of: spec), semantics: checked.semantics, lock: lockFile),
             diagnostics: diagnostics)
     }
 

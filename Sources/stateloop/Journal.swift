@@ -17,7 +17,8 @@ struct Journal: ParsableCommand {
             (sequence number and time) and its last events with their wall-clock times (UTC). \
             With --spec, the spec that wrote the journal, events are shown by name with their \
             payloads, and the latest snapshot by mode and context fields, its one-shot runs not \
-            known finished and its armed timers; without it, events as case numbers and byte \
+            known finished and its armed timers (an older version's entries with the layout \
+            the spec's lock holds of it); without it, events as case numbers and byte \
             counts. A child machine journals under "<parent id>/<effect>@<step>", listed after \
             its parent, and read with its own spec (found beside --spec). The file is only read. Exit status: 0 ok, 1 the spec has errors, 2 a file \
             that is not a journal, or an entry that cannot be read.
@@ -62,7 +63,7 @@ struct Journal: ParsableCommand {
             throw ExitCode.usageOrIO
         }
         var lister = JournalListing(
-            file: file, layout: layouts?.machine, children: layouts?.children ?? [:],
+            file: file, layout: layouts?.machine, locked: layouts?.locked ?? [:], children: layouts?.children ?? [:],
             childOfEffect: layouts?.childOfEffect ?? [:], last: last)
         do {
             let ids = try machineID.map { [$0] } ?? file.machineIDs()
@@ -78,10 +79,12 @@ struct Journal: ParsableCommand {
         }
     }
 
-    /// The journal layout of the spec at `path` and of the child machines it runs, by name (D84),
-    /// and the child machine each of its effects runs: the generator's own, built from the checked
-    /// specs.
-    static func layouts(of path: String) throws -> (machine: JournalLayout, children: [String: JournalLayout], childOfEffect: [String: String]) {
+    /// The journal layout of the spec at `path`, those of its older versions that its lock holds
+    /// (D90), those of the child machines it runs, by name (D84), and the child machine each of its
+    /// effects runs: the generator's own, built from the checked specs.
+    static func layouts(of path: String) throws -> (
+        machine: JournalLayout, locked: [Int: JournalLayout], children: [String: JournalLayout], childOfEffect: [String: String]
+    ) {
         let read = try ChildSpecs(specs: [path])
         let lock = try Console.readLock(besideSpec: path)
         let result = SpecLoader.load(contents: read.contents(of: path), path: path, library: read.library, lock: lock)
@@ -97,9 +100,13 @@ struct Journal: ParsableCommand {
             // A persisted machine's children persist (D21); one that failed its checks stays unread.
             if let spec = loaded.spec, let childLayout = MachineContextBuilder.journalLayout(spec) { children[name] = childLayout }
         }
+        var locked: [Int: JournalLayout] = [:]
+        for version in checked.lock?.versions ?? [] where version.number < layout.version {
+            locked[version.number] = version.layout
+        }
         let childOfEffect = Dictionary(
             uniqueKeysWithValues: checked.spec.effects.compactMap { effect in effect.child.map { (effect.name.value, $0.machine.value) } })
-        return (layout, children, childOfEffect)
+        return (layout, locked, children, childOfEffect)
     }
 }
 
@@ -107,6 +114,8 @@ struct Journal: ParsableCommand {
 struct JournalListing {
     let file: SQLiteJournalFile
     var layout: JournalLayout?
+    /// The layouts of the older versions the spec's lock holds, by version (D90).
+    var locked: [Int: JournalLayout]
     let children: [String: JournalLayout]
     /// The child machine that each effect of `layout`'s machine runs.
     let childOfEffect: [String: String]
@@ -130,6 +139,8 @@ struct JournalListing {
         // A child machine's values are read with its own spec's layout.
         var listing = self
         listing.layout = layout(of: id)
+        // The lock read is the parent's: a child's older versions have no layout here.
+        if listing.layout?.machine != layout?.machine { listing.locked = [:] }
         defer { unreadable = listing.unreadable }
         try listing.listEntries(id, history)
     }
@@ -194,7 +205,7 @@ struct JournalListing {
     /// The latest snapshot: its header, and with a layout its state, runs and timers.
     private mutating func listSnapshot(_ id: String, _ sequence: Int64, _ envelope: JournalSnapshotEnvelope) {
         print("  snapshot \(sequence) at \(Self.time(envelope.wallTime))")
-        guard let layout, envelope.version == layout.version else {
+        guard let layout = layout(ofVersion: envelope.version) else {
             print("  snapshot bytes \(envelope.reader.bytes.count - envelope.reader.offset) (" + versionNote(envelope.version) + ")")
             return
         }
@@ -228,14 +239,14 @@ struct JournalListing {
                 print("  forwarded up to parent step \(forwarded.parentStep), #\(forwarded.index)")
             }
         } catch {
-            unreadable.append("machine '\(id)': snapshot \(sequence) cannot be read with \(layout.machine)'s spec (\(Self.describe(error))): the file is damaged, or --spec is not the spec that wrote it")
+            unreadable.append("machine '\(id)': snapshot \(sequence) cannot be read with \(specName)'s spec (\(Self.describe(error))): the file is damaged, or --spec is not the spec that wrote it")
         }
     }
 
     /// An event by name and payload with a layout of its version, else its case number and size.
     private mutating func eventText(_ id: String, _ sequence: Int64, _ envelope: JournalRecordEnvelope) -> String {
         var reader = JournalReader(envelope.event)
-        guard let layout, envelope.version == layout.version else {
+        guard let layout = layout(ofVersion: envelope.version) else {
             let number = (try? reader.readVarint()).map { "case \($0), " } ?? ""
             return number + "\(envelope.event.count) bytes" + (layout == nil ? "" : " (" + versionNote(envelope.version) + ")")
         }
@@ -244,14 +255,23 @@ struct JournalListing {
             guard reader.isAtEnd else { throw .unreadable(.invalid(offset: reader.offset, reason: "bytes after the event")) }
             return text
         } catch {
-            unreadable.append("machine '\(id)': record \(sequence) cannot be read with \(layout.machine)'s spec (\(Self.describe(error))): the file is damaged, or --spec is not the spec that wrote it")
+            unreadable.append("machine '\(id)': record \(sequence) cannot be read with \(specName)'s spec (\(Self.describe(error))): the file is damaged, or --spec is not the spec that wrote it")
             return "unreadable, \(envelope.event.count) bytes"
         }
     }
 
+    /// The layout entries of `version` are read with: the spec's own, or its lock's of an older version.
+    private func layout(ofVersion version: Int) -> JournalLayout? {
+        version == layout?.version ? layout : locked[version]
+    }
+
+    /// The machine of `--spec`, as messages name it.
+    private var specName: String { layout?.machine ?? "" }
+
     private func versionNote(_ version: Int) -> String {
         guard let layout else { return "give --spec to read them" }
-        return "written by version \(version), --spec is version \(layout.version)"
+        let why = version > layout.version ? "" : ", whose lock holds no layout of version \(version)"
+        return "written by version \(version), --spec is version \(layout.version)\(why)"
     }
 
     /// A failure of a value inside `readBookkeeping`, as the decoding error it takes.

@@ -10,11 +10,13 @@ struct Lock: ParsableCommand {
         abstract: "Lock the persisted shape of each spec's version before shipping it.",
         discussion: """
             For each spec that persists (persist: {version: N}), adds version N with its persisted \
-            shape (states, context fields, events, one-shot runs, with their kinds and types) to \
+            shape (states, context fields, events, one-shot runs, with their kinds and types) and \
+            the layout of its journal coding (what a later version reads its journals with) to \
             the lock file beside the spec (Order.machine.yml -> Order.machine.lock), creating it. \
             Commit the lock with the spec: from then on, check and every build fail at the YAML \
             line when the spec changes what version N saved without a migration. A version that \
-            is locked already is left as it is. Checks each spec first, as check does, and locks \
+            is locked already is left as it is (one locked without its layout, by an older \
+            stateloop, gets it). Checks each spec first, as check does, and locks \
             nothing of a spec with an error or one that does not persist (exit status 1).
             """
     )
@@ -43,12 +45,14 @@ struct Lock: ParsableCommand {
                 continue
             }
             let name = SpecFileNaming.fileName(ofPath: lockInput.path)
-            // The check above refused a changed shape under a locked version (D52).
-            guard lock.version(persist.version) == nil else {
+            // The check above refused a changed shape under a locked version (D52); a version
+            // locked before layouts were gets its layout (D91).
+            if let version = lock.version(persist.version), version.layout != nil {
                 Console.printError("\(name): version \(persist.version) is locked already")
                 continue
             }
-            let locked = lock.locking(PersistedShape(checked.spec), as: persist.version)
+            guard let layout = MachineContextBuilder.journalLayout(checked) else { continue }
+            let locked = lock.locking(PersistedShape(checked.spec), layout: layout, as: persist.version)
             do {
                 try OutputWriter.writeIfChanged(locked.rendered(specFileName: SpecFileNaming.fileName(ofPath: spec)), to: lockInput.path)
             } catch {

@@ -161,17 +161,20 @@ import Testing
         #expect(cut.stderr.hasSuffix("): the file is damaged\n"))
     }
 
-    @Test("D84: entries of another version than --spec's are shown raw, with both versions; a spec that does not persist is an error")
+    @Test("D84: entries of a version neither --spec nor its lock lays out are shown raw, with both versions; a spec that does not persist is an error")
     func d84OtherVersionIsShownRaw() async throws {
         let path = try await Self.tillJournal()
-        // Ledger's spec is version 2; the Till journal was written by version 1.
-        let other = try StateLoopTool.run(["journal", path, "--spec", "Tests/StateLoopCodegenTests/Fixtures/Ledger.machine.yml", "--last", "1"])
+        // Till at version 2, with no lock beside it; the Till journal was written by version 1.
+        let directory = try StateLoopTool.temporaryDirectory()
+        let till = try String(contentsOf: StateLoopTool.repositoryRoot.appending(path: "Specs/Till.machine.yml"), encoding: .utf8)
+        try Data(till.replacingOccurrences(of: "persist: true", with: "persist: {version: 2}").utf8).write(to: directory.appending(path: "Till.machine.yml"))
+        let other = try StateLoopTool.run(["journal", path, "--spec", directory.appending(path: "Till.machine.yml").path, "--last", "1"])
         #expect(other.status == 0, "\(other.stderr)")
         #expect(other.output.hasSuffix("""
               snapshot 10 at 2026-11-26T00:00:00.000Z
-              snapshot bytes 48 (written by version 1, --spec is version 2)
+              snapshot bytes 48 (written by version 1, --spec is version 2, whose lock holds no layout of version 1)
               last 1 events
-              event 10 at 2026-11-26T00:00:00.000Z: case 2, 2 bytes (written by version 1, --spec is version 2)
+              event 10 at 2026-11-26T00:00:00.000Z: case 2, 2 bytes (written by version 1, --spec is version 2, whose lock holds no layout of version 1)
 
             """))
         let counter = try StateLoopTool.run(["journal", path, "--spec", "Specs/Counter.machine.yml"])

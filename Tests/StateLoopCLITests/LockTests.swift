@@ -118,3 +118,27 @@ import Testing
         #expect(try StateLoopTool.run(["generate", "Door.machine.yml", "--output", output.path], in: directory).status == 0)
     }
 }
+
+extension LockTests {
+    @Test("D91: a version locked without its layout, by an older stateloop, is still read, and lock adds its layout")
+    func d91LockAddsTheLayoutOfAVersionLockedWithoutIt() throws {
+        let directory = try StateLoopTool.temporaryDirectory()
+        let spec = directory.appending(path: "Door.machine.yml")
+        let lock = directory.appending(path: "Door.machine.lock")
+        try Data(try Self.version1().utf8).write(to: spec)
+        #expect(try StateLoopTool.run(["lock", "Door.machine.yml"], in: directory).status == 0)
+        let full = try String(contentsOf: lock, encoding: .utf8)
+        let layout = try #require(full.range(of: "    layout:\n"))
+        // The lock as a stateloop before layouts wrote it: checked as before.
+        try Data(full[..<layout.lowerBound].utf8).write(to: lock)
+        let check = try StateLoopTool.run(["check", "Door.machine.yml"], in: directory)
+        #expect(check.status == 0, "\(check.stderr)")
+
+        let relock = try StateLoopTool.run(["lock", "Door.machine.yml"], in: directory)
+        #expect(relock.status == 0, "\(relock.stderr)")
+        #expect(relock.stderr == "Door.machine.lock: locked version 1\n")
+        #expect(try String(contentsOf: lock, encoding: .utf8) == full)
+        let again = try StateLoopTool.run(["lock", "Door.machine.yml"], in: directory)
+        #expect(again.stderr == "Door.machine.lock: version 1 is locked already\n")
+    }
+}

@@ -264,9 +264,9 @@ func tally(_ id: String, in store: any JournalStore) throws -> Abacus.State {
 /// Every record of machine `id` of the SQLite file at `path` (from the first, whatever snapshot
 /// came later).
 func history<M: DurableMachine>(_: M.Type, of id: String, in path: String) throws -> [RecordEnvelope<M>] {
-    try SQLiteJournalFile(path: path).history(of: id).records.map { record in
+    try SQLiteJournalFile(path: path).history(of: id).records.compactMap { record in
         var version: Int?
-        return try RecordEnvelope<M>(from: record.event, version: &version)
+        return try RecordEnvelope<M>.read(from: record.event, version: &version)
     }
 }
 

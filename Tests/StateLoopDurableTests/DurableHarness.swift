@@ -181,9 +181,9 @@ func reduction<M: DurableMachine>(_: M.Type, _ events: [M.Event], from initial: 
 
 /// The envelopes of machine `id`'s records after its latest snapshot, as they were journaled.
 func journaled<M: DurableMachine>(_: M.Type, in store: any JournalStore, id: String = "m") throws -> [RecordEnvelope<M>] {
-    try store.recover(id).records.map { record in
+    try store.recover(id).records.compactMap { record in
         var version: Int?
-        return try RecordEnvelope<M>(from: record.event, version: &version)
+        return try RecordEnvelope<M>.read(from: record.event, version: &version)
     }
 }
 

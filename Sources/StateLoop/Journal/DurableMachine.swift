@@ -53,9 +53,9 @@ extension DurableMachine {
     public static func childRequests(in state: State) -> [(effect: String, request: any Equatable & Sendable)] { [] }
 }
 
-/// The readers of a machine that reads only its own version (D59, D60). A generated machine whose
-/// lock holds older versions is to implement them with the decoder of each locked version and its
-/// migration (D55); until the generator writes those, its older journals are refused here.
+/// The readers of a machine that reads only its own version (D59, D60): a hand-written machine's,
+/// and a generated one's whose lock holds no older version; the generator prints readers of the
+/// older locked versions, which migrate their values (D92), and calls these for the current one.
 extension DurableMachine {
     public static func readState(from reader: inout JournalReader, version: Int) throws(JournalDecodingError) -> State {
         try requireJournalVersion(version, at: reader.offset)
@@ -74,7 +74,7 @@ extension DurableMachine {
 
     /// Throws, before any byte of the value is read, unless `version` is `journalVersion`: a newer
     /// version's bytes may mean anything (D59), and an older one's need its migration (D60).
-    static func requireJournalVersion(_ version: Int, at offset: Int) throws(JournalDecodingError) {
+    public static func requireJournalVersion(_ version: Int, at offset: Int) throws(JournalDecodingError) {
         guard version != journalVersion else { return }
         throw .invalid(offset: offset, reason: version > journalVersion
             ? "written by version \(version) of the spec, newer than this build's version \(journalVersion): open it with a build of version \(version) or later"

@@ -157,14 +157,14 @@ extension MachineContextBuilder {
     }
 
     /// The alias a value of a spec type is written as; `nil` for the generated code's own types.
-    private func alias(_ value: JournalLayout.Value) -> String? {
+    func alias(_ value: JournalLayout.Value) -> String? {
         if case .spec(_, let alias) = value { return alias }
         return nil
     }
 
     /// How a case is matched, written and read: a labeled payload (an event's) bound as `_0`, `_1`
     /// and read by label, a single unlabeled one bound as `binding`.
-    private func journalCase(_ journalCase: JournalLayout.Case, binding: String) -> JournalCase {
+    func journalCase(_ journalCase: JournalLayout.Case, binding: String) -> JournalCase {
         let name = "." + SwiftName.escaped(journalCase.name)
         guard !journalCase.payload.isEmpty else { return JournalCase(pattern: name, written: [], value: name) }
         let bindings = journalCase.payload.enumerated().map { $1.name.isEmpty ? binding : "_\($0)" }
@@ -183,7 +183,7 @@ extension MachineContextBuilder {
     }
 
     /// `try reader.read()`, or `try reader.read(Machine._CodableX.self)` for a value of spec type `X`.
-    private func read(_ alias: String? = nil) -> String {
+    func read(_ alias: String? = nil) -> String {
         "try reader.read(" + (alias.map { codableCheck($0) + ".self" } ?? "") + ")"
     }
 
@@ -248,7 +248,7 @@ extension MachineContextBuilder {
 
 /// One case of a journal-coded enum: the pattern that binds what it carries, the statements that
 /// write what it bound, in order, and the expression that makes it from a reader.
-private struct JournalCase {
+struct JournalCase {
     let pattern: String
     let written: [String]
     let value: String

@@ -20,6 +20,7 @@ import StateLoopSpec
 //   MachineContextBuilder+Testing           the `StateMachine` conformance tests and coverage read
 //   MachineContextBuilder+Descriptions      how `Mode` and its nested types, `Event`, `Call` and `Run` print
 //   MachineContextBuilder+Journal           a persisted machine's journal coding and `DurableMachine` conformance
+//   MachineContextBuilder+Migration         the readers of its older locked versions, which migrate what they read
 //
 // A flat spec is a statechart of one level and takes the same path (S78, S79). Names the
 // generated code declares or derives come from `GeneratedNames`; every line is printed by
@@ -57,6 +58,8 @@ public struct MachineContextBuilder {
     var delayMembers: [String: String] = [:]
     /// The specs of the child machines the effects run, by `machine:` name.
     let children: [String: MachineSpec]
+    /// The lock the spec was checked against: the layouts of its older versions (D92).
+    let lock: LockFile?
     /// True when some state has `after:` timers.
     let hasTimers: Bool
     /// The position of each context field in `context:`, by name.
@@ -98,6 +101,7 @@ public struct MachineContextBuilder {
         self.spec = spec.spec
         self.semantics = spec.semantics
         self.children = spec.children
+        self.lock = spec.lock
         self.access = access
         let tree = semantics.tree
         self.layout = StatechartLayout(semantics)
@@ -223,7 +227,7 @@ public struct MachineContextBuilder {
                 ? "\(access.prefix)static var initial: Self"
                 : "\(access.prefix)static func initial(_ input: Input) -> Self",
             recordingLines: recordingLines(),
-            conformance: (conformanceLines() + descriptionLines() + journalLines(journal)).joined(separator: "\n"),
+            conformance: (conformanceLines() + descriptionLines() + journalLines(journal) + migrationLines(journal)).joined(separator: "\n"),
             systemLines: systemLines(systemParameters: systemParameters, feedbacksArguments: feedbacksArguments),
             systemFinish: layout.hasTopLevelFinal ? ", isFinished: { $0.isDone }" : "",
             fields: zip(spec.context, fieldTypes).map { field, type in

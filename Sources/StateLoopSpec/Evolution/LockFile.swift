@@ -9,12 +9,16 @@ public struct LockFile: Equatable, Sendable {
     public struct Version: Equatable, Sendable {
         public var number: Int
         public var shape: PersistedShape
+        /// The journal layout the generated code of that version wrote (D90): what a later build
+        /// prints that version's readers from; `nil` in a lock written before layouts were locked.
+        public var layout: JournalLayout?
         /// The version's key in the lock file; a version added in memory has none.
         public var location: SourceLocation?
 
-        public init(number: Int, shape: PersistedShape, location: SourceLocation? = nil) {
+        public init(number: Int, shape: PersistedShape, layout: JournalLayout? = nil, location: SourceLocation? = nil) {
             self.number = number
             self.shape = shape
+            self.layout = layout?.locked
             self.location = location
         }
     }
@@ -35,10 +39,11 @@ public struct LockFile: Equatable, Sendable {
         versions.first { $0.number == number }
     }
 
-    /// The lock with `shape` locked as version `number`, which must not be locked yet (D53).
-    public func locking(_ shape: PersistedShape, as number: Int) -> LockFile {
-        precondition(version(number) == nil, "version \(number) is locked already")
-        return LockFile(path: path, versions: versions + [Version(number: number, shape: shape)])
+    /// The lock with `shape` and `layout` locked as version `number`, which must not be locked
+    /// yet, or be locked with the same shape and no layout, which this adds (D51, D91).
+    public func locking(_ shape: PersistedShape, layout: JournalLayout? = nil, as number: Int) -> LockFile {
+        precondition(version(number).map { $0.shape == shape && $0.layout == nil } ?? true, "version \(number) is locked already")
+        return LockFile(path: path, versions: versions.filter { $0.number != number } + [Version(number: number, shape: shape, layout: layout)])
     }
 }
 
@@ -81,6 +86,10 @@ extension LockFile {
             lines.append("    runs:\(shape.runs.isEmpty ? " {}" : "")")
             for run in shape.runs {
                 lines.append("      \(run.name): {\(run.request.map { "request: \(Self.scalar($0))" } ?? "")}")
+            }
+            if let layout = version.layout {
+                lines.append("    layout:")
+                lines += layout.lockLines(indent: "      ")
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -147,16 +156,17 @@ private struct LockReading {
                 fail("'\(entry.key.value)' is not a version: a version is a whole number of 1 or more", at: entry.key.location)
                 continue
             }
-            if let shape = shape(entry.value, version: number) {
-                read.append(LockFile.Version(number: number, shape: shape, location: entry.key.location))
+            if let (shape, layout) = shape(entry.value, version: number) {
+                read.append(LockFile.Version(number: number, shape: shape, layout: layout, location: entry.key.location))
             }
         }
         return LockFile(path: path, versions: read)
     }
 
-    mutating func shape(_ node: YAMLNode, version: Int) -> PersistedShape? {
+    mutating func shape(_ node: YAMLNode, version: Int) -> (PersistedShape, JournalLayout?)? {
         guard let entries = mapping(node, what: "version \(version)") else { return nil }
         var shape = PersistedShape(states: [], context: [], events: [], runs: [])
+        var layout: JournalLayout?
         let before = diagnostics.count
         for entry in entries {
             switch entry.key.value {
@@ -175,10 +185,44 @@ private struct LockReading {
                     }
                     return PersistedShape.Run(name: run.key.value, request: request.flatMap { text($0.value, what: "the request type of '\(run.key.value)'") })
                 }
-            default: fail("unknown key '\(entry.key.value)' in version \(version); a version has 'states:', 'context:', 'events:' and 'runs:'", at: entry.key.location)
+            case "layout": layout = self.layout(entry.value, version: version)
+            default: fail("unknown key '\(entry.key.value)' in version \(version); a version has 'states:', 'context:', 'events:', 'runs:' and 'layout:'", at: entry.key.location)
             }
         }
-        return diagnostics.count == before ? shape : nil
+        return diagnostics.count == before ? (shape, layout) : nil
+    }
+
+    /// `layout:` (JournalLayout+Lock): one `Type: {enum: {case: {field: value}}}` or
+    /// `Type: {struct: {field: value}}` a line.
+    mutating func layout(_ node: YAMLNode, version: Int) -> JournalLayout {
+        var types: [JournalLayout.CodedType] = []
+        for entry in mapping(node, what: "'layout:'") ?? [] {
+            let name = entry.key.value
+            guard let body = mapping(entry.value, what: "type '\(name)'"), body.count == 1, ["enum", "struct"].contains(body[0].key.value) else {
+                fail("type '\(name)' of the layout is not '{enum: {...}}' or '{struct: {...}}'", at: entry.value.location)
+                continue
+            }
+            if body[0].key.value == "struct" {
+                types.append(.init(name: name, doc: "", shape: .structure(layoutFields(body[0].value, of: name))))
+            } else {
+                let cases = (mapping(body[0].value, what: "the cases of '\(name)'") ?? []).map { entry in
+                    JournalLayout.Case(name: entry.key.value, payload: layoutFields(entry.value, of: "\(name).\(entry.key.value)"))
+                }
+                types.append(.init(name: name, doc: "", shape: .enumeration(cases)))
+            }
+        }
+        return JournalLayout(machine: "", version: version, types: types)
+    }
+
+    mutating func layoutFields(_ node: YAMLNode, of owner: String) -> [JournalLayout.Field] {
+        (mapping(node, what: "the fields of '\(owner)'") ?? []).compactMap { entry in
+            guard let scalar = entry.value.scalar, let value = JournalLayout.Value(lockText: scalar.value[...]) else {
+                fail("'\(entry.value.scalar?.value ?? entry.value.kindDescription)' is not a value of a layout: 'std T', 'spec T', 'type T', 'child M', 'optional V' or 'array V'",
+                     at: entry.value.location)
+                return nil
+            }
+            return .init(name: entry.key.value == "_" ? "" : entry.key.value, value: value)
+        }
     }
 
     /// `name: kind` or `name: {kind: composite, states: {...}}`, in order, parents first.

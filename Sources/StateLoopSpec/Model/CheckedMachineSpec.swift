@@ -13,13 +13,17 @@ public struct CheckedMachineSpec: Sendable {
     public let children: [String: MachineSpec]
     /// Its statechart rules, decided once (Docs/Statecharts.md S95–S99): what the generator prints.
     public let semantics: MachineSemantics
+    /// The lock beside a spec that persists, which it was checked against (D50–D58): the generator
+    /// prints the readers of its older versions from it (D92); `nil` when none was given.
+    public let lock: LockFile?
 
     /// Made by `SpecLoader` once the checks found no error, with the semantics they followed
     /// (and by tests of this module).
-    init(_ spec: MachineSpec, children: [String: MachineSpec] = [:], semantics: MachineSemantics? = nil) {
+    init(_ spec: MachineSpec, children: [String: MachineSpec] = [:], semantics: MachineSemantics? = nil, lock: LockFile? = nil) {
         self.spec = spec
         self.children = children
         self.semantics = semantics ?? MachineSemantics(spec: spec)
+        self.lock = lock
     }
 
     /// The spec's properties, read through: `checked.states`, `checked.name`.

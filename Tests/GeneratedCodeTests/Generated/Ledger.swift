@@ -6,123 +6,123 @@ import StateLoop
 
 /// The `Ledger` state machine of Ledger.machine.yml: its states, events, reducer, effects and feedback loops.
 public enum Ledger {
-    /// The type of `balance` in `context:` (Ledger.machine.yml:10): `Money`.
-#sourceLocation(file: "Ledger.machine.yml", line: 9)
+    /// The type of `balance` in `context:` (Ledger.machine.yml:13): `Money`.
+#sourceLocation(file: "Ledger.machine.yml", line: 12)
     public typealias Balance = StateLoop._SpecType<
                    Money
     >.Checked
 #sourceLocation()
-#sourceLocation(file: "Ledger.machine.yml", line: 9)
+#sourceLocation(file: "Ledger.machine.yml", line: 12)
     fileprivate typealias _CodableBalance = StateLoop
                   ._PersistedSpecType<Balance>.Checked
 #sourceLocation()
 
-    /// The type of `entries` in `context:` (Ledger.machine.yml:11): `[String]`.
-#sourceLocation(file: "Ledger.machine.yml", line: 10)
+    /// The type of `entries` in `context:` (Ledger.machine.yml:14): `[String]`.
+#sourceLocation(file: "Ledger.machine.yml", line: 13)
     public typealias Entries = StateLoop._SpecType<
                     [String]
     >.Checked
 #sourceLocation()
-#sourceLocation(file: "Ledger.machine.yml", line: 10)
+#sourceLocation(file: "Ledger.machine.yml", line: 13)
     fileprivate typealias _CodableEntries = StateLoop
                    ._PersistedSpecType<Entries>.Checked
 #sourceLocation()
 
-    /// The type of `tags` in `context:` (Ledger.machine.yml:12): `Set<String>`.
-#sourceLocation(file: "Ledger.machine.yml", line: 11)
+    /// The type of `tags` in `context:` (Ledger.machine.yml:15): `Set<String>`.
+#sourceLocation(file: "Ledger.machine.yml", line: 14)
     public typealias Tags = StateLoop._SpecType<
                     Set<String>
     >.Checked
 #sourceLocation()
-#sourceLocation(file: "Ledger.machine.yml", line: 11)
+#sourceLocation(file: "Ledger.machine.yml", line: 14)
     fileprivate typealias _CodableTags = StateLoop
                    ._PersistedSpecType<Tags>.Checked
 #sourceLocation()
 
-    /// The type of `counts` in `context:` (Ledger.machine.yml:13): `[String: Int]`.
-#sourceLocation(file: "Ledger.machine.yml", line: 12)
+    /// The type of `counts` in `context:` (Ledger.machine.yml:16): `[String: Int]`.
+#sourceLocation(file: "Ledger.machine.yml", line: 15)
     public typealias Counts = StateLoop._SpecType<
                     [String: Int]
     >.Checked
 #sourceLocation()
-#sourceLocation(file: "Ledger.machine.yml", line: 12)
+#sourceLocation(file: "Ledger.machine.yml", line: 15)
     fileprivate typealias _CodableCounts = StateLoop
                    ._PersistedSpecType<Counts>.Checked
 #sourceLocation()
 
-    /// The type of `source` in `context:` (Ledger.machine.yml:14): `URL?`.
-#sourceLocation(file: "Ledger.machine.yml", line: 13)
+    /// The type of `source` in `context:` (Ledger.machine.yml:17): `URL?`.
+#sourceLocation(file: "Ledger.machine.yml", line: 16)
     public typealias Source = StateLoop._SpecType<
                    URL?
     >.Checked
 #sourceLocation()
-#sourceLocation(file: "Ledger.machine.yml", line: 13)
+#sourceLocation(file: "Ledger.machine.yml", line: 16)
     fileprivate typealias _CodableSource = StateLoop
                   ._PersistedSpecType<Source>.Checked
 #sourceLocation()
 
-    /// The type of `attempts` in `context:` (Ledger.machine.yml:15): `Int`.
-#sourceLocation(file: "Ledger.machine.yml", line: 14)
+    /// The type of `attempts` in `context:` (Ledger.machine.yml:18): `Int`.
+#sourceLocation(file: "Ledger.machine.yml", line: 17)
     public typealias Attempts = StateLoop._SpecType<
                    Int
     >.Checked
 #sourceLocation()
-#sourceLocation(file: "Ledger.machine.yml", line: 14)
+#sourceLocation(file: "Ledger.machine.yml", line: 17)
     fileprivate typealias _CodableAttempts = StateLoop
                   ._PersistedSpecType<Attempts>.Checked
 #sourceLocation()
 
-    /// The type of `ratio` in `context:` (Ledger.machine.yml:16): `Float`.
-#sourceLocation(file: "Ledger.machine.yml", line: 15)
+    /// The type of `ratio` in `context:` (Ledger.machine.yml:19): `Float`.
+#sourceLocation(file: "Ledger.machine.yml", line: 18)
     public typealias Ratio = StateLoop._SpecType<
                    Float
     >.Checked
 #sourceLocation()
-#sourceLocation(file: "Ledger.machine.yml", line: 15)
+#sourceLocation(file: "Ledger.machine.yml", line: 18)
     fileprivate typealias _CodableRatio = StateLoop
                   ._PersistedSpecType<Ratio>.Checked
 #sourceLocation()
 
-    /// The type of `amount` in the payload of `deposit` (Ledger.machine.yml:19): `Money`.
-#sourceLocation(file: "Ledger.machine.yml", line: 18)
+    /// The type of `amount` in the payload of `deposit` (Ledger.machine.yml:22): `Money`.
+#sourceLocation(file: "Ledger.machine.yml", line: 21)
     public typealias DepositAmount = StateLoop._SpecType<
                     Money
     >.Checked
 #sourceLocation()
-#sourceLocation(file: "Ledger.machine.yml", line: 18)
+#sourceLocation(file: "Ledger.machine.yml", line: 21)
     fileprivate typealias _CodableDepositAmount = StateLoop
                    ._PersistedSpecType<DepositAmount>.Checked
 #sourceLocation()
 
-    /// The type of `note` in the payload of `deposit` (Ledger.machine.yml:19): `String`.
-#sourceLocation(file: "Ledger.machine.yml", line: 18)
+    /// The type of `note` in the payload of `deposit` (Ledger.machine.yml:22): `String`.
+#sourceLocation(file: "Ledger.machine.yml", line: 21)
     public typealias DepositNote = StateLoop._SpecType<
                                  String
     >.Checked
 #sourceLocation()
-#sourceLocation(file: "Ledger.machine.yml", line: 18)
+#sourceLocation(file: "Ledger.machine.yml", line: 21)
     fileprivate typealias _CodableDepositNote = StateLoop
                                 ._PersistedSpecType<DepositNote>.Checked
 #sourceLocation()
 
-    /// The type of `name` in the payload of `tag` (Ledger.machine.yml:20): `String`.
-#sourceLocation(file: "Ledger.machine.yml", line: 19)
+    /// The type of `name` in the payload of `tag` (Ledger.machine.yml:23): `String`.
+#sourceLocation(file: "Ledger.machine.yml", line: 22)
     public typealias TagName = StateLoop._SpecType<
               String
     >.Checked
 #sourceLocation()
-#sourceLocation(file: "Ledger.machine.yml", line: 19)
+#sourceLocation(file: "Ledger.machine.yml", line: 22)
     fileprivate typealias _CodableTagName = StateLoop
              ._PersistedSpecType<TagName>.Checked
 #sourceLocation()
 
-    /// The request type of `save` (Ledger.machine.yml:79): `Int`.
-#sourceLocation(file: "Ledger.machine.yml", line: 78)
+    /// The request type of `save` (Ledger.machine.yml:82): `Int`.
+#sourceLocation(file: "Ledger.machine.yml", line: 81)
     public typealias SaveRequest = StateLoop._SpecType<
                          Int
     >.Checked
 #sourceLocation()
-#sourceLocation(file: "Ledger.machine.yml", line: 78)
+#sourceLocation(file: "Ledger.machine.yml", line: 81)
     fileprivate typealias _CodableSaveRequest = StateLoop
                         ._PersistedSpecType<SaveRequest>.Checked
 #sourceLocation()
@@ -205,19 +205,19 @@ public enum Ledger {
     public struct State: Swift.Equatable, Swift.Sendable {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
-        /// `balance` from `context:` (Ledger.machine.yml:10).
+        /// `balance` from `context:` (Ledger.machine.yml:13).
         public var balance: Balance
-        /// `entries` from `context:` (Ledger.machine.yml:11).
+        /// `entries` from `context:` (Ledger.machine.yml:14).
         public var entries: Entries
-        /// `tags` from `context:` (Ledger.machine.yml:12).
+        /// `tags` from `context:` (Ledger.machine.yml:15).
         public var tags: Tags
-        /// `counts` from `context:` (Ledger.machine.yml:13).
+        /// `counts` from `context:` (Ledger.machine.yml:16).
         public var counts: Counts
-        /// `source` from `context:` (Ledger.machine.yml:14).
+        /// `source` from `context:` (Ledger.machine.yml:17).
         public var source: Source
-        /// `attempts` from `context:` (Ledger.machine.yml:15).
+        /// `attempts` from `context:` (Ledger.machine.yml:18).
         public var attempts: Attempts
-        /// `ratio` from `context:` (Ledger.machine.yml:16).
+        /// `ratio` from `context:` (Ledger.machine.yml:19).
         public var ratio: Ratio
         /// How many times the machine has entered a state. Timer requests carry it, so that
         /// entering a state again (even by a transition to itself) restarts its `after:` timers.
@@ -342,7 +342,7 @@ public enum Ledger {
         /// The requests of the effects that run in states, read-only (E42).
         public struct Requests: Swift.Sendable {
             fileprivate let _state: State
-            /// `courier` (Ledger.machine.yml:81).
+            /// `courier` (Ledger.machine.yml:84).
             public var courier: Swift.Bool? { _state._request_courier }
         }
 
@@ -355,68 +355,68 @@ public enum Ledger {
             }
         }
 
-        /// `default:` of `balance` (Ledger.machine.yml:10).
+        /// `default:` of `balance` (Ledger.machine.yml:13).
         fileprivate static func _default0() -> Balance {
-#sourceLocation(file: "Ledger.machine.yml", line: 10)
+#sourceLocation(file: "Ledger.machine.yml", line: 13)
                                     Money(cents: 0, currency:  "EUR" )
 #sourceLocation()
         }
 
-        /// `default:` of `entries` (Ledger.machine.yml:11).
+        /// `default:` of `entries` (Ledger.machine.yml:14).
         fileprivate static func _default1() -> Entries {
-#sourceLocation(file: "Ledger.machine.yml", line: 11)
+#sourceLocation(file: "Ledger.machine.yml", line: 14)
                                          []
 #sourceLocation()
         }
 
-        /// `default:` of `tags` (Ledger.machine.yml:12).
+        /// `default:` of `tags` (Ledger.machine.yml:15).
         fileprivate static func _default2() -> Tags {
-#sourceLocation(file: "Ledger.machine.yml", line: 12)
+#sourceLocation(file: "Ledger.machine.yml", line: 15)
                                             []
 #sourceLocation()
         }
 
-        /// `default:` of `counts` (Ledger.machine.yml:13).
+        /// `default:` of `counts` (Ledger.machine.yml:16).
         fileprivate static func _default3() -> Counts {
-#sourceLocation(file: "Ledger.machine.yml", line: 13)
+#sourceLocation(file: "Ledger.machine.yml", line: 16)
                                               [:]
 #sourceLocation()
         }
 
-        /// `default:` of `attempts` (Ledger.machine.yml:15).
+        /// `default:` of `attempts` (Ledger.machine.yml:18).
         fileprivate static func _default4() -> Attempts {
-#sourceLocation(file: "Ledger.machine.yml", line: 15)
+#sourceLocation(file: "Ledger.machine.yml", line: 18)
                                   0
 #sourceLocation()
         }
 
-        /// `default:` of `ratio` (Ledger.machine.yml:16).
+        /// `default:` of `ratio` (Ledger.machine.yml:19).
         fileprivate static func _default5() -> Ratio {
-#sourceLocation(file: "Ledger.machine.yml", line: 16)
+#sourceLocation(file: "Ledger.machine.yml", line: 19)
                                     1.5
 #sourceLocation()
         }
 
-        /// `backoff` of `delays:` (Ledger.machine.yml:27).
+        /// `backoff` of `delays:` (Ledger.machine.yml:30).
         fileprivate func _delay0() -> Swift.Duration {
-#sourceLocation(file: "Ledger.machine.yml", line: 27)
+#sourceLocation(file: "Ledger.machine.yml", line: 30)
             .milliseconds(100 * attempts)
 #sourceLocation()
         }
 
-        /// The transition of Ledger.machine.yml:40, shared by the states that inherit it.
+        /// The transition of Ledger.machine.yml:43, shared by the states that inherit it.
         fileprivate func _take0<_R: StateLoop._TransitionRecorder>(_ event: Event.TagPayload, _ _next: inout State, _ _trace: inout _R) {
             _trace.take(8)
-#sourceLocation(file: "Ledger.machine.yml", line: 41)
+#sourceLocation(file: "Ledger.machine.yml", line: 44)
     _next.tags = tags.union([event.name])
-#sourceLocation(file: "Ledger.machine.yml", line: 42)
+#sourceLocation(file: "Ledger.machine.yml", line: 45)
     _next.counts = counts.merging([event.name: 1], uniquingKeysWith: +)
-#sourceLocation(file: "Ledger.machine.yml", line: 43)
+#sourceLocation(file: "Ledger.machine.yml", line: 46)
     _next.source = URL(string:  "https://ledger.example/"  + event.name)
 #sourceLocation()
         }
 
-        /// The transition of Ledger.machine.yml:38, shared by the states that inherit it.
+        /// The transition of Ledger.machine.yml:41, shared by the states that inherit it.
         fileprivate func _take1<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
             _trace.take(7)
             State._exitBelow(_next.mode, &_next)
@@ -426,9 +426,9 @@ public enum Ledger {
             State._enterBelow(_c, &_next)
         }
 
-        /// An action of Ledger.machine.yml:57, run on the state as it is then.
+        /// An action of Ledger.machine.yml:60, run on the state as it is then.
         fileprivate func _action0(_ event: Event.DepositPayload, _ _next: inout State) {
-#sourceLocation(file: "Ledger.machine.yml", line: 57)
+#sourceLocation(file: "Ledger.machine.yml", line: 60)
                                                                                                                                   _next._queue(.save(entries.count
             ))
 #sourceLocation()
@@ -467,7 +467,7 @@ public enum Ledger {
         /// The branch `posting` selects for `_event` (`always:` for `nil`), innermost first, not yet taken (S67).
         fileprivate func _select_posting<_R: StateLoop._TransitionRecorder>(_ _event: Event?, _ _trace: inout _R) -> Swift.Int? {
             guard let _event else {
-#sourceLocation(file: "Ledger.machine.yml", line: 60)
+#sourceLocation(file: "Ledger.machine.yml", line: 63)
                               if entries.count > 3
                 {
 #sourceLocation()
@@ -634,9 +634,9 @@ public enum Ledger {
                 if case .deposit(let _0, let _1)? = _event {
                     let event: Event.DepositPayload = .init(amount: _0, note: _1)
                     _trace.take(13)
-#sourceLocation(file: "Ledger.machine.yml", line: 57)
+#sourceLocation(file: "Ledger.machine.yml", line: 60)
                                              _next.balance = balance + event.amount
-#sourceLocation(file: "Ledger.machine.yml", line: 57)
+#sourceLocation(file: "Ledger.machine.yml", line: 60)
                                                                                 _next.entries = entries + [event.note]
 #sourceLocation()
                     do { let _s = _next; _s._action0(event, &_next) }
@@ -654,11 +654,11 @@ public enum Ledger {
                 if case .tag(let _0)? = _event {
                     let event: Event.TagPayload = .init(name: _0)
                     _trace.take(8)
-#sourceLocation(file: "Ledger.machine.yml", line: 41)
+#sourceLocation(file: "Ledger.machine.yml", line: 44)
     _next.tags = tags.union([event.name])
-#sourceLocation(file: "Ledger.machine.yml", line: 42)
+#sourceLocation(file: "Ledger.machine.yml", line: 45)
     _next.counts = counts.merging([event.name: 1], uniquingKeysWith: +)
-#sourceLocation(file: "Ledger.machine.yml", line: 43)
+#sourceLocation(file: "Ledger.machine.yml", line: 46)
     _next.source = URL(string:  "https://ledger.example/"  + event.name)
 #sourceLocation()
                 }
@@ -680,7 +680,7 @@ public enum Ledger {
                 State._enterBelow(_c, &_next)
             case (4, 1):
                 _trace.take(16)
-#sourceLocation(file: "Ledger.machine.yml", line: 60)
+#sourceLocation(file: "Ledger.machine.yml", line: 63)
                                                                    _next.entries = []
 #sourceLocation()
             case (4, 2):
@@ -801,9 +801,9 @@ public enum Ledger {
             }
         }
 
-        /// An action of Ledger.machine.yml:70, run on the state as it is then.
+        /// An action of Ledger.machine.yml:73, run on the state as it is then.
         fileprivate func _action1(_ _next: inout State) {
-#sourceLocation(file: "Ledger.machine.yml", line: 70)
+#sourceLocation(file: "Ledger.machine.yml", line: 73)
                         _next.attempts = attempts + 1
 #sourceLocation()
         }
@@ -830,10 +830,10 @@ public enum Ledger {
             }
         }
 
-        /// The transition of Ledger.machine.yml:65, shared by the states that inherit it.
+        /// The transition of Ledger.machine.yml:68, shared by the states that inherit it.
         fileprivate func _take2<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
             _trace.take(19)
-#sourceLocation(file: "Ledger.machine.yml", line: 65)
+#sourceLocation(file: "Ledger.machine.yml", line: 68)
                                    _next.ratio = ratio * 2
 #sourceLocation()
             _next._entries &+= 1
@@ -877,11 +877,11 @@ public enum Ledger {
             _done.removeAll { !_seen.insert($0).inserted }
         }
 
-        /// `onDone:` of `courier` (Ledger.machine.yml:85): the event each way the `Courier` child ends becomes (E30).
+        /// `onDone:` of `courier` (Ledger.machine.yml:88): the event each way the `Courier` child ends becomes (E30).
         fileprivate static func _outcome0(_ output: Courier.Output?) -> Event? {
             switch output {
             case .delivered?:
-#sourceLocation(file: "Ledger.machine.yml", line: 85)
+#sourceLocation(file: "Ledger.machine.yml", line: 88)
                         return .audited
 #sourceLocation()
             case nil: return nil
@@ -897,7 +897,7 @@ public enum Ledger {
         /// Forwards `event` to the children that run both in `old` and now (E26).
         fileprivate mutating func _forward(_ event: Event, after old: State) {
             if case .tag = event, let _request = old._request_courier, _request == _request_courier {
-#sourceLocation(file: "Ledger.machine.yml", line: 84)
+#sourceLocation(file: "Ledger.machine.yml", line: 87)
                    forwarded.append(.courier(.ping))
 #sourceLocation()
             }
@@ -908,12 +908,12 @@ public enum Ledger {
             isIn(.auditing) ? true : nil
         }
 
-        /// The request of `after: 250ms` of `posting` (Ledger.machine.yml:59): armed while the machine is there, armed anew by every entry.
+        /// The request of `after: 250ms` of `posting` (Ledger.machine.yml:62): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest0: Swift.Int? {
             isIn(.posting) ? _entered_posting : nil
         }
 
-        /// The request of `after: backoff` of `auditing` (Ledger.machine.yml:71): armed while the machine is there, armed anew by every entry.
+        /// The request of `after: backoff` of `auditing` (Ledger.machine.yml:74): armed while the machine is there, armed anew by every entry.
         fileprivate var _timerRequest1: _DelayedEntry? {
             isIn(.auditing) ? .init(entry: _entered_auditing, delay: _delay_auditing_0) : nil
         }
@@ -1007,21 +1007,21 @@ public enum Ledger {
 
     /// The ways to change state, from `events:`. Send them to the system; `reduce` applies them.
     public enum Event: Swift.Equatable, Swift.Sendable {
-        /// `open` (Ledger.machine.yml:18).
+        /// `open` (Ledger.machine.yml:21).
         case `open`
-        /// `deposit` (Ledger.machine.yml:19).
+        /// `deposit` (Ledger.machine.yml:22).
         case deposit(amount: DepositAmount, note: DepositNote)
-        /// `tag` (Ledger.machine.yml:20).
+        /// `tag` (Ledger.machine.yml:23).
         case tag(name: TagName)
-        /// `pause` (Ledger.machine.yml:21).
+        /// `pause` (Ledger.machine.yml:24).
         case pause
-        /// `resume` (Ledger.machine.yml:22).
+        /// `resume` (Ledger.machine.yml:25).
         case resume
-        /// `audit` (Ledger.machine.yml:23).
+        /// `audit` (Ledger.machine.yml:26).
         case audit
-        /// `close` (Ledger.machine.yml:24).
+        /// `close` (Ledger.machine.yml:27).
         case close
-        /// `audited` (Ledger.machine.yml:25): sent only by effects (`from: effects`).
+        /// `audited` (Ledger.machine.yml:28): sent only by effects (`from: effects`).
         case audited
         /// An `after:` timer fired. Sent by the machine's own timer feedbacks, not by you.
         case _timer(Timer)
@@ -1110,9 +1110,9 @@ public enum Ledger {
 
     /// The effects of the machine, from `effects:`. Implement it and pass it to `system(...)`.
     public protocol Effects: Swift.Sendable {
-        /// `save` (Ledger.machine.yml:79): a one-shot effect, run once per `run:` action; stopping the system cancels it.
+        /// `save` (Ledger.machine.yml:82): a one-shot effect, run once per `run:` action; stopping the system cancels it.
         func save(_ request: SaveRequest) async
-        /// `notify` (Ledger.machine.yml:80): a one-shot effect, run once per `run:` action; stopping the system cancels it.
+        /// `notify` (Ledger.machine.yml:83): a one-shot effect, run once per `run:` action; stopping the system cancels it.
         func notify() async
     }
 
@@ -1269,33 +1269,33 @@ extension Ledger: StateLoop.StateMachine {
 
     /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
     public static let transitions: [StateLoop.TransitionInfo] = StateLoop.TransitionInfo.table("""
-        32:13 closed --open--> active
-        33:14 closed --deposit--> (ignored)
-        33:23 closed --tag--> (ignored)
-        33:28 closed --pause--> (ignored)
-        33:35 closed --resume--> (ignored)
-        33:43 closed --audit--> (ignored)
-        33:50 closed --close--> (ignored)
-        38:14 active --close--> closed
-        40:9 active --tag--> (stays)
-        36:14 active --open--> (ignored)
-        48:18 working --pause--> paused
-        49:18 working --resume--> (ignored)
-        53:22 books --audit--> (ignored)
-        57:28 idle --deposit--> posting
-        61:26 posting --deposit--> (ignored)
-        59:32 posting --after 250ms--> idle
-        60:25 posting --always [entries.count > 3]--> idle
-        64:22 checks --deposit--> (ignored)
-        64:31 checks --audit--> (ignored)
-        65:21 checks --onDone--> quiet
-        68:29 quiet --audit--> auditing
-        72:31 auditing --audited--> cleared
-        71:34 auditing --after backoff--> quiet
-        75:22 paused --resume--> back
-        76:18 paused --deposit--> (ignored)
-        76:27 paused --pause--> (ignored)
-        76:34 paused --audit--> (ignored)
+        35:13 closed --open--> active
+        36:14 closed --deposit--> (ignored)
+        36:23 closed --tag--> (ignored)
+        36:28 closed --pause--> (ignored)
+        36:35 closed --resume--> (ignored)
+        36:43 closed --audit--> (ignored)
+        36:50 closed --close--> (ignored)
+        41:14 active --close--> closed
+        43:9 active --tag--> (stays)
+        39:14 active --open--> (ignored)
+        51:18 working --pause--> paused
+        52:18 working --resume--> (ignored)
+        56:22 books --audit--> (ignored)
+        60:28 idle --deposit--> posting
+        64:26 posting --deposit--> (ignored)
+        62:32 posting --after 250ms--> idle
+        63:25 posting --always [entries.count > 3]--> idle
+        67:22 checks --deposit--> (ignored)
+        67:31 checks --audit--> (ignored)
+        68:21 checks --onDone--> quiet
+        71:29 quiet --audit--> auditing
+        75:31 auditing --audited--> cleared
+        74:34 auditing --after backoff--> quiet
+        78:22 paused --resume--> back
+        79:18 paused --deposit--> (ignored)
+        79:27 paused --pause--> (ignored)
+        79:34 paused --audit--> (ignored)
         """)
 
     /// For every state and every branch, a shortest path of steps from the initial state
@@ -1766,6 +1766,216 @@ extension Ledger: StateLoop.DurableMachine {
         switch run {
         case .save: true
         case .notify: false
+        }
+    }
+}
+
+/// The readers of the journals older versions wrote, migrated to this version (Docs/Durability.md D92–D95).
+extension Ledger {
+    /// Reads a state that version `version` journaled: this version's as it is, an older one's migrated (D92).
+    public static func readState(from reader: inout StateLoop.JournalReader, version: Swift.Int) throws(StateLoop.JournalDecodingError) -> State {
+        switch version {
+        case 1: return try _readState_v1(&reader)
+        default:
+            try requireJournalVersion(version, at: reader.offset)
+            return try reader.read(State.self)
+        }
+    }
+
+    /// Reads an event that version `version` journaled; `nil` for one a migration drops (D55).
+    public static func readEvent(from reader: inout StateLoop.JournalReader, version: Swift.Int) throws(StateLoop.JournalDecodingError) -> Event? {
+        switch version {
+        case 1: return try _readEvent_v1(&reader)
+        default:
+            try requireJournalVersion(version, at: reader.offset)
+            return try reader.read(Event.self)
+        }
+    }
+
+    /// Reads a one-shot run that version `version` queued; `nil` for one a migration drops (D55).
+    public static func readRun(from reader: inout StateLoop.JournalReader, version: Swift.Int) throws(StateLoop.JournalDecodingError) -> Run? {
+        switch version {
+        case 1: return try _readRun_v1(&reader)
+        default:
+            try requireJournalVersion(version, at: reader.offset)
+            return try reader.read(Run.self)
+        }
+    }
+
+    /// The configuration of the machine that holds the states of `names`.
+    fileprivate static func _migratedMode(_ names: Swift.Set<StateName>) -> Mode {
+        if !names.isDisjoint(with: [.closed]) { return .closed }
+        if !names.isDisjoint(with: [.active, .working, .books, .idle, .posting, .checks, .quiet, .auditing, .cleared, .paused]) { return .active(_migratedMode_active(names)) }
+        return .closed
+    }
+
+    /// The configuration inside `active` that holds the states of `names`.
+    fileprivate static func _migratedMode_active(_ names: Swift.Set<StateName>) -> Mode.Active {
+        if !names.isDisjoint(with: [.working, .books, .idle, .posting, .checks, .quiet, .auditing, .cleared]) { return .working(_migratedMode_working(names)) }
+        if !names.isDisjoint(with: [.paused]) { return .paused }
+        return .working(Mode.Working(books: .idle, checks: .quiet))
+    }
+
+    /// The configuration inside `working` that holds the states of `names`.
+    fileprivate static func _migratedMode_working(_ names: Swift.Set<StateName>) -> Mode.Working {
+        Mode.Working(books: _migratedMode_books(names), checks: _migratedMode_checks(names))
+    }
+
+    /// The configuration inside `books` that holds the states of `names`.
+    fileprivate static func _migratedMode_books(_ names: Swift.Set<StateName>) -> Mode.Books {
+        if !names.isDisjoint(with: [.idle]) { return .idle }
+        if !names.isDisjoint(with: [.posting]) { return .posting }
+        return .idle
+    }
+
+    /// The configuration inside `checks` that holds the states of `names`.
+    fileprivate static func _migratedMode_checks(_ names: Swift.Set<StateName>) -> Mode.Checks {
+        if !names.isDisjoint(with: [.quiet]) { return .quiet }
+        if !names.isDisjoint(with: [.auditing]) { return .auditing }
+        if !names.isDisjoint(with: [.cleared]) { return .cleared }
+        return .quiet
+    }
+
+    /// A state version 1 journaled, migrated (D93).
+    fileprivate static func _readState_v1(_ reader: inout StateLoop.JournalReader) throws(StateLoop.JournalDecodingError) -> State {
+        var _names: Swift.Set<StateName> = []
+        try _v1_Mode(&reader, &_names)
+        let _initial = State.initial
+        var _state = State(mode: _migratedMode(_names), balance: _initial.balance, entries: _initial.entries, tags: _initial.tags, counts: _initial.counts, source: _initial.source, attempts: _initial.attempts, ratio: _initial.ratio)
+        var _skipped: Swift.Set<StateName> = []
+        _state.balance = try reader.read(Ledger._CodableBalance.self)
+        _state.entries = try reader.read(Ledger._CodableEntries.self)
+        _state.tags = try reader.read(Ledger._CodableTags.self)
+        _state.counts = try reader.read(Ledger._CodableCounts.self)
+        _state.source = try reader.read(Ledger._CodableSource.self)
+        _state.attempts = try reader.read(Ledger._CodableAttempts.self)
+        _state.ratio = try reader.read(Ledger._CodableRatio.self)
+        _state._entries = try reader.read()
+        _state.forwarded = try reader.read()
+        _state._delay_auditing_0 = try reader.read()
+        _state._entered_posting = try reader.read()
+        _state._entered_auditing = try reader.read()
+        if try reader.readCase(below: 2) == 1 { try _v1_Mode_Active(&reader, &_skipped) }
+        for _ in 0..<(try reader.readCount()) { try _v1_StateName(&reader, &_skipped) }
+        _state.runs = try reader.read()
+        _state._runsQueued = try reader.read()
+        _state.isSettled = try reader.read()
+        return _state
+    }
+
+    /// An event version 1 journaled, renamed; `nil` when a migration drops it (D94).
+    fileprivate static func _readEvent_v1(_ reader: inout StateLoop.JournalReader) throws(StateLoop.JournalDecodingError) -> Event? {
+        switch try reader.readCase(below: 9) {
+        case 0:
+            return .`open`
+        case 1:
+            return .deposit(amount: try reader.read(Ledger._CodableDepositAmount.self), note: try reader.read(Ledger._CodableDepositNote.self))
+        case 2:
+            return .tag(name: try reader.read(Ledger._CodableTagName.self))
+        case 3:
+            return .pause
+        case 4:
+            return .resume
+        case 5:
+            return .audit
+        case 6:
+            return .close
+        case 7:
+            return .audited
+        default:
+            let _kept: [StateName?] = [nil, nil, nil, nil, nil, .posting, nil, nil, .auditing, nil, nil]
+            let _state = _kept[try reader.readCase(below: 11)]
+            let _index: Swift.Int = try reader.read()
+            let _entry: Swift.Int = try reader.read()
+            return _state.map { ._timer(.init(state: $0, index: _index, entry: _entry)) }
+        }
+    }
+
+    /// A one-shot run version 1 queued, renamed; `nil` when a migration drops it (D94).
+    fileprivate static func _readRun_v1(_ reader: inout StateLoop.JournalReader) throws(StateLoop.JournalDecodingError) -> Run? {
+        switch try reader.readCase(below: 2) {
+        case 0:
+            return .save(try reader.read(Ledger._CodableSaveRequest.self))
+        default:
+            return .notify
+        }
+    }
+
+    /// Reads a `Mode` of version 1, adding the states it holds, as named now, to `names`.
+    fileprivate static func _v1_Mode(_ reader: inout StateLoop.JournalReader, _ names: inout Swift.Set<StateName>) throws(StateLoop.JournalDecodingError) {
+        switch try reader.readCase(below: 2) {
+        case 0:
+            names.insert(.closed)
+        default:
+            names.insert(.active)
+            try _v1_Mode_Active(&reader, &names)
+        }
+    }
+
+    /// Reads a `Mode.Active` of version 1, adding the states it holds, as named now, to `names`.
+    fileprivate static func _v1_Mode_Active(_ reader: inout StateLoop.JournalReader, _ names: inout Swift.Set<StateName>) throws(StateLoop.JournalDecodingError) {
+        switch try reader.readCase(below: 2) {
+        case 0:
+            names.insert(.working)
+            try _v1_Mode_Working(&reader, &names)
+        default:
+            names.insert(.paused)
+        }
+    }
+
+    /// Reads a `StateName` of version 1.
+    fileprivate static func _v1_StateName(_ reader: inout StateLoop.JournalReader, _ names: inout Swift.Set<StateName>) throws(StateLoop.JournalDecodingError) {
+        switch try reader.readCase(below: 11) {
+        case 0:
+            break
+        case 1:
+            break
+        case 2:
+            break
+        case 3:
+            break
+        case 4:
+            break
+        case 5:
+            break
+        case 6:
+            break
+        case 7:
+            break
+        case 8:
+            break
+        case 9:
+            break
+        default:
+            break
+        }
+    }
+
+    /// Reads a `Mode.Working` of version 1, adding the states it holds, as named now, to `names`.
+    fileprivate static func _v1_Mode_Working(_ reader: inout StateLoop.JournalReader, _ names: inout Swift.Set<StateName>) throws(StateLoop.JournalDecodingError) {
+        try _v1_Mode_Books(&reader, &names)
+        try _v1_Mode_Checks(&reader, &names)
+    }
+
+    /// Reads a `Mode.Books` of version 1, adding the states it holds, as named now, to `names`.
+    fileprivate static func _v1_Mode_Books(_ reader: inout StateLoop.JournalReader, _ names: inout Swift.Set<StateName>) throws(StateLoop.JournalDecodingError) {
+        switch try reader.readCase(below: 2) {
+        case 0:
+            names.insert(.idle)
+        default:
+            names.insert(.posting)
+        }
+    }
+
+    /// Reads a `Mode.Checks` of version 1, adding the states it holds, as named now, to `names`.
+    fileprivate static func _v1_Mode_Checks(_ reader: inout StateLoop.JournalReader, _ names: inout Swift.Set<StateName>) throws(StateLoop.JournalDecodingError) {
+        switch try reader.readCase(below: 3) {
+        case 0:
+            names.insert(.quiet)
+        case 1:
+            names.insert(.auditing)
+        default:
+            names.insert(.cleared)
         }
     }
 }

@@ -25,7 +25,11 @@ enum TestPaths {
     /// output is then machine-independent), with the other fixtures as its possible children.
     static func generateFixture(_ name: String, pipeline: GeneratorPipeline = GeneratorPipeline()) throws -> GeneratorOutput {
         let contents = try [UInt8](Data(contentsOf: fixtures.appendingPathComponent("\(name).machine.yml")))
-        return pipeline.generate(contents: contents, path: "\(name).machine.yml", library: fixtureLibrary)
+        // The lock beside a fixture, as `stateloop generate` reads it (D58).
+        let lock = try? [UInt8](Data(contentsOf: fixtures.appendingPathComponent("\(name).machine.lock")))
+        return pipeline.generate(
+            contents: contents, path: "\(name).machine.yml", library: fixtureLibrary,
+            lock: lock.map { LockInput(path: "\(name).machine.lock", contents: $0) })
     }
 }
 

@@ -1,7 +1,8 @@
 // JournalLayout: how the generated journal coding of a persisted machine lays out its values
-// (Docs/Durability.md D27, D84). The generator prints the `JournalCodable` conformances from this
-// model (MachineContextBuilder+Journal) and `stateloop journal` reads a journal's bytes with it,
-// so the two cannot disagree on a byte.
+// (Docs/Durability.md D27, D84, D90). The generator prints the `JournalCodable` conformances from
+// this model (MachineContextBuilder+Journal), `stateloop journal` reads a journal's bytes with it,
+// so the two cannot disagree on a byte, and the lock keeps it for each shipped version
+// (JournalLayout+Lock), so a later build prints the readers of that version from it.
 
 /// The journal layout of a persisted machine: every type its journal coding writes, each an
 /// enum (its case number, then the case's payload) or a struct (its stored properties in order).
@@ -29,12 +30,22 @@ public struct JournalLayout: Sendable, Equatable {
     public struct Field: Sendable, Equatable {
         public let name: String
         public let value: Value
+
+        public init(name: String, value: Value) {
+            self.name = name
+            self.value = value
+        }
     }
 
     /// A case of an enum, by its name in the spec, and its payload in order.
     public struct Case: Sendable, Equatable {
         public let name: String
         public let payload: [Field]
+
+        public init(name: String, payload: [Field]) {
+            self.name = name
+            self.payload = payload
+        }
     }
 
     /// What a type is in the journal.
@@ -51,6 +62,12 @@ public struct JournalLayout: Sendable, Equatable {
         public let name: String
         public let doc: String
         public let shape: Shape
+
+        public init(name: String, doc: String, shape: Shape) {
+            self.name = name
+            self.doc = doc
+            self.shape = shape
+        }
     }
 
     /// The machine's name (`machine:`).
@@ -59,6 +76,12 @@ public struct JournalLayout: Sendable, Equatable {
     public let version: Int
     /// Every journal-coded type, in the order the generator prints them.
     public let types: [CodedType]
+
+    public init(machine: String, version: Int, types: [CodedType]) {
+        self.machine = machine
+        self.version = version
+        self.types = types
+    }
 
     /// The type named `name` (``GeneratedNames/state``, ``GeneratedNames/event``, `Mode.Active`).
     public subscript(name: String) -> Shape? {
