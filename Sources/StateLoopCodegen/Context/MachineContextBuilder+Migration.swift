@@ -139,9 +139,9 @@ extension MachineContextBuilder {
                     out.line("if !names.isDisjoint(with: [\(states)]) { return \(value(of: child)) }")
                 }
                 if let container {
-                    out.line("return " + modeValue(in: container, path: [], recorded: false))
+                    out.line("return " + modeValue(in: container, toward: [], recorded: false))
                 } else {
-                    out.line("return " + modeValue(in: nil, path: tree.path(from: nil, to: tree.index[spec.initial.value]!)[...], recorded: false))
+                    out.line("return " + modeValue(in: nil, toward: semantics.initialTargets(of: nil), recorded: false))
                 }
             }
         }
