@@ -1,4 +1,5 @@
-// ValueDump: values as text for the harness's messages and diffs (T3), read through `Mirror`.
+// ValueDump: values as text, read through `Mirror`: the test harness's messages and diffs (T3 in
+// Docs/Testing.md) and the inspector's dumps of states and events.
 
 /// Renders any value as Swift-like text: a struct or class as its type name and one field per
 /// line (a struct's underscored fields left out), an enum case as `.loaded(repositories: [...], nextURL: nil)`, an optional as its value
@@ -7,15 +8,15 @@
 ///
 /// Values of the standard library and Foundation (`Int`, `Duration`, `URL`, ...) print as their
 /// `description`, not their private fields.
-enum ValueDump {
+public enum ValueDump {
     /// `value` over as many lines as a diff needs: structs and classes one field per line,
     /// other composites on one line when every part fits on one (up to 80 characters).
-    static func lines(of value: Any) -> [String] {
+    public static func lines(of value: Any) -> [String] {
         render(value, style: .lines, path: [])
     }
 
     /// `value` on one line, for messages that name an event or a call.
-    static func line(of value: Any) -> String {
+    public static func line(of value: Any) -> String {
         render(value, style: .line, path: []).joined()
     }
 
@@ -124,7 +125,7 @@ enum ValueDump {
 
     /// The type's name without its module and without the contexts of local types:
     /// `GitHubSearch.State`.
-    static func typeName(_ type: Any.Type) -> String {
+    public static func typeName(_ type: Any.Type) -> String {
         var name = String(reflecting: type)
         while let start = name.firstRange(of: "(unknown context at "), let end = name[start.upperBound...].firstRange(of: ").") {
             name.removeSubrange(start.lowerBound..<end.upperBound)
