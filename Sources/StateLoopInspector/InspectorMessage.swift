@@ -4,7 +4,7 @@
 // must link nothing but the runtime.
 
 /// One message of the wire, ready to be written as a JSON object.
-enum InspectorMessage: Equatable, Sendable {
+enum InspectorMessage: Sendable {
     case hello(instance: String, machine: String, spec: String, parent: String?)
     case step(instance: String, seq: Int, time: Double, event: String?, branches: [(id: Int, line: Int)], state: String, configuration: [String])
     case run(instance: String, seq: Int, phase: String, effect: String, key: String)
@@ -16,8 +16,6 @@ enum InspectorMessage: Equatable, Sendable {
 
     /// The version of the wire a `hello` announces.
     static let protocolVersion = 1
-
-    static func == (lhs: InspectorMessage, rhs: InspectorMessage) -> Bool { lhs.json == rhs.json }
 
     /// The message as one line of JSON, keys in the contract's order.
     var json: String {

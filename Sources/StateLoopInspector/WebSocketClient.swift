@@ -1,5 +1,6 @@
 // WebSocketClient: the smallest RFC 6455 client the inspector thread needs: connect over TCP, the
-// opening handshake, masked text frames out, a close frame; nothing is read after the handshake.
+// opening handshake, masked text frames out; nothing is read after the handshake. (The thread
+// lives as long as the process, so the connection ends with it, without a close frame.)
 //
 // Invariants:
 // - Only the inspector's own thread calls it; every call may block (connect, send), which is why
@@ -17,7 +18,7 @@ import Musl
 #endif
 
 /// Where the inspector listens: `ws://HOST:PORT/PATH`, with an IPv4 host.
-struct InspectorAddress: Equatable, Sendable {
+struct InspectorAddress: Sendable {
     var host: String
     var port: UInt16
     var path: String
@@ -90,15 +91,6 @@ final class WebSocketClient {
     func send(text: String) -> Bool {
         var text = text
         return text.withUTF8 { writeFrame(opcode: 0x1, payload: $0) }
-    }
-
-    /// Sends a close frame (status 1000, normal closure) and closes the socket.
-    func sendCloseAndClose() {
-        if isOpen {
-            let status: [UInt8] = [0x03, 0xE8]
-            _ = status.withUnsafeBufferPointer { writeFrame(opcode: 0x8, payload: $0) }
-        }
-        close()
     }
 
     func close() {
