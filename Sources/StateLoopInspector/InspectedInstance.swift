@@ -172,7 +172,9 @@ final class InspectedInstance<Machine: StateMachine & SendableMetatype>: Inspect
         let isEnded = ended
         lock.unlock()
         if helloPending {
-            messages.append(.hello(instance: name, machine: machine, spec: Machine.specFile, parent: parent?.name))
+            messages.append(.hello(
+                instance: name, machine: machine, spec: Machine.specFile, parent: parent?.name,
+                journalVersion: (Machine.self as? any DurableMachine.Type)?.journalVersion))
             helloPending = false
         }
         if dropped + lostSteps > 0 { messages.append(.dropped(instance: name, count: dropped + lostSteps)) }

@@ -123,7 +123,7 @@ import Testing
         }
     }
 
-    @Test("I6: a child says hello with its parent, and the parent tells when it started and stopped")
+    @Test("I1, I6: a child says hello with its parent, and the parent tells when it started and stopped")
     func i6Children() async throws {
         run.send(.open)
         run.send(.audit)
@@ -132,6 +132,9 @@ import Testing
         let messages = await finished()
         let hello = try #require(InspectorTests.of(messages, type: "hello", instance: "Courier#1").first)
         #expect(hello["parent"] as? String == "Ledger#1")
+        // Both persist: Ledger at version 2, Courier at 1 (I1).
+        #expect(hello["journalVersion"] as? Int == 1)
+        #expect(InspectorTests.of(messages, type: "hello", instance: "Ledger#1").first?["journalVersion"] as? Int == 2)
         let children = InspectorTests.of(messages, type: "child", instance: "Ledger#1")
         #expect(children.map { "\($0["phase"]!) \($0["child"]!) after \($0["seq"]!)" } == ["started Courier#1 after 2", "stopped Courier#1 after 4"])
         let courier = InspectorTests.of(messages, type: "step", instance: "Courier#1")
