@@ -226,7 +226,7 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
                 reduce: reduce, eventHook: eventHook, observer: observer, onStop: onStop, onFinished: onFinished,
                 immediately: immediately, handle: handle, journal: journal, watched: nil)
         }
-        // Asked once per instance: what is not watched pays nothing per event (I12).
+        // Asked once per instance: what is not watched pays nothing per event (Docs/Inspector.md).
         let watch = watcher(initial, parent)
         let hook: @Sendable (Event, State) -> Void
         if let eventHook {
