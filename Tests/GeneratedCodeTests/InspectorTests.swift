@@ -326,7 +326,27 @@ enum Flaky: StateMachine {
         let recorded = try #require(mismatches.first?["recorded"] as? String)
         let replayed = try #require(mismatches.first?["replayed"] as? String)
         #expect(recorded != replayed)
-        #expect(recorded.contains("value: 1") && replayed.contains("value: 2"))
+    }
+
+    @Test("I20: a gap of dropped steps breaks the chain: the first step after it is not checked")
+    func i20GapBreaksTheChain() async throws {
+        let port = try InspectorServer.freePort()
+        let system = System<Flaky.State, Flaky.Event>(initial: .init(), reduce: { state, event in
+            var trace = TransitionTrace()
+            Flaky.reduce(&state, event, trace: &trace)
+        }, feedbacks: [])
+        let inspector = Inspector(url: "ws://127.0.0.1:\(port)/app", bufferSize: 2, retryInterval: .milliseconds(10))
+        let run = system.inspected(Flaky.self, by: inspector).start { _ in }
+        // Nobody listens: the buffer keeps the last two steps, 4 and 5.
+        for _ in 0..<5 { run.send(.roll) }
+        let server = try InspectorServer(port: port)
+        defer { server.close() }
+        _ = await server.messages { InspectorTests.of($0, type: "step", instance: "Flaky#1").last?["seq"] as? Int == 5 }
+        run.stop()
+        let messages = await server.messages(until: InspectorTests.hasBye("Flaky#1"))
+        #expect(InspectorTests.of(messages, type: "dropped", instance: "Flaky#1").map { $0["count"] as? Int } == [4])
+        #expect(InspectorTests.of(messages, type: "step", instance: "Flaky#1").map { $0["seq"] as? Int } == [4, 5])
+        #expect(InspectorTests.of(messages, type: "mismatch", instance: "Flaky#1").map { $0["seq"] as? Int } == [5])
     }
 }
 
