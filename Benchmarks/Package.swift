@@ -22,6 +22,7 @@ let package = Package(
                 .product(name: "_StateLoopSpec", package: "StateLoop"),
                 .product(name: "_StateLoopCodegen", package: "StateLoop"),
                 .product(name: "StateLoopDurable", package: "StateLoop"),
+                .product(name: "StateLoopInspector", package: "StateLoop"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),

@@ -7,9 +7,10 @@ import Foundation
 // writes the compile figures' sources; such a run stops here.
 ChildMode.runIfRequested(CommandLine.arguments)
 RuntimeChildMode.runIfRequested(CommandLine.arguments)
+InspectorChildMode.runIfRequested(CommandLine.arguments)
 CompileSourcesMode.runIfRequested(CommandLine.arguments)
 
-let benchmarks: [Benchmark] = runtimeBenchmarks + reduceBenchmarks + generatorBenchmarks + compileBenchmarks + scalingBenchmarks + durableBenchmarks + durableSystemBenchmarks + codecBenchmarks
+let benchmarks: [Benchmark] = runtimeBenchmarks + reduceBenchmarks + generatorBenchmarks + compileBenchmarks + scalingBenchmarks + durableBenchmarks + durableSystemBenchmarks + codecBenchmarks + inspectorBenchmarks
 
 let filter = CommandLine.arguments.dropFirst().first
 for benchmark in benchmarks where filter.map(benchmark.name.contains) ?? true {

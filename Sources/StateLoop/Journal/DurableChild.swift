@@ -129,7 +129,7 @@ extension Feedback {
     ///   - effect: The name of the parent's effect that runs the child (the `effects:` key).
     ///   - machine: The child machine, whose journal coding the child's journal uses.
     @inlinable
-    public static func child<Request: Equatable & Sendable, Child: DurableMachine>(
+    public static func child<Request: Equatable & Sendable, Child: DurableMachine & SendableMetatype>(
         effect: String,
         machine: Child.Type,
         request: @escaping @Sendable (State) -> Request?,
@@ -137,7 +137,7 @@ extension Feedback {
         forwarded: @escaping @Sendable (State) -> [Child.Event],
         output: @escaping @Sendable (Child.State) -> Event?
     ) -> Feedback {
-        let plain = child(request: request, start: start, forwarded: forwarded, output: output)
+        let plain = child(machine: machine, request: request, start: start, forwarded: forwarded, output: output)
         return Feedback { launcher in
             guard let journals = launcher.resume?.children else { return plain.makeLoop(launcher) }
             let deliver = launcher.deliver

@@ -1,7 +1,7 @@
-// The value dump and the line diff behind the harness's messages (T3).
+// The value dump and the line diff behind the harness's messages (T3) and the inspector's dumps.
 
 import Foundation
-@testable import StateLoopTesting
+import StateLoop
 import Testing
 
 @Suite struct ValueDumpTests {

@@ -1,11 +1,12 @@
-// LineDiff: the expected and actual dumps of a state, line by line, as the harness prints them (T3).
+// LineDiff: two dumps of a state, line by line: the test harness's expected and actual states (T3
+// in Docs/Testing.md), the inspector's timeline of steps.
 
 /// A line diff by longest common subsequence, printed as TCA prints its diffs: unchanged lines
 /// after two spaces, lines only in the old text after `−`, lines only in the new one after `+`.
-enum LineDiff {
+public enum LineDiff {
     /// Every line of `old` and `new` in order, marked; in a changed block the old lines come
     /// first. `nil` when the two are equal.
-    static func diff(_ old: [String], _ new: [String]) -> [String]? {
+    public static func diff(_ old: [String], _ new: [String]) -> [String]? {
         if old == new { return nil }
         // common[i][j]: the length of the longest common subsequence of old[i...] and new[j...].
         var common = Array(repeating: Array(repeating: 0, count: new.count + 1), count: old.count + 1)
