@@ -5,7 +5,8 @@
 // - One `step` for every journaled event, the same while running (MachineJournal) and while
 //   replaying (JournalRecovery), so a resumed system knows exactly what the running one knew.
 // - A timer is named by the event it sends (the machine's `timers(in:)`; generated timer events
-//   carry the entry count, so a re-entered state's timer is a new one).
+//   carry the entry count, so a re-entered state's timer is a new one); a pending send by the
+//   event that delivers it (`sends(in:)`, numbered, so each send is a new one).
 
 import Foundation
 import StateLoop
@@ -70,10 +71,11 @@ struct DurableBookkeeping<M: DurableMachine> {
     /// `wallTime`) and the runs it queued.
     @inlinable
     mutating func update(to state: M.State, at wallTime: Int64) {
-        let armed = M.timers(in: state)
+        // A pending send is a timer named by the event that delivers it (S133).
+        let armed = M.timers(in: state).map(\.event) + M.sends(in: state).map(\.delivery)
         if !(armed.isEmpty && timers.isEmpty) {
-            timers = armed.map { timer in
-                timers.first { $0.event == timer.event } ?? Timer(event: timer.event, armedAt: wallTime, fired: false)
+            timers = armed.map { event in
+                timers.first { $0.event == event } ?? Timer(event: event, armedAt: wallTime, fired: false)
             }
         }
         let (queued, latest) = M.pendingRuns(in: state)

@@ -37,6 +37,10 @@ public protocol StateMachine {
     /// Every `after:` timer armed in `state`.
     static func timers(in state: State) -> [ArmedTimer<StateName, Event>]
 
+    /// Every `send:` pending in `state`, in the order they were sent (S127). A machine without
+    /// `send:` has none (the default).
+    static func sends(in state: State) -> [ArmedSend<Event>]
+
     /// Copies what only the reducer writes and no test states (entry counts, history records,
     /// queues, the one-shot runs, evaluated delays) from `source` into `state`.
     static func copyBookkeeping(from source: State, to state: inout State)
@@ -47,4 +51,9 @@ public protocol StateMachine {
     /// True once `state` is finished (a top-level final state): `reduce` changes nothing, and
     /// the harness fails a `send` to it (T4). Generated machines return `state.isDone`.
     static func isDone(_ state: State) -> Bool
+}
+
+extension StateMachine {
+    /// No `send:`: nothing is ever pending.
+    public static func sends(in state: State) -> [ArmedSend<Event>] { [] }
 }
