@@ -71,7 +71,7 @@ extension SpecChecker {
         }
         // A delay a `send:` waits for is used too (S126; checked in SpecChecker+Send).
         for case .send(let send) in spec.actions(tree: findings.tree) where send.milliseconds == nil {
-            if let delay = send.delay { used.insert(delay.value) }
+            if let delay = send.delay, let intended = findings.intended(delay.value, known: known, among: names) { used.insert(intended) }
         }
         for delay in spec.delays where !used.contains(delay.field.value) {
             findings.warning(
