@@ -114,10 +114,10 @@ struct DiagramModel {
         /// `↺ event(field: expression)`: a `raise:` (S125); the payload is `nil` when the event has
         /// none, and at `DiagramDetail.compact`.
         case raise(event: String, payload: String?)
-        /// `send event(field: expression) after 5s #id`: a `send:` (S136); the payload is `nil` as
-        /// a raise's; no `after` without `delay:`, no `#id` without `id:`.
+        /// `send event(field: expression) after 5s as id`: a `send:` (S136); the payload is `nil`
+        /// as a raise's; no `after` without `delay:`, no `as` without `id:`.
         case send(event: String, payload: String?, delay: String?, id: String?)
-        /// `cancel #id` (S136).
+        /// `cancel id` (S136).
         case cancel(id: String)
         /// `if condition [then...] else [otherwise...]`: a conditional action (S106).
         indirect case conditional(condition: String, then: [Action], otherwise: [Action])
@@ -130,8 +130,8 @@ struct DiagramModel {
             case .run(let effect, let request): "▶ \(effect)" + (request.map { "(\($0))" } ?? "")
             case .raise(let event, let payload): "↺ \(event)" + (payload.map { "(\($0))" } ?? "")
             case .send(let event, let payload, let delay, let id):
-                "send \(event)" + (payload.map { "(\($0))" } ?? "") + (delay.map { " after \($0)" } ?? "") + (id.map { " #\($0)" } ?? "")
-            case .cancel(let id): "cancel #\(id)"
+                "send \(event)" + (payload.map { "(\($0))" } ?? "") + (delay.map { " after \($0)" } ?? "") + (id.map { " as \($0)" } ?? "")
+            case .cancel(let id): "cancel \(id)"
             case .conditional(let condition, let then, let otherwise):
                 "if \(condition) [\(then.map(\.text).joined(separator: "; "))]"
                     + (otherwise.isEmpty ? "" : " else [\(otherwise.map(\.text).joined(separator: "; "))]")

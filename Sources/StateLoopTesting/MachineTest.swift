@@ -41,7 +41,7 @@ public final class MachineTest<M: StateMachine> {
     public var checksState = true
     /// The timers armed and not yet fired, in the order they fire.
     public var armedTimers: [ArmedTimer<M.StateName, M.Event>] { armed.map(\.timer) }
-    /// The `send:`s pending and not yet due, in the order they come due (T15).
+    /// The `send:`s pending and not yet due, in the order they come due (T16).
     public var armedSends: [ArmedSend<M.Event>] {
         sends.filter { !$0.hasFired }.sorted { $0.deadline < $1.deadline }.map(\.send)
     }
@@ -67,7 +67,7 @@ public final class MachineTest<M: StateMachine> {
     private var pending: [EffectRequest<M.Call>] = []
     private var queue: [Queued] = []
     private var timers: [TimerEntry] = []
-    /// The pending sends of the current state, with when each comes due (T15).
+    /// The pending sends of the current state, with when each comes due (T16).
     private var sends: [(send: ArmedSend<M.Event>, deadline: Duration, hasFired: Bool)] = []
     private var armed: [TimerEntry] {
         timers.filter { !$0.hasFired }.sorted { $0.deadline < $1.deadline }
@@ -230,7 +230,7 @@ public final class MachineTest<M: StateMachine> {
         timers = M.timers(in: state).map { timer in
             timers.first { $0.timer.event == timer.event } ?? TimerEntry(timer: timer, deadline: now + timer.delay)
         }
-        // T15: a send is due its delay after the step that sent it.
+        // T16: a send is due its delay after the step that sent it.
         sends = M.sends(in: state).map { send in
             sends.first { $0.send.number == send.number } ?? (send, now + send.delay, false)
         }
@@ -327,7 +327,7 @@ public final class MachineTest<M: StateMachine> {
         for queued in skipped { reduce(queued.event) }
     }
 
-    /// Forgets every timer armed and every send pending now: they never fire (T9, T15).
+    /// Forgets every timer armed and every send pending now: they never fire (T9, T16).
     public func skipTimers() {
         timers.removeAll()
         sends.removeAll()
@@ -367,7 +367,7 @@ public final class MachineTest<M: StateMachine> {
         }
         for send in armedSends {
             reportFailure(
-                "The send \(describe(send)) is still pending at the end of the test: advance(by:) and receive its event, or skipTimers().",
+                "The \(describe(send)) is still pending at the end of the test: advance(by:) and receive its event, or skipTimers().",
                 at: site
             )
         }

@@ -5,7 +5,7 @@ import StateLoopTestSupport
 import Testing
 
 /// `send:` and `cancel:` on the generated Reminder fixture (Docs/Statecharts.md S126–S135,
-/// Docs/Testing.md T15): the pending sends in the state, their delivery by `reduce`, by the
+/// Docs/Testing.md T16): the pending sends in the state, their delivery by `reduce`, by the
 /// harness's clock and by the system's clock, and their journal coding.
 @Suite(.timeLimit(.minutes(1)))
 struct SendTests {
@@ -16,7 +16,7 @@ struct SendTests {
         return state
     }
 
-    @Test("S127: a send queues its event with its payload, id and delay in the state, numbered in order")
+    @Test("S126, S127: a send queues its event with its payload computed when it runs, its id and delay, in the state, numbered in order")
     func s127SendsArePendingInTheState() {
         let state = Self.armed
         #expect(state.mode == .armed)
@@ -81,8 +81,8 @@ struct SendTests {
         #expect(state.pendingSends.isEmpty)
     }
 
-    @Test("T15: advance(by:) queues the sends due, in the order they were sent; receive takes their deliveries")
-    func t15TheHarnessFiresSendsOnItsClock() {
+    @Test("T16: advance(by:) queues the sends due, in the order they were sent; receive takes their deliveries")
+    func t16TheHarnessFiresSendsOnItsClock() {
         let test = MachineTest(Reminder.self, state: .initial, coverage: TransitionCoverage())
         test.send(.arm) { $0.mode = .armed }
         #expect(test.armedSends.map(\.number) == [0, 1])
@@ -95,6 +95,14 @@ struct SendTests {
         #expect(test.armedSends.map(\.event) == [.nag(count: 2)])
         test.send(.dismiss) { $0.mode = .idle }
         test.finish()
+
+        let pending = MachineTest(Reminder.self, state: Self.armed, coverage: TransitionCoverage())
+        var finishLine: UInt = 0
+        let failures = withRecordedFailures { finishLine = #line; pending.finish() }
+        #expect(failures == [
+            RecordedFailure(message: "The send #0 .nag(count: 1) after 5.0 seconds, id reminder is still pending at the end of the test: advance(by:) and receive its event, or skipTimers().", line: finishLine),
+            RecordedFailure(message: "The send #1 .ping after 5.0 seconds is still pending at the end of the test: advance(by:) and receive its event, or skipTimers().", line: finishLine),
+        ])
     }
 
     @Test("S133: the system delivers a due send through its clock, after the state that sent it is gone")
