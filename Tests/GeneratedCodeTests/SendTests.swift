@@ -1,6 +1,7 @@
 import Foundation
 import StateLoop
 @_spi(Internals) import StateLoopTesting
+import StateLoopDurable
 import StateLoopTestSupport
 import Testing
 
@@ -118,6 +119,40 @@ struct SendTests {
         let idle = try #require(await firstState(in: states) { $0.mode == .idle })
         #expect(idle.pendingSends.isEmpty)
         run.stop()
+    }
+
+    @Test("S133: a restarted durable machine keeps its pending sends' wall-clock deadlines, as D38 keeps a timer's")
+    func s133ARestartKeepsTheSendsDeadlines() async throws {
+        let store = InMemoryJournalStore()
+        let wall = StateRecorder<Int64>()
+        wall.record(0)
+        let options = DurableOptions(wallClock: WallClock(now: { wall.states.last! }))
+        do {
+            let clock = ManualClock()
+            let states = StateRecorder<Reminder.State>()
+            let system = Reminder.durable(id: "r", store: store, initial: .initial, feedbacks: Reminder.feedbacks(clock: clock), options: options, onState: states.record)
+            try await system.recovered()
+            system.send(.arm)
+            await clock.waitForSleepers(count: 2)
+            system.stop()
+        }
+        // 3 s later (wall clock) the machine comes back: its two sends have 2 s left.
+        wall.record(3_000_000_000)
+        let clock = ManualClock()
+        let states = StateRecorder<Reminder.State>()
+        let system = Reminder.durable(id: "r", store: store, initial: .initial, feedbacks: Reminder.feedbacks(clock: clock), options: options, onState: states.record)
+        try await system.recovered()
+        await clock.waitForSleepers(count: 2)
+        clock.advance(by: .milliseconds(1_990))
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(states.states.allSatisfy { $0.nags == 0 })
+        clock.advance(by: .milliseconds(10))
+        for _ in 0..<200 where !(states.states.last.map { $0.nags == 1 && $0.pings == 1 } ?? false) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(states.states.last?.nags == 1)
+        #expect(states.states.last?.pings == 1)
+        system.stop()
     }
 
     @Test("D27: the pending sends and their count are journaled with the state")
