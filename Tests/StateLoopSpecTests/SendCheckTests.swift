@@ -38,6 +38,11 @@ import Testing
             "test.machine.yml:12:23: error: 'send: tagged' cannot give payload field 'id': 'id:' is a key of 'send:' itself (fix: rename the field of 'tagged')\ntest.machine.yml:4:67: note: 'id' is declared here",
             "test.machine.yml:13:17: error: 'cancel: rety' names no send: no 'send:' has 'id: rety' (fix: did you mean 'retry'?)",
         ])
+        // `Event.Send` holds the pending sends: an event named so would collide with it.
+        let named = "machine: M\nevents: {Send: {}}\ninitial: a\nstates:\n  a:\n    entry: [{send: Send}]\n    on: {Send: a}\n"
+        #expect(errors(named) == [
+            "test.machine.yml:6:13: error: the pending sends generate the Swift name 'Send', which event 'Send' already uses (fix: rename one of them)\ntest.machine.yml:2:10: note: event 'Send' is declared here",
+        ])
     }
 
     @Test("S132: send and cancel each make an action of their own; a send names its event")
