@@ -10,8 +10,8 @@
 @usableFromInline
 final class RequestSetLoop<State, Event: Sendable, Request: Hashable & Sendable> {
     @usableFromInline let requests: (State) -> Set<Request>
-    /// Starts the run of an arriving element, on the draining thread.
-    @usableFromInline let start: (Request) -> EffectRun
+    @usableFromInline let operation: @Sendable (Request, @escaping @Sendable (Event) -> Void) async -> Void
+    @usableFromInline let launcher: EffectLauncher<Event>
     // Touched only by the draining thread; see SystemCore for why the checks are off.
     @usableFromInline @exclusivity(unchecked) var running: [Request: EffectRun] = [:]
     /// How many non-empty states (or states with runs) this loop has diffed: the mark of the
@@ -25,14 +25,8 @@ final class RequestSetLoop<State, Event: Sendable, Request: Hashable & Sendable>
         launcher: EffectLauncher<Event>
     ) {
         self.requests = requests
-        self.start = { request in launcher.launch(request, operation) }
-    }
-
-    /// A loop whose runs `start` makes (timers read their deadline there, when the element is observed).
-    @inlinable
-    init(requests: @escaping (State) -> Set<Request>, start: @escaping (Request) -> EffectRun) {
-        self.requests = requests
-        self.start = start
+        self.operation = operation
+        self.launcher = launcher
     }
 
     @inlinable
@@ -75,7 +69,7 @@ final class RequestSetLoop<State, Event: Sendable, Request: Hashable & Sendable>
             }
             for index in 0..<arrived {
                 let request = (arrivals.baseAddress! + index).move()
-                running[request] = start(request)
+                running[request] = launcher.launch(request, operation)
             }
         }
     }
