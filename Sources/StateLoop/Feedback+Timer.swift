@@ -63,6 +63,43 @@ extension Feedback {
         })
     }
 
+    /// One timer per element of the requested set: the pending sends of a machine (S133). An
+    /// element that appears is armed, its deadline read from `clock` when its run starts (on the
+    /// draining thread, as the state that carries it is observed, where effects start
+    /// immediately, E54; else as soon as its task runs), and sends `event(element)` once that
+    /// deadline passes; an element that leaves the set is cancelled, its event dropped. In an
+    /// instance restored from a journal each element keeps its wall-clock deadline, and one that
+    /// fired before the restart never fires (D38-D40), as a ``timer(request:clock:delay:event:)``
+    /// does. Each arming sleeps in a task of its own with `clock.sleep(until:)`: a send is armed
+    /// once and delivered or cancelled once, never re-armed in place.
+    @inlinable
+    public static func timers<Request: Hashable & Sendable, C: Clock>(
+        requests: @escaping @Sendable (State) -> Set<Request>,
+        clock: C,
+        delay: @escaping @Sendable (Request) -> C.Duration,
+        event: @escaping @Sendable (Request) -> Event
+    ) -> Feedback {
+        Feedback { launcher in
+            let resume = launcher.resume
+            let loop = RequestSetLoop<State, Event, Request>(
+                requests: requests,
+                operation: { request, send in
+                    // Restored: what is left of its delay, or nothing for one whose event is in the journal.
+                    guard let left = TimerDeadline.left(of: delay(request), sending: event(request), resume),
+                        let deadline = TimerDeadline.deadline(on: clock, after: left)
+                    else { return }  // Never: it stays armed and sends nothing.
+                    do {
+                        try await clock.sleep(until: deadline, tolerance: nil)
+                    } catch {
+                        return  // Cancelled: the element left the set.
+                    }
+                    if !Task.isCancelled { send(event(request)) }
+                },
+                launcher: launcher)
+            return FeedbackLoop(observe: loop.observe, stop: loop.stop)
+        }
+    }
+
     /// The timer on a system clock: one ``TimerWait`` per running feedback, re-armed in place.
     @inlinable
     static func waitingTimer<Request: Equatable & Sendable>(

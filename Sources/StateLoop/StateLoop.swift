@@ -14,13 +14,14 @@
 //   Feedback      - `react(request:effect:)` (one answer), `react(request:run:)` (any number of
 //                   events) and `react(request:run:onError:)` (and a failure), each also for a set
 //                   (`requests:`); `child(...)` (a child system per request), `timer(...)`,
+//                   `timers(...)` (one per element of a set: a machine's pending sends),
 //                   `runs(pending:effect:)`.
 //   Store         - a main-actor, observable view of one instance for UI.
 //   CallLog       - the thread-safe call list of generated test doubles.
 //   OneShotRun    - `key`, the number of the one-shot run a task performs (its idempotency key).
 //   Description/  - what a generated machine gives tests and tools (Docs/Testing.md):
 //                   `StateMachine`, the traced reducer (`TransitionTrace`), the runs and timers a
-//                   state asks for (`EffectRequest`, `ArmedTimer`), its branches
+//                   state asks for (`EffectRequest`, `ArmedTimer`, `ArmedSend`), its branches
 //                   (`TransitionInfo`) and its paths (`PathTable`).
 //
 // Internals: `SystemCore` (the floodgate: a queue drained by one thread at a time, under a

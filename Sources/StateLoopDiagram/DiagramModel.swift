@@ -115,6 +115,11 @@ struct DiagramModel {
         /// `↺ event(field: expression)`: a `raise:` (S125); the payload is `nil` when the event has
         /// none, and at `DiagramDetail.compact`.
         case raise(event: String, payload: String?)
+        /// `send event(field: expression) after 5s as id`: a `send:` (S136); the payload is `nil`
+        /// as a raise's; no `after` without `delay:`, no `as` without `id:`.
+        case send(event: String, payload: String?, delay: String?, id: String?)
+        /// `cancel id` (S136).
+        case cancel(id: String)
         /// `if condition [then...] else [otherwise...]`: a conditional action (S106).
         indirect case conditional(condition: String, then: [Action], otherwise: [Action])
 
@@ -125,6 +130,9 @@ struct DiagramModel {
             case .assign(let field, let expression): "\(field) = \(expression)"
             case .run(let effect, let request): "▶ \(effect)" + (request.map { "(\($0))" } ?? "")
             case .raise(let event, let payload): "↺ \(event)" + (payload.map { "(\($0))" } ?? "")
+            case .send(let event, let payload, let delay, let id):
+                "send \(event)" + (payload.map { "(\($0))" } ?? "") + (delay.map { " after \($0)" } ?? "") + (id.map { " as \($0)" } ?? "")
+            case .cancel(let id): "cancel \(id)"
             case .conditional(let condition, let then, let otherwise):
                 "if \(condition) [\(then.map(\.text).joined(separator: "; "))]"
                     + (otherwise.isEmpty ? "" : " else [\(otherwise.map(\.text).joined(separator: "; "))]")
@@ -236,9 +244,14 @@ struct DiagramModel {
                 case .assign: detail == .compact ? nil : action
                 case .run(let effect, let request): .run(effect: effect, request: detail == .compact ? nil : request)
                 case .raise(let event, let payload): .raise(event: event, payload: detail == .compact ? nil : payload)
+                case .send(let event, let payload, let delay, let id): .send(event: event, payload: detail == .compact ? nil : payload, delay: delay, id: id)
+                case .cancel: action
                 case .conditional(let condition, let then, let otherwise): .conditional(condition: condition, then: actions(then), otherwise: actions(otherwise))
                 }
             }
+        }
+        func payloadText(_ payload: [Assignment]) -> String? {
+            payload.isEmpty ? nil : payload.map { "\($0.field.value): \($0.expression.value)" }.joined(separator: ", ")
         }
         func actions(_ list: [StateLoopSpec.Action]) -> [Action] {
             func shown(_ list: [StateLoopSpec.Action]) -> [Action] {
@@ -247,7 +260,10 @@ struct DiagramModel {
                     case .set(let assignments, _): assignments.map { .assign(field: $0.field.value, expression: $0.expression.value) }
                     case .run(let effect, let request, _): [.run(effect: effect.value, request: request?.value)]
                     case .raise(let event, let payload, _):
-                        [.raise(event: event.value, payload: payload.isEmpty ? nil : payload.map { "\($0.field.value): \($0.expression.value)" }.joined(separator: ", "))]
+                        [.raise(event: event.value, payload: payloadText(payload))]
+                    case .send(let send):
+                        [.send(event: send.event.value, payload: payloadText(send.payload), delay: send.delay?.value, id: send.id?.value)]
+                    case .cancel(let id, _): [.cancel(id: id.value)]
                     case .conditional(let conditional):
                         [.conditional(condition: conditional.condition.value, then: shown(conditional.then), otherwise: shown(conditional.otherwise))]
                     }

@@ -6,7 +6,8 @@
 // - One `step` for every journaled event, the same while running (MachineJournal) and while
 //   replaying (JournalRecovery), so a resumed system knows exactly what the running one knew.
 // - A timer is named by the event it sends (the machine's `timers(in:)`; generated timer events
-//   carry the entry count, so a re-entered state's timer is a new one).
+//   carry the entry count, so a re-entered state's timer is a new one); a pending send by the
+//   event that delivers it (`sends(in:)`, numbered, so each send is a new one).
 
 import Foundation
 import StateLoop
@@ -119,10 +120,11 @@ struct DurableBookkeeping<M: DurableMachine> {
                     ?? Child(effect: child.effect, request: child.request, since: step, reported: false)
             }
         }
-        let armed = M.timers(in: state)
+        // A pending send is a timer named by the event that delivers it (S133).
+        let armed = M.timers(in: state).map(\.event) + M.sends(in: state).map(\.delivery)
         if !(armed.isEmpty && timers.isEmpty) {
-            timers = armed.map { timer in
-                timers.first { $0.event == timer.event } ?? Timer(event: timer.event, armedAt: wallTime, fired: false)
+            timers = armed.map { event in
+                timers.first { $0.event == event } ?? Timer(event: event, armedAt: wallTime, fired: false)
             }
         }
         let (queued, latest) = M.pendingRuns(in: state)

@@ -41,12 +41,17 @@ public final class MachineTest<M: StateMachine> {
     public var checksState = true
     /// The timers armed and not yet fired, in the order they fire.
     public var armedTimers: [ArmedTimer<M.StateName, M.Event>] { armed.map(\.timer) }
+    /// The `send:`s pending and not yet due, in the order they come due (T16).
+    public var armedSends: [ArmedSend<M.Event>] {
+        sends.filter { !$0.hasFired }.sorted { $0.deadline < $1.deadline }.map(\.send)
+    }
 
     /// A queued event and where it came from, for messages and `receive(timer:)`.
     private struct Queued {
         enum Origin {
             case answer(M.Call)
             case timer(ArmedTimer<M.StateName, M.Event>)
+            case send(ArmedSend<M.Event>)
         }
         var event: M.Event
         var origin: Origin
@@ -62,6 +67,8 @@ public final class MachineTest<M: StateMachine> {
     private var pending: [EffectRequest<M.Call>] = []
     private var queue: [Queued] = []
     private var timers: [TimerEntry] = []
+    /// The pending sends of the current state, with when each comes due (T16).
+    private var sends: [(send: ArmedSend<M.Event>, deadline: Duration, hasFired: Bool)] = []
     private var armed: [TimerEntry] {
         timers.filter { !$0.hasFired }.sorted { $0.deadline < $1.deadline }
     }
@@ -223,6 +230,10 @@ public final class MachineTest<M: StateMachine> {
         timers = M.timers(in: state).map { timer in
             timers.first { $0.timer.event == timer.event } ?? TimerEntry(timer: timer, deadline: now + timer.delay)
         }
+        // T16: a send is due its delay after the step that sent it.
+        sends = M.sends(in: state).map { send in
+            sends.first { $0.send.number == send.number } ?? (send, now + send.delay, false)
+        }
     }
 
     // MARK: Effects and time
@@ -287,9 +298,18 @@ public final class MachineTest<M: StateMachine> {
         now += duration
         let due = timers.indices.filter { !timers[$0].hasFired && timers[$0].deadline <= now }
             .sorted { timers[$0].deadline < timers[$1].deadline }
+        // Timers and sends by deadline; at one deadline, timers first, then sends in the order they were sent (S134).
+        var fired: [(deadline: Duration, queued: Queued)] = []
         for index in due {
             timers[index].hasFired = true
-            queue.append(Queued(event: timers[index].timer.event, origin: .timer(timers[index].timer)))
+            fired.append((timers[index].deadline, Queued(event: timers[index].timer.event, origin: .timer(timers[index].timer))))
+        }
+        for index in sends.indices where !sends[index].hasFired && sends[index].deadline <= now {
+            sends[index].hasFired = true
+            fired.append((sends[index].deadline, Queued(event: sends[index].send.delivery, origin: .send(sends[index].send))))
+        }
+        for entry in fired.enumerated().sorted(by: { ($0.element.deadline, $0.offset) < ($1.element.deadline, $1.offset) }) {
+            queue.append(entry.element.queued)
         }
     }
 
@@ -307,9 +327,10 @@ public final class MachineTest<M: StateMachine> {
         for queued in skipped { reduce(queued.event) }
     }
 
-    /// Forgets every timer armed now: they never fire (T9).
+    /// Forgets every timer armed and every send pending now: they never fire (T9, T16).
     public func skipTimers() {
         timers.removeAll()
+        sends.removeAll()
     }
 
     /// Fails the test, at the line of this call, for every run still pending, every event
@@ -344,6 +365,12 @@ public final class MachineTest<M: StateMachine> {
                 at: site
             )
         }
+        for send in armedSends {
+            reportFailure(
+                "The \(describe(send)) is still pending at the end of the test: advance(by:) and receive its event, or skipTimers().",
+                at: site
+            )
+        }
     }
 
     // MARK: Messages
@@ -354,7 +381,13 @@ public final class MachineTest<M: StateMachine> {
         switch queued.origin {
         case .answer(let call): return "\(event) (answer of \(ValueDump.line(of: call)))"
         case .timer(let timer): return "\(event) (\(describe(timer)))"
+        case .send(let send): return "\(event) (\(describe(send)))"
         }
+    }
+
+    /// `send #0 .nag(count: 1) after 5.0 seconds, id reminder`.
+    private func describe(_ send: ArmedSend<M.Event>) -> String {
+        "send #\(send.number) \(ValueDump.line(of: send.event)) after \(send.delay)" + (send.id.map { ", id \($0)" } ?? "")
     }
 
     /// `after #0 in failed, 5.0 seconds`.

@@ -27,6 +27,8 @@ struct VocabularyHost: MachineHost {
     /// The payloads of the raised events, oldest first, those before `taken` already taken (S121).
     var raised: [(x: Int, label: String)] = []
     var taken = 0
+    /// The payload and delay of every send, by its number (S127, S128).
+    var sent: [(x: Int, label: String, delay: Duration)] = []
     /// Guards and actions outside the vocabulary: a fault of the test's machines.
     var unknown: [String] = []
 
@@ -50,15 +52,13 @@ struct VocabularyHost: MachineHost {
 
     mutating func perform(_ action: Action) {
         if case .raise(_, let payload, _) = action {
-            var given = (x: 0, label: "")
-            for field in payload {
-                switch (field.field.value, value(field.expression.value)) {
-                case ("x", .int(let number)): given.x = number
-                case ("label", .text(let text)): given.label = text
-                default: unknown.append("raise with \(field.field.value)")
-                }
-            }
-            raised.append(given)
+            raised.append(self.payload(payload))
+            return
+        }
+        if case .send(let send) = action {
+            let given = payload(send.payload)
+            guard let milliseconds = send.milliseconds else { return unknown.append("send with a named delay") }
+            sent.append((given.x, given.label, .milliseconds(milliseconds)))
             return
         }
         guard case .set(let assignments, _) = action else {
@@ -74,6 +74,27 @@ struct VocabularyHost: MachineHost {
             default: unknown.append("set \(field)")
             }
         }
+    }
+
+    /// The payload a raise or a send gives.
+    mutating func payload(_ fields: [Assignment]) -> (x: Int, label: String) {
+        var given = (x: 0, label: "")
+        for field in fields {
+            switch (field.field.value, value(field.expression.value)) {
+            case ("x", .int(let number)): given.x = number
+            case ("label", .text(let text)): given.label = text
+            default: unknown.append("payload with \(field.field.value)")
+            }
+        }
+        return given
+    }
+
+    func delay(ofSent number: Int) -> Duration {
+        sent[number].delay
+    }
+
+    mutating func takeSent(_ number: Int) {
+        (x, label) = (sent[number].x, sent[number].label)
     }
 
     mutating func takeRaised() {
@@ -115,7 +136,7 @@ struct DifferentialCase {
     var expected: [String] = []
 
     /// A step of a random sequence: an event with its payload, or an armed timer.
-    enum Step { case event(String, x: Int, label: String), timer(state: Int, index: Int) }
+    enum Step { case event(String, x: Int, label: String), timer(state: Int, index: Int), delivery(Int) }
 
     init?(name: String, yaml: String) {
         let output = GeneratorPipeline().generate(contents: Array(yaml.utf8), path: "\(name).machine.yml")
@@ -145,6 +166,7 @@ struct DifferentialCase {
                     steps += tree[state].spec.after.indices.map { Step.timer(state: state, index: $0) }
                 }
             }
+            steps += machine.pendingSends.map { Step.delivery($0.number) }  // S133
             let step = steps.randomElement(using: &random)!
             switch step {
             case .event(let name, let x, let label):
@@ -155,12 +177,16 @@ struct DifferentialCase {
             case .timer(let state, let index):
                 machine.step(.timer(state: state, index: index), host: &host)
                 driver.append("    if let timer = state.armedTimer(.\(SwiftName.escaped(tree[state].name)), index: \(index)) { \(type).reduce(&state, timer); show(state) } else { print(\"\(name) timer of \(tree[state].name) not armed\") }")
+            case .delivery(let number):
+                machine.deliver(number, host: &host)
+                driver.append("    \(type).reduce(&state, ._send(\(number))); show(state)")
             }
             expected.append(line(machine, host))
         }
         driver.append("    func show(_ state: \(type).State) {")
         driver.append("        let names = \(type).StateName.allCases.filter { state.isIn($0) }.map { \"\\($0)\" }")
-        driver.append("        print(\"\(name) \" + names.joined(separator: \",\") + \" n=\\(state.n) s=\\(state.s)\")")
+        let sends = source.contains("var pendingSends:") ? " sends=\\(state.pendingSends.map(\\.number))" : ""
+        driver.append("        print(\"\(name) \" + names.joined(separator: \",\") + \" n=\\(state.n) s=\\(state.s)\(sends)\")")
         driver.append("    }")
         driver.append("}")
         return host.unknown
@@ -169,7 +195,8 @@ struct DifferentialCase {
     /// The line the driver prints for the interpreter's state: active states, `n` and `s`.
     func line(_ machine: MachineInterpreter, _ host: VocabularyHost) -> String {
         let names = machine.active.filter { !semantics.tree[$0].spec.isHistory }.map { semantics.tree[$0].name }
-        return "\(name) " + names.joined(separator: ",") + " n=\(host.n) s=\(host.s)"
+        let sends = source.contains("var pendingSends:") ? " sends=\(machine.pendingSends.map(\.number))" : ""
+        return "\(name) " + names.joined(separator: ",") + " n=\(host.n) s=\(host.s)" + sends
     }
 
     func eventValue(_ name: String, x: Int, label: String) -> String {

@@ -37,7 +37,12 @@ struct RandomStatechart {
         lines.append("initial: " + builder.initial(roots.first { !builder.isHistory($0) }!, &random))
         lines.append("states:")
         lines += builder.render(roots, indent: "  ", &random)
-        yaml = lines.joined(separator: "\n") + "\n"
+        var text = lines.joined(separator: "\n") + "\n"
+        // A cancel names the id of some send (S131): without one, the first cancel sends instead.
+        if !text.contains("id: k"), let cancel = text.range(of: "{cancel: k}") {
+            text.replaceSubrange(cancel, with: Builder.sendWithID)
+        }
+        yaml = text
     }
 
     /// The tree, made first so that transitions can target any state.
@@ -115,7 +120,8 @@ struct RandomStatechart {
             case (_, 1): parts.append("set: {n: n + 1}")
             case (_, 2): parts.append("do: [{set: {s: \"s + \\\"!\\\"\"}}]")
             case (_, 3): parts.append("do: [\(conditional(&random))]")
-            case (.some, 4): parts.append("do: [{set: {s: s + \"r\"}}, \(raise(&random))]")  // S120, S121
+            case (.some, 4) where Bool.random(using: &random): parts.append("do: [{set: {s: s + \"r\"}}, \(raise(&random))]")  // S120, S121
+            case (.some, 4): parts.append("do: [\(send(&random))]")  // S126-S130
             default: break
             }
             // A branch does something: a target, or else an action (an eventless one must).
@@ -128,6 +134,14 @@ struct RandomStatechart {
         /// A raise of an event, with the payload computed from the state (S120).
         func raise(_ random: inout SeededGenerator) -> String {
             ["{raise: e0}", "{raise: {event: e1, x: \"n + 1\"}}", "{raise: e3}", "{raise: {event: e2, label: \"s + \\\"#\\\"\"}}"].randomElement(using: &random)!
+        }
+
+        static let sendWithID = "{send: {event: e1, delay: 2s, id: k, x: \"n + 1\"}}"
+
+        /// A send with a payload computed from the state, with or without delay and id, or a
+        /// cancel of that id (S126–S130).
+        func send(_ random: inout SeededGenerator) -> String {
+            [Self.sendWithID, "{send: e0}", "{send: {event: e2, delay: 1s, label: \"s + \\\"#\\\"\"}}", "{cancel: k}"].randomElement(using: &random)!
         }
 
         /// A conditional action whose branches set and append (S106, S107): the second `set:` of

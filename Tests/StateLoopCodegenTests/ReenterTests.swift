@@ -124,4 +124,6 @@ private struct ConfigurationProbe: MachineHost {
     mutating func perform(_ action: Action) {}
     mutating func takeRaised() {}
     mutating func dropRaised() {}
+    func delay(ofSent number: Int) -> Duration { .zero }
+    mutating func takeSent(_ number: Int) {}
 }

@@ -111,6 +111,30 @@ import Testing
         #expect(!DOTRenderer(detail: .compact).render(spec).contains("↺ found("))
     }
 
+    @Test("S136: a send is drawn with its delay and id, a cancel with its id; the payload left out at compact detail")
+    func sendsAreDrawn() throws {
+        let yaml = """
+            machine: M
+            context: {n: {type: Int, default: "0"}}
+            events: {go: {}, nag: {k: Int}, stop: {}}
+            initial: a
+            states:
+              a:
+                entry: [{send: go}]
+                on:
+                  go: {target: a, do: [{send: {event: nag, delay: 5s, id: reminder, k: n + 1}}]}
+                  stop: {do: [{cancel: reminder}]}
+                ignore: [nag]
+            """
+        let spec = try #require(SpecLoader.load(contents: Array(yaml.utf8), path: "M.machine.yml").spec)
+        let dot = DOTRenderer().render(spec)
+        #expect(dot.contains("entry / send go"), "\(dot)")
+        #expect(dot.contains("/ send nag(k: n + 1) after 5s as reminder"), "\(dot)")
+        #expect(dot.contains("/ cancel reminder"), "\(dot)")
+        #expect(MermaidRenderer().render(spec).contains("go / send nag(k#58; n + 1) after 5s as reminder"))
+        #expect(DOTRenderer(detail: .compact).render(spec).contains("/ send nag after 5s as reminder"))
+    }
+
     @Test(arguments: statechartFixtures, [DiagramDetail.compact, .standard, .full])
     func dotMatchesGoldenFile(machine: String, detail: DiagramDetail) throws {
         try expectGolden(DOTRenderer(detail: detail).render(try fixtureSpec(machine)), named: "\(machine).\(detail).dot")

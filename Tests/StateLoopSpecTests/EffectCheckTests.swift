@@ -365,7 +365,7 @@ import Testing
             .replacingOccurrences(of: "backof:", with: "backoff:")
         #expect(checked(yaml) == [
             "test.machine.yml:7:3: error: '_later' starts with '_', which is reserved for generated code (fix: rename it, e.g. 'later')",
-            "test.machine.yml:7:3: warning: delay '_later' is not used by any 'after:' (fix: wait for it with 'after: {_later: state}', or remove it)",
+            "test.machine.yml:7:3: warning: delay '_later' is not used by any 'after:' or 'send:' (fix: wait for it with 'after: {_later: state}', or remove it)",
             "test.machine.yml:7:12: error: this Swift expression cannot be placed in the generated code: the expression contains the directive '#if', which would change the code around it (fix: balance its brackets, close its strings and comments, and leave out compiler directives)",
         ])
     }

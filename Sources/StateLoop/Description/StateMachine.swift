@@ -37,6 +37,10 @@ public protocol StateMachine {
     /// Every `after:` timer armed in `state`.
     static func timers(in state: State) -> [ArmedTimer<StateName, Event>]
 
+    /// Every `send:` pending in `state`, in the order they were sent (S127). A machine without
+    /// `send:` has none (the default).
+    static func sends(in state: State) -> [ArmedSend<Event>]
+
     /// Copies what only the reducer writes and no test states (entry counts, history records,
     /// queues, the one-shot runs, evaluated delays) from `source` into `state`.
     static func copyBookkeeping(from source: State, to state: inout State)
@@ -56,4 +60,9 @@ public protocol StateMachine {
 extension StateMachine {
     /// No field is redacted unless the spec says so.
     public static var redactedFields: Set<String> { [] }
+}
+
+extension StateMachine {
+    /// No `send:`: nothing is ever pending.
+    public static func sends(in state: State) -> [ArmedSend<Event>] { [] }
 }

@@ -54,6 +54,10 @@ public struct MachineContext: Sendable {
     public var runCases: [String]
     /// The `runs` feedback's lines, for one-shot effects.
     public var runFeedback: [String]
+    /// `Event._send` and `Event.Send`, where an action sends an event to the machine (S126).
+    public var sendLines: [String]
+    /// The `timers` feedback that delivers the pending sends (S133); empty without `send:`.
+    public var sendFeedback: [String]
     /// Types the machine declares for its input, output, forwarded events and named delays, laid out.
     public var typeLines: [String]
     /// The declaration of `State.initial`: `static var initial: Self`, or with `input:` a function of it.

@@ -63,6 +63,9 @@ extension MachineContextBuilder {
         if hasTimers {
             events.append("        case .\(GeneratedNames.timerCase)(let _t): \"\(GeneratedNames.timerCase)(\\(_t))\"")
         }
+        if layout.sends {
+            events.append("        case .\(GeneratedNames.sendCase)(let _n): \"\(GeneratedNames.sendCase)(\\(_n))\"")
+        }
         lines += describe(
             "\(machine).\(GeneratedNames.event)", doc: "An event as the spec names it: `loaded(repositories: [...], nextURL: nil)` (E64).",
             body: events + ["        }"])

@@ -297,9 +297,10 @@ extension MachineContextBuilder {
         "_" + effect.name.value
     }
 
-    /// True when a machine's `system(...)` takes a clock: it has timers, or children that it passes its clock to.
+    /// True when a machine's `system(...)` takes a clock: it has timers or sends (S133), or children that it passes its clock to.
     static func needsClock(_ spec: MachineSpec) -> Bool {
-        StateTree(spec.states).nodes.contains { !$0.spec.after.isEmpty } || spec.effects.contains { $0.child != nil }
+        let tree = StateTree(spec.states)
+        return tree.nodes.contains { !$0.spec.after.isEmpty } || spec.effects.contains { $0.child != nil } || spec.sends(tree: tree)
     }
 
     func makeTimers() -> [MachineContext.Timer] {

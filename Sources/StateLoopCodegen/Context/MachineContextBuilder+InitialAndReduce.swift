@@ -37,6 +37,7 @@ extension MachineContextBuilder {
     mutating func reduceLines() -> [String] {
         var out = SwiftPrinter(placement: placement, level: 2)
         if layout.hasTopLevelFinal { out.line("guard !state.isDone else { return }") }
+        if layout.sends { deliveryLines(into: &out) }
         if layout.hasRuns { out.line("state.runs = []") }
         if hasForwarding { out.line("state.forwarded = []") }
         // S111, S112: the step's event, for every expression the step evaluates; none at rest.
@@ -45,6 +46,8 @@ extension MachineContextBuilder {
         out.line(layout.settles ? "if old._reduce(event, &state, &trace) { state._settle(&trace) }" : "old._reduce(event, &state, &trace)")
         if layout.raises { out.line("state._takeRaised(&trace)") }
         if readsTrigger { out.line("state.trigger = nil") }
+        // S135: a finished machine delivers nothing more.
+        if layout.sends && layout.hasTopLevelFinal { out.line("if state.isDone { state.pendingSends = [] }") }
         if hasForwarding {
             makeForwardingMember()
             out.line("state._forward(event, after: old)")

@@ -53,6 +53,12 @@ extension MachineContextBuilder {
                 .init(name: "index", value: .standard("Int")), .init(name: "entry", value: .standard("Int")),
             ]))
         }
+        if layout.sends {
+            add(GeneratedNames.sendType, "a pending send: its number, id, event and delay.", .structure([
+                .init(name: "number", value: .standard("Int")), .init(name: "id", value: .optional(.standard("String"))),
+                .init(name: "event", value: .generated(GeneratedNames.event)), .init(name: "delay", value: .standard("Duration")),
+            ]))
+        }
         let oneShots = spec.effects.filter(\.isOneShot)
         if !oneShots.isEmpty {
             add(GeneratedNames.run, "a queued one-shot run: its effect, then its request.", .enumeration(oneShots.map(effectCase)))
@@ -68,6 +74,7 @@ extension MachineContextBuilder {
             })
         }
         if hasTimers { events.append(.init(name: GeneratedNames.timerCase, payload: [.init(name: "", value: .generated(timer))])) }
+        if layout.sends { events.append(.init(name: GeneratedNames.sendCase, payload: [.init(name: "", value: .standard("Int"))])) }
         add(GeneratedNames.event, "an event: its position in `events:` (timers last), then its payload.", .enumeration(events))
         return JournalLayout(machine: spec.name.value, version: persist.version, types: types)
     }

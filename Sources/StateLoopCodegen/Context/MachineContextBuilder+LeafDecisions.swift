@@ -38,6 +38,9 @@ extension MachineContextBuilder {
                 decisions.append(.init(pattern: spelling.pattern, chain: chain, whyNothing: ""))
             }
         }
+        if layout.sends {
+            decisions.append(.init(pattern: "case .\(GeneratedNames.sendCase):", chain: [], whyNothing: "`reduce` delivers a send as its event (S133)"))
+        }
         guard layout.hasTimers else { return decisions }
         for state in tree.lineage(of: leaf) {
             for index in tree[state].spec.after.indices {

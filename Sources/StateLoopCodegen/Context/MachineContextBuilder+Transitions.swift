@@ -90,22 +90,15 @@ extension MachineContextBuilder {
                 out.line("_next._queue(.\(name))")
             }
         case .raise(let name, let given, _):
-            // The payload in the event's declared order, each value at its YAML line (S120).
-            let event = spec.events.first { $0.name.value == name.value }!
-            let values = event.payload.compactMap { field in given.first { $0.field.value == field.name.value } }
-            let raised = "_next._raised.append(.\(SwiftName.escaped(name.value))"
-            guard !values.isEmpty else {
-                out.line(raised + ")")
-                return
-            }
-            // A `#sourceLocation` stands between statements: each value is a constant of its type first.
-            let types = payloadTypes[name.value] ?? []
-            out.block("do {") { out in
-                for (index, value) in values.enumerated() {
-                    out.spec(value.expression, after: "let _p\(index): \(types[index]) = ")
-                }
-                out.line(raised + "(" + values.enumerated().map { "\(Self.argumentLabel($1.field.value)): _p\($0)" }.joined(separator: ", ") + "))")
-            }
+            eventToSelf(name, given, into: &out) { "_next._raised.append(\($0))" }
+        case .send(let send):
+            // S126, S129: the delay as the action sees the state (a named one evaluated now), the id replacing.
+            let delay = send.milliseconds.map { ".milliseconds(\($0))" } ?? "self.\(delayMembers[send.delay!.value]!)()"
+            let id = send.id.map { SwiftLiteral.string($0.value) } ?? "nil"
+            eventToSelf(send.event, send.payload, into: &out) { "_next._send(\($0), id: \(id), after: \(delay))" }
+        case .cancel(let id, _):
+            // S130: every pending send with the id; none is no change.
+            out.line("_next.pendingSends.removeAll { $0.id == \(SwiftLiteral.string(id.value)) }")
         case .conditional(let conditional):
             out.spec(conditional.condition, after: "if ", then: "{")
             out.indent()
@@ -216,5 +209,22 @@ extension MachineContextBuilder {
                 body: member)
         }
         out.line("\(name)(\(payload == nil ? "" : "event, ")&_next, &_trace)")
+    }
+
+    /// The event a `raise:` or `send:` names with its payload, in the event's declared order,
+    /// each value at its YAML line (S120, S126), handed to `statement` as `.found(n: _p0)`.
+    func eventToSelf(_ name: Located<String>, _ given: [Assignment], into out: inout SwiftPrinter, _ statement: (String) -> String) {
+        let event = spec.events.first { $0.name.value == name.value }!
+        let values = event.payload.compactMap { field in given.first { $0.field.value == field.name.value } }
+        let value = "." + SwiftName.escaped(name.value)
+        guard !values.isEmpty else { return out.line(statement(value)) }
+        // A `#sourceLocation` stands between statements: each value is a constant of its type first.
+        let types = payloadTypes[name.value] ?? []
+        out.block("do {") { out in
+            for (index, value) in values.enumerated() {
+                out.spec(value.expression, after: "let _p\(index): \(types[index]) = ")
+            }
+            out.line(statement(value + "(" + values.enumerated().map { "\(Self.argumentLabel($1.field.value)): _p\($0)" }.joined(separator: ", ") + ")"))
+        }
     }
 }

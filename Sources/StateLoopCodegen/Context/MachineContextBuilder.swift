@@ -156,6 +156,11 @@ public struct MachineContextBuilder {
         if readsTrigger {
             ownFields.append(.init(doc: "The event of the step that is running, `nil` at rest and while `initial` is entered (S111, S112).", name: GeneratedNames.triggerField, declaration: "Event? = nil", journal: .optional(.generated(GeneratedNames.event))))
         }
+        if layout.sends {
+            makeSendMember()
+            ownFields.append(.init(doc: "The `send:`s not yet delivered nor cancelled, in the order they were sent (S127).", name: "pendingSends", declaration: "[Event.Send] = []", journal: .array(.generated(GeneratedNames.sendType))))
+            ownFields.append(.init(doc: "How many `send:`s have run since the start: the number of the next one.", name: "_sends", declaration: "Swift.Int = 0", journal: .standard("Int")))
+        }
         if layout.raises {
             ownFields.append(.init(doc: "The raised events not yet taken, oldest first; empty between steps (S121).", name: "_raised", declaration: "[Event] = []", journal: .array(.generated(GeneratedNames.event))))
         }
@@ -212,7 +217,7 @@ public struct MachineContextBuilder {
             stateEquality: stateEquality,
             eventEquality: enumEquality(
                 GeneratedNames.event, events: spec.events,
-                extra: hasTimers ? [(name: GeneratedNames.timerCase, arity: 1)] : []),
+                extra: (hasTimers ? [(name: GeneratedNames.timerCase, arity: 1)] : []) + (layout.sends ? [(name: GeneratedNames.sendCase, arity: 1)] : [])),
             reduceBody: reduceBody,
             dispatch: dispatch,
             reducerReturn: layout.settles ? " -> Swift.Bool" : "",
@@ -222,6 +227,8 @@ public struct MachineContextBuilder {
                 return requestTypes[effect.name.value].map { "\(name)(\($0))" } ?? name
             },
             runFeedback: runFeedback,
+            sendLines: sendLines(),
+            sendFeedback: sendFeedbackLines(),
             typeLines: typeLines(),
             initialDeclaration: spec.input.isEmpty
                 ? "\(access.prefix)static var initial: Self"
@@ -250,7 +257,7 @@ public struct MachineContextBuilder {
             reducerModes: reducerModes,
             effects: effects,
             timers: timers,
-            hasFeedbacks: !spec.effects.isEmpty || hasTimers,
+            hasFeedbacks: !spec.effects.isEmpty || hasTimers || layout.sends,
             feedbacksParameters: feedbacksParameters.joined(separator: ", "),
             systemParameters: systemParameters.joined(separator: ", "),
             feedbacksArguments: feedbacksArguments.joined(separator: ", ")

@@ -28,6 +28,8 @@ struct StatechartLayout {
     let hasRuns: Bool
     /// An action raises an event (S120): `State` has the internal queue `_raised`.
     let raises: Bool
+    /// An action sends an event to the machine (S126): `State` has `pendingSends`, `Event` has `_send`.
+    let sends: Bool
 
     init(_ semantics: MachineSemantics) {
         let tree = semantics.tree
@@ -74,6 +76,7 @@ struct StatechartLayout {
         hasTopLevelFinal = tree.roots.contains { tree[$0].spec.isFinal }
         hasRuns = spec.effects.contains(where: \.isOneShot)
         raises = spec.raises(tree: tree)
+        sends = spec.sends(tree: tree)
     }
 
     /// True when a step can be followed by `onDone:` or `always:` microsteps, or by the steps of

@@ -142,6 +142,9 @@ enum EmbeddedTemplates {
             {{{access}}}var description: Swift.String { "after #\(index) in \(state)" }
         }
 {{/hasTimers}}
+{{#sendLines}}
+{{{.}}}
+{{/sendLines}}
 {{#eventEquality}}
 {{{.}}}
 {{/eventEquality}}
@@ -231,6 +234,9 @@ enum EmbeddedTemplates {
                 event: { {{{fireEvent}}} }
             ),
 {{/timers}}
+{{#sendFeedback}}
+{{{.}}}
+{{/sendFeedback}}
         ]
 {{/hasFeedbacks}}
     }

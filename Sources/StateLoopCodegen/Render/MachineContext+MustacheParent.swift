@@ -31,6 +31,8 @@ extension MachineContext: MustacheParent {
         case "runCases": self.runCases
         case "hasRuns": !self.runCases.isEmpty
         case "runFeedback": self.runFeedback
+        case "sendLines": self.sendLines
+        case "sendFeedback": self.sendFeedback
         case "typeLines": self.typeLines
         case "initialDeclaration": self.initialDeclaration
         case "recordingLines": self.recordingLines

@@ -69,9 +69,13 @@ extension SpecChecker {
                 if let intended = findings.intended(timer.delay.value, known: known, among: names) { used.insert(intended) }
             }
         }
+        // A delay a `send:` waits for is used too (S126; checked in SpecChecker+Send).
+        for case .send(let send) in spec.actions(tree: findings.tree) where send.milliseconds == nil {
+            if let delay = send.delay, let intended = findings.intended(delay.value, known: known, among: names) { used.insert(intended) }
+        }
         for delay in spec.delays where !used.contains(delay.field.value) {
             findings.warning(
-                "delay '\(delay.field.value)' is not used by any 'after:'", at: delay.field.location,
+                "delay '\(delay.field.value)' is not used by any 'after:' or 'send:'", at: delay.field.location,
                 fixIt: "wait for it with 'after: {\(delay.field.value): state}', or remove it")
         }
     }

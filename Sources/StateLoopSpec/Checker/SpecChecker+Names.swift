@@ -140,6 +140,10 @@ extension SpecChecker {
         if let timer = tree.nodes.lazy.flatMap(\.spec.after).first {
             claim(GeneratedNames.timer, for: "the `after:` timers", verb: "generate", at: timer.delay.location, in: &eventScope, into: &findings)
         }
+        // S127: `Event.Send`, what `pendingSends` holds.
+        if let send = spec.actions(tree: tree).lazy.compactMap({ action -> SendAction? in if case .send(let send) = action { send } else { nil } }).first {
+            claim(GeneratedNames.sendTypeName, for: "the pending sends", verb: "generate", at: send.location, in: &eventScope, into: &findings)
+        }
         for event in spec.events where !event.payload.isEmpty {
             claim(
                 GeneratedNames.payloadType(ofEvent: event.name.value), for: "the payload of event '\(event.name.value)'",

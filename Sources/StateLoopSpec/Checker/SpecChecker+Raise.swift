@@ -4,31 +4,47 @@ extension SpecChecker {
     func checkRaises(_ spec: MachineSpec, into findings: inout Findings) {
         let events = Dictionary(spec.events.map { ($0.name.value, $0) }, uniquingKeysWith: { first, _ in first })
         for case .raise(let name, let payload, let location) in spec.actions(tree: findings.tree) {
-            guard let event = events[name.value] else {
-                checkKnown(name, among: findings.eventNames, known: findings.eventSet, "'raise:' names '\(name.value)', which is not an event", declare: "'events:'", into: &findings)
-                continue
-            }
-            if event.source == .effects {
-                findings.error(
-                    "'raise:' names '\(name.value)', which only effects send ('from: effects'), so most states would drop it unanswered", at: name.location,
-                    fixIt: "remove 'from: effects' from '\(name.value)' so that every state answers it, or raise another event")
-            }
-            let fields = event.payload.map(\.name.value)
-            for assignment in payload where !fields.contains(assignment.field.value) {
-                findings.error(
-                    "'raise: \(name.value)' gives '\(assignment.field.value)', which is not a payload field of '\(name.value)'", at: assignment.field.location,
-                    fixIt: fields.isEmpty ? "remove it: '\(name.value)' has no payload" : "give only \(fields.map { "'\($0)'" }.joined(separator: ", "))")
-            }
-            checkListedOnce(payload.map(\.field), what: "field", list: "'raise: \(name.value)'", into: &findings)
-            let given = Set(payload.map(\.field.value))
-            let missing = fields.filter { !given.contains($0) }
-            if !missing.isEmpty {
-                findings.error(
-                    "'raise: \(name.value)' does not give \(missing.map { "'\($0)'" }.joined(separator: ", ")) of its payload", at: location,
-                    fixIt: "write 'raise: {event: \(name.value), \(missing.map { "\($0): expression" }.joined(separator: ", "))}'")
-            }
+            checkEventToSelf("raise", name, payload, at: location, events: events, into: &findings)
         }
         checkRaiseLoops(findings.semantics, into: &findings)
+    }
+
+    /// S124, S131: the event a `raise:` or `send:` (`keyword`) names is declared, anyone's, and
+    /// given with exactly its payload fields; `reserved` are the keys of the action beside them.
+    func checkEventToSelf(
+        _ keyword: String, _ name: Located<String>, _ payload: [Assignment], at location: SourceLocation,
+        events: [String: EventSpec], reserved: [String] = [], into findings: inout Findings
+    ) {
+        guard let event = events[name.value] else {
+            checkKnown(name, among: findings.eventNames, known: findings.eventSet, "'\(keyword):' names '\(name.value)', which is not an event", declare: "'events:'", into: &findings)
+            return
+        }
+        if event.source == .effects {
+            findings.error(
+                "'\(keyword):' names '\(name.value)', which only effects send ('from: effects'), so most states would drop it unanswered", at: name.location,
+                fixIt: "remove 'from: effects' from '\(name.value)' so that every state answers it, or \(keyword) another event")
+        }
+        let fields = event.payload.map(\.name.value)
+        for field in event.payload where reserved.contains(field.name.value) {
+            findings.error(
+                "'\(keyword): \(name.value)' cannot give payload field '\(field.name.value)': '\(field.name.value):' is a key of '\(keyword):' itself", at: name.location,
+                notes: [Diagnostic.Note("'\(field.name.value)' is declared here", at: field.name.location)],
+                fixIt: "rename the field of '\(name.value)'")
+            return
+        }
+        for assignment in payload where !fields.contains(assignment.field.value) {
+            findings.error(
+                "'\(keyword): \(name.value)' gives '\(assignment.field.value)', which is not a payload field of '\(name.value)'", at: assignment.field.location,
+                fixIt: fields.isEmpty ? "remove it: '\(name.value)' has no payload" : "give only \(fields.map { "'\($0)'" }.joined(separator: ", "))")
+        }
+        checkListedOnce(payload.map(\.field), what: "field", list: "'\(keyword): \(name.value)'", into: &findings)
+        let given = Set(payload.map(\.field.value))
+        let missing = fields.filter { !given.contains($0) }
+        if !missing.isEmpty {
+            findings.error(
+                "'\(keyword): \(name.value)' does not give \(missing.map { "'\($0)'" }.joined(separator: ", ")) of its payload", at: location,
+                fixIt: "write '\(keyword): {event: \(name.value), \(missing.map { "\($0): expression" }.joined(separator: ", "))}'")
+        }
     }
 
     /// S123: a loop of raises that no guard can end. In a leaf outside parallel states with no

@@ -49,6 +49,7 @@ public struct SpecChecker: Sendable {
         checkNames(spec, into: &findings)
         checkReferences(spec, into: &findings)
         checkRaises(spec, into: &findings)
+        checkSends(spec, into: &findings)
         checkEmbeddedSwift(spec, into: &findings)
         checkHierarchy(spec, into: &findings)
         checkEffects(spec, into: &findings)

@@ -39,7 +39,7 @@ struct SpecDecoder: Sendable {
         /// Keys of a transition.
         static let transition = ["guard", "target", "set", "do", "reenter"]
         /// Keys of an action.
-        static let action = ["set", "run", "request", "if", "then", "else", "raise"]
+        static let action = ["set", "run", "request", "if", "then", "else", "raise", "send", "cancel"]
         /// XState's spellings of what we spell otherwise: the key, and the advice.
         static let xstate: [String: String] = [
             "final": "did you mean 'type: final'?",
@@ -381,6 +381,43 @@ struct DecodingSession {
         return .raise(event: event, payload: payload, at: location)
     }
 
+    /// `send: event` or `send: {event: name, delay: 5s, id: retry, field: expression, ...}`
+    /// (S126, S131): the event, its payload (checked against `events:` later, as a raise's), the
+    /// delay (a duration or a name of `delays:`; none is zero) and the id.
+    mutating func sent(_ node: YAMLNode, at location: SourceLocation) -> Action? {
+        let fixIt = "write 'send: event', or 'send: {event: name, delay: 5s, id: name, field: expression}'"
+        if node.scalar != nil {
+            guard let event = text(node, expected: "the name of an event", fixIt: fixIt) else { return nil }
+            return .send(SendAction(event: event, payload: [], delay: nil, milliseconds: 0, id: nil, at: location))
+        }
+        guard let entries = mapping(node, expected: "an event to send", fixIt: fixIt) else { return nil }
+        guard let name = entries.first(where: { $0.key.value == "event" }) else {
+            error("'send:' names no 'event:'", at: node.location, fixIt: fixIt)
+            return nil
+        }
+        guard let event = text(name.value, expected: "the name of an event", fixIt: fixIt) else { return nil }
+        var delay: Located<String>?
+        var milliseconds: Int64? = 0
+        if let written = entries.first(where: { $0.key.value == "delay" }) {
+            guard let value = text(written.value, expected: "a delay", fixIt: "write a duration (\(DurationParser.acceptedForms)) or the name of one of 'delays:'") else { return nil }
+            delay = value
+            milliseconds = DurationParser.milliseconds(value.value)
+            if milliseconds == nil, value.value.first?.isNumber ?? false {
+                error("'delay: \(value.value)' is not a duration", at: value.location, fixIt: "write \(DurationParser.acceptedForms), or the name of one of 'delays:'")
+                return nil
+            }
+        }
+        var id: Located<String>?
+        if let written = entries.first(where: { $0.key.value == "id" }) {
+            guard let value = text(written.value, expected: "the id of the send", fixIt: "write 'id: name', the name 'cancel:' gives") else { return nil }
+            id = value
+        }
+        let payload = entries.filter { !["event", "delay", "id"].contains($0.key.value) }.compactMap { entry in
+            expression(entry.value, of: "'\(entry.key.value)'").map { Assignment(field: entry.key.located, expression: $0) }
+        }
+        return .send(SendAction(event: event, payload: payload, delay: delay, milliseconds: milliseconds, id: id, at: location))
+    }
+
     mutating func actions(_ node: YAMLNode, of owner: String) -> [Action] {
         let items: [YAMLNode]
         if let sequence = node.sequence {
@@ -410,14 +447,23 @@ struct DecodingSession {
                 continue
             }
             if valid.contains(where: { ["if", "then", "else"].contains($0.key.value) }) { continue }
-            if let raise = valid.first(where: { $0.key.value == "raise" }) {
-                if let other = set ?? run ?? request {
+            // `raise:`, `send:` and `cancel:` each make an action of their own (S124, S131).
+            if let own = valid.first(where: { ["raise", "send", "cancel"].contains($0.key.value) }) {
+                let keyword = own.key.value
+                if let other = set ?? run ?? request ?? valid.first(where: { ["raise", "send", "cancel"].contains($0.key.value) && $0.key.value != keyword }) {
                     error(
-                        "a 'raise:' action does nothing else; '\(other.key.value):' belongs to an action of its own", at: other.key.location,
-                        fixIt: "write them as two actions: [{raise: ...}, {\(other.key.value): ...}]")
+                        "a '\(keyword):' action does nothing else; '\(other.key.value):' belongs to an action of its own", at: other.key.location,
+                        fixIt: "write them as two actions: [{\(keyword): ...}, {\(other.key.value): ...}]")
                     continue
                 }
-                if let raised = raised(raise.value, at: item.location) { actions.append(raised) }
+                switch keyword {
+                case "raise": if let raised = raised(own.value, at: item.location) { actions.append(raised) }
+                case "send": if let sent = sent(own.value, at: item.location) { actions.append(sent) }
+                default:
+                    if let id = text(own.value, expected: "the id of a send", fixIt: "write 'cancel: id', the 'id:' of a 'send:'") {
+                        actions.append(.cancel(id: id, at: item.location))
+                    }
+                }
                 continue
             }
             switch (set, run) {

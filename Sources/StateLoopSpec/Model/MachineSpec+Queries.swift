@@ -33,6 +33,12 @@ extension MachineSpec {
         actions(tree: tree).contains { if case .raise = $0 { true } else { false } }
     }
 
+    /// True when an action sends an event to the machine (S126): only then has `State` its
+    /// pending sends and `Event` the case that delivers one.
+    public func sends(tree: StateTree) -> Bool {
+        actions(tree: tree).contains { if case .send = $0 { true } else { false } }
+    }
+
     /// Every Swift expression of the spec whose states are `tree` (the checks read the same list).
     public func expressions(tree: StateTree) -> [Located<String>] {
         SpecChecker.embeddedSwift(self, tree: tree).expressions
@@ -78,6 +84,8 @@ extension Action {
         case .set(let assignments, _): assignments.map(\.expression)
         case .run(_, let request, _): request.map { [$0] } ?? []
         case .raise(_, let payload, _): payload.map(\.expression)
+        case .send(let send): send.payload.map(\.expression)
+        case .cancel: []
         case .conditional(let conditional): [conditional.condition] + (conditional.then + conditional.otherwise).flatMap(\.expressions)
         }
     }

@@ -242,13 +242,43 @@ public enum Action: Sendable {
     /// `{raise: event}` or `{raise: {event: name, field: expression}}`: puts the event on the
     /// machine's internal queue (S120); `payload` gives each payload field of the event.
     case raise(event: Located<String>, payload: [Assignment], at: SourceLocation)
+    /// `{send: {event: name, delay: 5s, id: retry, field: expression}}`: the event comes back to
+    /// the machine as an external event after the delay (S126).
+    case send(SendAction)
+    /// `{cancel: id}`: drops the pending sends with that id (S130).
+    case cancel(id: Located<String>, at: SourceLocation)
 
     /// Where the action was written.
     public var location: SourceLocation {
         switch self {
-        case .set(_, let location), .run(_, _, let location), .raise(_, _, let location): location
+        case .set(_, let location), .run(_, _, let location), .raise(_, _, let location), .cancel(_, let location): location
         case .conditional(let conditional): conditional.location
+        case .send(let send): send.location
         }
+    }
+}
+
+/// `{send: {event: name, delay: 5s, id: retry, field: expression}}` (S126–S131): the event and
+/// its payload, computed when the action runs, come back to the machine after the delay.
+public struct SendAction: Sendable {
+    public var event: Located<String>
+    /// Each payload field of the event, as `raise:` gives them (S124).
+    public var payload: [Assignment]
+    /// `delay:` as written (`5s`, or the name of one of `delays:`); `nil`: no delay.
+    public var delay: Located<String>?
+    /// The delay in milliseconds, parsed by the decoder; `nil` for a named delay, 0 without `delay:`.
+    public var milliseconds: Int64?
+    /// `id:`, which `cancel:` names; `nil` when the send has none.
+    public var id: Located<String>?
+    public var location: SourceLocation
+
+    public init(event: Located<String>, payload: [Assignment], delay: Located<String>?, milliseconds: Int64?, id: Located<String>?, at location: SourceLocation) {
+        self.event = event
+        self.payload = payload
+        self.delay = delay
+        self.milliseconds = milliseconds
+        self.id = id
+        self.location = location
     }
 }
 

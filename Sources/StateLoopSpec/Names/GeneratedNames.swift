@@ -42,6 +42,12 @@ public enum GeneratedNames {
     public static let timer = "Timer"
     /// `Event._timer(...)`: the case timer feedbacks send.
     public static let timerCase = "_timer"
+    /// `Event._send(n)`: the case that delivers the pending send numbered `n` (S133).
+    public static let sendCase = "_send"
+    /// `Event.Send`: a pending send, as `State.pendingSends` holds it (S127).
+    public static let sendType = event + "." + sendTypeName
+    /// `Send`, nested in `Event`.
+    public static let sendTypeName = "Send"
     /// `Mode.description`: the active states as `print` shows them (Docs/Statecharts.md S90).
     public static let description = "description"
     /// The request of a timer with a named delay (E38).

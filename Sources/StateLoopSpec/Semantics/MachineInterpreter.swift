@@ -20,14 +20,22 @@ public protocol MachineHost {
     /// it is `nil` while the initial configuration is entered and settles.
     var trigger: MachineSemantics.Trigger? { get set }
     /// Runs one action: an `entry:`, `exit:` or `do:` action, or a transition's `set:` (as one
-    /// `.set`); never a conditional, which the interpreter decides with `holds`. For a `.raise`
-    /// the host computes the payload and keeps it, oldest first, for `takeRaised` (S120).
+    /// `.set`); never a conditional, which the interpreter decides with `holds`, nor a `.cancel`,
+    /// which it performs itself (S130). For a `.raise` the host computes the payload and keeps it,
+    /// oldest first, for `takeRaised` (S120); for a `.send`, the payload and the delay (S128).
     mutating func perform(_ action: Action)
     /// The interpreter takes the oldest raised event to run its step (S121): the host makes that
     /// raise's payload the one `event.x` reads.
     mutating func takeRaised()
     /// The interpreter drops every raised event not yet taken (S122): the host forgets their payloads.
     mutating func dropRaised()
+    /// The delay the host computed for the send numbered `number` (S127, S128): for a `.send`
+    /// the host computes the payload and the delay when it performs it, numbering the sends from 0
+    /// in the order it performs them, as the interpreter does.
+    func delay(ofSent number: Int) -> Duration
+    /// The interpreter delivers the send numbered `number` (S133): the host makes that send's
+    /// payload the one `event.x` reads.
+    mutating func takeSent(_ number: Int)
 }
 
 /// A machine's configuration, stepped by the rules of `MachineSemantics`.
@@ -43,6 +51,17 @@ public struct MachineInterpreter: Sendable {
     private var due: [Int] = []
     /// The events raised and not yet taken, oldest first (S121).
     private var raised: [String] = []
+    /// The sends not yet delivered nor cancelled, in the order they ran (S127).
+    public private(set) var pendingSends: [PendingSend] = []
+    /// How many sends have run: the number of the next one.
+    private var sends = 0
+
+    /// A `send:` waiting for its delay (S127); its payload and delay are the host's.
+    public struct PendingSend: Sendable, Equatable {
+        public let number: Int
+        public let id: String?
+        public let event: String
+    }
 
     /// The machine in its initial configuration, its entries run and settled (S21, S45).
     public init<Host: MachineHost>(_ semantics: MachineSemantics, host: inout Host) {
@@ -76,7 +95,25 @@ public struct MachineInterpreter: Sendable {
         guard select(trigger, host: &host) else { return false }
         settle(host: &host)
         takeRaised(host: &host)
+        // S135: a finished machine delivers nothing more.
+        if isDone { pendingSends = [] }
         return true
+    }
+
+    /// Delivers the pending send numbered `number` (S133): its event's step, as `step` takes it;
+    /// a send no longer pending changes nothing, and one sent before it with a delay no longer is
+    /// delivered first (S134).
+    @discardableResult
+    public mutating func deliver<Host: MachineHost>(_ number: Int, host: inout Host) -> Bool {
+        guard !isDone, let due = pendingSends.first(where: { $0.number == number }) else { return false }
+        let delay = host.delay(ofSent: number)
+        if let earlier = pendingSends.first(where: { $0.number < number && host.delay(ofSent: $0.number) <= delay }) {
+            deliver(earlier.number, host: &host)
+            return deliver(number, host: &host)
+        }
+        pendingSends.removeAll { $0.number == number }
+        host.takeSent(number)
+        return step(.event(due.event), host: &host)
     }
 
     /// The raised events, oldest first, each a step of its own with its microsteps, until the
@@ -169,7 +206,21 @@ public struct MachineInterpreter: Sendable {
     /// Runs one action: the host performs it, or, for a conditional, the actions its condition
     /// picks, the condition read on the state as it is then (S106, S107).
     private mutating func run<Host: MachineHost>(_ action: Action, host: inout Host) {
-        if case .raise(let event, _, _) = action { raised.append(event.value) }
+        switch action {
+        case .raise(let event, _, _):
+            raised.append(event.value)
+        case .send(let send):
+            // S129: an id that is pending is replaced.
+            if let id = send.id?.value { pendingSends.removeAll { $0.id == id } }
+            pendingSends.append(PendingSend(number: sends, id: send.id?.value, event: send.event.value))
+            sends += 1
+        case .cancel(let id, _):
+            // S130: a cancel performs nothing in the host.
+            pendingSends.removeAll { $0.id == id.value }
+            return
+        default:
+            break
+        }
         guard case .conditional(let conditional) = action else { return host.perform(action) }
         for action in host.holds(conditional.condition, branch: nil, active: active) ? conditional.then : conditional.otherwise {
             run(action, host: &host)
