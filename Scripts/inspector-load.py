@@ -12,7 +12,9 @@ Prints `BENCH <name> <value>` lines, as Scripts/bench.sh does:
 - inspector.kept: the messages the server keeps (its bound: --keep per instance).
 
 Usage: python3 Scripts/inspector-load.py [--rate 10000] [--seconds 10] [--keep 20000]
-Needs a debug build (`swift build --product stateloop-inspect`), chromium and chromedriver.
+Needs a build of stateloop-inspect (`swift build -c release --product stateloop-inspect`; --configuration
+debug for the debug one), chromium and chromedriver. The server's standard error goes to
+.build/inspector-load-server.log.
 """
 import argparse, base64, json, os, socket, subprocess, sys, time, urllib.request
 
@@ -99,10 +101,12 @@ def main():
     parser.add_argument("--rate", type=int, default=10000)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--keep", type=int, default=20000)
+    parser.add_argument("--configuration", default="release", help="the build of stateloop-inspect: release or debug")
     options = parser.parse_args()
-    server_binary = os.path.join(ROOT, ".build/debug/stateloop-inspect")
+    server_binary = os.path.join(ROOT, f".build/{options.configuration}/stateloop-inspect")
     port = free_port()
-    server = subprocess.Popen([server_binary, "--port", str(port), "--keep", str(options.keep)], cwd=ROOT, stdout=subprocess.PIPE)
+    server_log = open(os.path.join(ROOT, ".build/inspector-load-server.log"), "w")
+    server = subprocess.Popen([server_binary, "--port", str(port), "--keep", str(options.keep)], cwd=ROOT, stdout=subprocess.PIPE, stderr=server_log)
     server.stdout.readline()
     browser = Browser()
     try:
