@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "StateLoopTesting", targets: ["StateLoopTesting"]),
         // The journal store of durable machines (Docs/Durability.md): a protocol, SQLite, in memory.
         .library(name: "StateLoopDurable", targets: ["StateLoopDurable"]),
+        // The app side of `stateloop inspect` (Docs/Inspector.md): link it in debug builds.
+        .library(name: "StateLoopInspector", targets: ["StateLoopInspector"]),
         // The reader and the generator as libraries only so that Benchmarks/ (a separate package,
         // to keep release benchmarks out of `swift build` here) can time them in-process. The
         // leading underscore says it: no API promise (like swift-openapi-generator's
@@ -59,6 +61,10 @@ let package = Package(
         // Durable machines: the journal stores (`JournalStore`, `SQLiteJournalStore`,
         // `InMemoryJournalStore`) and `DurableSystem`, a system that journals and resumes.
         .target(name: "StateLoopDurable", dependencies: ["CSQLite", "StateLoop"]),
+
+        // Attaches running systems to `stateloop inspect`: a thread of its own, POSIX sockets, a
+        // minimal WebSocket client (Docs/Inspector.md I1-I29). The runtime only: no networking library.
+        .target(name: "StateLoopInspector", dependencies: ["StateLoop"]),
 
         // Reading and checking: libyaml events -> node tree with marks -> MachineSpec -> diagnostics.
         .target(name: "StateLoopSpec", dependencies: ["CYAML"]),
@@ -127,7 +133,8 @@ let package = Package(
         .testTarget(
             name: "GeneratedCodeTests",
             // StateLoopDurable and stateloop: `stateloop journal` reads a journal the Ledger fixture writes (D84).
-            dependencies: ["StateLoop", "StateLoopTesting", "StateLoopTestSupport", "StateLoopDurable", "stateloop"],
+            // StateLoopInspector: the fixtures attached to an inspector the test plays (Docs/Inspector.md).
+            dependencies: ["StateLoop", "StateLoopTesting", "StateLoopTestSupport", "StateLoopDurable", "stateloop", "StateLoopInspector"],
             swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]
         ),
         .testTarget(name: "StateLoopDiagramTests", dependencies: ["StateLoopDiagram"], exclude: ["Golden", "Fixtures"]),

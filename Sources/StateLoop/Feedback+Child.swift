@@ -50,20 +50,54 @@ extension Feedback {
         forwarded: @escaping @Sendable (State) -> [ChildEvent],
         output: @escaping @Sendable (ChildState) -> Event?
     ) -> Feedback {
+        child(request: request, start: { request, _ in start(request) }, forwarded: forwarded, output: output)
+    }
+
+    /// Runs a child machine while the state requests it, like
+    /// ``child(request:start:forwarded:output:)``; what generated machines use. When the parent
+    /// instance is watched (the inspector), the child's instance is watched too, as a `Machine`
+    /// (Docs/Inspector.md I6).
+    @inlinable
+    public static func child<Machine: StateMachine & SendableMetatype, Request: Equatable & Sendable>(
+        machine: Machine.Type,
+        request: @escaping @Sendable (State) -> Request?,
+        start: @escaping @Sendable (Request) -> System<Machine.State, Machine.Event>,
+        forwarded: @escaping @Sendable (State) -> [Machine.Event],
+        output: @escaping @Sendable (Machine.State) -> Event?
+    ) -> Feedback {
+        child(
+            request: request,
+            start: { request, parent in
+                let system = start(request)
+                return parent.map { system.watched(by: $0.children.watcher(for: Machine.self)) } ?? system
+            },
+            forwarded: forwarded, output: output)
+    }
+
+    /// The child feedback; `start` is also handed the watched parent, if any.
+    @inlinable
+    static func child<Request: Equatable & Sendable, ChildState: Sendable, ChildEvent: Sendable>(
+        request: @escaping @Sendable (State) -> Request?,
+        start: @escaping @Sendable (Request, WatchedParent?) -> System<ChildState, ChildEvent>,
+        forwarded: @escaping @Sendable (State) -> [ChildEvent],
+        output: @escaping @Sendable (ChildState) -> Event?
+    ) -> Feedback {
         Feedback { launcher in
             let deliver = launcher.deliver
             let immediately = launcher.immediately
+            let parent = launcher.watched
             let loop = RequestLoop<State, Request, ChildRun<ChildState, ChildEvent>>(
                 request: request,
                 start: { request in
                     let token = EffectRun()
-                    let run = start(request).start(
+                    let run = start(request, parent).start(
                         observer: { _ in },
                         onStop: nil,
                         onFinished: { last in
                             if let event = output(last) { deliver(event, token) }
                         },
-                        immediately: immediately)
+                        immediately: immediately,
+                        parent: parent?.name)
                     return ChildRun(token: token, run: run)
                 })
             return FeedbackLoop(

@@ -42,6 +42,8 @@ struct EffectLauncher<Event: Sendable>: Sendable {
     @usableFromInline let resume: Resumption<Event>?
     /// Told of a one-shot run that returned no event, in a durable instance (D37).
     @usableFromInline let runReturnedNothing: (@Sendable (Int) -> Void)?
+    /// The instance as its children see it, when it is watched (the inspector).
+    @usableFromInline let watched: WatchedParent?
 
     @inlinable
     init(
@@ -49,13 +51,15 @@ struct EffectLauncher<Event: Sendable>: Sendable {
         oneShots: OneShotRuns,
         immediately: Bool,
         resume: Resumption<Event>?,
-        runReturnedNothing: (@Sendable (Int) -> Void)?
+        runReturnedNothing: (@Sendable (Int) -> Void)?,
+        watched: WatchedParent? = nil
     ) {
         self.deliver = deliver
         self.oneShots = oneShots
         self.immediately = immediately
         self.resume = resume
         self.runReturnedNothing = runReturnedNothing
+        self.watched = watched
     }
 
     /// Starts `run` for `request` as a new run; its events are tagged with that run.

@@ -23,8 +23,9 @@ import Android
 #endif
 
 /// A non-recursive OS lock at a stable address. The owner must call `deallocate()` once.
+/// (Package-wide: StateLoopInspector guards its buffers with it.)
 @usableFromInline
-struct PlatformLock {
+package struct PlatformLock {
     #if canImport(Darwin)
     @usableFromInline let pointer: UnsafeMutablePointer<os_unfair_lock>
     #else
@@ -32,7 +33,7 @@ struct PlatformLock {
     #endif
 
     @inlinable
-    init() {
+    package init() {
         pointer = .allocate(capacity: 1)
         #if canImport(Darwin)
         pointer.initialize(to: os_unfair_lock())
@@ -43,7 +44,7 @@ struct PlatformLock {
     }
 
     @inlinable @inline(__always)
-    func lock() {
+    package func lock() {
         #if canImport(Darwin)
         os_unfair_lock_lock(pointer)
         #else
@@ -52,7 +53,7 @@ struct PlatformLock {
     }
 
     @inlinable @inline(__always)
-    func unlock() {
+    package func unlock() {
         #if canImport(Darwin)
         os_unfair_lock_unlock(pointer)
         #else
@@ -61,7 +62,7 @@ struct PlatformLock {
     }
 
     @inlinable
-    func deallocate() {
+    package func deallocate() {
         #if !canImport(Darwin)
         pthread_mutex_destroy(pointer)
         #endif

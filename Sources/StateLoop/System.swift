@@ -26,6 +26,8 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
     @usableFromInline let feedbacks: [Feedback<State, Event>]
     @usableFromInline let eventHook: (@Sendable (Event, State) -> Void)?
     @usableFromInline let isFinished: (@Sendable (State) -> Bool)?
+    /// Follows every instance (the inspector); `nil` for a system nobody watches.
+    @usableFromInline let watcher: InstanceWatcher<State, Event>?
 
     /// Describes a system: its initial state, its reducer and its feedback loops (started in
     /// this order).
@@ -74,13 +76,15 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
         reduce: @escaping @Sendable (inout State, Event) -> Void,
         feedbacks: [Feedback<State, Event>],
         isFinished: (@Sendable (State) -> Bool)?,
-        eventHook: (@Sendable (Event, State) -> Void)?
+        eventHook: (@Sendable (Event, State) -> Void)?,
+        watcher: InstanceWatcher<State, Event>? = nil
     ) {
         self.initial = initial
         self.reduce = reduce
         self.feedbacks = feedbacks
         self.isFinished = isFinished
         self.eventHook = eventHook
+        self.watcher = watcher
     }
 
     /// The same system, calling `observe` with every reduced event and the state after it.
@@ -100,7 +104,16 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
             hook = observe
         }
         return System(
-            initial: initial, reduce: reduce, feedbacks: feedbacks, isFinished: isFinished, eventHook: hook)
+            initial: initial, reduce: reduce, feedbacks: feedbacks, isFinished: isFinished, eventHook: hook,
+            watcher: watcher)
+    }
+
+    /// The same system, each instance of which `watcher` follows from its start (the inspector,
+    /// StateLoopInspector's `inspected(_:by:)`); it replaces an earlier watcher.
+    @usableFromInline package func watched(by watcher: @escaping InstanceWatcher<State, Event>) -> System {
+        System(
+            initial: initial, reduce: reduce, feedbacks: feedbacks, isFinished: isFinished, eventHook: eventHook,
+            watcher: watcher)
     }
 
     /// Starts a fresh instance and calls `onState` with every state, in order, starting with the
@@ -197,6 +210,7 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
     /// Starts an instance. `immediately`: its effect runs start on the draining thread (E54);
     /// the public `start` methods read it from `EffectStart`, a child takes its parent's.
     /// `handle`: set to the instance's handle before the initial state is delivered.
+    /// `parent`: the name of the watched instance whose feedbacks start this one (a child).
     @inlinable
     func start(
         observer: @escaping @Sendable (State) -> Void,
@@ -204,7 +218,47 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
         onFinished: (@Sendable (State) -> Void)?,
         immediately: Bool,
         handle: RunReference<State, Event>? = nil,
-        journal: SystemJournal<State, Event>? = nil
+        journal: SystemJournal<State, Event>? = nil,
+        parent: String? = nil
+    ) -> SystemRun<State, Event> {
+        guard let watcher else {
+            return start(
+                reduce: reduce, eventHook: eventHook, observer: observer, onStop: onStop, onFinished: onFinished,
+                immediately: immediately, handle: handle, journal: journal, watched: nil)
+        }
+        // Asked once per instance: what is not watched pays nothing per event (I12).
+        let watch = watcher(initial, parent)
+        let hook: @Sendable (Event, State) -> Void
+        if let eventHook {
+            hook = { event, state in
+                eventHook(event, state)
+                watch.step(event, state)
+            }
+        } else {
+            hook = watch.step
+        }
+        return start(
+            reduce: watch.reduce, eventHook: hook, observer: observer,
+            onStop: {
+                onStop?()
+                watch.stopped()
+            },
+            onFinished: onFinished, immediately: immediately, handle: handle, journal: journal, watched: watch.asParent)
+    }
+
+    /// Makes the instance's core and starts it; `watched`: the instance as its children see it,
+    /// if watched.
+    @inlinable
+    func start(
+        reduce: @escaping @Sendable (inout State, Event) -> Void,
+        eventHook: (@Sendable (Event, State) -> Void)?,
+        observer: @escaping @Sendable (State) -> Void,
+        onStop: (@Sendable () -> Void)?,
+        onFinished: (@Sendable (State) -> Void)?,
+        immediately: Bool,
+        handle: RunReference<State, Event>?,
+        journal: SystemJournal<State, Event>?,
+        watched: WatchedParent?
     ) -> SystemRun<State, Event> {
         let core = SystemCore(
             initial: initial, reduce: reduce, eventHook: eventHook, record: journal?.recordOfRun,
@@ -213,7 +267,7 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
         handle?.run = run
         core.start(
             feedbacks: feedbacks, isFinished: isFinished, immediately: immediately,
-            resume: journal?.resume, runReturnedNothing: journal?.runReturnedNothing)
+            resume: journal?.resume, runReturnedNothing: journal?.runReturnedNothing, watched: watched)
         return run
     }
 

@@ -98,7 +98,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     @inlinable
     func start(
         feedbacks: [Feedback<State, Event>], isFinished: (@Sendable (State) -> Bool)?, immediately: Bool,
-        resume: Resumption<Event>? = nil, runReturnedNothing: (@Sendable (Int) -> Void)? = nil
+        resume: Resumption<Event>? = nil, runReturnedNothing: (@Sendable (Int) -> Void)? = nil,
+        watched: WatchedParent? = nil
     ) {
         // A run that outlives its system has nobody to talk to.
         let launcher = EffectLauncher<Event>(
@@ -106,7 +107,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
             oneShots: oneShots,
             immediately: immediately,
             resume: resume,
-            runReturnedNothing: runReturnedNothing)
+            runReturnedNothing: runReturnedNothing,
+            watched: watched)
         observer(state)
         loops.reserveCapacity(feedbacks.count + 1)
         for feedback in feedbacks {

@@ -8,7 +8,7 @@ import Testing
 /// builds every test target first, so if a golden file no longer compiles, delete it before
 /// rewriting.)
 @Suite struct GoldenTests {
-    static let fixtures = ["Checkout", "Counter", "Courier", "DeepParallel", "Edges", "Feeds", "Frozen", "GitHubSearch", "Keywords", "Ledger", "Loop", "Microwave", "Nest", "Pair", "ParallelDone", "Payment", "Player", "Regions", "TrafficLight", "Turnstile", "Upload"]
+    static let fixtures = ["Checkout", "Counter", "Courier", "DeepParallel", "Edges", "Feeds", "Frozen", "GitHubSearch", "Keywords", "Ledger", "Loop", "Microwave", "Nest", "Pair", "ParallelDone", "Payment", "Player", "Regions", "TrafficLight", "Turnstile", "Upload", "Vault"]
 
     @Test(arguments: fixtures)
     func generatedSwiftMatchesGoldenFile(_ name: String) throws {

@@ -47,4 +47,13 @@ public protocol StateMachine {
     /// True once `state` is finished (a top-level final state): `reduce` changes nothing, and
     /// the harness fails a `send` to it (T4). Generated machines return `state.isDone`.
     static func isDone(_ state: State) -> Bool
+
+    /// The `context:` fields the spec marks `redact: true`: what leaves the process (the
+    /// inspector's dumps) prints `<redacted>` for them (Docs/Inspector.md I21, I22).
+    static var redactedFields: Set<String> { get }
+}
+
+extension StateMachine {
+    /// No field is redacted unless the spec says so.
+    public static var redactedFields: Set<String> { [] }
 }

@@ -11,14 +11,21 @@
 public enum ValueDump {
     /// `value` over as many lines as a diff needs: structs and classes one field per line,
     /// other composites on one line when every part fits on one (up to 80 characters).
-    public static func lines(of value: Any) -> [String] {
-        render(value, style: .lines, path: [])
+    ///
+    /// - Parameter redacting: Labels whose values print as `<redacted>`, at any depth: a struct's
+    ///   or class's field, an enum payload's or a tuple's label. The inspector passes the fields a
+    ///   spec marks `redact: true` (Docs/Inspector.md I22).
+    public static func lines(of value: Any, redacting: Set<String> = []) -> [String] {
+        render(value, style: .lines, path: [], redacting: redacting)
     }
 
     /// `value` on one line, for messages that name an event or a call.
-    public static func line(of value: Any) -> String {
-        render(value, style: .line, path: []).joined()
+    public static func line(of value: Any, redacting: Set<String> = []) -> String {
+        render(value, style: .line, path: [], redacting: redacting).joined()
     }
+
+    /// What a redacted value prints as.
+    public static let redacted = "<redacted>"
 
     private enum Style { case lines, line }
 
@@ -29,11 +36,16 @@ public enum ValueDump {
     private static let lineWidth = 80
 
     /// `path` holds the classes being rendered around `value`, to cut reference cycles.
-    private static func render(_ value: Any, style: Style, path: [ObjectIdentifier]) -> [String] {
+    private static func render(_ value: Any, style: Style, path: [ObjectIdentifier], redacting: Set<String>) -> [String] {
         let mirror = Mirror(reflecting: value)
+        func render(_ value: Any, path: [ObjectIdentifier] = path) -> [String] {
+            Self.render(value, style: style, path: path, redacting: redacting)
+        }
         func items(_ children: Mirror.Children, path: [ObjectIdentifier] = path) -> [Item] {
             children.map { child in
-                (child.label.flatMap { $0.hasPrefix(".") ? nil : $0 }, render(child.value, style: style, path: path))
+                let label = child.label.flatMap { $0.hasPrefix(".") ? nil : $0 }
+                if let label, redacting.contains(label) { return (label, [redacted]) }
+                return (label, render(child.value, path: path))
             }
         }
         if value is String || value is Substring || value is Character {
@@ -46,13 +58,13 @@ public enum ValueDump {
             return [String(describing: value)]
         case .optional?:
             guard let wrapped = mirror.children.first else { return ["nil"] }
-            return render(wrapped.value, style: style, path: path)
+            return render(wrapped.value)
         case .enum?:
             guard let payload = mirror.children.first else { return [".\(value)"] }
             let fields = Mirror(reflecting: payload.value)
             let parts = fields.displayStyle == .tuple
                 ? items(fields.children)
-                : [(nil, render(payload.value, style: style, path: path))]
+                : [(nil, render(payload.value))]
             return composite(".\(payload.label ?? "")(", parts, ")", style: style, breaks: false)
         case .collection?:
             return composite("[", items(mirror.children), "]", style: style, breaks: false)
@@ -61,7 +73,7 @@ public enum ValueDump {
         case .dictionary?:
             let entries: [Item] = mirror.children.map { entry in
                 let pair = Array(Mirror(reflecting: entry.value).children)
-                return (line(of: pair[0].value), render(pair[1].value, style: style, path: path))
+                return (line(of: pair[0].value, redacting: redacting), render(pair[1].value))
             }
             if entries.isEmpty { return ["[:]"] }
             return composite("[", entries.sorted { $0.label! < $1.label! }, "]", style: style, breaks: false)

@@ -245,6 +245,8 @@ extension MachineContextBuilder {
         var out = SwiftPrinter(placement: placement, level: 3)
         let output = child.onDone.isEmpty ? "output: { _ in nil }" : "output: { child in State.\(outcomeMember(effect, child: child, childSpec: childSpec))(child.output) }"
         out.block(".child(", closing: "),") { out in
+            // The machine: a watched parent (the inspector) watches its children too.
+            out.line("machine: \(childName).self,")
             out.line("request: { state in state.\(GeneratedNames.requestMember(ofEffect: effect.name.value)) },")
             out.line("start: { request in \(childName).system(\(arguments.joined(separator: ", "))) },")
             out.line(child.forward.isEmpty ? "forwarded: { _ in [] }," : "forwarded: { state in state.forwarded.compactMap(\\.\(forwardedAccessor(effect))) },")

@@ -28,6 +28,12 @@ extension MachineContextBuilder {
             out.line("")
             out.line("/// The spec this machine was generated from.")
             out.line("\(p)static var specFile: Swift.String { \(SwiftLiteral.string(Self.fileName(spec.file))) }")
+            let redacted = spec.context.filter(\.redact).map { SwiftLiteral.string($0.name.value) }
+            if !redacted.isEmpty {
+                out.line("")
+                out.line("/// The `context:` fields marked `redact: true`: the inspector's dumps print `<redacted>` for them.")
+                out.line("\(p)static var redactedFields: Swift.Set<Swift.String> { [\(redacted.joined(separator: ", "))] }")
+            }
             out.line("")
             out.line("/// `reduce`, recording the id of every branch it takes in `trace`.")
             out.block("\(p)static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {") { out in

@@ -31,7 +31,7 @@ struct SpecDecoder: Sendable {
         /// Keys of `persist:` written as a mapping.
         static let persist = ["version", "migrations"]
         /// Keys of a context field.
-        static let contextField = ["type", "default"]
+        static let contextField = ["type", "default", "redact"]
         /// Keys of a state.
         static let state = ["type", "history", "target", "initial", "states", "entry", "exit", "on", "ignore", "after", "always", "onDone", "output"]
         /// Values of a state's `type:`.
@@ -193,11 +193,22 @@ struct DecodingSession {
             var type: Located<String>?
             var defaultValue: Located<String>?
             var typeWritten = false
+            var redact = false
             for item in known(body, keys: SpecDecoder.Keys.contextField, in: "in a context field") {
-                if item.key.value == "type" {
+                switch item.key.value {
+                case "type":
                     typeWritten = true
                     type = swiftType(item.value)
-                } else {
+                case "redact":
+                    switch item.value.scalar?.value {
+                    case "true": redact = true
+                    case "false": break
+                    default:
+                        error(
+                            "'redact:' takes 'true' or 'false', found \(Self.found(item.value))", at: item.value.location,
+                            fixIt: "write 'redact: true' to keep '\(fieldName.value)' out of the inspector's dumps")
+                    }
+                default:
                     defaultValue = expression(item.value, of: "'default:'")
                 }
             }
@@ -212,7 +223,7 @@ struct DecodingSession {
                     "context field '\(fieldName.value)' of non-optional type '\(type.value)' needs a 'default:'",
                     at: fieldName.location, fixIt: "add 'default: <Swift expression>', or make the type optional ('\(type.value)?') to start as nil")
             }
-            fields.append(ContextField(name: fieldName, type: type, defaultValue: defaultValue))
+            fields.append(ContextField(name: fieldName, type: type, defaultValue: defaultValue, redact: redact))
         }
         return fields
     }

@@ -99,11 +99,14 @@ public struct ContextField: Sendable {
     public var type: Located<String>
     /// A Swift expression, verbatim. `nil` only when the type is optional (the default is `nil`).
     public var defaultValue: Located<String>?
+    /// `redact: true`: a secret that no dump leaving the process shows (Docs/Inspector.md I21).
+    public var redact: Bool
 
-    public init(name: Located<String>, type: Located<String>, defaultValue: Located<String>?) {
+    public init(name: Located<String>, type: Located<String>, defaultValue: Located<String>?, redact: Bool = false) {
         self.name = name
         self.type = type
         self.defaultValue = defaultValue
+        self.redact = redact
     }
 }
 

@@ -906,6 +906,7 @@ public enum Checkout {
                 run: { request, send in await effects.holdStock(request) }
             ),
             .child(
+                machine: Payment.self,
                 request: { state in state._request_pay },
                 start: { request in Payment.system(initial: .initial(request), effects: effects.pay(request)) },
                 forwarded: { state in state.forwarded.compactMap(\._pay) },

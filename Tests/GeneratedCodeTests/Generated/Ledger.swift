@@ -1148,6 +1148,7 @@ public enum Ledger {
     public static func feedbacks(_ effects: some Effects, clock: some Swift.Clock<Swift.Duration>) -> [StateLoop.Feedback<State, Event>] {
         [
             .child(
+                machine: Courier.self,
                 request: { state in state._request_courier },
                 start: { request in Courier.system(initial: .initial) },
                 forwarded: { state in state.forwarded.compactMap(\._courier) },
