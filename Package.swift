@@ -188,7 +188,8 @@ if Context.environment["STATELOOP_NO_INSPECTOR"] == nil {
         ),
         .testTarget(
             name: "StateLoopInspectorServerTests",
-            dependencies: ["StateLoopInspectorServer", "stateloop-inspect", "stateloop", "StateLoopTestSupport"],
+            // StateLoopExamples and StateLoopInspector: a running TrafficLight attached to the page (I38).
+            dependencies: ["StateLoopInspectorServer", "stateloop-inspect", "stateloop", "StateLoopTestSupport", "StateLoopExamples", "StateLoopInspector"],
             exclude: ["Fixtures"]
         ),
     ]

@@ -1,4 +1,6 @@
 import Foundation
+import StateLoopExamples
+import StateLoopInspector
 import StateLoopTestSupport
 import Testing
 
@@ -113,5 +115,42 @@ import Testing
         #expect(banner.contains("cycles: 2"))
         #expect(try await page.run("return document.querySelector('\(light) .step[data-seq=\"5\"]').classList.contains('bad');") as? Bool == true)
         try await shot("08-replay-mismatch")
+    }
+
+    @Test("I38: a TrafficLight system attached with StateLoopInspector moves on the page as it runs")
+    func i38ALiveSystem() async throws {
+        let inspector = try RunningInspector(builtExecutable("stateloop-inspect"), ["--port", "0"])
+        let page = try await WebDriver()
+        do {
+            try await page.open(inspector.base)
+            try await page.wait("the page to connect", until: "return document.getElementById('status').textContent === 'connected';")
+            let run = TrafficLight.system().inspected(TrafficLight.self, by: Inspector(url: "ws://127.0.0.1:\(inspector.base.port!)/app")).start { _ in }
+            // The instance's number counts the TrafficLights of this test process.
+            let light = #"[data-instance^="TrafficLight#"]"#
+            func lit() async throws -> [String] {
+                try await page.run("return [...document.querySelectorAll('\(light) .diagram g.active > title')].map(t => t.textContent).sort();") as? [String] ?? []
+            }
+            try await page.wait("the initial state", until: "return !!document.querySelector('\(light) g.node.active');")
+            #expect(try await lit() == ["red"])
+            run.send(.powerFailed)
+            try await page.wait("step 1", until: "return !!document.querySelector('\(light) .step[data-seq=\"1\"]');")
+            #expect(try await lit() == ["flashing"])
+            #expect(try await page.run("return document.querySelector('\(light) [id=\"branch-0\"]').classList.contains('taken');") as? Bool == true)
+            run.send(.powerRestored)
+            try await page.wait("step 2", until: "return !!document.querySelector('\(light) .step[data-seq=\"2\"]');")
+            #expect(try await lit() == ["red"])
+            // Red's timer: armed at the start, cancelled by the power failure, armed again.
+            let timers = try await page.run("return [...document.querySelectorAll('\(light) .timeline .timer')].map(e => e.textContent.split(':')[0]);") as? [String]
+            #expect(timers == ["◷ timer armed", "◷ timer cancelled", "◷ timer armed"])
+            try await page.screenshot(to: Self.screenshots.appending(path: "09-live-system.png"))
+            run.stop()
+            try await page.wait("the bye", until: "return document.querySelector('\(light) .ended').textContent === 'stopped';")
+            try await page.screenshot(to: Self.screenshots.appending(path: "10-live-system-stopped.png"))
+        } catch {
+            try? await page.screenshot(to: Self.screenshots.appending(path: "failure-live.png"))
+            await page.quit()
+            throw error
+        }
+        await page.quit()
     }
 }

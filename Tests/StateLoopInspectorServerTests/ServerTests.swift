@@ -36,7 +36,9 @@ final class RunningInspector: @unchecked Sendable {
     struct Failure: Error, CustomStringConvertible { let description: String }
 
     deinit {
-        process.terminate()
+        // SIGKILL: on SIGTERM the server shuts down gracefully, waiting for the WebSockets of the
+        // apps still attached (an `Inspector` reconnects until its process ends).
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 
