@@ -54,7 +54,16 @@ class AppSocket:
         return header + b"\0\0\0\0" + payload
 
     def send(self, frames):
-        self.sock.sendall(b"".join(frames))
+        try:
+            self.sock.sendall(b"".join(frames))
+        except OSError as error:
+            # The server closed: say what its close frame (if any) says.
+            self.sock.settimeout(1)
+            try:
+                reply = self.sock.recv(256)
+            except OSError:
+                reply = b""
+            raise SystemExit(f"the inspector closed the app's socket ({error}); it sent {reply!r}")
 
 
 class Browser:

@@ -93,7 +93,9 @@ public struct InspectorServer: Sendable {
         logger.logLevel = .warning
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router),
+            // Frames as large as a state dump may be; no pings: an app's minimal client need not
+            // answer them, and both ends are on this machine (I31).
+            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(maxFrameSize: Self.maxFrame, autoPing: .disabled)),
             configuration: .init(address: .hostname(host, port: port), serverName: "stateloop-inspect"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger
