@@ -161,3 +161,36 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The inspector (Docs/Inspector.md): `stateloop-inspect`, the web page that shows running machines,
+// served by hummingbird. Left out when STATELOOP_NO_INSPECTOR is set: the sanitizer runs of
+// Scripts/test.sh set it, so that they do not compile hummingbird and SwiftNIO (I30).
+if Context.environment["STATELOOP_NO_INSPECTOR"] == nil {
+    package.dependencies += [
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+    ]
+    package.products.append(.executable(name: "stateloop-inspect", targets: ["stateloop-inspect"]))
+    package.targets += [
+        // The server: the store of messages, the diagrams, the diffs and the exported tests, the page.
+        .target(
+            name: "StateLoopInspectorServer",
+            dependencies: [
+                "StateLoop", "StateLoopSpec", "StateLoopDiagram",
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ]
+        ),
+        .executableTarget(
+            name: "stateloop-inspect",
+            dependencies: ["StateLoopInspectorServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(
+            name: "StateLoopInspectorServerTests",
+            // StateLoopExamples and StateLoopInspector: a running TrafficLight attached to the page (I38).
+            dependencies: ["StateLoopInspectorServer", "stateloop-inspect", "stateloop", "StateLoopTestSupport", "StateLoopExamples", "StateLoopInspector"],
+            exclude: ["Fixtures"]
+        ),
+    ]
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the system packages StateLoop needs when they are missing: libyaml (the YAML parser the
 # generator is built on, pkg-config yaml-0.1), SQLite (the journal store of StateLoopDurable,
-# pkg-config sqlite3), pkg-config, and Graphviz (`dot`, for SVG/PNG diagrams).
+# pkg-config sqlite3), pkg-config, Graphviz (`dot`, for SVG/PNG diagrams), and on Debian Chromium
+# and its WebDriver (`chromium`, `chromedriver`: the inspector's browser tests, Docs/Inspector.md).
 set -euo pipefail
 
 missing=()
@@ -9,6 +10,10 @@ command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 pkg-config --exists yaml-0.1 2>/dev/null || missing+=(libyaml-dev)
 pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 command -v dot >/dev/null 2>&1 || missing+=(graphviz)
+if command -v apt-get >/dev/null 2>&1; then
+    command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+    command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+fi
 # Packages a caller needs besides, named by their command (bench.sh: valgrind, on Linux).
 for extra in "$@"; do command -v "$extra" >/dev/null 2>&1 || missing+=("$extra"); done
 [ ${#missing[@]} -eq 0 ] && exit 0

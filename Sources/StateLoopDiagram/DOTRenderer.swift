@@ -50,9 +50,15 @@ public struct DOTRenderer: Sendable {
     /// How much of each transition the labels show.
     public var detail: DiagramDetail
 
+    /// True to give each arrow of a branch the DOT attribute `id="branch-N"`, N the branch's id
+    /// in traces, so that the SVG's element can be found (the inspector's page marks the branch
+    /// a step took; Docs/Inspector.md I35).
+    public var branchIDs: Bool
+
     /// A renderer at the given detail level (`.standard` leaves ignored events out).
-    public init(detail: DiagramDetail = .standard) {
+    public init(detail: DiagramDetail = .standard, branchIDs: Bool = false) {
         self.detail = detail
+        self.branchIDs = branchIDs
     }
 
     /// The DOT text of `spec`, one `digraph` ending in a newline.
@@ -164,6 +170,7 @@ public struct DOTRenderer: Sendable {
         var attributes = ["label=<\(labelLines(edge).map { $0 + Self.leftBreak }.joined())>"]
         if let color = color(of: edge) { attributes.append("color=\"\(color)\", fontcolor=\"\(color)\"") }
         if let style = style(of: edge) { attributes.append("style=\(style)") }
+        if branchIDs, let branch = edge.branch { attributes.append("id=\"branch-\(branch)\"") }
         return attributes
     }
 

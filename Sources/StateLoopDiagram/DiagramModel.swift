@@ -193,6 +193,8 @@ struct DiagramModel {
         var actions: [Action]
         /// `reenter: true`: the label says so, since the arrow alone cannot (S119).
         var reenters = false
+        /// The branch's id in `TransitionList` (the id a trace reports), for the SVG's element ids.
+        var branch: Int?
 
         /// True when the arrow comes back to its source: internal transitions and self-transitions.
         var isLoop: Bool { target == nil || target == source }
@@ -273,6 +275,7 @@ struct DiagramModel {
         }
 
         var edges: [Edge] = []
+        let transitions = TransitionList(spec)
         /// Adds an edge per branch that can be taken; returns the events the branches ignore.
         func addBranches(_ branches: [Branch], source: String?, trigger: Trigger, event: String?) -> [String] {
             var ignored: [String] = []
@@ -294,7 +297,8 @@ struct DiagramModel {
                         trigger: trigger,
                         condition: condition,
                         actions: actions(assignments) + actions(transition.actions),
-                        reenters: transition.reenter != nil
+                        reenters: transition.reenter != nil,
+                        branch: transitions.id(at: branch.location)
                     ))
                 case .ignore:
                     // An else-ignore only drops the event when the guards before it fail.

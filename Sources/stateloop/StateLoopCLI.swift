@@ -25,7 +25,7 @@ struct StateLoopCLI: ParsableCommand {
             Exit status: 0 ok (warnings allowed), 1 the spec has errors, 2 usage or I/O error.
             """,
         version: "0.1.0",
-        subcommands: [Generate.self, Check.self, Lock.self, Journal.self, Diagram.self, Paths.self, Coverage.self, Templates.self]
+        subcommands: [Generate.self, Check.self, Lock.self, Journal.self, Diagram.self, Paths.self, Coverage.self, Templates.self, Inspect.self]
     )
 
     static func main() {

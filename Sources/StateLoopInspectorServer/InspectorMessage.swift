@@ -1,0 +1,67 @@
+// The wire of Docs/Inspector.md: one JSON object per WebSocket text frame, with a "type".
+
+import Foundation
+
+/// One message of an app (or of a journal read offline), as the inspector keeps it: the JSON
+/// object and the facts the store and the exporter read from it.
+public struct InspectorMessage: @unchecked Sendable {
+    /// The object as received, with what the inspector adds (a step's `diff`). Only JSON values
+    /// (strings, numbers, arrays, dictionaries, `NSNull`), so it is safe to share.
+    public private(set) var object: [String: Any]
+
+    public var type: String { object["type"] as? String ?? "" }
+    public var instance: String { object["instance"] as? String ?? "" }
+    public var seq: Int? { (object["seq"] as? NSNumber)?.intValue }
+
+    /// The message in `text`, or a reason it is not one: not JSON, not an object, no `type` or `instance`.
+    public init(text: String) throws(InspectorError) {
+        guard let parsed = try? JSONSerialization.jsonObject(with: Data(text.utf8)), let object = parsed as? [String: Any] else {
+            throw .badMessage("not a JSON object: \(text.prefix(120))")
+        }
+        try self.init(object: object)
+    }
+
+    public init(object: [String: Any]) throws(InspectorError) {
+        guard object["type"] is String else { throw .badMessage("a message without a \"type\"") }
+        guard object["instance"] is String else { throw .badMessage("a \(object["type"]!) message without an \"instance\"") }
+        self.object = object
+    }
+
+    /// A string field.
+    public subscript(key: String) -> String? { object[key] as? String }
+
+    /// A number field.
+    public func number(_ key: String) -> Double? { (object[key] as? NSNumber)?.doubleValue }
+
+    /// A step's state dump, split into lines.
+    public var stateLines: [String]? {
+        (object["state"] as? String).map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+    }
+
+    mutating func set(_ key: String, _ value: Any) {
+        object[key] = value
+    }
+
+    /// The message as one line of JSON, its keys sorted.
+    public var json: String {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// What goes wrong in the inspector, each saying how to fix it.
+public enum InspectorError: Error, Equatable, CustomStringConvertible {
+    case badMessage(String)
+    case unknownInstance(String)
+    case cannotExport(String)
+    case spec(String)
+
+    public var description: String {
+        switch self {
+        case .badMessage(let why): "a message the inspector cannot read (\(why)): the app must send the messages of Docs/Inspector.md"
+        case .unknownInstance(let name): "no machine instance '\(name)' has said hello to this inspector"
+        case .cannotExport(let why): "cannot export these steps as a test: \(why)"
+        case .spec(let why): why
+        }
+    }
+}

@@ -1,0 +1,109 @@
+// The inspector's HTTP server: the page, the diagrams, the exports, and the two WebSockets (I30-I33).
+
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+
+/// Serves, on one port:
+/// - `GET /`: the page (`InspectorPage`), which works offline: no script or style from elsewhere;
+/// - `GET /diagram?spec=Door.machine.yml`: the spec's SVG (`Diagrams`);
+/// - `GET /export?instance=Door%231&from=1&to=4`: those steps as a `MachineTest` snippet (`TestExport`);
+/// - `GET /stats`: how many messages the store keeps, and its bound;
+/// - `ws://…/app`: apps send their messages here (Docs/Inspector.md, the wire);
+/// - `ws://…/page`: a page receives every stored message, then each new one.
+public struct InspectorServer: Sendable {
+    public var host: String
+    public var port: Int
+    public let store: InspectorStore
+    public let diagrams: Diagrams
+
+    /// The loopback address unless `host` says otherwise (I31).
+    public init(host: String = "127.0.0.1", port: Int = 4567, store: InspectorStore, diagrams: Diagrams) {
+        self.host = host
+        self.port = port
+        self.store = store
+        self.diagrams = diagrams
+    }
+
+    /// The largest frame an app may send: a state dump of a few megabytes.
+    static let maxFrame = 16 << 20
+
+    /// Runs until cancelled; `onRunning` gets the port it listens on (the real one for port 0).
+    public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        let store = self.store
+        let diagrams = self.diagrams
+
+        router.get("/") { _, _ in
+            Self.response(InspectorPage.html, type: "text/html; charset=utf-8")
+        }
+        router.get("/diagram") { request, _ in
+            let name = request.uri.queryParameters.get("spec") ?? ""
+            switch await diagrams.svg(forSpecNamed: name) {
+            case .success(let svg): return Self.response(svg, type: "image/svg+xml")
+            case .failure(let error): return Self.response(error.description, type: "text/plain; charset=utf-8", status: .notFound)
+            }
+        }
+        router.get("/export") { request, _ in
+            let query = request.uri.queryParameters
+            let instance = query.get("instance") ?? ""
+            do throws(InspectorError) {
+                let (hello, messages) = try await store.messages(of: instance)
+                guard let from = query.get("from").flatMap(Int.init), let to = query.get("to").flatMap(Int.init) else {
+                    throw .cannotExport("say which steps: ?from=N&to=M")
+                }
+                let export = TestExport(machine: hello["machine"] ?? "", instance: instance, messages: messages)
+                return Self.response(try export.snippet(from: from, to: to), type: "text/plain; charset=utf-8")
+            } catch {
+                return Self.response(error.description, type: "text/plain; charset=utf-8", status: .badRequest)
+            }
+        }
+        router.get("/stats") { _, _ in
+            Self.response("{\"kept\":\(await store.count),\"limitPerInstance\":\(store.limit)}", type: "application/json")
+        }
+        router.ws("/app") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, context in
+            for try await message in inbound.messages(maxSize: Self.maxFrame) {
+                guard case .text(let text) = message else { continue }
+                do throws(InspectorError) {
+                    try await store.receive(text: text)
+                } catch {
+                    context.logger.warning("\(error)")
+                }
+            }
+        }
+        router.ws("/page") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, _ in
+            let (id, messages) = await store.subscribe()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await json in messages { try await outbound.write(.text(json)) }
+                }
+                group.addTask {
+                    // The page sends nothing; its stream ends when it goes away.
+                    for try await _ in inbound {}
+                }
+                try await group.next()
+                group.cancelAll()
+            }
+            await store.unsubscribe(id)
+        }
+
+        var logger = Logger(label: "stateloop-inspect")
+        logger.logLevel = .warning
+        let app = Application(
+            router: router,
+            // Frames as large as a state dump may be; no pings: an app's minimal client need not
+            // answer them, and both ends are on this machine (I31).
+            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(maxFrameSize: Self.maxFrame, autoPing: .disabled)),
+            configuration: .init(address: .hostname(host, port: port), serverName: "stateloop-inspect"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+
+    private static func response(_ text: String, type: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: type, .cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import StateLoopExamples
+import StateLoopInspector
+import StateLoopTestSupport
+import Testing
+
+/// The page in headless Chromium (Docs/Inspector.md I38–I43): `stateloop-inspect` serves it, an
+/// app's WebSocket client (the browser's own `WebSocket`, on `ws://…/app`, in the same tab) sends
+/// a recorded TrafficLight run step by step, and the test reads what the page shows. Screenshots
+/// of each step go to `.build/inspector-screenshots/`.
+@Suite(.serialized) struct BrowserTests {
+    static let screenshots = packageRoot.appending(path: ".build/inspector-screenshots")
+
+    /// The page's panel of `instance`, as a CSS selector.
+    static func panel(_ instance: String) -> String { #"[data-instance="\#(instance)"]"# }
+
+    @Test("I38, I39, I40, I41, I43: live steps, time travel, the replay mismatch, the export and a child, in Chromium")
+    func i38ThePageInABrowser() async throws {
+        try FileManager.default.createDirectory(at: Self.screenshots, withIntermediateDirectories: true)
+        let inspector = try RunningInspector(builtExecutable("stateloop-inspect"), ["--port", "0"])
+        let browser = try await WebDriver()
+        do {
+            try await walkThrough(inspector, browser)
+        } catch {
+            try? await browser.screenshot(to: Self.screenshots.appending(path: "failure.png"))
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
+    }
+
+    private func walkThrough(_ inspector: RunningInspector, _ page: WebDriver) async throws {
+        func shot(_ name: String) async throws { try await page.screenshot(to: Self.screenshots.appending(path: "\(name).png")) }
+        let light = Self.panel("TrafficLight#1")
+        /// The names of the states lit in `panel`'s diagram, sorted.
+        func lit(_ panel: String) async throws -> [String] {
+            let names = try await page.run("""
+                return [...document.querySelectorAll('\(panel) .diagram g.active > title')].map(t => t.textContent).sort();
+                """) as? [String]
+            return names ?? []
+        }
+
+        try await page.open(inspector.base)
+        try await page.wait("the page to connect", until: "return document.getElementById('status').textContent === 'connected';")
+        try await shot("01-empty")
+
+        // An app: the browser's WebSocket to /app, sending the recorded run one step at a time.
+        try await page.run("window.app = new WebSocket('ws://' + location.host + '/app'); return true;")
+        try await page.wait("the app's socket", until: "return window.app.readyState === 1;")
+        let run = try trafficLightRun()
+        func send(_ lines: [String]) async throws {
+            try await page.run("for (const m of arguments[0]) window.app.send(m); return true;", [lines])
+        }
+        func seq(_ line: String) -> Int? { (line.firstMatch(of: /"seq": ([0-9]+)/)?.1).flatMap { Int($0) } }
+
+        // I38: each step as it comes, live.
+        try await send(run.filter { seq($0) == nil || seq($0) == 0 })
+        try await page.wait("step 0", until: "return !!document.querySelector('\(light) .step[data-seq=\"0\"]') && !!document.querySelector('\(light) svg');")
+        try await page.wait("red lit", until: "return !!document.querySelector('\(light) g.node.active');")
+        #expect(try await lit(light) == ["red"])
+        try await shot("02-initial-state")
+
+        try await send(run.filter { seq($0) == 1 })
+        try await page.wait("step 1", until: "return !!document.querySelector('\(light) .step[data-seq=\"1\"]');")
+        #expect(try await lit(light) == ["green"])
+        #expect(try await page.run("return document.querySelector('\(light) [id=\"branch-3\"]').classList.contains('taken');") as? Bool == true)
+        let diff = try await page.run("return [...document.querySelectorAll('\(light) .step[data-seq=\"1\"] .del, \(light) .step[data-seq=\"1\"] .ins')].map(e => e.textContent);") as? [String]
+        #expect(diff == ["−   mode: .red,", "−   cycles: 0", "+   mode: .green,", "+   cycles: 1"])
+        try await shot("03-step-1-live")
+
+        for step in 2...5 { try await send(run.filter { seq($0) == step }) }
+        try await page.wait("step 5", until: "return !!document.querySelector('\(light) .step[data-seq=\"5\"]');")
+        #expect(try await lit(light) == ["red"])
+        #expect(try await page.run("return document.querySelector('\(light) [id=\"branch-8\"]').classList.contains('taken');") as? Bool == true)
+        let timeline = try await page.run("return [...document.querySelectorAll('\(light) .timeline .entry')].map(e => e.className.split(' ')[1]);") as? [String]
+        #expect(timeline == ["step", "timer", "step", "timer", "timer", "step", "timer", "timer", "step", "timer", "timer", "step", "timer", "step", "timer"])
+        #expect(try await page.run("return document.querySelector('\(light) .state').textContent;") as? String == "TrafficLight.State(\n  mode: .red,\n  cycles: 1\n)")
+        try await shot("04-live-after-5-steps")
+
+        // I43: a child machine gets its own panel, after its parent's.
+        try await send([
+            #"{"type":"child","instance":"TrafficLight#1","seq":5,"phase":"started","child":"Counter#1"}"#,
+            #"{"type":"hello","protocol":1,"instance":"Counter#1","machine":"Counter","spec":"Counter.machine.yml","parent":"TrafficLight#1","journalVersion":null}"#,
+            #"{"type":"step","instance":"Counter#1","seq":0,"time":0,"event":null,"branches":[],"state":"Counter.State(\n  mode: .counting,\n  count: 0\n)","configuration":["counting"]}"#,
+            #"{"type":"step","instance":"Counter#1","seq":1,"time":2.5,"event":".increment","branches":[{"id":0,"line":16}],"state":"Counter.State(\n  mode: .counting,\n  count: 1\n)","configuration":["counting"]}"#,
+        ])
+        let counter = Self.panel("Counter#1")
+        try await page.wait("the child's panel", until: "return !!document.querySelector('\(counter) g.node.active');")
+        #expect(try await page.run("return [...document.querySelectorAll('.panel')].map(p => p.dataset.instance);") as? [String] == ["TrafficLight#1", "Counter#1"])
+        #expect(try await lit(counter) == ["counting"])
+        try await shot("05-parent-and-child")
+
+        // I39: time travel, by a real click on step 2.
+        try await page.click("\(light) .step[data-seq=\"2\"]")
+        try await page.wait("step 2 shown", until: "return document.querySelector('\(light) .step.selected').dataset.seq === '2';")
+        #expect(try await lit(light) == ["yellow"])
+        #expect(try await page.run("return document.querySelector('\(light) .state').textContent;") as? String == "TrafficLight.State(\n  mode: .yellow,\n  cycles: 1\n)")
+        #expect(try await page.run("return document.querySelector('\(light) button.live').classList.contains('on');") as? Bool == false)
+        #expect(try await page.run("return document.querySelector('\(light) [id=\"branch-4\"]').classList.contains('taken');") as? Bool == true)
+        try await shot("06-time-travel-to-step-2")
+
+        // I41: steps 1 to 5 (click, shift-click) exported: the test ExamplesTests runs.
+        try await page.click("\(light) .step[data-seq=\"1\"]")
+        try await page.run("document.querySelector('\(light) .step[data-seq=\"5\"]').dispatchEvent(new MouseEvent('click', {shiftKey: true, bubbles: true})); return true;")
+        try await page.click("\(light) button.export-button")
+        try await page.wait("the export", until: "return document.querySelector('\(light) pre.export').textContent.length > 0;")
+        #expect(try await page.run("return document.querySelector('\(light) pre.export').textContent;") as? String == exportedTrafficLightTest())
+        try await shot("07-exported-test")
+
+        // I40: a replay mismatch, loudly.
+        try await send([#"{"type":"mismatch","instance":"TrafficLight#1","seq":5,"recorded":"TrafficLight.State(\n  mode: .red,\n  cycles: 1\n)","replayed":"TrafficLight.State(\n  mode: .red,\n  cycles: 2\n)"}"#])
+        try await page.wait("the mismatch banner", until: "return !document.querySelector('\(light) .mismatch').hidden;")
+        let banner = try await page.run("return document.querySelector('\(light) .mismatch').textContent;") as? String ?? ""
+        #expect(banner.hasPrefix("Replay mismatch at step 5: the reducer gave a different state from the same state and event"))
+        #expect(banner.contains("cycles: 2"))
+        #expect(try await page.run("return document.querySelector('\(light) .step[data-seq=\"5\"]').classList.contains('bad');") as? Bool == true)
+        try await shot("08-replay-mismatch")
+    }
+
+    @Test("I38: a TrafficLight system attached with StateLoopInspector moves on the page as it runs")
+    func i38ALiveSystem() async throws {
+        let inspector = try RunningInspector(builtExecutable("stateloop-inspect"), ["--port", "0"])
+        let page = try await WebDriver()
+        do {
+            try await page.open(inspector.base)
+            try await page.wait("the page to connect", until: "return document.getElementById('status').textContent === 'connected';")
+            let run = TrafficLight.system().inspected(TrafficLight.self, by: Inspector(url: "ws://127.0.0.1:\(inspector.base.port!)/app")).start { _ in }
+            // The instance's number counts the TrafficLights of this test process.
+            let light = #"[data-instance^="TrafficLight#"]"#
+            func lit() async throws -> [String] {
+                try await page.run("return [...document.querySelectorAll('\(light) .diagram g.active > title')].map(t => t.textContent).sort();") as? [String] ?? []
+            }
+            try await page.wait("the initial state", until: "return !!document.querySelector('\(light) g.node.active');")
+            #expect(try await lit() == ["red"])
+            run.send(.powerFailed)
+            try await page.wait("step 1", until: "return !!document.querySelector('\(light) .step[data-seq=\"1\"]');")
+            #expect(try await lit() == ["flashing"])
+            #expect(try await page.run("return document.querySelector('\(light) [id=\"branch-0\"]').classList.contains('taken');") as? Bool == true)
+            run.send(.powerRestored)
+            try await page.wait("step 2", until: "return !!document.querySelector('\(light) .step[data-seq=\"2\"]');")
+            #expect(try await lit() == ["red"])
+            // Red's timer: armed at the start, cancelled by the power failure, armed again.
+            let timers = try await page.run("return [...document.querySelectorAll('\(light) .timeline .timer')].map(e => e.textContent.split(':')[0]);") as? [String]
+            #expect(timers == ["◷ timer armed", "◷ timer cancelled", "◷ timer armed"])
+            try await page.screenshot(to: Self.screenshots.appending(path: "09-live-system.png"))
+            run.stop()
+            try await page.wait("the bye", until: "return document.querySelector('\(light) .ended').textContent === 'stopped';")
+            try await page.screenshot(to: Self.screenshots.appending(path: "10-live-system-stopped.png"))
+        } catch {
+            try? await page.screenshot(to: Self.screenshots.appending(path: "failure-live.png"))
+            await page.quit()
+            throw error
+        }
+        await page.quit()
+    }
+}

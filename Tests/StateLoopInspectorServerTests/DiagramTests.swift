@@ -1,0 +1,54 @@
+import Foundation
+import StateLoopTestSupport
+import Testing
+@testable import StateLoopInspectorServer
+
+/// The package's root folder (this file is Tests/StateLoopInspectorServerTests/DiagramTests.swift).
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+@Suite struct DiagramTests {
+    @Test("I34: a spec named on the command line, else found by its file name below the current folder")
+    func i34Lookup() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "inspector-i34-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appending(path: "deep/er"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let spec = try String(contentsOf: packageRoot.appending(path: "Specs/Counter.machine.yml"), encoding: .utf8)
+        try spec.write(to: folder.appending(path: "deep/Counter.machine.yml"), atomically: true, encoding: .utf8)
+        // The deeper copy is another machine: the shallower one must win.
+        try spec.replacingOccurrences(of: "counting", with: "deeper").write(to: folder.appending(path: "deep/er/Counter.machine.yml"), atomically: true, encoding: .utf8)
+
+        let found = try await Diagrams(specs: [], searchRoot: folder.path).svg(forSpecNamed: "Counter.machine.yml").get()
+        #expect(found.contains("<title>counting</title>"))
+        let named = try await Diagrams(specs: [packageRoot.appending(path: "Specs/TrafficLight.machine.yml").path], searchRoot: folder.path)
+            .svg(forSpecNamed: "TrafficLight.machine.yml").get()
+        #expect(named.contains("<title>flashing</title>"))
+
+        let missing = await Diagrams(specs: [], searchRoot: folder.path).svg(forSpecNamed: "Door.machine.yml")
+        #expect(throws: InspectorError.spec("no spec Door.machine.yml was given on the command line or found under \(folder.path): name it, `stateloop inspect path/to/Door.machine.yml`")) { try missing.get() }
+
+        try "machine: Broken\nstates: [".write(to: folder.appending(path: "Broken.machine.yml"), atomically: true, encoding: .utf8)
+        let broken = await Diagrams(specs: [], searchRoot: folder.path).svg(forSpecNamed: "Broken.machine.yml")
+        #expect(throws: (any Error).self) { try broken.get() }
+        if case .failure(let error) = broken {
+            #expect(error.description.hasPrefix("\(folder.path)/Broken.machine.yml has errors (`stateloop check \(folder.path)/Broken.machine.yml` lists them):\n\(folder.path)/Broken.machine.yml:"))
+        }
+    }
+
+    @Test("I35: states are the SVG's titles, each arrow of a branch has the id branch-N")
+    func i35ElementIDs() async throws {
+        let svg = try await Diagrams(specs: [packageRoot.appending(path: "Specs/Upload.machine.yml").path]).svg(forSpecNamed: "Upload.machine.yml").get()
+        let light = try await Diagrams(specs: [packageRoot.appending(path: "Specs/TrafficLight.machine.yml").path]).svg(forSpecNamed: "TrafficLight.machine.yml").get()
+        for state in ["sending", "paused", "hashing", "failed", "finished"] {
+            #expect(svg.contains("<title>\(state)</title>"), "state \(state)")
+        }
+        for composite in ["working", "transfer", "checksum"] {
+            #expect(svg.contains("<title>cluster_\(composite)</title>"), "composite \(composite)")
+        }
+        // Every branch that is drawn as an arrow of its own, by its id in traces (TransitionList):
+        // the machine's powerFailed (0), red's timer (3), green's pedestrianWaiting (4) and timer
+        // (5), yellow's timer (7), flashing's powerRestored (8); the ignores (1, 2, 6, 9, 10) have none.
+        // (Graphviz writes the hyphen as `&#45;`.)
+        let ids = light.matches(of: /<g id="branch&#45;([0-9]+)" class="edge">/).map { Int($0.1)! }
+        #expect(ids.sorted() == [0, 3, 4, 5, 7, 8])
+    }
+}
