@@ -194,3 +194,14 @@ if Context.environment["STATELOOP_NO_INSPECTOR"] == nil {
         ),
     ]
 }
+
+// STATELOOP_TEST_TARGETS="A B" keeps only those test targets: each sanitizer run of Scripts/test.sh
+// builds the suites it runs, not the whole test bundle (ASan would compile GeneratedCodeTests'
+// goldens for nothing). Unset, every test target is kept.
+if let kept = Context.environment["STATELOOP_TEST_TARGETS"]?.split(separator: " ").map(String.init) {
+    let tests = Set(package.targets.filter { $0.type == .test }.map(\.name))
+    for name in kept where !tests.contains(name) {
+        fatalError("STATELOOP_TEST_TARGETS names '\(name)', which is not a test target of Package.swift")
+    }
+    package.targets.removeAll { $0.type == .test && !kept.contains($0.name) }
+}

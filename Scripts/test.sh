@@ -24,12 +24,15 @@ echo "== the runtime, the generated machines and the journal stores under Thread
 # journal stores, which many tasks call at once (Docs/Durability.md D12).
 # STATELOOP_NO_INSPECTOR: the sanitizer builds leave the inspector's web server (hummingbird,
 # SwiftNIO) out: none of the suites below runs it, and it would double their build (Docs/Inspector.md I30).
-STATELOOP_NO_INSPECTOR=1 swift test --sanitize=thread --scratch-path .build-tsan --filter "StateLoopTests|GeneratedCodeTests|StateLoopDurableTests"
+# STATELOOP_TEST_TARGETS: each sanitizer build compiles only the test targets it runs (Package.swift).
+STATELOOP_NO_INSPECTOR=1 STATELOOP_TEST_TARGETS="StateLoopTests GeneratedCodeTests StateLoopDurableTests" \
+    swift test --sanitize=thread --scratch-path .build-tsan
 
 echo "== the front end and generator under AddressSanitizer"
 # --disable-xctest: LeakSanitizer reports a leak inside XCTest's own runner (which runs no test
 # here); Swift Testing runs every test.
-STATELOOP_NO_INSPECTOR=1 swift test --sanitize=address --scratch-path .build-asan --disable-xctest \
+STATELOOP_NO_INSPECTOR=1 STATELOOP_TEST_TARGETS="StateLoopSpecTests StateLoopCodegenTests" \
+    swift test --sanitize=address --scratch-path .build-asan --disable-xctest \
     --filter "StateLoopSpecTests|StateLoopCodegenTests\.(GoldenTests|SnippetTests|TemplateSetTests|OutputTests|SwiftLiteralTests|EmbeddedSwiftCheckTests|MustacheParentTests|EmbeddedTemplatesTests)"
 
 echo "== fuzzing the front end and generator for a minute"
