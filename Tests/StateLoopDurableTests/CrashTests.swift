@@ -13,12 +13,14 @@ import Testing
 
         let process = Process()
         let output = Pipe()
+        let errors = Pipe()
         var text = ""
 
         init(_ path: String, machine: String) throws {
             process.executableURL = Self.executable
             process.arguments = [path, "\(CrashTests.batch)", machine]
             process.standardOutput = output
+            process.standardError = errors
             try process.run()
         }
 
@@ -36,6 +38,7 @@ import Testing
             Foundation.kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            text += String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL, "\(text)")
             let reported = text.split(separator: "\n").filter { $0.hasPrefix("committed ") }.compactMap { Int64($0.dropFirst(10)) }
             return reported.last ?? 0
