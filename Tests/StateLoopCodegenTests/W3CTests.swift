@@ -68,4 +68,17 @@ struct W3CTests {
         try #require(run.status == 0, "the W3C tests did not build or run:\n\(run.output.prefix(3_000))")
         #expect(run.output.split(separator: "\n").map(String.init) == expected)
     }
+
+    @Test("the tests known to end differently are those Docs/Statecharts.md counts so, each with its '# ends in:' line")
+    func testsThatEndDifferentlyAreDocumented() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0.hasSuffix(".machine.yml") }
+        let differing = try files.filter { file in
+            try String(contentsOf: Self.folder.appendingPathComponent(file), encoding: .utf8).contains("\n# ends in: ")
+        }.map { String($0.dropFirst("test".count).prefix { $0.isNumber }) }.sorted()
+        let docs = try String(contentsOf: TestPaths.package.appendingPathComponent("Docs/Statecharts.md"), encoding: .utf8)
+        let row = try #require(docs.split(separator: "\n").first { $0.hasPrefix("| known to end differently | ") })
+        let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(cells[1] == "\(differing.count)", "\(row)")
+        #expect(cells[2].hasPrefix(differing.joined(separator: ", ") + ":"), "\(row)")
+    }
 }
