@@ -45,6 +45,12 @@ public final class MachineTest<M: StateMachine> {
     public var armedSends: [ArmedSend<M.Event>] {
         sends.filter { !$0.hasFired }.sorted { $0.deadline < $1.deadline }.map(\.send)
     }
+    /// How far `advance(by:)` must move the clock for the next armed timer or pending send to
+    /// come due; `nil` when none is armed (T16). A test that runs the machine as a clock would
+    /// advances by it and takes what came due, until it is `nil`.
+    public var timeUntilNextDue: Duration? {
+        (armed.map(\.deadline) + sends.filter { !$0.hasFired }.map(\.deadline)).min().map { $0 - now }
+    }
 
     /// A queued event and where it came from, for messages and `receive(timer:)`.
     private struct Queued {

@@ -8,7 +8,8 @@ struct Paths: ParsableCommand {
         abstract: "Print a shortest path of events to every state and transition of a spec.",
         discussion: """
             Searches the machine's configurations from its initial state: events (those from \
-            effects only where an effect that sends them runs), timers, always: and onDone:. Guards \
+            effects only where an effect that sends them runs), timers, always: and onDone:, raised \
+            events, and the delivery of the machine's pending sends (`name (sent after 5s)`). Guards \
             are symbolic: each path lists the guards it assumes to hold, and as !(guard) those it \
             assumes to fail; an event an effect must answer with says which effect. History states \
             enter their default. States and transitions no path reaches are reported as \
@@ -151,7 +152,8 @@ private enum PathsJSON {
     }
 
     struct Step: Encodable {
-        /// `event`, `timer`, `always` or `onDone`.
+        /// `event`, `raised`, `sent` (the delivery of a pending send, with its delay), `timer`,
+        /// `always` or `onDone`.
         var trigger: String
         var event: String?
         var delay: String?
@@ -191,7 +193,8 @@ private enum PathsJSON {
                 trigger: "", transitions: step.transitions, holding: guards(step.holding), failing: guards(step.failing),
                 effect: step.effect, text: paths.text(of: step))
             switch step.trigger {
-            case .event(let name), .group(let name, _): (json.trigger, json.event) = (step.isRaised ? "raised" : "event", name)
+            case .event(let name), .group(let name, _):
+                (json.trigger, json.event, json.delay) = (step.isRaised ? "raised" : step.sentAfter == nil ? "event" : "sent", name, step.sentAfter)
             case .timer(_, let delay): (json.trigger, json.delay) = ("timer", delay)
             case .always: json.trigger = "always"
             case .done: json.trigger = "onDone"

@@ -11,6 +11,7 @@ public enum Examples {
         ("TrafficLight", { await trafficLight() }),
         ("TCP", { await tcp() }),
         ("Keyboard", { await keyboard() }),
+        ("SearchBox", { await searchBox() }),
         ("GitHubSearch", { await gitHubSearch() }),
         ("Movies", { await movies() }),
         ("SignIn", { await signIn() }),
@@ -87,6 +88,24 @@ public enum Examples {
             machine.send(.reset)           // the regions' own `initial:`: numOff, capsOff
             machine.send(.unplug)
             machine.send(.plugIn)          // the list again: Num Lock on
+        }
+    }
+
+    public static func searchBox(clock: FastForwardClock = demoClock) async -> [String] {
+        let suggestions = Suggestions(words: ["swift", "swiftly", "swim", "swing", "switch", "sword"])
+        let describe: @Sendable (SearchBox.State) -> String = { state in
+            "\(state.mode) query=\(state.query) results=\(state.results) searches=\(suggestions.searches)"
+        }
+        return await Demo.trace(SearchBox.system(effects: suggestions, clock: clock), describe: describe) { machine in
+            machine.send(.typed(text: "s"))   // each keystroke replaces the pending `settled`...
+            machine.send(.typed(text: "sw"))
+            machine.send(.typed(text: "swi"))
+            await machine.waitUntil { $0.isIn(.showing) }  // ...so one search, after the pause
+            machine.send(.typed(text: "swif"))
+            machine.send(.submitted)          // Return: searches now and cancels the pending `settled`
+            await machine.waitUntil { $0.isIn(.showing) }
+            machine.send(.typed(text: "swo"))
+            machine.send(.cleared)            // cancels it too: nothing is searched
         }
     }
 

@@ -77,6 +77,24 @@ import Testing
         ])
     }
 
+    @Test("S129, S130, S133: the search box searches once after a pause in typing, at once on Return, and never after a clear")
+    func searchBoxDebouncesItsSearchesWithSendAndCancel() async {
+        let found = "[\"swift\", \"swiftly\", \"swim\", \"swing\", \"switch\"]"
+        #expect(await Examples.searchBox(clock: Self.clock) == [
+            "start -> idle query= results=[] searches=0",
+            "typed(text: \"s\") -> typing query=s results=[] searches=0",
+            "typed(text: \"sw\") -> typing query=sw results=[] searches=0",
+            "typed(text: \"swi\") -> typing query=swi results=[] searches=0",
+            "_send(2) -> searching query=swi results=[] searches=0",
+            "found(results: \(found)) -> showing query=swi results=\(found) searches=1",
+            "typed(text: \"swif\") -> typing query=swif results=\(found) searches=1",
+            "submitted -> searching query=swif results=\(found) searches=1",
+            "found(results: [\"swift\", \"swiftly\"]) -> showing query=swif results=[\"swift\", \"swiftly\"] searches=2",
+            "typed(text: \"swo\") -> typing query=swo results=[\"swift\", \"swiftly\"] searches=2",
+            "cleared -> idle query= results=[] searches=2",
+        ])
+    }
+
     @Test func gitHubSearchPaginatesRetriesOnItsTimerAndStartsOverOnANewSearch() async {
         #expect(await Examples.gitHubSearch(clock: Self.clock) == [
             "start -> idle results=0",

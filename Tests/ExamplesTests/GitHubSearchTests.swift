@@ -150,6 +150,10 @@ import Testing
                     test.receive(timer: state, index: index)
                 case .always, .onDone, .raised:
                     break  // microsteps and raised events: the step before took them
+                case .sent:
+                    // The delivery of a pending send (S150): when it is due, it is queued.
+                    test.advance(by: try #require(test.timeUntilNextDue))
+                    test.skipReceivedEvents()
                 }
             }
             #expect(coverage.taken(GitHubSearch.self).contains(id), "\(GitHubSearch.transitions[id]) via \(steps)")

@@ -82,19 +82,23 @@ struct SendTests {
         #expect(state.pendingSends.isEmpty)
     }
 
-    @Test("T16: advance(by:) queues the sends due, in the order they were sent; receive takes their deliveries")
+    @Test("T16: advance(by:) queues the sends due, in the order they were sent; receive takes their deliveries; timeUntilNextDue says when the next is due")
     func t16TheHarnessFiresSendsOnItsClock() {
         let test = MachineTest(Reminder.self, state: .initial, coverage: TransitionCoverage())
         test.send(.arm) { $0.mode = .armed }
         #expect(test.armedSends.map(\.number) == [0, 1])
+        #expect(test.timeUntilNextDue == .seconds(5))
         test.advance(by: .seconds(4))
         #expect(test.queuedEvents.isEmpty)
+        #expect(test.timeUntilNextDue == .seconds(1))
         test.advance(by: .seconds(1))
         #expect(test.queuedEvents == [._send(0), ._send(1)])
         test.receive(._send(0)) { $0.nags = 1 }
         test.receive(._send(1)) { $0.pings = 1 }
         #expect(test.armedSends.map(\.event) == [.nag(count: 2)])
+        #expect(test.timeUntilNextDue == .seconds(5))
         test.send(.dismiss) { $0.mode = .idle }
+        #expect(test.timeUntilNextDue == nil)
         test.finish()
 
         let pending = MachineTest(Reminder.self, state: Self.armed, coverage: TransitionCoverage())
@@ -104,6 +108,24 @@ struct SendTests {
             RecordedFailure(message: "The send #0 .nag(count: 1) after 5.0 seconds, id reminder is still pending at the end of the test: advance(by:) and receive its event, or skipTimers().", line: finishLine),
             RecordedFailure(message: "The send #1 .ping after 5.0 seconds is still pending at the end of the test: advance(by:) and receive its event, or skipTimers().", line: finishLine),
         ])
+    }
+
+    @Test("S150: Machine.paths reaches the nag through the delivery of its pending send, which a walking test receives")
+    func s150TheGeneratedPathsDeliverPendingSends() throws {
+        let nag = try #require(Reminder.transitions.indices.first { Reminder.transitions[$0].line == 30 })
+        let steps = try #require(Reminder.paths.transitions[nag])
+        #expect(steps.map(\.trigger) == [.event("arm"), .sent("nag")])
+        #expect(steps.map(\.description) == ["arm", "nag (sent after 5s)"])
+        let coverage = TransitionCoverage()
+        let test = MachineTest(Reminder.self, state: .initial, coverage: coverage)
+        test.checksState = false
+        test.send(.arm)
+        test.advance(by: try #require(test.timeUntilNextDue))
+        test.receive(._send(0))
+        #expect(coverage.taken(Reminder.self).contains(nag))
+        test.skipReceivedEvents()
+        test.skipTimers()
+        test.finish()
     }
 
     @Test("S133: the system delivers a due send through its clock, after the state that sent it is gone")

@@ -83,6 +83,19 @@ import Testing
         #expect(guardJSON["line"] as? Int == 42)
         #expect(steps[2]["transitions"] as? [Int] == [next["id"] as? Int].compactMap { $0 })
     }
+
+    @Test("S150: paths --format json marks the delivery of a pending send as trigger sent, with its delay")
+    func jsonSentStep() throws {
+        let result = try StateLoopTool.run(["paths", "Specs/SearchBox.machine.yml", "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let root = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let states = try #require(root["states"] as? [[String: Any]])
+        let searching = try #require(states.first { $0["name"] as? String == "searching" }?["path"] as? [[String: Any]])
+        #expect(searching.map { $0["trigger"] as? String } == ["event", "sent"])
+        #expect(searching.map { $0["event"] as? String } == ["typed", "settled"])
+        #expect(searching[1]["delay"] as? String == "300ms")
+        #expect(searching[1]["text"] as? String == "settled (sent after 300ms)")
+    }
 }
 
 @Suite struct CoverageCommandTests {

@@ -71,3 +71,42 @@ import Testing
         ])
     }
 }
+
+@Suite struct SendPathTests {
+    @Test("S150: paths deliver the pending sends, not one before an earlier send due no later, nor a cancelled one")
+    func s150PathsDeliverPendingSends() throws {
+        let spec = try loadedSpec("""
+            machine: M
+            events: {go: {}, e1: {}, e2: {}, stop: {}}
+            initial: a
+            states:
+              a:
+                on:
+                  go: {target: b, do: [{send: {event: e1, delay: 1s}}, {send: {event: e2, delay: 2s}}, {send: {event: stop, delay: 1s, id: s}}, {cancel: s}]}
+                ignore: [e1, e2, stop]
+              b:
+                on: {e1: c, e2: d, stop: f}
+                ignore: [go]
+              c:
+                on: {e2: e}
+                ignore: [go, e1, stop]
+              d: {ignore: [go, e1, e2, stop]}
+              e: {ignore: [go, e1, e2, stop]}
+              f: {ignore: [go, e1, e2, stop]}
+            """)
+        let paths = MachinePaths(spec)
+        func path(to state: String) throws -> [String] {
+            try #require(paths.states.first { $0.name == state }?.steps).map(paths.text(of:))
+        }
+        #expect(try path(to: "c") == ["go", "e1 (sent after 1s)"])
+        // e2 is due after e1, sent before it: sent from outside, or delivered after e1.
+        #expect(try path(to: "d") == ["go", "e2"])
+        #expect(try path(to: "e") == ["go", "e1 (sent after 1s)", "e2 (sent after 2s)"])
+        // stop was cancelled: only a test sends it.
+        #expect(try path(to: "f") == ["go", "stop"])
+        let toE = try #require(paths.states.first { $0.name == "e" }?.steps)
+        #expect(toE.map(\.sentAfter) == [nil, "1s", "2s"])
+        #expect(toE.map(\.isRaised) == [false, false, false])
+        #expect(paths.isComplete)
+    }
+}

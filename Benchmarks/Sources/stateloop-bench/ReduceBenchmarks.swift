@@ -9,6 +9,12 @@
 // `d`, in Flat it is the machine. Both reducers are called the way `System` calls them, through a
 // closure, with an event the optimizer cannot see, so the loop measures `reduce` and not a
 // constant-folded copy of it.
+//
+// FlatSends.machine.yml is Flat with a `send:`, a `raise:` and a `cancel:` off the measured path:
+// the reducer of a machine that has the raised queue and pending sends, on a transition that uses
+// neither. A machine that neither raises nor sends pays nothing for them: its generated Swift is
+// what it was before either existed (Generated/Flat.machine.swift has not changed since, and
+// SendGenerationTests and RaiseTests check that no such machine gets their code).
 
 import Foundation
 import StateLoopCodegen
@@ -44,13 +50,22 @@ func reduceLoopFlat(_ events: Int) -> Flat.State {
     return state
 }
 
+@inline(never)
+func reduceLoopFlatSends(_ events: Int) -> FlatSends.State {
+    let reduce: (inout FlatSends.State, FlatSends.Event) -> Void = opaque({ FlatSends.reduce(&$0, $1) })
+    let event = opaque(FlatSends.Event.next)
+    var state = FlatSends.State.initial
+    for _ in 0..<events { reduce(&state, event) }
+    return state
+}
+
 /// Fails when the checked-in Swift of a reduce benchmark's spec is not what the generator now
 /// writes for it, so a figure is never measured on old code. Skipped when the sources are not
 /// where this file was compiled (a copied executable).
 func checkGeneratedMachinesAreCurrent() {
     let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     let specs = here.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Specs")
-    for name in ["Hierarchical4", "Flat"] {
+    for name in ["Hierarchical4", "Flat", "FlatSends"] {
         let spec = specs.appendingPathComponent("\(name).machine.yml")
         let swift = here.appendingPathComponent("Generated/\(name).machine.swift")
         guard let yaml = try? Data(contentsOf: spec), let checkedIn = try? String(contentsOf: swift, encoding: .utf8) else { continue }
@@ -61,15 +76,21 @@ func checkGeneratedMachinesAreCurrent() {
     }
 }
 
-/// The reduce figures, measured once per process, both machines in the same process and
-/// alternated run by run, so that a change in the machine's load touches both alike.
+/// The reduce figures, measured once per process, the machines in the same process and
+/// alternated run by run, so that a change in the machine's load touches them alike.
 final class ReduceTimes: @unchecked Sendable {
+    /// Nanoseconds per event of each machine.
+    struct Figures {
+        var hierarchical: Double
+        var flat: Double
+        var flatSends: Double
+    }
+
     static let shared = ReduceTimes()
     private let lock = NSLock()
-    private var measured: (hierarchical: Double, flat: Double)?
+    private var measured: Figures?
 
-    /// Nanoseconds per event: (Hierarchical4, Flat).
-    func nanosecondsPerEvent() -> (hierarchical: Double, flat: Double) {
+    func nanosecondsPerEvent() -> Figures {
         lock.lock()
         defer { lock.unlock() }
         if let measured { return measured }
@@ -77,21 +98,27 @@ final class ReduceTimes: @unchecked Sendable {
         let clock = ContinuousClock()
         var hierarchical: [Double] = []
         var flat: [Double] = []
+        var flatSends: [Double] = []
         for run in 0...reduceRuns {
             var h = Hierarchical4.State.initial
             var f = Flat.State.initial
+            var s = FlatSends.State.initial
             let hTime = clock.measure { h = reduceLoopHierarchical4(reduceEvents) }
             let fTime = clock.measure { f = reduceLoopFlat(reduceEvents) }
-            // Both machines did the same: reduceEvents transitions, ending where they started.
-            guard h.count == reduceEvents, h.mode == .a(.b(.c(.d(.x)))), f.count == reduceEvents, f.mode == .x else {
-                fatalError("the reduce benchmarks' machines did not take every transition: \(h), \(f)")
+            let sTime = clock.measure { s = reduceLoopFlatSends(reduceEvents) }
+            // The machines did the same: reduceEvents transitions, ending where they started.
+            guard h.count == reduceEvents, h.mode == .a(.b(.c(.d(.x)))), f.count == reduceEvents, f.mode == .x,
+                  s.count == reduceEvents, s.mode == .x, s.pendingSends.isEmpty
+            else {
+                fatalError("the reduce benchmarks' machines did not take every transition: \(h), \(f), \(s)")
             }
             if run > 0 {  // run 0 warms up
                 hierarchical.append(nanoseconds(per: reduceEvents, in: hTime))
                 flat.append(nanoseconds(per: reduceEvents, in: fTime))
+                flatSends.append(nanoseconds(per: reduceEvents, in: sTime))
             }
         }
-        let result = (median(hierarchical), median(flat))
+        let result = Figures(hierarchical: median(hierarchical), flat: median(flat), flatSends: median(flatSends))
         measured = result
         return result
     }
@@ -104,5 +131,10 @@ let reduceBenchmarks: [Benchmark] = [
     Benchmark(name: "reduce.hierarchical4_over_flat.ratio", goal: 2.0) {
         let times = ReduceTimes.shared.nanosecondsPerEvent()
         return times.hierarchical / times.flat
+    },
+    Benchmark(name: "reduce.flat_sends.ns_per_event") { ReduceTimes.shared.nanosecondsPerEvent().flatSends },
+    Benchmark(name: "reduce.flat_sends_over_flat.ratio") {
+        let times = ReduceTimes.shared.nanosecondsPerEvent()
+        return times.flatSends / times.flat
     },
 ]

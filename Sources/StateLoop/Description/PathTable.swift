@@ -23,6 +23,9 @@ public struct PathTable<StateName: Hashable & Sendable & CaseIterable>: Sendable
             case onDone
             /// The step of an event a step before it raised (S121): `reduce` takes it, nothing is sent.
             case raised(String)
+            /// The delivery of a pending `send:` of this event (S150): the clock moves by its delay
+            /// and `._send(n)` is received, nothing is sent.
+            case sent(String)
         }
 
         public var trigger: Trigger
@@ -68,7 +71,8 @@ public struct PathTable<StateName: Hashable & Sendable & CaseIterable>: Sendable
     /// compiles a string in no time, and the literals of a thousand paths in many seconds.
     ///
     /// One record a line, its fields separated by U+001F and list items by U+001E: `P` a step
-    /// (`e` event name, `t` state index and timer index, `a` always, `d` onDone; the branch ids;
+    /// (`e` event name, `r` raised and `s` sent event name, `t` state index and timer index, `a` always,
+    /// `d` onDone; the branch ids;
     /// the guards that hold; those that fail; the effect; the description), then `S` a state
     /// (its index in `StateName.allCases`) and `T` a branch id, each with the indexes of its
     /// steps; `U` a reason something is unreachable; `X` the truncation.
@@ -89,6 +93,7 @@ public struct PathTable<StateName: Hashable & Sendable & CaseIterable>: Sendable
                 case "t": .timer(names[Int(fields[1]) ?? 0], index: Int(fields[2]) ?? 0)
                 case "a": .always
                 case "r": .raised(fields[1])
+                case "s": .sent(fields[1])
                 default: .onDone
                 }
                 steps.append(Step(

@@ -72,7 +72,7 @@ extension MachineContextBuilder {
     /// A step's fields: kind, two arguments, branch ids, guards holding, failing, effect, text.
     private func stepFields(_ step: MachinePaths.Step, in paths: MachinePaths, stateIndex: [Int: Int]) -> [String] {
         let head: [String] = switch step.trigger {
-        case .event(let name), .group(let name, _): [step.isRaised ? "r" : "e", name, ""]
+        case .event(let name), .group(let name, _): [step.isRaised ? "r" : step.sentAfter == nil ? "e" : "s", name, ""]
         case .timer(let index, _):
             ["t", String(stateIndex[layout.tree.index[paths.transitionList.entries[step.transitions[0]].state!]!]!), String(index)]
         case .always: ["a", "", ""]

@@ -37,6 +37,9 @@ public struct MachinePaths: Sendable {
         /// True for the step of an event that a step before it raised (S121, S125): `reduce`
         /// takes it on its own, so a test sends nothing for it.
         public var isRaised = false
+        /// For the delivery of a pending `send:` (S150): its delay as written, `0s` when it has
+        /// none; a test moves the clock by it and receives the delivery instead of sending.
+        public var sentAfter: String?
     }
 
     /// Every step of every path, each stored once (P15): a step and the index of the step before
@@ -162,7 +165,8 @@ public struct MachinePaths: Sendable {
         let states = step.transitions.map { transitionList.entries[$0].state ?? "(any)" }
         let owners = states.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.joined(separator: ", ")
         var text = switch step.trigger {
-        case .event(let name), .group(let name, _): step.isRaised ? "↺ \(name)" : name
+        case .event(let name), .group(let name, _):
+            step.isRaised ? "↺ \(name)" : step.sentAfter.map { "\(name) (sent after \($0))" } ?? name
         case .timer(_, let delay): "after \(delay) in \(owners)"
         case .always: "always in \(owners)"
         case .done: "onDone of \(owners)"
@@ -186,6 +190,24 @@ final class PathSearch {
         var settling = false
         /// The events raised and not yet taken, oldest first (S121); taken once settling is over.
         var raised: [String] = []
+        /// The sends pending, in the order they were sent (S127, S150).
+        var sends: [PendingSend] = []
+    }
+
+    /// A `send:` not yet delivered nor cancelled.
+    struct PendingSend: Hashable {
+        var event: String
+        var id: String?
+        /// The delay as written (`0s` without one) and in milliseconds (`nil` for a named delay).
+        var delay: String
+        var milliseconds: Int64?
+    }
+
+    /// What an action does to the machine's queues (S121, S127–S130).
+    enum QueueAction {
+        case raise(String)
+        case send(PendingSend)
+        case cancel(String)
     }
 
     /// One branch (or nothing) a leaf, a timer or a due `onDone:` may select, with its guards.
@@ -221,6 +243,8 @@ final class PathSearch {
     struct Move {
         var node: Node
         var historyTargets: [Int]
+        /// Its sends and cancels, in the order they run, for the pending sends before it.
+        var queueActions: [QueueAction] = []
     }
 
     let semantics: MachineSemantics
@@ -257,9 +281,12 @@ final class PathSearch {
     /// The most raised events a node holds; later ones are dropped, so that a loop of raises
     /// through guards revisits nodes instead of making longer queues (S122, S125).
     static let raisedLimit = 4
-    /// A node that holds raised events is made only while the search has fewer than
-    /// `limit / raisedNodeShare` nodes: each configuration may come with many queues.
+    /// A node that holds raised events or pending sends is made only while the search has fewer
+    /// than `limit / raisedNodeShare` nodes: each configuration may come with many queues.
     static let raisedNodeShare = 10
+    /// The most pending sends a node holds; later ones are left out, and reached only by sending
+    /// their events (S150).
+    static let sendLimit = 4
 
     init(_ semantics: MachineSemantics, limit: Int) {
         let tree = semantics.tree
@@ -281,7 +308,9 @@ final class PathSearch {
     func run() {
         let entered = semantics.enteredInitially
         guard !entered.isEmpty else { return }
-        let start = settlingNode(leaves: Set(entered.filter(isTerminal)), entered: entered, raised: raises(entering: entered))
+        let initialActions = queueActions(entering: entered)
+        var start = settlingNode(leaves: Set(entered.filter(isTerminal)), entered: entered, raised: Self.raises(initialActions))
+        if !isDone(start.leaves) { start.sends = Self.pending([], after: initialActions) }
         _ = add(start, distance: 0, from: nil)
         var buckets: [[Int]] = [[0]]
         var expanded = Set<Int>()
@@ -302,12 +331,13 @@ final class PathSearch {
                             buckets[reached].append(known)
                         }
                     } else if configurations.count >= limit && !configurations.contains(successor.node.leaves)
-                        // Queues of raised events multiply the nodes of one configuration (S125).
-                        || !successor.node.raised.isEmpty && nodes.count >= limit / Self.raisedNodeShare
+                        // Queues of raised events and pending sends multiply the nodes of one
+                        // configuration (S125, S150).
+                        || !(successor.node.raised.isEmpty && successor.node.sends.isEmpty) && nodes.count >= limit / Self.raisedNodeShare
                     {
                         truncation = configurations.count >= limit
                             ? "the search stopped after \(limit) configurations"
-                            : "the search stopped after \(limit / Self.raisedNodeShare) nodes with raised events"
+                            : "the search stopped after \(limit / Self.raisedNodeShare) nodes with raised events or pending sends"
                         // The states the step enters are reached all the same.
                         for state in activeStates(successor.node.leaves) where stateFound[state] == nil {
                             stateFound[state] = (node, successor.step)
@@ -337,24 +367,32 @@ final class PathSearch {
         let active = activeStates(node.leaves)
         for state in active where stateFound[state] == nil { stateFound[state] = (position, nil) }
         var successors: [(node: Node, step: MachinePaths.Step?, cost: Int)] = []
+        // `queue`: what is left of the raised events, for a raised event's step; `delivered`: the
+        // pending send a delivery takes, for its step.
         func take(
             _ selection: Selection, _ trigger: TransitionEntry.Trigger, effect: String? = nil, queue: [String]? = nil, isRaised: Bool = false,
-            then settle: (Move) -> Node
+            delivered: Int? = nil, then settle: (Move) -> Node
         ) {
+            var sends = node.sends
+            let sent = delivered.map { sends.remove(at: $0) }
             let step = MachinePaths.Step(
-                trigger: trigger, transitions: selection.taken, holding: selection.holding, failing: selection.failing, effect: effect, isRaised: isRaised)
+                trigger: trigger, transitions: selection.taken, holding: selection.holding, failing: selection.failing, effect: effect,
+                isRaised: isRaised, sentAfter: sent?.delay)
             for id in selection.taken where entryFound[id] == nil { entryFound[id] = (position, step) }
             guard selection.taken.contains(where: { list.entries[$0].branch.transition != nil }) else {
-                // Ignored: no change (S48); a raised event is taken all the same.
-                if let queue { successors.append((Node(leaves: node.leaves, raised: queue), nil, 0)) }
+                // Ignored: no change (S48); a raised event is taken all the same, and a delivered
+                // send is no longer pending (S133).
+                if let queue { successors.append((Node(leaves: node.leaves, raised: queue, sends: sends), nil, 0)) }
+                if sent != nil { successors.append((Node(leaves: node.leaves, raised: node.raised, sends: sends), step, 1)) }
                 return
             }
             let move = microstep(node.leaves, selection.taken)
             for history in move.historyTargets where stateFound[history] == nil { stateFound[history] = (position, step) }
             var next = settle(move)
             // What was queued before this step stays ahead of what it raised (S121); a finished
-            // machine drops the queue (S122).
+            // machine drops the queue (S122) and its pending sends (S135).
             next.raised = isDone(next.leaves) ? [] : Array(((queue ?? node.raised) + next.raised).prefix(Self.raisedLimit))
+            next.sends = isDone(next.leaves) ? [] : Self.pending(sends, after: move.queueActions)
             successors.append((next, step, 1))
         }
         if isDone(node.leaves) { return [] }
@@ -378,7 +416,7 @@ final class PathSearch {
         } else if node.settling {
             for selection in combine(node.leaves.map { resolve($0, .always) }) {
                 if selection.taken.isEmpty {
-                    successors.append((Node(leaves: node.leaves, raised: node.raised), nil, 0))
+                    successors.append((Node(leaves: node.leaves, raised: node.raised, sends: node.sends), nil, 0))
                 } else {
                     take(selection, .always) { $0.node }
                 }
@@ -388,12 +426,19 @@ final class PathSearch {
             let rest = Array(node.raised.dropFirst())
             for selection in combine(node.leaves.map { resolve($0, .event(event)) }) {
                 if selection.taken.isEmpty {
-                    successors.append((Node(leaves: node.leaves, raised: rest), nil, 0))
+                    successors.append((Node(leaves: node.leaves, raised: rest, sends: node.sends), nil, 0))
                 } else {
                     take(selection, .event(event), queue: rest, isRaised: true) { $0.node }
                 }
             }
         } else {
+            // A pending send delivered (S150): its event's step, tried before the events a test
+            // sends, so that a path takes the machine's own send where it can.
+            for (index, send) in node.sends.enumerated() where Self.mayBeDeliveredFirst(index, of: node.sends) {
+                for selection in combine(node.leaves.map { resolve($0, .event(send.event)) }) where !selection.taken.isEmpty {
+                    take(selection, .event(send.event), delivered: index) { $0.node }
+                }
+            }
             let names = Set(active.map { tree[$0].name })
             for event in spec.events {
                 let name = event.name.value
@@ -492,15 +537,15 @@ final class PathSearch {
         var current = Set(leaves)
         var entered: [Int] = []
         var historyTargets: [Int] = []
-        // What the microstep raises, in its order (S70): exits, the branches' actions, entries.
-        var raised: [String] = []
+        // What the microstep raises and sends, in its order (S70): exits, the branches' actions, entries.
+        var actions: [QueueAction] = []
         let active = activeStates(leaves)
         for id in taken.reversed() {
             guard let domain = semantics.domains[id] else { continue }
-            for state in semantics.exited(below: domain, active: active) { raised += Self.raises(tree[state].spec.exit) }
+            for state in semantics.exited(below: domain, active: active) { actions += Self.queueActions(tree[state].spec.exit) }
         }
         for id in taken {
-            raised += Self.raises(list.entries[id].branch.transition?.actions ?? [])
+            actions += Self.queueActions(list.entries[id].branch.transition?.actions ?? [])
         }
         for id in taken {
             guard let domain = semantics.domains[id], let target = semantics.targets[id] else { continue }
@@ -511,18 +556,57 @@ final class PathSearch {
             current.formUnion(states.filter(isTerminal))
             entered += states
         }
-        return Move(node: settlingNode(leaves: current, entered: entered, raised: raised + raises(entering: entered)), historyTargets: historyTargets)
+        actions += queueActions(entering: entered)
+        return Move(
+            node: settlingNode(leaves: current, entered: entered, raised: Self.raises(actions)), historyTargets: historyTargets,
+            queueActions: actions)
     }
 
-    /// The events `actions` raise, in order; a raise under `if:` is assumed to run, as a path
-    /// assumes a guard may hold (P4).
-    private static func raises(_ actions: [Action]) -> [String] {
-        actions.flatMap(\.flattened).compactMap { if case .raise(let event, _, _) = $0 { event.value } else { nil } }
+    /// What `actions` raise, send and cancel, in order; one under `if:` is assumed to run, as a
+    /// path assumes a guard may hold (P4).
+    private static func queueActions(_ actions: [Action]) -> [QueueAction] {
+        actions.flatMap(\.flattened).compactMap { action in
+            switch action {
+            case .raise(let event, _, _): .raise(event.value)
+            case .send(let send): .send(PendingSend(event: send.event.value, id: send.id?.value, delay: send.delay?.value ?? "0s", milliseconds: send.milliseconds))
+            case .cancel(let id, _): .cancel(id.value)
+            default: nil
+            }
+        }
     }
 
-    /// The events the `entry:` actions of `entered` raise, in entry order.
-    private func raises(entering entered: [Int]) -> [String] {
-        entered.flatMap { Self.raises(tree[$0].spec.entry) }
+    /// What the `entry:` actions of `entered` raise, send and cancel, in entry order.
+    private func queueActions(entering entered: [Int]) -> [QueueAction] {
+        entered.flatMap { Self.queueActions(tree[$0].spec.entry) }
+    }
+
+    /// The events `actions` raise, in order.
+    private static func raises(_ actions: [QueueAction]) -> [String] {
+        actions.compactMap { if case .raise(let event) = $0 { event } else { nil } }
+    }
+
+    /// The sends pending after `actions` ran with `pending` pending: a send replaces the pending
+    /// one of its id (S129), a cancel drops those of its id (S130); the oldest `sendLimit` are kept.
+    private static func pending(_ pending: [PendingSend], after actions: [QueueAction]) -> [PendingSend] {
+        var sends = pending
+        for action in actions {
+            switch action {
+            case .raise: continue
+            case .send(let send):
+                if let id = send.id { sends.removeAll { $0.id == id } }
+                sends.append(send)
+            case .cancel(let id): sends.removeAll { $0.id == id }
+            }
+        }
+        return Array(sends.prefix(sendLimit))
+    }
+
+    /// False when a send sent before the one at `index` is due no later, so that it is delivered
+    /// first (S134); a named delay is compared with nothing, since its value is only known when
+    /// the send runs.
+    private static func mayBeDeliveredFirst(_ index: Int, of sends: [PendingSend]) -> Bool {
+        guard let delay = sends[index].milliseconds else { return true }
+        return !sends[..<index].contains { $0.milliseconds.map { $0 <= delay } ?? false }
     }
 
     /// The node after a microstep that entered `entered`: done when a top-level final state was

@@ -452,7 +452,7 @@ extension Reminder: StateLoop.StateMachine {
         P e\u{1F}ping\u{1F}\u{1F}2\u{1F}\u{1F}\u{1F}\u{1F}ping
         P e\u{1F}dismiss\u{1F}\u{1F}3\u{1F}\u{1F}\u{1F}\u{1F}dismiss
         P e\u{1F}stop\u{1F}\u{1F}4\u{1F}\u{1F}\u{1F}\u{1F}stop
-        P e\u{1F}nag\u{1F}\u{1F}5\u{1F}\u{1F}\u{1F}\u{1F}nag
+        P s\u{1F}nag\u{1F}\u{1F}5\u{1F}\u{1F}\u{1F}\u{1F}nag (sent after 5s)
         P e\u{1F}ping\u{1F}\u{1F}6\u{1F}\u{1F}\u{1F}\u{1F}ping
         P e\u{1F}arm\u{1F}\u{1F}7\u{1F}\u{1F}\u{1F}\u{1F}arm
         P e\u{1F}dismiss\u{1F}\u{1F}8\u{1F}\u{1F}\u{1F}\u{1F}dismiss

@@ -28,13 +28,13 @@ enum Swiftc {
         }
     }
 
-    /// Builds `files` (one of them `main.swift`) into an executable linked with the StateLoop
-    /// module's objects from `.build/debug`, and runs it; returns the exit status (the build's,
+    /// Builds `files` (one of them `main.swift`) into an executable linked with the objects of
+    /// the StateLoop and StateLoopTesting modules from `.build/debug`, and runs it; returns the exit status (the build's,
     /// when it fails) and what was printed.
     static func run(_ files: [String: String]) throws -> (status: Int32, output: String) {
         let build = modules.deletingLastPathComponent()
         var objects: [String] = []
-        for module in ["StateLoop", "DequeModule", "ContainersPreview", "InternalCollectionsUtilities"] {
+        for module in ["StateLoop", "StateLoopTesting", "DequeModule", "ContainersPreview", "InternalCollectionsUtilities"] {
             let folder = build.appendingPathComponent("\(module).build")
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
             objects += names.filter { $0.hasSuffix(".o") }.sorted().map { folder.appendingPathComponent($0).path }
