@@ -6,17 +6,18 @@ import StateLoopDurable
 import Synchronization
 
 /// Runs machine `M` durably as `id` on the SQLite file at `path` (new, or resumed from what it
-/// holds), sends it `events`, waits until it reduced them all, and stops it (which writes its last
-/// snapshot, D34).
+/// holds), its system attached by `attach`, sends it `events`, waits until it reduced them all,
+/// and stops it (which writes its last snapshot, D34).
 public func writeDurableJournal<M: DurableMachine>(
-    _: M.Type, id: String, at path: String, initial: M.State, events: [M.Event], options: DurableOptions
+    _: M.Type, id: String, at path: String, initial: M.State, events: [M.Event], options: DurableOptions,
+    attach: @escaping @Sendable (System<M.State, M.Event>) -> System<M.State, M.Event> = { $0 }
 ) async throws {
     let states = Mutex(0)
     let stopped = Mutex(false)
     let machine = M.durable(
         id: id, store: try SQLiteJournalStore(path: path), initial: initial, feedbacks: [], options: options,
         onState: { _ in states.withLock { $0 += 1 } },
-        onStop: { _ in stopped.withLock { $0 = true } })
+        onStop: { _ in stopped.withLock { $0 = true } }, attach: attach)
     try await machine.recovered()
     for event in events { machine.send(event) }
     // The restored state, then one state per event.
