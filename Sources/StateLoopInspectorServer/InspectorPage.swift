@@ -182,8 +182,8 @@ function highlight(inst, step) {
   }
   for (const g of svg.querySelectorAll("g.edge.taken")) g.classList.remove("taken");
   for (const b of step ? step.branches : []) {
-    const edge = svg.querySelector('[id="branch-' + b.id + '"]');
-    if (edge) edge.classList.add("taken");
+    // An arrow of its own has the branch's id; a state's loop names its branches as classes (I49).
+    for (const edge of svg.querySelectorAll('[id="branch-' + b.id + '"], g.edge.branch-' + b.id)) edge.classList.add("taken");
   }
 }
 

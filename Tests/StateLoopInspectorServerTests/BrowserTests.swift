@@ -14,7 +14,7 @@ import Testing
     /// The page's panel of `instance`, as a CSS selector.
     static func panel(_ instance: String) -> String { #"[data-instance="\#(instance)"]"# }
 
-    @Test("I38, I39, I40, I41, I43, I47: live steps, time travel, the replay mismatch, the export, a child and a journal, in Chromium")
+    @Test("I38, I39, I40, I41, I43, I47, I49: live steps, time travel, the replay mismatch, the export, a child, its loop and a journal, in Chromium")
     func i38ThePageInABrowser() async throws {
         try FileManager.default.createDirectory(at: Self.screenshots, withIntermediateDirectories: true)
         let inspector = try RunningInspector(builtExecutable("stateloop-inspect"), ["--port", "0"])
@@ -88,6 +88,9 @@ import Testing
         try await page.wait("the child's panel", until: "return !!document.querySelector('\(counter) g.node.active');")
         #expect(try await page.run("return [...document.querySelectorAll('.panel')].map(p => p.dataset.instance);") as? [String] == ["TrafficLight#1", "Counter#1"])
         #expect(try await lit(counter) == ["counting"])
+        // I49: Counter's increment, a loop of counting, marked on both legs.
+        #expect(try await page.run("return [...document.querySelectorAll('\(counter) g.edge.taken')].map(g => g.classList.contains('branch-0'));") as? [Bool]
+            == [true, true])
         try await shot("05-parent-and-child")
 
         // I39: time travel, by a real click on step 2.
