@@ -75,6 +75,10 @@ let package = Package(
             dependencies: ["StateLoopSpec", .product(name: "Mustache", package: "swift-mustache")]
         ),
 
+        // A persisted machine's journal read back as text, with the generator's layouts of its spec
+        // and of its lock's older versions: `stateloop journal` and the inspector's `--journal`.
+        .target(name: "StateLoopJournalReading", dependencies: ["StateLoop", "StateLoopSpec", "StateLoopCodegen"]),
+
         // Rendering diagrams: Graphviz DOT and Mermaid stateDiagram-v2.
         .target(name: "StateLoopDiagram", dependencies: ["StateLoopSpec"]),
 
@@ -83,7 +87,7 @@ let package = Package(
         .executableTarget(
             name: "stateloop",
             dependencies: [
-                "StateLoopCodegen", "StateLoopDiagram", "StateLoop", "StateLoopDurable",
+                "StateLoopCodegen", "StateLoopDiagram", "StateLoop", "StateLoopDurable", "StateLoopJournalReading",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -112,9 +116,9 @@ let package = Package(
         .executableTarget(name: "stateloop-demo", dependencies: ["StateLoopExamples", "StateLoopDurable"]),
 
         // Helpers shared by the test targets: `ManualClock`, the clock that timer tests advance by
-        // hand, `ReadmeTour`, the README's tour as the tests read it, and `JournalRoundTrip`, the
-        // round trips of a durable machine's journal coding.
-        .target(name: "StateLoopTestSupport", dependencies: ["StateLoop"], path: "Tests/StateLoopTestSupport"),
+        // hand, `ReadmeTour`, the README's tour as the tests read it, `JournalRoundTrip`, the
+        // round trips of a durable machine's journal coding, and `writeDurableJournal`, a real journal.
+        .target(name: "StateLoopTestSupport", dependencies: ["StateLoop", "StateLoopDurable"], path: "Tests/StateLoopTestSupport"),
 
         .testTarget(name: "StateLoopTests", dependencies: ["StateLoop", "StateLoopTestSupport"]),
         // The harness and coverage, on a hand-written machine.
@@ -143,7 +147,7 @@ let package = Package(
         .testTarget(name: "ExamplesTests", dependencies: ["StateLoopExamples", "StateLoopTesting", "stateloop-demo", "StateLoopDurable", "StateLoopTestSupport"]),
         // The `stateloop` executable: exit codes, diagnostics, files written.
         // `journal` reads journals a Till (StateLoopExamples) writes in the test, and the demo's.
-        .testTarget(name: "StateLoopCLITests", dependencies: ["stateloop", "stateloop-demo", "StateLoopExamples", "StateLoopDurable", "StateLoopTestSupport"], exclude: ["Help"]),
+        .testTarget(name: "StateLoopCLITests", dependencies: ["stateloop", "stateloop-demo", "StateLoopExamples", "StateLoopDurable", "StateLoopJournalReading", "StateLoopTestSupport"], exclude: ["Help"]),
         // The spec-file naming the plugins and the CLI share (Plugins/PluginsShared, linked in).
         .testTarget(name: "PluginsSharedTests"),
         // The journal stores on real SQLite files and durable systems on hand-written machines; the
@@ -176,7 +180,9 @@ if Context.environment["STATELOOP_NO_INSPECTOR"] == nil {
         .target(
             name: "StateLoopInspectorServer",
             dependencies: [
-                "StateLoop", "StateLoopSpec", "StateLoopDiagram",
+                // StateLoopDurable, StateLoopJournalReading and StateLoopInspector: a journal shown
+                // offline as the messages an app sends (`--journal`).
+                "StateLoop", "StateLoopSpec", "StateLoopDiagram", "StateLoopDurable", "StateLoopJournalReading", "StateLoopInspector",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

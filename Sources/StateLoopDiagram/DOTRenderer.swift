@@ -51,8 +51,9 @@ public struct DOTRenderer: Sendable {
     public var detail: DiagramDetail
 
     /// True to give each arrow of a branch the DOT attribute `id="branch-N"`, N the branch's id
-    /// in traces, so that the SVG's element can be found (the inspector's page marks the branch
-    /// a step took; Docs/Inspector.md I35).
+    /// in traces, and the legs of a state's loop the class `branch-N` of each branch it draws, so
+    /// that the SVG's element can be found (the inspector's page marks the branch a step took;
+    /// Docs/Inspector.md I35, I49).
     public var branchIDs: Bool
 
     /// A renderer at the given detail level (`.standard` leaves ignored events out).
@@ -410,6 +411,10 @@ private struct Drawing {
             let colors = loops.map(renderer.color(of:))
             let lineColor = colors.allSatisfy({ $0 == colors[0] }) ? colors[0] : nil
             let colorAttribute = lineColor.map { "color=\"\($0)\"" }
+            // With branch ids, both legs name the loop's branches as classes (`branch-3 branch-7`),
+            // so the inspector marks the loop when a step takes any of them (Inspector.md I49).
+            let branches = renderer.branchIDs ? loops.compactMap(\.branch).map { "branch-\($0)" } : []
+            let legAttributes = [colorAttribute, branches.isEmpty ? nil : "class=\"\(branches.joined(separator: " "))\""].compactMap { $0 }
             let (tailID, ltail) = tail(source)
             let loopID = uniqueID("\(edge.source ?? machine) loops")
             let node = DOTText.quotedID(loopID)
@@ -418,8 +423,8 @@ private struct Drawing {
                 block.append("{ rank=same; \(DOTText.quotedID(tailID)); \(node); }")
             }
             let legs = [
-                arrow(from: tailID, clippedTo: ltail, to: .unknown(loopID), attributes: ["arrowhead=none"] + [colorAttribute].compactMap { $0 }) + ";",
-                arrow(from: loopID, to: source, attributes: [colorAttribute].compactMap { $0 } + (ltail == nil ? [] : ["constraint=false"])) + ";",
+                arrow(from: tailID, clippedTo: ltail, to: .unknown(loopID), attributes: ["arrowhead=none"] + legAttributes) + ";",
+                arrow(from: loopID, to: source, attributes: legAttributes + (ltail == nil ? [] : ["constraint=false"])) + ";",
             ]
             if ltail == nil {
                 // A box's loop: the block and its legs stay together, in the frame around the

@@ -71,6 +71,9 @@ extension DurableMachine {
     ///   - onStop: Called once when the system ends: `nil` after ``DurableSystem/stop()`` or a
     ///     finish, else the error that stopped it (a store that failed, D33; a journal that
     ///     cannot be read, D42).
+    ///   - attach: Applied to the system before it starts in its restored state:
+    ///     `{ $0.inspected(Self.self) }` (StateLoopInspector) shows the machine in
+    ///     `stateloop inspect` (Docs/Inspector.md I50, I51); it journals the same either way.
     /// - Returns: The handle. Keep it: releasing it stops the system.
     @inlinable
     public static func durable(
@@ -80,11 +83,12 @@ extension DurableMachine {
         feedbacks: [Feedback<State, Event>],
         options: DurableOptions = DurableOptions(),
         onState: @escaping @Sendable (State) -> Void = { _ in },
-        onStop: @escaping @Sendable ((any Error)?) -> Void = { _ in }
+        onStop: @escaping @Sendable ((any Error)?) -> Void = { _ in },
+        attach: @escaping @Sendable (System<State, Event>) -> System<State, Event> = { $0 }
     ) -> DurableSystem<Self> {
         let system = DurableSystem<Self>(onStop: onStop)
         let recovery = Thread { [weak system] in
-            system?.recover(id, store: store, initial: initial, feedbacks: feedbacks, options: options, onState: onState)
+            system?.recover(id, store: store, initial: initial, feedbacks: feedbacks, options: options, onState: onState, attach: attach)
         }
         recovery.name = "StateLoop recovery of \(id)"
         recovery.start()
@@ -190,7 +194,8 @@ public final class DurableSystem<M: DurableMachine>: @unchecked Sendable {
     @inlinable
     func recover(
         _ id: String, store: any JournalStore, initial: M.State, feedbacks: [Feedback<M.State, M.Event>],
-        options: DurableOptions, onState: @escaping @Sendable (M.State) -> Void
+        options: DurableOptions, onState: @escaping @Sendable (M.State) -> Void,
+        attach: (System<M.State, M.Event>) -> System<M.State, M.Event>
     ) {
         let journal: MachineJournal<M>
         let restored: RestoredMachine<M>
@@ -212,8 +217,8 @@ public final class DurableSystem<M: DurableMachine>: @unchecked Sendable {
         guard lock.withLock({ if case .recovering = phase { true } else { false } }) else { return }
         // A failed "returned nothing" record of a run stops the system like a failed event.
         journal.onFailure = { [weak self] in self?.stop() }
-        let system = System(
-            initial: restored.state, reduce: { M.reduce(&$0, $1) }, feedbacks: feedbacks, isFinished: { M.isDone($0) })
+        let system = attach(System(
+            initial: restored.state, reduce: { M.reduce(&$0, $1) }, feedbacks: feedbacks, isFinished: { M.isDone($0) }))
         let run = system.start(
             journal: SystemJournal(
                 record: journal.record, runReturnedNothing: journal.runReturnedNothing,

@@ -2,7 +2,7 @@
 // a step (I4): read from the text every generated `Mode` prints (Statecharts.md S90, S91).
 
 /// The active states of a generated machine's state, outermost first.
-enum ActiveStates {
+package enum ActiveStates {
     /// Every active state of `state` (leaves and their ancestors, parallel regions included) by
     /// its spec name, outermost first: `working(transfer: sending, checksum: hashing)` gives
     /// `working, transfer, sending, checksum, hashing`. Empty for a state without a `mode`.
@@ -12,7 +12,7 @@ enum ActiveStates {
     }
 
     /// The names in the text of a `Mode`: `name`, `name(child)`, `name(region: child, ...)`.
-    static func names(in text: String) -> [String] {
+    package static func names(in text: String) -> [String] {
         var parser = Parser(text: Array(text.unicodeScalars))
         var names: [String] = []
         parser.configuration(into: &names)

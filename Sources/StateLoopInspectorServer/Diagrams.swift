@@ -33,14 +33,7 @@ public actor Diagrams {
             throw .spec("no spec \(fileName) was given on the command line or found under \(searchRoot): name it, `stateloop inspect path/to/\(fileName)`")
         }
         guard let bytes = FileManager.default.contents(atPath: path) else { throw .spec("cannot read \(path)") }
-        // The specs beside it, so that a parent's `machine:` effects find their children.
-        let folder = (path as NSString).deletingLastPathComponent
-        let siblings = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter(Self.isSpec).sorted()
-        let library = MachineLibrary(siblings.compactMap { name in
-            let sibling = (folder as NSString).appendingPathComponent(name)
-            return FileManager.default.contents(atPath: sibling).flatMap { SpecLoader.decode(contents: Array($0), path: sibling) }
-        })
-        let loaded = SpecLoader.load(contents: Array(bytes), path: path, library: library)
+        let loaded = SpecLoader.load(contents: Array(bytes), path: path, library: Self.library(beside: path))
         guard let spec = loaded.spec else {
             throw .spec("\(path) has errors (`stateloop check \(path)` lists them):\n" + loaded.diagnostics.map(\.description).joined(separator: "\n"))
         }
@@ -65,7 +58,13 @@ public actor Diagrams {
             .map { (searchRoot as NSString).appendingPathComponent($0) }
     }
 
-    private static func isSpec(_ name: String) -> Bool {
-        name.hasSuffix(".machine.yml") || name.hasSuffix(".machine.yaml")
+    /// The specs beside the spec at `path`, so that a parent's `machine:` effects find their children.
+    static func library(beside path: String) -> MachineLibrary {
+        let folder = (path as NSString).deletingLastPathComponent
+        let siblings = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter(SpecFileNaming.isSpec(fileName:)).sorted()
+        return MachineLibrary(siblings.compactMap { name in
+            let sibling = (folder as NSString).appendingPathComponent(name)
+            return FileManager.default.contents(atPath: sibling).flatMap { SpecLoader.decode(contents: Array($0), path: sibling) }
+        })
     }
 }

@@ -20,6 +20,7 @@ enum InspectorPage {
   .panel > h2 { font-size: 14px; margin: 0; padding: 8px 10px; border-bottom: 1px solid #d0d7de; display: flex; gap: 8px; align-items: baseline; }
   .panel > h2 .machine { color: #57606a; font-weight: normal; }
   .panel > h2 .ended { color: #cf222e; font-weight: normal; }
+  .panel > h2 .journal { color: #57606a; font-weight: normal; font-size: 12px; }
   .mismatch { background: #cf222e; color: #fff; padding: 8px 10px; font-weight: bold; }
   .mismatch pre { background: #fff; color: #24292f; font-weight: normal; padding: 6px; margin: 6px 0 0; max-height: 180px; overflow: auto; }
   .diagram { overflow: auto; max-height: 360px; border-bottom: 1px solid #d0d7de; padding: 4px; }
@@ -122,6 +123,8 @@ function makePanel(inst) {
   panel.dataset.instance = inst.name;
   const title = el("h2");
   title.append(el("span", "name", inst.name), el("span", "machine", h.machine + (h.parent ? " · child of " + h.parent : "")), el("span", "ended"));
+  // A journal read offline (I44, I46): states only where a snapshot holds one, no replay here.
+  if (h.journal) title.append(el("span", "journal", "journal " + h.journal + " · states at its snapshots · replay check: " + h.machine + ".replayJournal"));
   const banner = el("div", "mismatch"); banner.hidden = true;
   const diagram = el("div", "diagram", "drawing " + h.spec + "…");
   const controls = el("div", "controls");
@@ -156,7 +159,7 @@ function drawPanel(inst) {
   p.title.querySelector(".ended").textContent = inst.ended ? "stopped" : "";
   const step = inst.steps.get(inst.shown);
   p.where.textContent = step ? "step " + step.seq + (inst.live ? " (live)" : " of " + inst.lastSeq) : "no step";
-  p.state.textContent = step ? step.state : "";
+  p.state.textContent = !step ? "" : step.state !== undefined ? step.state : "(the journal holds no state after this step: its snapshots do)";
   if (inst.mismatches.length) {
     const m = inst.mismatches[inst.mismatches.length - 1];
     p.banner.hidden = false;
@@ -179,8 +182,8 @@ function highlight(inst, step) {
   }
   for (const g of svg.querySelectorAll("g.edge.taken")) g.classList.remove("taken");
   for (const b of step ? step.branches : []) {
-    const edge = svg.querySelector('[id="branch-' + b.id + '"]');
-    if (edge) edge.classList.add("taken");
+    // An arrow of its own has the branch's id; a state's loop names its branches as classes (I49).
+    for (const edge of svg.querySelectorAll('[id="branch-' + b.id + '"], g.edge.branch-' + b.id)) edge.classList.add("taken");
   }
 }
 

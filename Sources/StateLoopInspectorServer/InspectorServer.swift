@@ -51,6 +51,9 @@ public struct InspectorServer: Sendable {
             let instance = query.get("instance") ?? ""
             do throws(InspectorError) {
                 let (hello, messages) = try await store.messages(of: instance)
+                if let journal = hello["journal"] {
+                    throw .cannotExport("\(instance) was read from the journal \(journal), which holds events and the states of its snapshots only (I48); attach the running durable machine and export its steps")
+                }
                 guard let from = query.get("from").flatMap(Int.init), let to = query.get("to").flatMap(Int.init) else {
                     throw .cannotExport("say which steps: ?from=N&to=M")
                 }

@@ -50,6 +50,9 @@ public actor InspectorStore {
                     message.set("diff", lines.map { "  " + $0 })
                 }
                 log.lastState = lines
+            } else if message.type == "step" {
+                // A step of a journal whose state no snapshot holds (I46): the next state has nothing to compare with.
+                log.lastState = nil
             }
             log.messages.append((received, message))
             if log.messages.count > limit {

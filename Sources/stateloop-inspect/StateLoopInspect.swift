@@ -15,7 +15,9 @@ struct Inspect: AsyncParsableCommand {
             diffs, its runs and timers, time travel, and the steps exported as a MachineTest. \
             Diagrams need Graphviz's `dot`. Specs not named here are looked for by the file name \
             the app gives, in the current folder and below it. Listens on the loopback address \
-            only, unless --host says otherwise.
+            only, unless --host says otherwise. With --journal and --spec, a durable machine's \
+            journal is shown offline, as if the machine had sent it (exit status 2 when it cannot \
+            be read).
             """
     )
 
@@ -28,8 +30,11 @@ struct Inspect: AsyncParsableCommand {
     @Option(help: "How many messages to keep per machine instance; past that the oldest are dropped.")
     var keep = 20_000
 
-    @Option(help: "A file of messages, one JSON object a line (what `stateloop inspect --journal` writes), shown as if an app had sent them.")
-    var messages: String?
+    @Option(help: "A durable machine's journal file (SQLite) to show offline, each machine in it as an instance; needs --spec.")
+    var journal: String?
+
+    @Option(help: "The spec (*.machine.yml, with 'persist:') of the machine that wrote --journal; its children's specs are found beside it.")
+    var spec: String?
 
     @Argument(help: "The specs of the machines (*.machine.yml).")
     var specs: [String] = []
@@ -37,26 +42,28 @@ struct Inspect: AsyncParsableCommand {
     func validate() throws {
         guard keep > 0 else { throw ValidationError("--keep takes a count of messages, 1 or more") }
         guard (0...65535).contains(port) else { throw ValidationError("--port takes a port number, 0 to 65535") }
-        for spec in specs where !FileManager.default.fileExists(atPath: spec) {
-            throw ValidationError("no spec file at \(spec)")
+        for path in specs + (spec.map { [$0] } ?? []) where !FileManager.default.fileExists(atPath: path) {
+            throw ValidationError("no spec file at \(path)")
+        }
+        if journal != nil, spec == nil {
+            throw ValidationError("--journal needs --spec SPEC, the spec of the machine that wrote the journal, to read its values (I45)")
+        }
+        if let journal, !FileManager.default.fileExists(atPath: journal) {
+            throw ValidationError("no journal file at \(journal): give the path the durable machine's SQLiteJournalStore writes to")
         }
     }
 
     func run() async throws {
         let store = InspectorStore(limit: keep)
-        if let messages {
-            guard let text = try? String(contentsOfFile: messages, encoding: .utf8) else {
-                throw ValidationError("cannot read the messages file \(messages)")
-            }
-            for (index, line) in text.split(separator: "\n").enumerated() {
-                do throws(InspectorError) {
-                    try await store.receive(text: String(line))
-                } catch {
-                    throw ValidationError("\(messages):\(index + 1): \(error)")
-                }
+        if let journal, let spec {
+            do throws(InspectorError) {
+                for message in try JournalMessages.read(journal: journal, spec: spec) { await store.receive(message) }
+            } catch {
+                FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+                throw ExitCode(2)
             }
         }
-        let server = InspectorServer(host: host, port: port, store: store, diagrams: Diagrams(specs: specs))
+        let server = InspectorServer(host: host, port: port, store: store, diagrams: Diagrams(specs: specs + (spec.map { [$0] } ?? [])))
         try await server.run { port in
             FileHandle.standardOutput.write(Data("stateloop inspect: the page is at http://\(host):\(port)/ ; apps attach to ws://\(host):\(port)/app\n".utf8))
         }

@@ -3,6 +3,7 @@ import Foundation
 import StateLoop
 import StateLoopCodegen
 import StateLoopDurable
+import StateLoopJournalReading
 import StateLoopSpec
 
 /// `stateloop journal DB`: what a durable machine's journal file holds (Docs/Durability.md
@@ -62,9 +63,7 @@ struct Journal: ParsableCommand {
             Console.printError("error: \(error)")
             throw ExitCode.usageOrIO
         }
-        var lister = JournalListing(
-            file: file, layout: layouts?.machine, locked: layouts?.locked ?? [:], children: layouts?.children ?? [:],
-            childOfEffect: layouts?.childOfEffect ?? [:], last: last)
+        var lister = JournalListing(file: file, layouts: layouts, last: last)
         do {
             let ids = try machineID.map { [$0] } ?? file.machineIDs()
             if ids.isEmpty { print("no machines: the journal is empty") }
@@ -79,70 +78,54 @@ struct Journal: ParsableCommand {
         }
     }
 
-    /// The journal layout of the spec at `path`, those of its older versions that its lock holds
-    /// (D90), those of the child machines it runs, by name (D84), and the child machine each of its
-    /// effects runs: the generator's own, built from the checked specs.
-    static func layouts(of path: String) throws -> (
-        machine: JournalLayout, locked: [Int: JournalLayout], children: [String: JournalLayout], childOfEffect: [String: String]
-    ) {
+    /// The journal layouts of the spec at `path`, of its lock's older versions and of its children
+    /// (found beside it); an error when the spec has errors or does not persist.
+    static func layouts(of path: String) throws -> JournalLayouts {
         let read = try ChildSpecs(specs: [path])
         let lock = try Console.readLock(besideSpec: path)
         let result = SpecLoader.load(contents: read.contents(of: path), path: path, library: read.library, lock: lock)
         Console.report(result.diagnostics)
         guard let checked = result.spec else { throw ExitCode.specErrors }
-        guard let layout = MachineContextBuilder.journalLayout(checked) else {
-            throw Console.fail("machine '\(checked.spec.name.value)' does not persist, so it writes no journal: give the spec with 'persist:' that wrote it", about: path, status: .specErrors)
-        }
-        var children: [String: JournalLayout] = [:]
-        for (name, child) in checked.children {
+        let layouts = try JournalLayouts(checked, path: path) { child in
             let loaded = SpecLoader.load(contents: try Console.readSpec(child.file), path: child.file, library: read.library, lock: try Console.readLock(besideSpec: child.file))
             Console.report(loaded.diagnostics)
-            // A persisted machine's children persist (D21); one that failed its checks stays unread.
-            if let spec = loaded.spec, let childLayout = MachineContextBuilder.journalLayout(spec) { children[name] = childLayout }
+            return loaded.spec
         }
-        var locked: [Int: JournalLayout] = [:]
-        for version in checked.lock?.versions ?? [] where version.number < layout.version {
-            locked[version.number] = version.layout
+        guard let layouts else {
+            throw Console.fail("machine '\(checked.spec.name.value)' does not persist, so it writes no journal: give the spec with 'persist:' that wrote it", about: path, status: .specErrors)
         }
-        let childOfEffect = Dictionary(
-            uniqueKeysWithValues: checked.spec.effects.compactMap { effect in effect.child.map { (effect.name.value, $0.machine.value) } })
-        return (layout, locked, children, childOfEffect)
+        return layouts
     }
 }
 
 /// Prints the machines of a journal file, one fact a line.
 struct JournalListing {
     let file: SQLiteJournalFile
-    var layout: JournalLayout?
-    /// The layouts of the older versions the spec's lock holds, by version (D90).
-    var locked: [Int: JournalLayout]
-    let children: [String: JournalLayout]
-    /// The child machine that each effect of `layout`'s machine runs.
-    let childOfEffect: [String: String]
+    /// The layouts of `--spec`, if given.
+    let layouts: JournalLayouts?
     let last: Int
+    /// The machine being listed.
+    private var id = ""
     /// The entries that could not be read, each named: printed at the end, exit status 2.
     var unreadable: [String] = []
 
-    /// The layout that reads machine `id`: `layout`, or for a child of its machine
-    /// (`"<parent id>/<effect>@<step>"`, D100) the child's; `nil` for a deeper descendant.
-    func layout(of id: String) -> JournalLayout? {
-        guard let layout else { return nil }
-        let path = id.split(separator: "/", omittingEmptySubsequences: false)
-        guard path.count == 2, let at = path[1].lastIndex(of: "@") else { return path.count == 1 ? layout : nil }
-        return childOfEffect[String(path[1][..<at])].flatMap { children[$0] }
+    init(file: SQLiteJournalFile, layouts: JournalLayouts?, last: Int) {
+        self.file = file
+        self.layouts = layouts
+        self.last = last
     }
+
+    /// The layout of the machine being listed (a child machine's values are read with its own spec's).
+    private var layout: JournalLayout? { layouts?.layout(of: id) }
+
+    private var children: [String: JournalLayout] { layouts?.children ?? [:] }
 
     /// Prints machine `id`.
     mutating func list(_ id: String) throws {
         let history = try file.history(of: id)
         print("machine \(id)")
-        // A child machine's values are read with its own spec's layout.
-        var listing = self
-        listing.layout = layout(of: id)
-        // The lock read is the parent's: a child's older versions have no layout here.
-        if listing.layout?.machine != layout?.machine { listing.locked = [:] }
-        defer { unreadable = listing.unreadable }
-        try listing.listEntries(id, history)
+        self.id = id
+        try listEntries(id, history)
     }
 
     private mutating func listEntries(_ id: String, _ history: JournalHistory) throws {
@@ -212,15 +195,8 @@ struct JournalListing {
         let values = JournalValueText(layout: layout, children: children)
         var envelope = envelope
         do throws(JournalValueText.Failure) {
-            guard case .structure(let fields) = layout[GeneratedNames.state] else { return }
-            for field in fields {
-                let text = try values.text(field.value, from: &envelope.reader)
-                // The mode and the context fields: the rest is the generated code's own bookkeeping.
-                if field.name == "mode" {
-                    print("  mode \(text)")
-                } else if case .spec = field.value {
-                    print("  field \(field.name) = \(text)")
-                }
+            for field in try values.stateFields(from: &envelope.reader) {
+                print(field.name == "mode" ? "  mode \(field.text)" : "  field \(field.name) = \(field.text)")
             }
             let book = try JournalValueText.unreadable { () throws(JournalDecodingError) in
                 try envelope.readBookkeeping(
@@ -262,7 +238,7 @@ struct JournalListing {
 
     /// The layout entries of `version` are read with: the spec's own, or its lock's of an older version.
     private func layout(ofVersion version: Int) -> JournalLayout? {
-        version == layout?.version ? layout : locked[version]
+        layouts?.layout(of: id, version: version)
     }
 
     /// The machine of `--spec`, as messages name it.

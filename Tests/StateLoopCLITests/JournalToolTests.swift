@@ -6,7 +6,7 @@ import Foundation
 import StateLoop
 import StateLoopDurable
 import StateLoopExamples
-import Synchronization
+import StateLoopTestSupport
 import Testing
 
 @Suite struct JournalToolTests {
@@ -24,28 +24,10 @@ import Testing
     /// and one at the stop (0, 4, 8, 10). Returns the file's path.
     static func tillJournal() async throws -> String {
         let path = try StateLoopTool.temporaryDirectory().appending(path: "till.journal").path
-        let posted = Mutex(0)
-        let stopped = Mutex(false)
-        let till = Till.durable(
-            id: "till", store: try SQLiteJournalStore(path: path), initial: .initial, feedbacks: [],
-            options: DurableOptions(snapshotEvery: 4, wallClock: WallClock { wallTime }),
-            onState: { state in posted.withLock { $0 = state.posted } },
-            onStop: { _ in stopped.withLock { $0 = true } })
-        try await till.recovered()
-        for event in events { till.send(event) }
-        try await wait { posted.withLock { $0 } == 10 }
-        till.stop()
-        try await wait { stopped.withLock { $0 } }
+        try await writeDurableJournal(
+            Till.self, id: "till", at: path, initial: .initial, events: events,
+            options: DurableOptions(snapshotEvery: 4, wallClock: WallClock { wallTime }))
         return path
-    }
-
-    /// Waits (up to 10 s) until `condition` holds.
-    static func wait(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw CancellationError() }
-            try await Task.sleep(for: .milliseconds(1))
-        }
     }
 
     @Test("D83: without --spec, every machine with its versions, records, latest snapshot and last events, raw")

@@ -1,7 +1,7 @@
 // The spellings `stateloop journal --spec` reads in the journal's own encoding (Docs/Durability.md
 // D84): each reads what the standard conformance (JournalCodable+Standard.swift) writes.
 import StateLoop
-@testable import stateloop
+@testable import StateLoopJournalReading
 import Testing
 
 @Suite struct StandardTypeTests {

@@ -14,7 +14,7 @@ import Testing
     /// The page's panel of `instance`, as a CSS selector.
     static func panel(_ instance: String) -> String { #"[data-instance="\#(instance)"]"# }
 
-    @Test("I38, I39, I40, I41, I43: live steps, time travel, the replay mismatch, the export and a child, in Chromium")
+    @Test("I38, I39, I40, I41, I43, I47, I49: live steps, time travel, the replay mismatch, the export, a child, its loop and a journal, in Chromium")
     func i38ThePageInABrowser() async throws {
         try FileManager.default.createDirectory(at: Self.screenshots, withIntermediateDirectories: true)
         let inspector = try RunningInspector(builtExecutable("stateloop-inspect"), ["--port", "0"])
@@ -88,6 +88,9 @@ import Testing
         try await page.wait("the child's panel", until: "return !!document.querySelector('\(counter) g.node.active');")
         #expect(try await page.run("return [...document.querySelectorAll('.panel')].map(p => p.dataset.instance);") as? [String] == ["TrafficLight#1", "Counter#1"])
         #expect(try await lit(counter) == ["counting"])
+        // I49: Counter's increment, a loop of counting, marked on both legs.
+        #expect(try await page.run("return [...document.querySelectorAll('\(counter) g.edge.taken')].map(g => g.classList.contains('branch-0'));") as? [Bool]
+            == [true, true])
         try await shot("05-parent-and-child")
 
         // I39: time travel, by a real click on step 2.
@@ -115,6 +118,21 @@ import Testing
         #expect(banner.contains("cycles: 2"))
         #expect(try await page.run("return document.querySelector('\(light) .step[data-seq=\"5\"]').classList.contains('bad');") as? Bool == true)
         try await shot("08-replay-mismatch")
+
+        // I44, I46, I47: a durable Till's journal, read offline by another inspector, in the same tab.
+        let offline = try RunningInspector(
+            builtExecutable("stateloop-inspect"), ["--port", "0", "--journal", try await JournalTests.tillJournal(), "--spec", "Specs/Till.machine.yml"])
+        try await page.open(offline.base)
+        let till = Self.panel("till")
+        try await page.wait("the journal's last step", until: "return !!document.querySelector('\(till) .step[data-seq=\"5\"]') && !!document.querySelector('\(till) g.active');")
+        #expect(try await lit(till) == ["closing", "cluster_books"])
+        let title = try await page.run("return document.querySelector('\(till) h2 .journal').textContent;") as? String
+        #expect(title == "journal till.journal · states at its snapshots · replay check: Till.replayJournal")
+        try await page.click("\(till) .step[data-seq=\"2\"]")
+        try await page.wait("step 2 shown", until: "return document.querySelector('\(till) .step.selected').dataset.seq === '2';")
+        #expect(try await lit(till) == [])
+        #expect(try await page.run("return document.querySelector('\(till) .state').textContent;") as? String == "(the journal holds no state after this step: its snapshots do)")
+        try await shot("09-journal-offline")
     }
 
     @Test("I38: a TrafficLight system attached with StateLoopInspector moves on the page as it runs")
@@ -142,10 +160,10 @@ import Testing
             // Red's timer: armed at the start, cancelled by the power failure, armed again.
             let timers = try await page.run("return [...document.querySelectorAll('\(light) .timeline .timer')].map(e => e.textContent.split(':')[0]);") as? [String]
             #expect(timers == ["◷ timer armed", "◷ timer cancelled", "◷ timer armed"])
-            try await page.screenshot(to: Self.screenshots.appending(path: "09-live-system.png"))
+            try await page.screenshot(to: Self.screenshots.appending(path: "10-live-system.png"))
             run.stop()
             try await page.wait("the bye", until: "return document.querySelector('\(light) .ended').textContent === 'stopped';")
-            try await page.screenshot(to: Self.screenshots.appending(path: "10-live-system-stopped.png"))
+            try await page.screenshot(to: Self.screenshots.appending(path: "11-live-system-stopped.png"))
         } catch {
             try? await page.screenshot(to: Self.screenshots.appending(path: "failure-live.png"))
             await page.quit()

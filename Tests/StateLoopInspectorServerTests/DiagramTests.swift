@@ -51,4 +51,19 @@ let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
         let ids = light.matches(of: /<g id="branch&#45;([0-9]+)" class="edge">/).map { Int($0.1)! }
         #expect(ids.sorted() == [0, 3, 4, 5, 7, 8])
     }
+
+    @Test("I49: both legs of a state's loop name each branch the loop draws as a class")
+    func i49LoopsNameTheirBranches() async throws {
+        let svg = try await Diagrams(specs: [packageRoot.appending(path: "Specs/Checkout.machine.yml").path]).svg(forSpecNamed: "Checkout.machine.yml").get()
+        let legs = svg.matches(of: /<g id="edge[0-9]+" class="edge((?: branch&#45;[0-9]+)+)">/).map { match in
+            match.1.split(separator: " ").map { Int($0.dropFirst("branch&#45;".count))! }
+        }
+        let arrows = svg.matches(of: /<g id="branch&#45;([0-9]+)" class="edge">/).map { Int($0.1)! }
+        // Checkout's loops: browsing's imageLoaded and imageFailed as one loop, shipped's delivery.
+        #expect(legs.count == 4, "\(legs)")
+        #expect(legs.map(\.count).sorted() == [1, 1, 2, 2])
+        // Both legs of a loop name the same branches.
+        #expect(Dictionary(grouping: legs, by: { $0 }).values.map(\.count) == [2, 2], "\(legs)")
+        #expect(Set(legs.joined()).isDisjoint(with: arrows), "a branch is drawn once")
+    }
 }

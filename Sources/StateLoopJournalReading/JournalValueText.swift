@@ -1,6 +1,6 @@
 // JournalValueText: a persisted machine's journal bytes read back as text, with the layout the
 // generator prints the machine's journal coding from (`JournalLayout`, Docs/Durability.md D84):
-// `stateloop journal --spec` never re-derives the encoding, so it reads what the generated code
+// `stateloop journal --spec` and `stateloop inspect --journal` never re-derive the encoding, so it reads what the generated code
 // writes. Spec types are recognised by their spelling: the standard library's scalars, strings
 // and `Duration`, and optionals, arrays, sets and dictionaries of them, are read in the
 // journal's own encoding (JournalCodable+Standard.swift); any other type (`Money`, `URL?`, an
@@ -10,21 +10,26 @@ import StateLoop
 import StateLoopCodegen
 import StateLoopSpec
 
-struct JournalValueText {
+public struct JournalValueText: Sendable {
     /// Why a value could not be read.
-    enum Failure: Error {
+    public enum Failure: Error {
         /// The bytes are not a value of the type (damaged, or another spec wrote them).
         case unreadable(JournalDecodingError)
         /// An event of a child machine whose spec was not found: the bytes after it cannot be read.
         case childNotLoaded(String)
     }
 
-    let layout: JournalLayout
+    public let layout: JournalLayout
     /// The layouts of the child machines, by machine name: a forwarded event is one of theirs.
-    let children: [String: JournalLayout]
+    public let children: [String: JournalLayout]
+
+    public init(layout: JournalLayout, children: [String: JournalLayout]) {
+        self.layout = layout
+        self.children = children
+    }
 
     /// The text of one value of `value`'s type, read from `reader`.
-    func text(_ value: JournalLayout.Value, from reader: inout JournalReader) throws(Failure) -> String {
+    public func text(_ value: JournalLayout.Value, from reader: inout JournalReader) throws(Failure) -> String {
         switch value {
         case .spec(let written, _), .standard(let written):
             guard let type = StandardType(written) else {
@@ -52,7 +57,7 @@ struct JournalValueText {
     }
 
     /// The text of a value of the layout's type `name`: `case(payload)` or `(field: value, ...)`.
-    func text(ofType name: String, from reader: inout JournalReader) throws(Failure) -> String {
+    public func text(ofType name: String, from reader: inout JournalReader) throws(Failure) -> String {
         switch layout[name] {
         case .enumeration(let cases):
             let index = try Self.unreadable { () throws(JournalDecodingError) in try reader.readCase(below: cases.count) }
@@ -80,7 +85,26 @@ struct JournalValueText {
         return texts.joined(separator: ", ")
     }
 
-    static func unreadable<T>(_ body: () throws(JournalDecodingError) -> T) throws(Failure) -> T {
+    /// The state read from `reader` (the machine's `State`, its bookkeeping stepped over): its
+    /// `mode` and each context field, by name, in order.
+    public func stateFields(from reader: inout JournalReader) throws(Failure) -> [(name: String, text: String)] {
+        guard case .structure(let fields) = layout[GeneratedNames.state] else {
+            throw .unreadable(.invalid(offset: reader.offset, reason: "a state, which the layout does not describe"))
+        }
+        var shown: [(name: String, text: String)] = []
+        for field in fields {
+            let value = try text(field.value, from: &reader)
+            // The mode and the context fields: the rest is the generated code's own bookkeeping.
+            if field.name == "mode" {
+                shown.append((field.name, value))
+            } else if case .spec = field.value {
+                shown.append((field.name, value))
+            }
+        }
+        return shown
+    }
+
+    public static func unreadable<T>(_ body: () throws(JournalDecodingError) -> T) throws(Failure) -> T {
         do {
             return try body()
         } catch {
