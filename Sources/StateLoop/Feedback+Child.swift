@@ -1,5 +1,5 @@
 // Feedback+Child: a child system per request, `child(request:start:forwarded:output:sent:)`
-// (E49-E52, Docs/Effects.md E69, E70).
+// (E49-E52, Docs/Effects.md E74, E75).
 //
 // A child is a separate `System` that runs while the parent's state requests it. It is one more
 // query-triggered run (a `RequestLoop`), so a changed request replaces it and `nil` stops it. Its
@@ -39,7 +39,7 @@ extension Feedback {
     /// - Stopping or finishing the parent stops every child; once the parent's
     ///   ``SystemRun/stop()`` returns, no child starts an effect any more (E52).
     /// - `sent`, when given, maps each state the child shows to the events it sends its parent
-    ///   (Docs/Effects.md E65-E70); they are fed back in order, tagged with the child's run like
+    ///   (Docs/Effects.md E70-E75); they are fed back in order, tagged with the child's run like
     ///   its output, and all before it.
     ///
     /// ```swift
@@ -98,7 +98,7 @@ extension Feedback {
                 request: request,
                 start: { request in
                     let token = EffectRun()
-                    // E69: each state's events as the child shows it, before its next step.
+                    // E74: each state's events as the child shows it, before its next step.
                     let observer: @Sendable (ChildState) -> Void
                     if let sent {
                         observer = { state in for event in sent(state) { deliver(event, token) } }

@@ -61,7 +61,7 @@ struct DiagramModel {
             var input: [(field: String, expression: String)]
             /// `parentEvent → childEvent` per `forward:` entry; filled only at `DiagramDetail.full`.
             var forward: [(from: String, to: String)]
-            /// `childEvent ↑ parentEvent` per `events:` entry (E66); filled only at `DiagramDetail.full`.
+            /// `childEvent ↑ parentEvent` per `events:` entry (E71); filled only at `DiagramDetail.full`.
             var events: [(from: String, to: String)]
         }
 
@@ -126,7 +126,7 @@ struct DiagramModel {
         /// `cancel id` (S136).
         case cancel(id: String)
         /// `send event(field: expression) to parent`: a send to the machine that runs this one
-        /// (Docs/Effects.md E65); the payload is `nil` as a raise's.
+        /// (Docs/Effects.md E70); the payload is `nil` as a raise's.
         case sendToParent(event: String, payload: String?)
         /// `if condition [then...] else [otherwise...]`: a conditional action (S106).
         indirect case conditional(condition: String, then: [Action], otherwise: [Action])

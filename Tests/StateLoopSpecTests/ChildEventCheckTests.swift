@@ -1,7 +1,7 @@
 import Testing
 @testable import StateLoopSpec
 
-/// The checks of a child's events to its parent (Docs/Effects.md E65–E72): the child's
+/// The checks of a child's events to its parent (Docs/Effects.md E70–E77): the child's
 /// `send: {to: parent}` actions and the parent's `events:`, each with the exact printed
 /// diagnostic at its line and column.
 @Suite struct ChildEventCheckTests {
@@ -43,7 +43,7 @@ import Testing
         printedDiagnostics(yaml, library: library)
     }
 
-    @Test("E65: a send to the parent takes 'to: parent' only, no delay nor id, and its event's payload")
+    @Test("E70: a send to the parent takes 'to: parent' only, no delay nor id, and its event's payload")
     func sendToParentIsChecked() {
         let machine = "machine: C\nevents: {go: {}, told: {n: Int}}\nignore: [told]\ninitial: a\nstates:\n  a: {on: {go: {do: [%@]}}}\n"
         func actions(_ action: String) -> [String] {
@@ -65,14 +65,14 @@ import Testing
         ])
     }
 
-    @Test("E65: an event the machine only sends to its parent is not reported as handled nowhere; one it never sends is")
+    @Test("E70: an event the machine only sends to its parent is not reported as handled nowhere; one it never sends is")
     func sentEventIsNotUnused() {
         #expect(checked(Self.upload, library: []) == [
             "test.machine.yml:5:3: warning: no state handles event 'idle', so it never changes anything (fix: handle it under 'on:' in some state, or remove the event)",
         ])
     }
 
-    @Test("E67: events: maps declared events, sent by the child, whose fields the parent event has")
+    @Test("E72: events: maps declared events, sent by the child, whose fields the parent event has")
     func childEventMappingsAreChecked() {
         #expect(checked(editor()) == [])
         // The list form keeps the child's name, which the parent must declare.
@@ -99,7 +99,7 @@ import Testing
         ])
     }
 
-    @Test("E68: a mapped event left unanswered where the child runs fails the build at the leaf")
+    @Test("E73: a mapped event left unanswered where the child runs fails the build at the leaf")
     func unansweredChildEventFailsTheBuild() {
         let yaml = editor().replacingOccurrences(of: "    on: {progressed: idle}\n    ignore: [start]\n", with: "    ignore: [start]\n")
         #expect(checked(yaml) == [
@@ -108,7 +108,7 @@ import Testing
         ])
     }
 
-    @Test("E72: a parent that persists refuses events: of its child")
+    @Test("E77: a parent that persists refuses events: of its child")
     func persistedParentRefusesChildEvents() {
         let upload = Self.upload.replacingOccurrences(of: "machine: Upload\n", with: "machine: Upload\npersist: true\n")
         #expect(checked(editor(persist: "persist: true\n"), library: [upload]) == [

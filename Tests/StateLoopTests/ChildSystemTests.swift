@@ -66,7 +66,7 @@ final class ChildWatch: Sendable {
     let log = Recorder<String>()
 
     /// The child feedback, as generated code writes it; `feedbacks` are the child's own.
-    /// With `listens`, the parent takes what the child says as `.childSaid` (Docs/Effects.md E69).
+    /// With `listens`, the parent takes what the child says as `.childSaid` (Docs/Effects.md E74).
     func feedback(
         listens: Bool = false,
         childFeedbacks: @escaping @Sendable (Int) -> [Feedback<Tally, TallyEvent>] = { _ in [] }
@@ -220,7 +220,7 @@ private final class LateStarts: @unchecked Sendable {
         handle.value = nil
     }
 
-    @Test("E69: the events a child sends are queued in the parent in order, all before its output")
+    @Test("E74: the events a child sends are queued in the parent in order, all before its output")
     func childEventsComeBeforeItsOutcome() async {
         let watch = ChildWatch()
         let run = watch.parent(listens: true).start { _ in }
@@ -240,7 +240,7 @@ private final class LateStarts: @unchecked Sendable {
         withExtendedLifetime(run) {}
     }
 
-    @Test("E70: an event of a child replaced before the parent reduces it is dropped")
+    @Test("E75: an event of a child replaced before the parent reduces it is dropped")
     func eventsOfAReplacedChildAreDropped() async {
         let watch = ChildWatch()
         let handle = Box<SystemRun<Parent, ParentEvent>?>(nil)

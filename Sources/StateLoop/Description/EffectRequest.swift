@@ -34,7 +34,7 @@ public enum EffectResultKind: Equatable, Sendable {
     case result
     /// Its `onError:` event: the run ends.
     case failure
-    /// An event a child machine sends its parent while it runs (`events:`, Docs/Effects.md E71):
+    /// An event a child machine sends its parent while it runs (`events:`, Docs/Effects.md E76):
     /// the run goes on.
     case message
 }

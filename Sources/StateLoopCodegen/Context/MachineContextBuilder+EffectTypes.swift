@@ -111,11 +111,11 @@ extension MachineContextBuilder {
         ]
     }
 
-    /// The events the last step sent to the parent machine (E65): state a test asserts, so settable.
+    /// The events the last step sent to the parent machine (E70): state a test asserts, so settable.
     func toParentFieldLines() -> [String] {
         guard layout.sendsToParent else { return [] }
         return [
-            "        /// The events the last step sent to the machine that runs this one, in order (E65); the next `reduce` replaces them.",
+            "        /// The events the last step sent to the machine that runs this one, in order (E70); the next `reduce` replaces them.",
             "        \(access.prefix)var toParent: [Event] = []",
         ]
     }

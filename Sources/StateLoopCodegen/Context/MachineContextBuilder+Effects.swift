@@ -234,7 +234,7 @@ extension MachineContextBuilder {
     }
 
     /// `.child(...)`: the child system per input, its forwarded events, its output as an event, and
-    /// the events it sends that `events:` maps (E66); in a spec that persists, with the effect's
+    /// the events it sends that `events:` maps (E71); in a spec that persists, with the effect's
     /// name and the child machine, so that a durable system journals the child too
     /// (Docs/Durability.md D100).
     private mutating func childFeedbackLines(_ effect: EffectSpec, child: ChildMachine, shape: EffectShape) -> [String] {
@@ -266,8 +266,8 @@ extension MachineContextBuilder {
     }
 
     /// `_childEvent0`: the parent event each event the child of `effect` sends becomes, by its
-    /// `events:` (E66), at the line of its entry, where swiftc reports a field of the wrong type
-    /// (E67); `nil` for an event the parent does not take. Its name.
+    /// `events:` (E71), at the line of its entry, where swiftc reports a field of the wrong type
+    /// (E72); `nil` for an event the parent does not take. Its name.
     private mutating func childEventMember(_ effect: EffectSpec, child: ChildMachine, childSpec: MachineSpec) -> String {
         let childName = SwiftName.escaped(child.machine.value)
         let member = nextMember("childEvent")
@@ -296,7 +296,7 @@ extension MachineContextBuilder {
             if internalCases || mapped.count < Set(childSpec.events.map(\.name.value)).count { out.line("default: return nil") }
         }
         addMember(
-            doc: "`events:` of `\(effect.name.value)` (\(position(child.eventsKey?.location ?? child.machine.location))): the event each event the `\(child.machine.value)` child sends becomes (E66).",
+            doc: "`events:` of `\(effect.name.value)` (\(position(child.eventsKey?.location ?? child.machine.location))): the event each event the `\(child.machine.value)` child sends becomes (E71).",
             declaration: "fileprivate static func \(member)(_ event: \(childName).Event) -> Event?",
             body: body)
         return member

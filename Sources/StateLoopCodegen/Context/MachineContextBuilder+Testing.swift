@@ -126,7 +126,7 @@ extension MachineContextBuilder {
         var results: [String] = [], failures: [String] = [], messages: [String] = []
         for effect in spec.effects {
             let call = "." + SwiftName.escaped(effect.name.value)
-            // E71: an event only `events:` maps comes while the child goes on.
+            // E76: an event only `events:` maps comes while the child goes on.
             let ending = Set(effect.emits.map(\.value) + (effect.child?.onDone.map(\.to.value) ?? []))
             for event in effect.results {
                 let pair = "(\(call), .\(SwiftName.escaped(event.value)))"

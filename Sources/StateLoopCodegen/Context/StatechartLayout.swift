@@ -30,7 +30,7 @@ struct StatechartLayout {
     let raises: Bool
     /// An action sends an event to the machine (S126): `State` has `pendingSends`, `Event` has `_send`.
     let sends: Bool
-    /// An action sends an event to the parent machine (Docs/Effects.md E65): `State` has `toParent`.
+    /// An action sends an event to the parent machine (Docs/Effects.md E70): `State` has `toParent`.
     let sendsToParent: Bool
 
     init(_ semantics: MachineSemantics) {

@@ -1,10 +1,10 @@
-/// A child's events to its parent (Docs/Effects.md E65–E72): on the child's side, each
+/// A child's events to its parent (Docs/Effects.md E70–E77): on the child's side, each
 /// `send: {event: e, to: parent}` names one of its own events with exactly its payload; on the
 /// parent's side, `events:` of a `machine:` effect maps events the child really sends to the
 /// parent's own, whose fields the child's event has. Their coverage is `SpecChecker+Coverage`'s
-/// (the mapped events are the effect's results, E68).
+/// (the mapped events are the effect's results, E73).
 extension SpecChecker {
-    /// E65: a send to the parent names a declared event anyone may send, with its payload.
+    /// E70: a send to the parent names a declared event anyone may send, with its payload.
     func checkSendsToParent(_ spec: MachineSpec, into findings: inout Findings) {
         let events = Dictionary(spec.events.map { ($0.name.value, $0) }, uniquingKeysWith: { first, _ in first })
         for case .sendToParent(let event, let payload, let location) in spec.actions(tree: findings.tree) {
@@ -12,7 +12,7 @@ extension SpecChecker {
         }
     }
 
-    /// E67, E72: each entry of `events:` maps an event the child sends to its parent to a parent
+    /// E72, E77: each entry of `events:` maps an event the child sends to its parent to a parent
     /// event whose fields the child's event has, once; a parent that persists maps none.
     func checkChildEvents(_ child: ChildMachine, of effectName: String, in spec: MachineSpec, childSpec: MachineSpec, events: [String: EventSpec], into findings: inout Findings) {
         guard let eventsKey = child.eventsKey else { return }
@@ -57,7 +57,7 @@ extension SpecChecker {
 }
 
 extension MachineSpec {
-    /// The events a `send: {event: e, to: parent}` of the machine names (E65).
+    /// The events a `send: {event: e, to: parent}` of the machine names (E70).
     public func eventsSentToParent(tree: StateTree) -> Set<String> {
         Set(actions(tree: tree).compactMap { action in
             if case .sendToParent(let event, _, _) = action { event.value } else { nil }

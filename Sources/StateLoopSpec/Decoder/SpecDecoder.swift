@@ -421,7 +421,7 @@ struct DecodingSession {
         return .send(SendAction(event: event, payload: payload, delay: delay, milliseconds: milliseconds, id: id, at: location))
     }
 
-    /// `send: {event: name, to: parent, field: expression, ...}` (E65): `to:` takes only `parent`,
+    /// `send: {event: name, to: parent, field: expression, ...}` (E70): `to:` takes only `parent`,
     /// and such a send has no `delay:` nor `id:`.
     private mutating func sentToParent(_ event: Located<String>, to: YAMLMappingEntry, entries: [YAMLMappingEntry], at location: SourceLocation) -> Action? {
         guard let target = text(to.value, expected: "'parent'", fixIt: "write 'to: parent', or leave 'to:' out to send the event to this machine") else { return nil }
@@ -709,7 +709,7 @@ struct DecodingSession {
         return Located(afterRestart, at: item.key.location)
     }
 
-    /// `machine:` with `input:`, `forward:`, `events:` and `onDone:` (E23–E31, E66).
+    /// `machine:` with `input:`, `forward:`, `events:` and `onDone:` (E23–E31, E71).
     mutating func childMachine(_ machine: Located<String>, body: [YAMLMappingEntry]) -> ChildMachine {
         var child = ChildMachine(machine: machine)
         for item in body {

@@ -248,7 +248,7 @@ public enum Action: Sendable {
     /// `{cancel: id}`: drops the pending sends with that id (S130).
     case cancel(id: Located<String>, at: SourceLocation)
     /// `{send: {event: name, to: parent, field: expression}}`: the event goes to the machine that
-    /// runs this one as a child (Docs/Effects.md E65); `payload` gives each payload field.
+    /// runs this one as a child (Docs/Effects.md E70); `payload` gives each payload field.
     case sendToParent(event: Located<String>, payload: [Assignment], at: SourceLocation)
 
     /// Where the action was written.
@@ -442,7 +442,7 @@ public struct EffectSpec: Sendable {
     /// The states of `in:` (none for a one-shot effect).
     public var runningStates: [Located<String>] { states ?? [] }
     /// Every event the effect may feed back: `emits:`, `onError:`, the events of `onDone:` and
-    /// those of `events:` (E20, E31, E68), each once, in that order.
+    /// those of `events:` (E20, E31, E73), each once, in that order.
     public var results: [Located<String>] {
         var seen: Set<String> = []
         let child = (child?.onDone.map(\.to) ?? []) + (child?.events.map(\.to) ?? [])
@@ -459,7 +459,7 @@ public enum AfterRestart: String, Sendable {
     case drop
 }
 
-/// `machine: Payment` with its `input:`, `forward:`, `events:` and `onDone:` (E23–E31, E66).
+/// `machine: Payment` with its `input:`, `forward:`, `events:` and `onDone:` (E23–E31, E71).
 public struct ChildMachine: Sendable {
     /// The child machine's name (its `machine:`), at the value.
     public var machine: Located<String>
@@ -473,7 +473,7 @@ public struct ChildMachine: Sendable {
     public var onDone: [NameMapping]
     /// Where `onDone:` is written, if it is.
     public var onDoneKey: Located<String>?
-    /// `events:` — the child's event it sends to its parent -> parent event (E66).
+    /// `events:` — the child's event it sends to its parent -> parent event (E71).
     public var events: [NameMapping]
     /// Where `events:` is written, if it is.
     public var eventsKey: Located<String>?

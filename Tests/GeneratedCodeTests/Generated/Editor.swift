@@ -174,7 +174,7 @@ public enum Editor {
             }
         }
 
-        /// `events:` of `transfer` (Editor.machine.yml:35): the event each event the `Transfer` child sends becomes (E66).
+        /// `events:` of `transfer` (Editor.machine.yml:35): the event each event the `Transfer` child sends becomes (E71).
         fileprivate static func _childEvent0(_ event: Transfer.Event) -> Event? {
             switch event {
             case .progress(let _0, _):

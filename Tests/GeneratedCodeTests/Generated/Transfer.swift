@@ -86,7 +86,7 @@ public enum Transfer {
         public var chunks: Chunks
         /// `sent` from `context:` (Transfer.machine.yml:8).
         public var sent: Sent
-        /// The events the last step sent to the machine that runs this one, in order (E65); the next `reduce` replaces them.
+        /// The events the last step sent to the machine that runs this one, in order (E70); the next `reduce` replaces them.
         public var toParent: [Event] = []
 
         /// A state with every field given: for tests, previews and restoring a saved state.
@@ -168,9 +168,9 @@ public enum Transfer {
         fileprivate func _action1(_ _next: inout State) {
             do {
 #sourceLocation(file: "Transfer.machine.yml", line: 24)
-                                                                           let _p0: ProgressPercent = (sent + 1) * 100 / chunks
+                                                                           let _p0: ProgressPercent = sent * 100 / chunks
 #sourceLocation(file: "Transfer.machine.yml", line: 24)
-                                                                                                                 let _p1: ProgressNote = "chunk"
+                                                                                                           let _p1: ProgressNote = "chunk"
 #sourceLocation()
                 _next.toParent.append(.progress(percent: _p0, note: _p1))
             }
