@@ -108,7 +108,7 @@ import Testing
         ])
     }
 
-    @Test("E77: a parent that persists refuses events: of its child")
+    @Test("E77, D110: a parent that persists refuses events: of its child")
     func persistedParentRefusesChildEvents() {
         let upload = Self.upload.replacingOccurrences(of: "machine: Upload\n", with: "machine: Upload\npersist: true\n")
         #expect(checked(editor(persist: "persist: true\n"), library: [upload]) == [
