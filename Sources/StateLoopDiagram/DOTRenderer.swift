@@ -12,7 +12,8 @@ import StateLoopSpec
 /// Each effect shape has its own line (Docs/Effects.md, "Diagrams"; the text is
 /// `DiagramModel.Effect.lines`, the same in Mermaid): `⇶ effect` for a stream, `⟳ effect ∀ set`
 /// for a set, `❐ effect: Child` for a child machine (at `.full` with its input, and a
-/// `parentEvent → childEvent` line per forwarded event), and a fire-and-forget effect in grey,
+/// `parentEvent → childEvent` line per forwarded event and a `childEvent ↑ parentEvent` line per
+/// event it takes from the child), and a fire-and-forget effect in grey,
 /// as nothing comes back from it. The arrow of an `onError:` event reads `! event`, and a named
 /// delay's timer `after name` (`after name = expression` at `.full`).
 ///

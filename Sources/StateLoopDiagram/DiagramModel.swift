@@ -61,6 +61,8 @@ struct DiagramModel {
             var input: [(field: String, expression: String)]
             /// `parentEvent → childEvent` per `forward:` entry; filled only at `DiagramDetail.full`.
             var forward: [(from: String, to: String)]
+            /// `childEvent ↑ parentEvent` per `events:` entry (E71); filled only at `DiagramDetail.full`.
+            var events: [(from: String, to: String)]
         }
 
         var name: String
@@ -78,11 +80,13 @@ struct DiagramModel {
 
         /// The text of the effect, unescaped, a line each: `⟳ loadNextPage(nextPageURL)`,
         /// `⇶ trackDelivery`, `⟳ loadImage ∀ images`, `❐ pay: Payment(amount: total)` and then
-        /// one `cancel → abort` line per forwarded event.
+        /// one `cancel → abort` line per forwarded event and one `progress ↑ uploaded` line per
+        /// event of the child that the parent takes.
         var lines: [String] {
             if let child {
                 let input = child.input.isEmpty ? "" : "(" + child.input.map { "\($0.field): \($0.expression)" }.joined(separator: ", ") + ")"
                 return ["❐ \(name): \(child.machine)\(input)"] + child.forward.map { "\($0.from) → \($0.to)" }
+                    + child.events.map { "\($0.from) ↑ \($0.to)" }
             }
             let argument = set.map { " ∀ \($0)" } ?? request.map { "(\($0))" } ?? ""
             return ["\(isStream ? "⇶" : "⟳") \(name)\(argument)"]
@@ -98,7 +102,8 @@ struct DiagramModel {
                 Child(
                     machine: child.machine.value,
                     input: full ? child.input.map { ($0.field.value, $0.expression.value) } : [],
-                    forward: full ? child.forward.map { ($0.from.value, $0.to.value) } : []
+                    forward: full ? child.forward.map { ($0.from.value, $0.to.value) } : [],
+                    events: full ? child.events.map { ($0.from.value, $0.to.value) } : []
                 )
             }
             sendsEvents = !effect.results.isEmpty
@@ -120,6 +125,9 @@ struct DiagramModel {
         case send(event: String, payload: String?, delay: String?, id: String?)
         /// `cancel id` (S136).
         case cancel(id: String)
+        /// `send event(field: expression) to parent`: a send to the machine that runs this one
+        /// (Docs/Effects.md E70); the payload is `nil` as a raise's.
+        case sendToParent(event: String, payload: String?)
         /// `if condition [then...] else [otherwise...]`: a conditional action (S106).
         indirect case conditional(condition: String, then: [Action], otherwise: [Action])
 
@@ -133,6 +141,7 @@ struct DiagramModel {
             case .send(let event, let payload, let delay, let id):
                 "send \(event)" + (payload.map { "(\($0))" } ?? "") + (delay.map { " after \($0)" } ?? "") + (id.map { " as \($0)" } ?? "")
             case .cancel(let id): "cancel \(id)"
+            case .sendToParent(let event, let payload): "send \(event)" + (payload.map { "(\($0))" } ?? "") + " to parent"
             case .conditional(let condition, let then, let otherwise):
                 "if \(condition) [\(then.map(\.text).joined(separator: "; "))]"
                     + (otherwise.isEmpty ? "" : " else [\(otherwise.map(\.text).joined(separator: "; "))]")
@@ -248,6 +257,7 @@ struct DiagramModel {
                 case .raise(let event, let payload): .raise(event: event, payload: detail == .compact ? nil : payload)
                 case .send(let event, let payload, let delay, let id): .send(event: event, payload: detail == .compact ? nil : payload, delay: delay, id: id)
                 case .cancel: action
+                case .sendToParent(let event, let payload): .sendToParent(event: event, payload: detail == .compact ? nil : payload)
                 case .conditional(let condition, let then, let otherwise): .conditional(condition: condition, then: actions(then), otherwise: actions(otherwise))
                 }
             }
@@ -266,6 +276,7 @@ struct DiagramModel {
                     case .send(let send):
                         [.send(event: send.event.value, payload: payloadText(send.payload), delay: send.delay?.value, id: send.id?.value)]
                     case .cancel(let id, _): [.cancel(id: id.value)]
+                    case .sendToParent(let event, let payload, _): [.sendToParent(event: event.value, payload: payloadText(payload))]
                     case .conditional(let conditional):
                         [.conditional(condition: conditional.condition.value, then: shown(conditional.then), otherwise: shown(conditional.otherwise))]
                     }

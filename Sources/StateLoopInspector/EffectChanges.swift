@@ -21,7 +21,8 @@ enum EffectChanges<Machine: StateMachine> {
         let oldRuns = before.map(Machine.runs(in:)) ?? []
         let newRuns = Machine.runs(in: after)
         for run in oldRuns where !run.isOneShot && !newRuns.contains(run) {
-            let finished = event.map { Machine.result($0, of: run.call) != nil } ?? false
+            // An event a child sends its parent (E76) does not end its run.
+            let finished = event.map { Machine.result($0, of: run.call).map { $0 != .message } ?? false } ?? false
             let (effect, key) = InspectorDump.call(run.call, redacting: fields)
             messages.append(.run(instance: instance, seq: seq, phase: finished ? "finished" : "cancelled", effect: effect, key: key))
         }

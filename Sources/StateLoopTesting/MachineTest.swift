@@ -262,7 +262,7 @@ public final class MachineTest<M: StateMachine> {
             )
         }
         queue.append(Queued(event: event, origin: .answer(call)))
-        if kind == .failure || pending[index].shape == .answer {
+        if kind == .failure || (kind == .result && pending[index].shape == .answer) {
             pending.remove(at: index)
         }
     }

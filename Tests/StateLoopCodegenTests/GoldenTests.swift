@@ -8,7 +8,7 @@ import Testing
 /// builds every test target first, so if a golden file no longer compiles, delete it before
 /// rewriting.)
 @Suite struct GoldenTests {
-    static let fixtures = ["Checkout", "Counter", "Courier", "DeepParallel", "Drawer", "DrawerV1", "Edges", "Feeds", "Frozen", "GitHubSearch", "Keywords", "Ledger", "Loop", "Microwave", "Nest", "Pair", "ParallelDone", "Payment", "Player", "Regions", "Reminder", "TrafficLight", "Turnstile", "Upload", "Vault"]
+    static let fixtures = ["Checkout", "Counter", "Courier", "DeepParallel", "Drawer", "DrawerV1", "Edges", "Editor", "Feeds", "Frozen", "GitHubSearch", "Keywords", "Ledger", "Loop", "Microwave", "Nest", "Pair", "ParallelDone", "Payment", "Player", "Regions", "Reminder", "TrafficLight", "Transfer", "Turnstile", "Upload", "Vault"]
 
     @Test(arguments: fixtures)
     func generatedSwiftMatchesGoldenFile(_ name: String) throws {

@@ -127,3 +127,43 @@ import Testing
         #expect(lines.contains("cancel → abort") == full)
     }
 }
+
+/// A child's events to its parent (Docs/Effects.md E70, E71): the child's action, and the parent's
+/// `events:` under its child machine at full detail.
+@Suite struct ChildEventDiagramTests {
+    static let child = """
+        machine: Upload
+        events: {chunk: {}, progress: {percent: Int}}
+        ignore: [progress]
+        initial: sending
+        states:
+          sending:
+            on: {chunk: {do: [{send: {event: progress, to: parent, percent: "1"}}]}}
+        """
+    static let parent = """
+        machine: Editor
+        events: {start: {}, progressed: {from: effects, percent: Int}}
+        initial: idle
+        states:
+          idle: {on: {start: uploading}}
+          uploading: {on: {progressed: idle}, ignore: [start]}
+        effects:
+          transfer: {in: [uploading], machine: Upload, events: {progress: progressed}}
+        """
+
+    @Test("E70: a send to the parent is drawn as one, its payload at standard detail")
+    func aSendToTheParentIsDrawn() throws {
+        let spec = try #require(SpecLoader.load(contents: Array(Self.child.utf8), path: "Upload.machine.yml").spec)
+        #expect(DOTRenderer().render(spec).contains("<b>chunk</b><br align=\"left\"/>/ send progress(percent: 1) to parent"))
+        #expect(DOTRenderer(detail: .compact).render(spec).contains("<b>chunk</b><br align=\"left\"/>/ send progress to parent"))
+        #expect(MermaidRenderer().render(spec).contains("chunk / send progress(percent#58; 1) to parent"))
+    }
+
+    @Test("E71: the child events a parent takes are listed under its child machine at full detail")
+    func theEventsAParentTakesAreListedAtFullDetail() throws {
+        let library = MachineLibrary([try #require(SpecLoader.decode(contents: Array(Self.child.utf8), path: "Upload.machine.yml"))])
+        let spec = try #require(SpecLoader.load(contents: Array(Self.parent.utf8), path: "Editor.machine.yml", library: library).spec)
+        #expect(!MermaidRenderer().render(spec).contains("progress ↑ progressed"))
+        #expect(MermaidRenderer(detail: .full).render(spec).contains("\n    uploading : ❐ transfer#58; Upload\n    uploading : progress ↑ progressed\n"))
+    }
+}

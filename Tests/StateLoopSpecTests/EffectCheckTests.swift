@@ -97,8 +97,8 @@ import Testing
     @Test("E2: machine: with a request, results or without in: fails at the other key")
     func childMachinesTakeNoRequest() {
         #expect(checked(header + "  pay: {in: [a], machine: P, emits: [done], onError: done}\n  run: {machine: P}\n") == [
-            "test.machine.yml:9:30: error: 'emits:' does not belong to a child machine (fix: remove it: a child machine's request is its 'input:', and its results are the events of 'onDone:')",
-            "test.machine.yml:9:45: error: 'onError:' does not belong to a child machine (fix: remove it: a child machine's request is its 'input:', and its results are the events of 'onDone:')",
+            "test.machine.yml:9:30: error: 'emits:' does not belong to a child machine (fix: remove it: a child machine's request is its 'input:', and its results are the events of 'onDone:' and 'events:')",
+            "test.machine.yml:9:45: error: 'onError:' does not belong to a child machine (fix: remove it: a child machine's request is its 'input:', and its results are the events of 'onDone:' and 'events:')",
             "test.machine.yml:10:9: error: a child machine needs 'in:', the states it runs in (fix: add 'in: [state, ...]'; a one-shot effect started by 'run:' has no lifetime that could end a child machine)",
         ])
     }

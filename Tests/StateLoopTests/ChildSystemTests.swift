@@ -7,11 +7,13 @@ import StateLoop
 import Testing
 
 /// The child machine of these tests: it adds numbers, and finishes on `.done` with its total as
-/// its output.
+/// its output; each step tells its parent the number it added, or the total (`said`, as a
+/// generated `toParent`).
 struct Tally: Equatable, Sendable {
     var input: Int
     var total = 0
     var isDone = false
+    var said: [Int] = []
 }
 
 enum TallyEvent: Equatable, Sendable {
@@ -21,8 +23,12 @@ enum TallyEvent: Equatable, Sendable {
 
 @Sendable func reduceTally(_ state: inout Tally, _ event: TallyEvent) {
     switch event {
-    case .add(let value): state.total += value
-    case .done: state.isDone = true
+    case .add(let value):
+        state.total += value
+        state.said = [value]
+    case .done:
+        state.isDone = true
+        state.said = [state.total]
     }
 }
 
@@ -39,6 +45,7 @@ enum ParentEvent: Equatable, Sendable {
     case open(Int?)
     case forward([TallyEvent])
     case childDone(Int)
+    case childSaid(Int)
     case tick
 }
 
@@ -48,6 +55,7 @@ enum ParentEvent: Equatable, Sendable {
     case .open(let input): state.input = input
     case .forward(let events): state.forwarded = events
     case .childDone(let total): state.outputs.append(total)
+    case .childSaid: break
     case .tick: state.ticks += 1
     }
 }
@@ -58,10 +66,14 @@ final class ChildWatch: Sendable {
     let log = Recorder<String>()
 
     /// The child feedback, as generated code writes it; `feedbacks` are the child's own.
+    /// With `listens`, the parent takes what the child says as `.childSaid` (Docs/Effects.md E74).
     func feedback(
+        listens: Bool = false,
         childFeedbacks: @escaping @Sendable (Int) -> [Feedback<Tally, TallyEvent>] = { _ in [] }
     ) -> Feedback<Parent, ParentEvent> {
-        .child(
+        let said: @Sendable (Tally) -> [ParentEvent] = { tally in tally.said.map { ParentEvent.childSaid($0) } }
+        let sent = listens ? said : nil
+        return .child(
             request: { $0.input },
             start: { input in
                 self.starts.append(input)
@@ -75,12 +87,14 @@ final class ChildWatch: Sendable {
                     isFinished: { $0.isDone })
             },
             forwarded: { $0.forwarded },
-            output: { tally in .childDone(tally.total) })
+            output: { tally in .childDone(tally.total) },
+            sent: sent)
     }
 
     /// The parent system, logging every event it reduces.
     func parent(
         isFinished: (@Sendable (Parent) -> Bool)? = nil,
+        listens: Bool = false,
         childFeedbacks: @escaping @Sendable (Int) -> [Feedback<Tally, TallyEvent>] = { _ in [] }
     ) -> System<Parent, ParentEvent> {
         System(
@@ -89,7 +103,7 @@ final class ChildWatch: Sendable {
                 self.log.append("parent \(event)")
                 reduceParent(&state, event)
             },
-            feedbacks: [feedback(childFeedbacks: childFeedbacks)],
+            feedbacks: [feedback(listens: listens, childFeedbacks: childFeedbacks)],
             isFinished: isFinished)
     }
 }
@@ -203,6 +217,46 @@ private final class LateStarts: @unchecked Sendable {
 
         #expect(watch.starts.all == [1, 2, 3])
         #expect(watch.log.all.filter { $0.hasPrefix("parent childDone") } == ["parent childDone(5)", "parent childDone(3)"])
+        handle.value = nil
+    }
+
+    @Test("E74: the events a child sends are queued in the parent in order, all before its output")
+    func childEventsComeBeforeItsOutcome() async {
+        let watch = ChildWatch()
+        let run = watch.parent(listens: true).start { _ in }
+
+        run.send(.open(1))
+        run.send(.forward([.add(1), .add(2), .done]))
+
+        #expect(watch.log.all == [
+            "parent open(Optional(1))",
+            "parent forward([StateLoopTests.TallyEvent.add(1), StateLoopTests.TallyEvent.add(2), StateLoopTests.TallyEvent.done])",
+            // The parent drains its queue on this thread: the child's events wait behind the step
+            // that forwarded to it, in the order the child's steps sent them.
+            "child 1 add(1)", "child 1 add(2)", "child 1 done",
+            "parent childSaid(1)", "parent childSaid(2)", "parent childSaid(3)",
+            "parent childDone(3)",
+        ])
+        withExtendedLifetime(run) {}
+    }
+
+    @Test("E75: an event of a child replaced before the parent reduces it is dropped")
+    func eventsOfAReplacedChildAreDropped() async {
+        let watch = ChildWatch()
+        let handle = Box<SystemRun<Parent, ParentEvent>?>(nil)
+        // The parent queues `.open(2)` from its observer, before the loops show the state to the
+        // child, so child 1's `childSaid(7)` waits behind it and is stale once it is dequeued.
+        let run = watch.parent(listens: true).start { state in
+            if state.forwarded == [.add(7)] && state.input == 1 { handle.value?.send(.open(2)) }
+        }
+        handle.value = run
+        run.send(.open(1))
+        run.send(.forward([.add(7)]))
+        run.send(.forward([.add(8)]))
+
+        #expect(watch.starts.all == [1, 2])
+        #expect(watch.log.all.filter { $0.hasPrefix("parent childSaid") } == ["parent childSaid(8)"])
+        #expect(watch.log.all.contains("child 1 add(7)"))
         handle.value = nil
     }
 

@@ -34,6 +34,9 @@ public enum EffectResultKind: Equatable, Sendable {
     case result
     /// Its `onError:` event: the run ends.
     case failure
+    /// An event a child machine sends its parent while it runs (`events:`, Docs/Effects.md E76):
+    /// the run goes on.
+    case message
 }
 
 /// An `after:` timer armed in a state: where, its delay, and the event it sends when it fires.

@@ -142,13 +142,13 @@ extension Feedback {
             guard let journals = launcher.resume?.children else { return plain.makeLoop(launcher) }
             let deliver = launcher.deliver
             let immediately = launcher.immediately
-            let loop = RequestLoop<State, Request, DurableChildRun<Child>>(
+            let loop = RequestLoop<State, Request, ChildRun<Child.State, Child.Event>>(
                 request: request,
                 start: { request in
                     let token = ChildOutputToken(effect: effect)
                     let system = start(request)
                     guard let opened = journals.openChild(Child.self, effect: effect, initial: system.initial) else {
-                        return DurableChildRun(token: token, run: nil, forwarded: nil)
+                        return ChildRun(token: token, run: nil, journals: journals)
                     }
                     let restored = System(
                         initial: opened.state, reduce: system.reduce, feedbacks: system.feedbacks,
@@ -161,53 +161,14 @@ extension Feedback {
                         },
                         immediately: immediately,
                         journal: opened.journal)
-                    return DurableChildRun(token: token, run: run, forwarded: opened.forwarded)
+                    return ChildRun(token: token, run: run, journals: journals, forwardedUpTo: opened.forwarded)
                 })
             return FeedbackLoop(
                 observe: { state in
                     loop.observe(state)
-                    if let child = loop.currentRun { child.send(forwarded(state), step: journals.step) }
+                    if let child = loop.currentRun { child.send(forwarded(state)) }
                 },
                 stop: loop.stop)
         }
-    }
-}
-
-/// One durable child started for one request: its handle, the token its output carries, and the
-/// last forwarded event its journal held when it was opened.
-@usableFromInline
-final class DurableChildRun<Child: DurableMachine>: CancellableRun {
-    @usableFromInline let token: ChildOutputToken
-    // Touched only by the parent's draining thread.
-    @usableFromInline @exclusivity(unchecked) var run: SystemRun<Child.State, Child.Event>?
-    @usableFromInline let forwarded: ForwardedFrom?
-
-    @inlinable
-    init(token: ChildOutputToken, run: SystemRun<Child.State, Child.Event>?, forwarded: ForwardedFrom?) {
-        self.token = token
-        self.run = run
-        self.forwarded = forwarded
-    }
-
-    /// Sends the events the parent's step `step` forwarded, each tagged with its place, but those
-    /// the child's journal already held when it was opened (D105).
-    @inlinable
-    func send(_ events: [Child.Event], step: @autoclosure () -> Int64) {
-        guard let run, !events.isEmpty else { return }
-        let step = step()
-        for (index, event) in events.enumerated() {
-            let from = ForwardedFrom(parentStep: step, index: index)
-            if let forwarded, from <= forwarded { continue }
-            run.core.enqueue(event, from: ForwardedToken(from: from))
-        }
-    }
-
-    /// As ``ChildRun/cancel()``: the output stale, then the child stopped.
-    @inlinable
-    func cancel() {
-        token.cancel()
-        let stopped = run
-        run = nil
-        stopped?.stop()
     }
 }

@@ -111,6 +111,15 @@ extension MachineContextBuilder {
         ]
     }
 
+    /// The events the last step sent to the parent machine (E70): state a test asserts, so settable.
+    func toParentFieldLines() -> [String] {
+        guard layout.sendsToParent else { return [] }
+        return [
+            "        /// The events the last step sent to the machine that runs this one, in order (E70); the next `reduce` replaces them.",
+            "        \(access.prefix)var toParent: [Event] = []",
+        ]
+    }
+
     var hasForwarding: Bool { spec.effects.contains { !($0.child?.forward.isEmpty ?? true) } }
 
     /// The members that evaluate `delays:`, by delay name (E35).

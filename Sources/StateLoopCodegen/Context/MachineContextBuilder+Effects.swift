@@ -233,9 +233,10 @@ extension MachineContextBuilder {
         return "State.\(member)(error\(request == nil ? "" : ", request"))"
     }
 
-    /// `.child(...)`: the child system per input, its forwarded events, its output as an event; in a
-    /// spec that persists, with the effect's name and the child machine, so that a durable system
-    /// journals the child too (Docs/Durability.md D100).
+    /// `.child(...)`: the child system per input, its forwarded events, its output as an event, and
+    /// the events it sends that `events:` maps (E71); in a spec that persists, with the effect's
+    /// name and the child machine, so that a durable system journals the child too
+    /// (Docs/Durability.md D100).
     private mutating func childFeedbackLines(_ effect: EffectSpec, child: ChildMachine, shape: EffectShape) -> [String] {
         let childName = SwiftName.escaped(child.machine.value)
         let childSpec = children[child.machine.value]!
@@ -254,9 +255,51 @@ extension MachineContextBuilder {
             out.line("request: { state in state.\(GeneratedNames.requestMember(ofEffect: effect.name.value)) },")
             out.line("start: { request in \(childName).system(\(arguments.joined(separator: ", "))) },")
             out.line(child.forward.isEmpty ? "forwarded: { _ in [] }," : "forwarded: { state in state.forwarded.compactMap(\\.\(forwardedAccessor(effect))) },")
-            out.line(output)
+            if child.events.isEmpty {
+                out.line(output)
+            } else {
+                out.line(output + ",")
+                out.line("sent: { child in child.toParent.compactMap(State.\(childEventMember(effect, child: child, childSpec: childSpec))) }")
+            }
         }
         return out.finished()
+    }
+
+    /// `_childEvent0`: the parent event each event the child of `effect` sends becomes, by its
+    /// `events:` (E71), at the line of its entry, where swiftc reports a field of the wrong type
+    /// (E72); `nil` for an event the parent does not take. Its name.
+    private mutating func childEventMember(_ effect: EffectSpec, child: ChildMachine, childSpec: MachineSpec) -> String {
+        let childName = SwiftName.escaped(child.machine.value)
+        let member = nextMember("childEvent")
+        var body = memberPrinter()
+        var mapped: Set<String> = []
+        body.switchBlock("event") { out in
+            for entry in child.events {
+                guard let childEvent = childSpec.events.first(where: { $0.name.value == entry.from.value }),
+                      let event = spec.events.first(where: { $0.name.value == entry.to.value }),
+                      mapped.insert(childEvent.name.value).inserted else { continue }
+                let arguments = event.payload.map { field in
+                    "\(Self.argumentLabel(field.name.value)): _\(childEvent.payload.firstIndex { $0.name.value == field.name.value }!)"
+                }
+                let value = event.payload.isEmpty ? ".\(SwiftName.escaped(event.name.value))" : ".\(SwiftName.escaped(event.name.value))(\(arguments.joined(separator: ", ")))"
+                // The child's fields the parent event takes are bound, the others skipped.
+                let taken = Set(event.payload.map(\.name.value))
+                let bindings = childEvent.payload.enumerated().map { taken.contains($1.name.value) ? "let _\($0)" : "_" }
+                let pattern = ".\(SwiftName.escaped(childEvent.name.value))" + (bindings.isEmpty ? "" : "(\(bindings.joined(separator: ", ")))")
+                out.block("case \(pattern):", closing: nil) { out in
+                    out.spec(Located("return " + value, at: entry.to.location))
+                }
+            }
+            // The child's `Event` has a case per declared event, and `_timer`/`_send` cases when it has timers or sends.
+            let tree = StateTree(childSpec.states)
+            let internalCases = tree.nodes.contains { !$0.spec.after.isEmpty } || childSpec.sends(tree: tree)
+            if internalCases || mapped.count < Set(childSpec.events.map(\.name.value)).count { out.line("default: return nil") }
+        }
+        addMember(
+            doc: "`events:` of `\(effect.name.value)` (\(position(child.eventsKey?.location ?? child.machine.location))): the event each event the `\(child.machine.value)` child sends becomes (E71).",
+            declaration: "fileprivate static func \(member)(_ event: \(childName).Event) -> Event?",
+            body: body)
+        return member
     }
 
     /// `_outcome0`: the event each way the child of `effect` ends becomes; its name.

@@ -40,6 +40,7 @@ extension MachineContextBuilder {
         if layout.sends { deliveryLines(into: &out) }
         if layout.hasRuns { out.line("state.runs = []") }
         if hasForwarding { out.line("state.forwarded = []") }
+        if layout.sendsToParent { out.line("state.toParent = []") }
         // S111, S112: the step's event, for every expression the step evaluates; none at rest.
         if readsTrigger { out.line("state.trigger = event") }
         out.line("let old = state")

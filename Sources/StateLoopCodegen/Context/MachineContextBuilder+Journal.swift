@@ -80,12 +80,13 @@ extension MachineContextBuilder {
     }
 
     /// How each stored property of `State` is written: `mode`, the context fields in `context:`
-    /// order, then the generated code's own (`ownFields`, with `_entries` and `forwarded` before them).
+    /// order, then the generated code's own (`ownFields`, with `_entries`, `forwarded` and `toParent` before them).
     func journalStateFields(ownFields: [InternalField]) -> [JournalLayout.Field] {
         [.init(name: "mode", value: .generated(GeneratedNames.mode))]
             + zip(spec.context, fieldTypes).map { field, alias in .init(name: field.name.value, value: .spec(field.type.value, alias: alias)) }
             + (hasTimers ? [.init(name: "_entries", value: .standard("Int"))] : [])
             + (hasForwarding ? [.init(name: "forwarded", value: .array(.generated(GeneratedNames.forwarded)))] : [])
+            + (layout.sendsToParent ? [.init(name: "toParent", value: .array(.generated(GeneratedNames.event)))] : [])
             + ownFields.map { .init(name: $0.name, value: $0.journal) }
     }
 

@@ -123,20 +123,29 @@ extension MachineContextBuilder {
 
     /// `result(_:of:)`: the events each effect feeds back, its `onError:` event a failure.
     private func printResults(into out: inout SwiftPrinter) {
-        var results: [String] = [], failures: [String] = []
+        var results: [String] = [], failures: [String] = [], messages: [String] = []
         for effect in spec.effects {
             let call = "." + SwiftName.escaped(effect.name.value)
+            // E76: an event only `events:` maps comes while the child goes on.
+            let ending = Set(effect.emits.map(\.value) + (effect.child?.onDone.map(\.to.value) ?? []))
             for event in effect.results {
                 let pair = "(\(call), .\(SwiftName.escaped(event.value)))"
-                if event.value == effect.onError?.value { failures.append(pair) } else { results.append(pair) }
+                if event.value == effect.onError?.value {
+                    failures.append(pair)
+                } else if ending.contains(event.value) {
+                    results.append(pair)
+                } else {
+                    messages.append(pair)
+                }
             }
         }
-        out.line("/// What `event` is to a run of `call`: one of its results (`emits:`, `onDone:`), its failure (`onError:`), or neither.")
+        out.line("/// What `event` is to a run of `call`: one of its results (`emits:`, `onDone:`), its failure (`onError:`), " + (messages.isEmpty ? "or neither." : "an event its child sends (`events:`), or neither."))
         out.block("\(access.prefix)static func result(_ event: Event, of call: Call) -> StateLoop.EffectResultKind? {") { out in
-            guard !results.isEmpty || !failures.isEmpty else { return out.line("nil") }
+            guard !results.isEmpty || !failures.isEmpty || !messages.isEmpty else { return out.line("nil") }
             out.switchBlock("(call, event)") { out in
                 if !results.isEmpty { out.line("case \(results.joined(separator: ", ")): .result") }
                 if !failures.isEmpty { out.line("case \(failures.joined(separator: ", ")): .failure") }
+                if !messages.isEmpty { out.line("case \(messages.joined(separator: ", ")): .message") }
                 out.line("default: nil")
             }
         }

@@ -96,6 +96,8 @@ extension MachineContextBuilder {
             let delay = send.milliseconds.map { ".milliseconds(\($0))" } ?? "self.\(delayMembers[send.delay!.value]!)()"
             let id = send.id.map { SwiftLiteral.string($0.value) } ?? "nil"
             eventToSelf(send.event, send.payload, into: &out) { "_next._send(\($0), id: \(id), after: \(delay))" }
+        case .sendToParent(let name, let given, _):
+            eventToSelf(name, given, into: &out) { "_next.toParent.append(\($0))" }
         case .cancel(let id, _):
             // S130: every pending send with the id; none is no change.
             out.line("_next.pendingSends.removeAll { $0.id == \(SwiftLiteral.string(id.value)) }")

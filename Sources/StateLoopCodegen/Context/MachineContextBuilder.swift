@@ -212,7 +212,7 @@ public struct MachineContextBuilder {
             modeConformances: "Swift.Hashable, Swift.Sendable" + (tree.nodes.contains { $0.spec.kind == .parallel } ? "" : ", Swift.CaseIterable"),
             stateNames: stateNameCases(),
             queryLines: queryLines() + effectQueries,
-            internalFields: forwardedFieldLines() + internalFields.finished(),
+            internalFields: forwardedFieldLines() + toParentFieldLines() + internalFields.finished(),
             initialBody: initialBody,
             stateEquality: stateEquality,
             eventEquality: enumEquality(

@@ -30,6 +30,8 @@ struct StatechartLayout {
     let raises: Bool
     /// An action sends an event to the machine (S126): `State` has `pendingSends`, `Event` has `_send`.
     let sends: Bool
+    /// An action sends an event to the parent machine (Docs/Effects.md E70): `State` has `toParent`.
+    let sendsToParent: Bool
 
     init(_ semantics: MachineSemantics) {
         let tree = semantics.tree
@@ -77,6 +79,7 @@ struct StatechartLayout {
         hasRuns = spec.effects.contains(where: \.isOneShot)
         raises = spec.raises(tree: tree)
         sends = spec.sends(tree: tree)
+        sendsToParent = !spec.eventsSentToParent(tree: tree).isEmpty
     }
 
     /// True when a step can be followed by `onDone:` or `always:` microsteps, or by the steps of

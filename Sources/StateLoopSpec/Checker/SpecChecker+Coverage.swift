@@ -2,7 +2,8 @@
 /// out loud. An event `from: effects` can arrive only where an effect that has it among its
 /// results (`emits:`, `onError:`, `onDone:`; Docs/Effects.md E20, E31) can run, so it needs an
 /// answer only there; elsewhere the generated reducer ignores it. Where a child machine runs, the
-/// events its `forward:` sends on count as answered (E28).
+/// events its `forward:` sends on count as answered (E28); the events its `events:` maps are
+/// results of its effect (E73).
 extension SpecChecker {
     func checkCoverage(_ spec: MachineSpec, into findings: inout Findings) {
         let tree = findings.tree
@@ -12,7 +13,8 @@ extension SpecChecker {
         for (index, event) in spec.events.enumerated() where eventIndex[event.name.value] == nil {
             eventIndex[event.name.value] = index
         }
-        var handledSomewhere: Set<String> = []
+        // E70: an event the machine sends to its parent is used, though no state of its own handles it.
+        var handledSomewhere = spec.eventsSentToParent(tree: tree)
         var emitted: Set<String> = []
         for effect in spec.effects { emitted.formUnion(effect.results.map(\.value)) }
         // Results of one-shot effects can arrive in any state (S19).
@@ -31,6 +33,11 @@ extension SpecChecker {
                 guard let event = eventIndex[entry.to.value] else { continue }
                 if outcomes[event] == nil { outcomes[event] = entry.from.location }
                 outcomeEntries.append((Outcome(effect: effectPosition, entry: position), event))
+            }
+            // E73: a child's event mapped by `events:` is noted at its entry.
+            for entry in effect.child?.events ?? [] {
+                guard let event = eventIndex[entry.to.value], outcomes[event] == nil else { continue }
+                outcomes[event] = entry.from.location
             }
             let results = effect.results.compactMap { eventIndex[$0.value] }
             let forwarded = (effect.child?.forward ?? []).compactMap { eventIndex[$0.from.value] }

@@ -1,6 +1,6 @@
 /// The shapes of effects (Docs/Effects.md): the event a failure becomes (E16), `output:` only
 /// where a machine ends (E22), child machines that exist and do not run themselves (E23), with
-/// their `input:` (E24), `forward:` (E29) and `onDone:` (E31) matching the child's spec, named
+/// their `input:` (E24), `forward:` (E29), `onDone:` (E31) and `events:` (E72) matching the child's spec, named
 /// delays that exist (E36), and `afterRestart:` only in a spec that persists (Docs/Durability.md
 /// D44). Coverage of the results is `SpecChecker+Coverage`'s (E20, E28, E31).
 extension SpecChecker {
@@ -95,6 +95,9 @@ extension SpecChecker {
         for entry in child.onDone {
             checkKnownEvents([entry.to], "'onDone:' of effect '\(effectName)' maps '\(entry.from.value)' to", into: &findings)
         }
+        for entry in child.events {
+            checkKnownEvents([entry.to], "'events:' of effect '\(effectName)' maps '\(entry.from.value)' to", into: &findings)
+        }
         let machine = child.machine
         let childSpec = machine.value == spec.name.value ? spec : library.specs[machine.value]
         guard let childSpec else {
@@ -120,6 +123,7 @@ extension SpecChecker {
         checkInput(child, of: effectName, childSpec: childSpec, into: &findings)
         checkForward(child, childSpec: childSpec, events: events, into: &findings)
         checkOnDone(child, of: effectName, childSpec: childSpec, events: events, into: &findings)
+        checkChildEvents(child, of: effectName, in: spec, childSpec: childSpec, events: events, into: &findings)
     }
 
     /// The shortest chain of `machine:` effects from `start` back to `root`'s machine, as names

@@ -50,6 +50,7 @@ public struct SpecChecker: Sendable {
         checkReferences(spec, into: &findings)
         checkRaises(spec, into: &findings)
         checkSends(spec, into: &findings)
+        checkSendsToParent(spec, into: &findings)
         checkEmbeddedSwift(spec, into: &findings)
         checkHierarchy(spec, into: &findings)
         checkEffects(spec, into: &findings)

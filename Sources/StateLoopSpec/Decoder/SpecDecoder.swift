@@ -51,7 +51,7 @@ struct SpecDecoder: Sendable {
             "onSnapshot": "a parent does not see its child's state; map the child's final states to events with 'onDone:'",
         ]
         /// Keys of an effect.
-        static let effect = ["in", "request", "requests", "stream", "emits", "onError", "afterRestart", "machine", "input", "forward", "onDone"]
+        static let effect = ["in", "request", "requests", "stream", "emits", "onError", "afterRestart", "machine", "input", "forward", "events", "onDone"]
         /// Keys of a final state's output field.
         static let outputField = ["type", "value"]
         /// Keys of an effect's request.
@@ -396,6 +396,9 @@ struct DecodingSession {
             return nil
         }
         guard let event = text(name.value, expected: "the name of an event", fixIt: fixIt) else { return nil }
+        if let to = entries.first(where: { $0.key.value == "to" }) {
+            return sentToParent(event, to: to, entries: entries, at: location)
+        }
         var delay: Located<String>?
         var milliseconds: Int64? = 0
         if let written = entries.first(where: { $0.key.value == "delay" }) {
@@ -416,6 +419,29 @@ struct DecodingSession {
             expression(entry.value, of: "'\(entry.key.value)'").map { Assignment(field: entry.key.located, expression: $0) }
         }
         return .send(SendAction(event: event, payload: payload, delay: delay, milliseconds: milliseconds, id: id, at: location))
+    }
+
+    /// `send: {event: name, to: parent, field: expression, ...}` (E70): `to:` takes only `parent`,
+    /// and such a send has no `delay:` nor `id:`.
+    private mutating func sentToParent(_ event: Located<String>, to: YAMLMappingEntry, entries: [YAMLMappingEntry], at location: SourceLocation) -> Action? {
+        guard let target = text(to.value, expected: "'parent'", fixIt: "write 'to: parent', or leave 'to:' out to send the event to this machine") else { return nil }
+        guard target.value == "parent" else {
+            error(
+                "'to:' of a 'send:' takes only 'parent', found '\(target.value)'", at: target.location,
+                fixIt: "write 'to: parent' to send the event to the machine that runs this one, or leave 'to:' out to send it to this machine")
+            return nil
+        }
+        for key in ["delay", "id"] {
+            guard let extra = entries.first(where: { $0.key.value == key }) else { continue }
+            error(
+                "a 'send:' to the parent takes no '\(key):'", at: extra.key.location,
+                fixIt: "remove '\(key):': the event goes to the parent at once, and the parent may delay it with a 'send:' of its own")
+            return nil
+        }
+        let payload = entries.filter { !["event", "to"].contains($0.key.value) }.compactMap { entry in
+            expression(entry.value, of: "'\(entry.key.value)'").map { Assignment(field: entry.key.located, expression: $0) }
+        }
+        return .sendToParent(event: event, payload: payload, at: location)
     }
 
     mutating func actions(_ node: YAMLNode, of owner: String) -> [Action] {
@@ -630,7 +656,7 @@ struct DecodingSession {
         if let item = key("afterRestart") {
             effect.afterRestart = afterRestart(item, of: effectName.value, inWritten: inWritten)
         }
-        let childKeys = valid.filter { ["input", "forward", "onDone"].contains($0.key.value) }
+        let childKeys = valid.filter { ["input", "forward", "events", "onDone"].contains($0.key.value) }
         if let item = key("machine") {
             if let machine = text(item.value, expected: "the name of a machine", fixIt: "write 'machine: Payment', the 'machine:' name of another spec") {
                 effect.child = childMachine(machine, body: valid)
@@ -638,7 +664,7 @@ struct DecodingSession {
             for other in ["request", "requests", "stream", "emits", "onError"] {
                 if let clash = key(other) {
                     error("'\(other):' does not belong to a child machine", at: clash.key.location,
-                          fixIt: "remove it: a child machine's request is its 'input:', and its results are the events of 'onDone:'")
+                          fixIt: "remove it: a child machine's request is its 'input:', and its results are the events of 'onDone:' and 'events:'")
                 }
             }
         } else if let extra = childKeys.first {
@@ -683,7 +709,7 @@ struct DecodingSession {
         return Located(afterRestart, at: item.key.location)
     }
 
-    /// `machine:` with `input:`, `forward:` and `onDone:` (E23–E31).
+    /// `machine:` with `input:`, `forward:`, `events:` and `onDone:` (E23–E31, E71).
     mutating func childMachine(_ machine: Located<String>, body: [YAMLMappingEntry]) -> ChildMachine {
         var child = ChildMachine(machine: machine)
         for item in body {
@@ -699,6 +725,13 @@ struct DecodingSession {
                     child.forward = list.compactMap { text($0, expected: "an event", fixIt: "write 'forward: [cancel]' or 'forward: {cancel: abort}'") }.map { NameMapping(from: $0, to: $0) }
                 } else {
                     child.forward = nameMappings(item.value, expected: "a mapping from parent events to child events", fixIt: "write 'forward: {cancel: abort}', or 'forward: [cancel]' to keep the name")
+                }
+            case "events":
+                child.eventsKey = item.key.located
+                if let list = item.value.sequence {
+                    child.events = list.compactMap { text($0, expected: "an event", fixIt: "write 'events: [progress]' or 'events: {progress: uploadProgressed}'") }.map { NameMapping(from: $0, to: $0) }
+                } else {
+                    child.events = nameMappings(item.value, expected: "a mapping from the child's events to parent events", fixIt: "write 'events: {progress: uploadProgressed}', or 'events: [progress]' to keep the name")
                 }
             case "onDone":
                 child.onDoneKey = item.key.located

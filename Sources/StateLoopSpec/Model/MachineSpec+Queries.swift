@@ -85,6 +85,7 @@ extension Action {
         case .run(_, let request, _): request.map { [$0] } ?? []
         case .raise(_, let payload, _): payload.map(\.expression)
         case .send(let send): send.payload.map(\.expression)
+        case .sendToParent(_, let payload, _): payload.map(\.expression)
         case .cancel: []
         case .conditional(let conditional): [conditional.condition] + (conditional.then + conditional.otherwise).flatMap(\.expressions)
         }

@@ -247,11 +247,14 @@ public enum Action: Sendable {
     case send(SendAction)
     /// `{cancel: id}`: drops the pending sends with that id (S130).
     case cancel(id: Located<String>, at: SourceLocation)
+    /// `{send: {event: name, to: parent, field: expression}}`: the event goes to the machine that
+    /// runs this one as a child (Docs/Effects.md E70); `payload` gives each payload field.
+    case sendToParent(event: Located<String>, payload: [Assignment], at: SourceLocation)
 
     /// Where the action was written.
     public var location: SourceLocation {
         switch self {
-        case .set(_, let location), .run(_, _, let location), .raise(_, _, let location), .cancel(_, let location): location
+        case .set(_, let location), .run(_, _, let location), .raise(_, _, let location), .cancel(_, let location), .sendToParent(_, _, let location): location
         case .conditional(let conditional): conditional.location
         case .send(let send): send.location
         }
@@ -438,11 +441,12 @@ public struct EffectSpec: Sendable {
     public var isOneShot: Bool { states == nil }
     /// The states of `in:` (none for a one-shot effect).
     public var runningStates: [Located<String>] { states ?? [] }
-    /// Every event the effect may feed back: `emits:`, `onError:` and the events of `onDone:`
-    /// (E20, E31), each once, in that order.
+    /// Every event the effect may feed back: `emits:`, `onError:`, the events of `onDone:` and
+    /// those of `events:` (E20, E31, E73), each once, in that order.
     public var results: [Located<String>] {
         var seen: Set<String> = []
-        return (emits + (onError.map { [$0] } ?? []) + (child?.onDone.map(\.to) ?? [])).filter { seen.insert($0.value).inserted }
+        let child = (child?.onDone.map(\.to) ?? []) + (child?.events.map(\.to) ?? [])
+        return (emits + (onError.map { [$0] } ?? []) + child).filter { seen.insert($0.value).inserted }
     }
 }
 
@@ -455,7 +459,7 @@ public enum AfterRestart: String, Sendable {
     case drop
 }
 
-/// `machine: Payment` with its `input:`, `forward:` and `onDone:` (E23–E31).
+/// `machine: Payment` with its `input:`, `forward:`, `events:` and `onDone:` (E23–E31, E71).
 public struct ChildMachine: Sendable {
     /// The child machine's name (its `machine:`), at the value.
     public var machine: Located<String>
@@ -469,10 +473,15 @@ public struct ChildMachine: Sendable {
     public var onDone: [NameMapping]
     /// Where `onDone:` is written, if it is.
     public var onDoneKey: Located<String>?
+    /// `events:` — the child's event it sends to its parent -> parent event (E71).
+    public var events: [NameMapping]
+    /// Where `events:` is written, if it is.
+    public var eventsKey: Located<String>?
 
     public init(
         machine: Located<String>, input: [Assignment] = [], inputKey: Located<String>? = nil,
-        forward: [NameMapping] = [], onDone: [NameMapping] = [], onDoneKey: Located<String>? = nil
+        forward: [NameMapping] = [], onDone: [NameMapping] = [], onDoneKey: Located<String>? = nil,
+        events: [NameMapping] = [], eventsKey: Located<String>? = nil
     ) {
         self.machine = machine
         self.input = input
@@ -480,10 +489,12 @@ public struct ChildMachine: Sendable {
         self.forward = forward
         self.onDone = onDone
         self.onDoneKey = onDoneKey
+        self.events = events
+        self.eventsKey = eventsKey
     }
 }
 
-/// One entry of `forward:` or `onDone:`: `cancel: abort`.
+/// One entry of `forward:`, `onDone:` or `events:`: `cancel: abort`.
 public struct NameMapping: Sendable {
     public var from: Located<String>
     public var to: Located<String>

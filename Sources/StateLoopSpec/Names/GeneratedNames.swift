@@ -86,6 +86,7 @@ public enum GeneratedNames {
         "isIn": "the generated 'State.isIn(_:)', which tells whether a state is active",
         "requests": "the generated 'State.requests', what each effect would run for in the state",
         "forwarded": "the generated 'State.forwarded', the events the last step forwarded to child machines",
+        "toParent": "the generated 'State.toParent', the events the last step sent to the parent machine",
         "output": "the generated 'State.output', how the machine ended once it is done",
         triggerField: "the generated 'State.trigger', the event of the running step (S114)",
     ]
