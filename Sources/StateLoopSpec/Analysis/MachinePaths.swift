@@ -279,9 +279,10 @@ final class PathSearch {
     // MARK: The search
 
     func run() {
-        let entered = semantics.enteredInitially
+        let entry = semantics.initialEntry
+        let entered = entry.states
         guard !entered.isEmpty else { return }
-        let start = settlingNode(leaves: Set(entered.filter(isTerminal)), entered: entered, raised: raises(entering: entered))
+        let start = settlingNode(leaves: Set(entered.filter(isTerminal)), entered: entered, raised: raises(entering: entry))
         _ = add(start, distance: 0, from: nil)
         var buckets: [[Int]] = [[0]]
         var expanded = Set<Int>()
@@ -491,6 +492,7 @@ final class PathSearch {
     private func microstep(_ leaves: [Int], _ taken: [Int]) -> Move {
         var current = Set(leaves)
         var entered: [Int] = []
+        var enteredRaises: [String] = []
         var historyTargets: [Int] = []
         // What the microstep raises, in its order (S70): exits, the branches' actions, entries.
         var raised: [String] = []
@@ -507,11 +509,12 @@ final class PathSearch {
             if facts[target].isHistory { historyTargets.append(target) }
             current = current.filter { leaf in domain.map { !tree.isWithin(leaf, $0) } ?? false }
             // P9: a history state enters its default, as if nothing were recorded yet (S63).
-            let states = semantics.entered(below: domain, toward: target)
-            current.formUnion(states.filter(isTerminal))
-            entered += states
+            let entry = semantics.entry(below: domain, toward: target)
+            current.formUnion(entry.states.filter(isTerminal))
+            entered += entry.states
+            enteredRaises += raises(entering: entry)
         }
-        return Move(node: settlingNode(leaves: current, entered: entered, raised: raised + raises(entering: entered)), historyTargets: historyTargets)
+        return Move(node: settlingNode(leaves: current, entered: entered, raised: raised + enteredRaises), historyTargets: historyTargets)
     }
 
     /// The events `actions` raise, in order; a raise under `if:` is assumed to run, as a path
@@ -520,9 +523,10 @@ final class PathSearch {
         actions.flatMap(\.flattened).compactMap { if case .raise(let event, _, _) = $0 { event.value } else { nil } }
     }
 
-    /// The events the `entry:` actions of `entered` raise, in entry order.
-    private func raises(entering entered: [Int]) -> [String] {
-        entered.flatMap { Self.raises(tree[$0].spec.entry) }
+    /// The events the `entry:` actions of `entry` and its default entries' `do:` raise, in entry
+    /// order (S145, S146).
+    private func raises(entering entry: MachineSemantics.Entry) -> [String] {
+        semantics.actionLists(entering: entry).flatMap(Self.raises)
     }
 
     /// The node after a microstep that entered `entered`: done when a top-level final state was
