@@ -156,6 +156,32 @@ private func raises(_ yaml: String, start: Bool = false, steps events: [String])
         let spec = try #require(SpecLoader.load(contents: Array(valid.utf8), path: "D.machine.yml").spec)
         let lists = spec.semantics.actionLists(entering: spec.semantics.initialEntry)
         #expect(lists.map { $0.flatMap(\.expressions).map(\.value) } == [[], ["1"], []])
+        // `stateloop paths` follows what they raise: `c` is reached only through the raise of
+        // `a`'s `initial:`.
+        let raising = """
+            machine: M
+            events: {go: {}, found: {}}
+            initial: idle
+            states:
+              idle:
+                on: {go: a}
+                ignore: [found]
+              a:
+                initial: {target: a1, do: [{raise: found}]}
+                states:
+                  a1:
+                    on: {found: c}
+                    ignore: [go]
+              c: {ignore: [go, found]}
+            """
+        let paths = MachinePaths(try loadedSpec(raising))
+        let toC = try #require(paths.states.first { $0.name == "c" }?.steps)
+        #expect(toC.map(paths.text(of:)) == ["go", "↺ found"])
+        #expect(toC.map(\.isRaised) == [false, true])
+        // Without the action, a test has to send `found` itself.
+        let silent = MachinePaths(try loadedSpec(raising.replacingOccurrences(of: "{target: a1, do: [{raise: found}]}", with: "a1")))
+        let sent = try #require(silent.states.first { $0.name == "c" }?.steps)
+        #expect(sent.map(silent.text(of:)) == ["go", "found"])
     }
 
     @Test("S148: a default entry with actions below a history state's parent is an error at its first action")
