@@ -186,7 +186,7 @@ public struct DOTRenderer: Sendable {
     }
 
     /// A line break that left-aligns the line before it.
-    private static let leftBreak = "<br align=\"left\"/>"
+    fileprivate static let leftBreak = "<br align=\"left\"/>"
 
     /// Effect results blue, timers amber, everything else the default grey.
     fileprivate func color(of edge: DiagramModel.Edge) -> String? {
@@ -466,8 +466,12 @@ private struct Drawing {
         } else {
             out += "\(inner)\(marker) [shape=point, width=0.12, color=\"\(DOTRenderer.Palette.text)\", fillcolor=\"\(DOTRenderer.Palette.text)\", label=\"\"];\n"
         }
+        // S149: the actions of `initial: {target:, do:}` label each of its arrows.
+        let label = node.initialActions.isEmpty ? [] : [
+            "label=<\(node.initialActions.enumerated().map { ($0.offset == 0 ? "/ " : "  ") + DOTText.html($0.element.text) + DOTRenderer.leftBreak }.joined())>",
+        ]
         for initial in node.initialTargets {
-            out += "\(inner)\(arrow(from: markerIDs[position]!, to: .state(initial), attributes: []));\n"
+            out += "\(inner)\(arrow(from: markerIDs[position]!, to: .state(initial), attributes: label));\n"
         }
         for child in node.children {
             out += declaration(of: child, indent: inner)

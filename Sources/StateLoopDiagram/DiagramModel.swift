@@ -32,6 +32,8 @@ struct DiagramModel {
         /// What the state's initial dot points at: the child that `initial:` names, or each state
         /// of a list (S143); empty when it names none.
         var initialTargets: [Int]
+        /// The actions of a composite's `initial: {target:, do:}`, on its initial arrow (S149).
+        var initialActions: [Action] = []
         /// A history state's `target:` (its default when nothing is recorded), as written.
         var historyDefault: String?
         /// Effects that may run in this state, in `effects:` order (`⟳ loadNextPage`).
@@ -346,7 +348,7 @@ struct DiagramModel {
             ignored += addBranches(state.always, source: name, trigger: .always, event: nil)
             ignored += addBranches(state.onDone, source: name, trigger: .done, event: nil)
             if let historyDefault = state.historyTarget?.value, state.isHistory {
-                edges.append(Edge(source: name, target: historyDefault, trigger: .historyDefault, condition: nil, actions: []))
+                edges.append(Edge(source: name, target: historyDefault, trigger: .historyDefault, condition: nil, actions: actions(state.defaultActions)))
             }
 
             if detail == .full {
@@ -374,6 +376,7 @@ struct DiagramModel {
                 parent: treeNode.parent,
                 children: treeNode.children,
                 initialTargets: kind != .composite ? [] : state.initialTargets.map { $0.compactMap { tree.index[$0.value] } } ?? tree.initialChild(of: position).map { [$0] } ?? [],
+                initialActions: kind != .composite ? [] : actions(state.defaultActions),
                 historyDefault: state.isHistory ? state.historyTarget?.value : nil,
                 effects: spec.effects(runningIn: name).map { Effect($0, detail: detail) },
                 entry: actions(state.entry),

@@ -206,8 +206,10 @@ private struct MermaidWriter {
             let title = ([node.name] + lines).map { MermaidText.label($0, inStateName: true) }.joined(separator: " · ")
             out = "\(indent)state \"\(title)\" as \(id(position)) {\n"
         }
+        // S149: the actions of `initial: {target:, do:}` label each of its arrows.
+        let label = node.initialActions.isEmpty ? "" : " : " + MermaidText.label("/ " + node.initialActions.map(\.text).joined(separator: ", "))
         for initial in node.initialTargets {
-            out += "\(inner)[*] --> \(id(initial))\n"
+            out += "\(inner)[*] --> \(id(initial))\(label)\n"
         }
         // A parallel state's regions are separated by `--`; its other children (history
         // states) go with the first region.

@@ -8,7 +8,8 @@ import Testing
 // at a time (parallel states with and without transitions below them, history of every depth in
 // composites and parallel states, `always:`, `onDone:` of composites and parallel states, timers,
 // entry and exit actions, payloads read by guards or only by `set:`, groups of ignored events,
-// conditional actions, `trigger` in guards, `reenter: true`, raised events). Every machine the checker
+// conditional actions, `trigger` in guards, `reenter: true`, raised events, actions of `initial:`
+// and of a history's `default:`). Every machine the checker
 // accepts is generated, and all of them are type-checked as one module by the real swiftc.
 
 /// One random statechart, as YAML: names `s0`, `s1`, ... in document order.
@@ -36,7 +37,7 @@ struct RandomStatechart {
         let roots = builder.states(depth: 0, count: Int.random(in: 2...4, using: &random), parallelAllowed: true, &random)
         lines.append("initial: " + builder.initial(roots.first { !builder.isHistory($0) }!, &random))
         lines.append("states:")
-        lines += builder.render(roots, indent: "  ", &random)
+        lines += builder.render(roots, indent: "  ", belowHistory: false, historyDefaultsAllowed: true, &random)
         var text = lines.joined(separator: "\n") + "\n"
         // A cancel names the id of some send (S131): without one, the first cancel sends instead.
         if !text.contains("id: k"), let cancel = text.range(of: "{cancel: k}") {
@@ -151,7 +152,11 @@ struct RandomStatechart {
             return "{if: \"\(guardText(&random))\", then: [{set: {n: n + 1}}, {if: \"n > 0\", then: [{set: {s: s + \"#\"}}]}]\(otherwise)}"
         }
 
-        func render(_ states: [Int], indent: String, _ random: inout SeededGenerator) -> [String] {
+        /// The states of one list. `belowHistory`: their parent or a state above it has a history
+        /// child; `historyDefaultsAllowed`: no state above their parent has one. Default entries
+        /// get actions where S148 allows them, chosen by the state's number so that the random
+        /// draws, and so every machine without them, stay as they were (S145, S146).
+        func render(_ states: [Int], indent: String, belowHistory: Bool, historyDefaultsAllowed: Bool, _ random: inout SeededGenerator) -> [String] {
             var lines: [String] = []
             for state in states {
                 lines.append(indent + "s\(state):")
@@ -160,6 +165,7 @@ struct RandomStatechart {
                 case .history(let deep):
                     lines.append(inner + "type: history")
                     if deep { lines.append(inner + "history: deep") }
+                    if historyDefaultsAllowed, state % 2 == 0 { lines.append(inner + "default: {do: [{set: {s: s + \"h\(state)\"}}]}") }
                     continue
                 case .final:
                     lines.append(inner + "type: final")
@@ -167,7 +173,12 @@ struct RandomStatechart {
                 case .parallel:
                     lines.append(inner + "type: parallel")
                 case .composite:
-                    lines.append(inner + "initial: " + initial(children[state].first { !isHistory($0) && !isFinal($0) } ?? children[state][0], &random))
+                    let entered = initial(children[state].first { !isHistory($0) && !isFinal($0) } ?? children[state][0], &random)
+                    if !belowHistory, state % 3 == 0 {
+                        lines.append(inner + "initial: {target: \(entered), do: [{set: {s: s + \"i\(state)\"}}]}")
+                    } else {
+                        lines.append(inner + "initial: " + entered)
+                    }
                 case .leaf:
                     break
                 }
@@ -201,7 +212,8 @@ struct RandomStatechart {
                 if !children[state].isEmpty {
                     if Bool.random(using: &random) { lines.append(inner + "onDone: \(transition(nil, guarded: true, &random))") }
                     lines.append(inner + "states:")
-                    lines += render(children[state], indent: inner + "  ", &random)
+                    let holds = children[state].contains(where: isHistory)
+                    lines += render(children[state], indent: inner + "  ", belowHistory: belowHistory || holds, historyDefaultsAllowed: !belowHistory, &random)
                 }
             }
             return lines

@@ -68,6 +68,33 @@ import Testing
         #expect(mermaid.contains("[*] --> a2\n") && mermaid.contains("[*] --> b2\n") && mermaid.contains("[*] --> a1\n"), "\(mermaid)")
     }
 
+    @Test("S149: the initial arrow of a composite carries its initial: actions, a history's default arrow its default: actions, in both formats")
+    func defaultEntryActionsAreDrawnOnTheirArrows() throws {
+        let yaml = """
+            machine: M
+            events: {go: {}, e2: {}, e3: {}}
+            ignore: [go, e2, e3]
+            initial: s0
+            states:
+              s0:
+                initial: {target: sh, do: [{raise: e2}]}
+                states:
+                  sh: {type: history, default: {target: a, do: [{raise: e3}]}}
+                  a: {}
+            """
+        let spec = try #require(SpecLoader.load(contents: Array(yaml.utf8), path: "M.machine.yml").spec)
+        let dot = DOTRenderer().render(spec)
+        let arrows = dot.split(separator: "\n").filter { $0.contains(" -> ") }
+        #expect(arrows.contains { $0.contains("\"sh\"") && $0.contains("label=</ ↺ e2") }, "\(dot)")
+        #expect(arrows.contains { $0.contains("<i>default</i>") && $0.contains("/ ↺ e3") }, "\(dot)")
+        let mermaid = MermaidRenderer().render(spec)
+        #expect(mermaid.contains("[*] --> sh : / ↺ e2\n") && mermaid.contains("default / ↺ e3"), "\(mermaid)")
+        // Without actions the arrows are bare, as before.
+        let bare = yaml.replacingOccurrences(of: "{target: sh, do: [{raise: e2}]}", with: "sh")
+        let bareSpec = try #require(SpecLoader.load(contents: Array(bare.utf8), path: "M.machine.yml").spec)
+        #expect(MermaidRenderer().render(bareSpec).contains("[*] --> sh\n"))
+    }
+
     @Test("S110: a conditional action is drawn as one line, its sides in brackets, in both formats")
     func conditionalActionsAreDrawnAsOneLine() throws {
         let yaml = """

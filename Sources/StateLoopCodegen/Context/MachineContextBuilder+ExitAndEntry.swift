@@ -37,7 +37,8 @@ extension MachineContextBuilder {
         /// The statements of `state` and below it, in the walk's order.
         func work(_ state: Int, content: String) -> [String] {
             let needed = exiting ? layout.exitBelow[state] : layout.entryBelow[state]
-            let deeper = needed ? ["State.\(below(kind, state))(\(content), &_next)"] : []
+            let defaults = !exiting && layout.defaultEntries ? ", _defaults" : ""
+            let deeper = needed ? ["State.\(below(kind, state))(\(content), &_next\(defaults))"] : []
             return exiting ? deeper + exitWork(state, content: content) : entryWork(state) + deeper
         }
         var body = memberPrinter()
@@ -62,7 +63,8 @@ extension MachineContextBuilder {
             doc: exiting
                 ? "Exits every active state below \(container.map { "`\(tree[$0].name)`" } ?? "the machine"), innermost first, recording history (S29, S32)."
                 : "Enters every active state below \(container.map { "`\(tree[$0].name)`" } ?? "the machine"), outermost first (S31).",
-            declaration: "fileprivate static func \(below(kind, container))(_ _content: \(contentType(container)), _ _next: inout State)",
+            declaration: "fileprivate static func \(below(kind, container))(_ _content: \(contentType(container)), _ _next: inout State"
+                + (!exiting && layout.defaultEntries ? ", _ _defaults: [Swift.String])" : ")"),
             body: body)
     }
 
@@ -79,8 +81,8 @@ extension MachineContextBuilder {
         return statements
     }
 
-    /// A state's own entry work: its timers' entry stamp, its `entry:` actions, the `onDone:`
-    /// it makes due when final.
+    /// A state's own entry work: its timers' entry stamp, its `entry:` actions, its default
+    /// entries' actions, the `onDone:` it makes due when final.
     private mutating func entryWork(_ state: Int) -> [String] {
         let tree = layout.tree
         var statements: [String] = []
@@ -92,6 +94,14 @@ extension MachineContextBuilder {
         for (index, timer) in tree[state].spec.after.enumerated() where timer.milliseconds == nil {
             statements.append("_next.\(delayField(tree[state].name, index)) = _next.\(delayMembers[timer.delay.value]!)()")
         }
+        // S145, S146: the `do:` of the state's default entry and of its history children's, when
+        // the transition takes them (`_defaults`, `defaultsArgument`).
+        for position in [state] + tree[state].children.filter({ tree[$0].spec.isHistory }) where !tree[position].spec.defaultActions.isEmpty {
+            let actions = tree[position].spec.defaultActions.map { "do { let _s = _next; _s.\(actionMember($0, payload: nil))(&_next) }" }
+            statements.append("if _defaults.contains(\(SwiftLiteral.string(tree[position].name))) {")
+            statements += actions.map { "    " + $0 }
+            statements.append("}")
+        }
         for target in semantics.doneTargets[state] {
             // A parallel state is due once however many regions finish in one microstep, after
             // the regions' own `onDone:` (S71): an earlier entry moves to the end.
@@ -99,5 +109,53 @@ extension MachineContextBuilder {
             statements.append("_next._done.append(.\(caseName(target)))")
         }
         return statements
+    }
+}
+
+extension MachineContextBuilder {
+    /// The `do:` of the default entries of `entry` whose anchor stays active (a history state
+    /// targeted from inside its parent), before the walk enters anything (S146).
+    mutating func unanchoredDefaultLines(_ entry: MachineSemantics.Entry, into out: inout SwiftPrinter) {
+        let tree = layout.tree
+        for position in semantics.unanchoredDefaults(entry) where !tree[position].spec.defaultActions.isEmpty {
+            let actions = tree[position].spec.defaultActions.map { "do { let _s = _next; _s.\(actionMember($0, payload: nil))(&_next) }" }
+            guard let condition = recordCondition(position) else {
+                for line in actions { out.line(line) }
+                continue
+            }
+            out.block("if \(condition) {") { out in
+                for line in actions { out.line(line) }
+            }
+        }
+    }
+
+    /// `_next._history_h == nil` for a history state whose record can be restored; `nil` for one
+    /// that always takes its default (shallow, of a parallel state, S65) or a composite.
+    func recordCondition(_ position: Int) -> String? {
+        let tree = layout.tree
+        guard case .history(let deep) = tree[position].spec.kind, deep || tree[tree[position].parent!].spec.kind != .parallel else { return nil }
+        return "_next._history_\(tree[position].name) == nil"
+    }
+
+    /// The default entries with actions that `entry` takes, as the last argument of an entry walk
+    /// (S145, S146): `, ["s0"]`, a history's only while it has no record, as the walk runs after
+    /// the exits that write records; empty when the machine has no default actions.
+    func defaultsArgument(_ entry: MachineSemantics.Entry) -> String {
+        guard layout.defaultEntries else { return "" }
+        let tree = layout.tree
+        var parts: [String] = []
+        var fixed: [String] = []
+        for position in entry.defaults where !tree[position].spec.defaultActions.isEmpty {
+            let name = SwiftLiteral.string(tree[position].name)
+            if let condition = recordCondition(position) {
+                if !fixed.isEmpty { parts.append("[" + fixed.joined(separator: ", ") + "]") }
+                fixed = []
+                parts.append("(\(condition) ? [\(name)] : [])")
+            } else {
+                fixed.append(name)
+            }
+        }
+        if !fixed.isEmpty || parts.isEmpty { parts.append("[" + fixed.joined(separator: ", ") + "]") }
+        return ", " + parts.joined(separator: " + ")
     }
 }

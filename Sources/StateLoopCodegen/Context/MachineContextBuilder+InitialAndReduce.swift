@@ -19,7 +19,7 @@ extension MachineContextBuilder {
             for argument in Self.commaSeparated(["mode: _mode"] + initialArguments) { out.line(argument) }
         }
         guard works else { return out.finished() }
-        if layout.entryBelow(nil) { out.line("State.\(below("enter", nil))(_next.mode, &_next)") }
+        if layout.entryBelow(nil) { out.line("State.\(below("enter", nil))(_next.mode, &_next\(defaultsArgument(semantics.initialEntry)))") }
         if layout.settles {
             out.line("var _trace = StateLoop._NoTrace()")
             out.line("_next._settle(&_trace)")

@@ -51,13 +51,16 @@ extension MachineContextBuilder {
         if phase == .actions { return }
         guard let target else { return }
         if layout.hasTimers { out.line("_next._entries &+= 1") }
+        let entry = semantics.entry(below: domain, toward: target)
         let value = modeValue(in: domain, toward: [target])
         if layout.entryBelow(domain) {
             out.line("let _c: \(contentType(domain)) = \(value)")
             assignContent(of: domain, "_c", into: &out)
-            out.line("State.\(below("enter", domain))(_c, &_next)")
+            unanchoredDefaultLines(entry, into: &out)
+            out.line("State.\(below("enter", domain))(_c, &_next\(defaultsArgument(entry)))")
         } else {
             assignContent(of: domain, value, into: &out)
+            unanchoredDefaultLines(entry, into: &out)
         }
     }
 

@@ -32,6 +32,9 @@ struct StatechartLayout {
     let sends: Bool
     /// An action sends an event to the parent machine (Docs/Effects.md E70): `State` has `toParent`.
     let sendsToParent: Bool
+    /// A default entry has actions (S144): the entry walks take the default entries a transition
+    /// takes, `_defaults`.
+    let defaultEntries: Bool
 
     init(_ semantics: MachineSemantics) {
         let tree = semantics.tree
@@ -51,7 +54,8 @@ struct StatechartLayout {
             let recordsHistory = node.children.contains { tree[$0].spec.isHistory }
             ownExit[position] = !node.spec.exit.isEmpty || recordsHistory
             let computesDelay = node.spec.after.contains { $0.milliseconds == nil }
-            ownEntry[position] = !node.spec.entry.isEmpty || stampsEntry[position] || computesDelay || !semantics.doneTargets[position].isEmpty
+            let defaults = !node.spec.defaultActions.isEmpty || node.children.contains { tree[$0].spec.isHistory && !tree[$0].spec.defaultActions.isEmpty }
+            ownEntry[position] = !node.spec.entry.isEmpty || stampsEntry[position] || computesDelay || !semantics.doneTargets[position].isEmpty || defaults
             setsOnExit[position] = node.spec.exit.contains(where: \.assigns)
         }
         var exitBelow = Array(repeating: false, count: count)
@@ -80,6 +84,7 @@ struct StatechartLayout {
         raises = spec.raises(tree: tree)
         sends = spec.sends(tree: tree)
         sendsToParent = !spec.eventsSentToParent(tree: tree).isEmpty
+        defaultEntries = tree.nodes.contains { !$0.spec.defaultActions.isEmpty }
     }
 
     /// True when a step can be followed by `onDone:` or `always:` microsteps, or by the steps of

@@ -306,9 +306,10 @@ final class PathSearch {
     // MARK: The search
 
     func run() {
-        let entered = semantics.enteredInitially
+        let entry = semantics.initialEntry
+        let entered = entry.states
         guard !entered.isEmpty else { return }
-        let initialActions = queueActions(entering: entered)
+        let initialActions = queueActions(entering: entry)
         var start = settlingNode(leaves: Set(entered.filter(isTerminal)), entered: entered, raised: Self.raises(initialActions))
         if !isDone(start.leaves) { start.sends = Self.pending([], after: initialActions) }
         _ = add(start, distance: 0, from: nil)
@@ -536,6 +537,7 @@ final class PathSearch {
     private func microstep(_ leaves: [Int], _ taken: [Int]) -> Move {
         var current = Set(leaves)
         var entered: [Int] = []
+        var enteredActions: [QueueAction] = []
         var historyTargets: [Int] = []
         // What the microstep raises and sends, in its order (S70): exits, the branches' actions, entries.
         var actions: [QueueAction] = []
@@ -552,11 +554,12 @@ final class PathSearch {
             if facts[target].isHistory { historyTargets.append(target) }
             current = current.filter { leaf in domain.map { !tree.isWithin(leaf, $0) } ?? false }
             // P9: a history state enters its default, as if nothing were recorded yet (S63).
-            let states = semantics.entered(below: domain, toward: target)
-            current.formUnion(states.filter(isTerminal))
-            entered += states
+            let entry = semantics.entry(below: domain, toward: target)
+            current.formUnion(entry.states.filter(isTerminal))
+            entered += entry.states
+            enteredActions += queueActions(entering: entry)
         }
-        actions += queueActions(entering: entered)
+        actions += enteredActions
         return Move(
             node: settlingNode(leaves: current, entered: entered, raised: Self.raises(actions)), historyTargets: historyTargets,
             queueActions: actions)
@@ -575,9 +578,10 @@ final class PathSearch {
         }
     }
 
-    /// What the `entry:` actions of `entered` raise, send and cancel, in entry order.
-    private func queueActions(entering entered: [Int]) -> [QueueAction] {
-        entered.flatMap { Self.queueActions(tree[$0].spec.entry) }
+    /// What the `entry:` actions of `entry` and its default entries' `do:` raise, send and cancel,
+    /// in entry order (S145, S146).
+    private func queueActions(entering entry: MachineSemantics.Entry) -> [QueueAction] {
+        semantics.actionLists(entering: entry).flatMap(Self.queueActions)
     }
 
     /// The events `actions` raise, in order.

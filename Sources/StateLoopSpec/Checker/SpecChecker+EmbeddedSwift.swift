@@ -26,7 +26,7 @@ extension SpecChecker {
         for transition in transitions {
             expressions += transition.expressions
         }
-        for action in states.flatMap({ $0.entry + $0.exit }) {
+        for action in states.flatMap({ $0.entry + $0.exit + $0.defaultActions }) {
             expressions += action.expressions
         }
         for effect in spec.effects {

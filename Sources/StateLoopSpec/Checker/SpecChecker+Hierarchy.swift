@@ -37,10 +37,10 @@ extension SpecChecker {
                         "a history state belongs inside a composite or parallel state", at: (state.type ?? state.name).location,
                         fixIt: "move '\(name)' under the 'states:' of the state whose last configuration it restores")
                 }
-                for key in state.keys where !["type", "history", "target"].contains(key.value) {
+                for key in state.keys where !["type", "history", "target", "default"].contains(key.value) {
                     findings.error(
                         "a history state has no '\(key.value):'", at: key.location,
-                        fixIt: "a history state takes only 'history: shallow | deep' and a default 'target:'")
+                        fixIt: "a history state takes only 'history: shallow | deep' and a default 'target:' (or 'default: {target:, do:}')")
                 }
                 if let target = state.historyTarget, let parentPosition = node.parent,
                    let targetPosition = tree.index[target.value], findings.stateSet.contains(target.value),
@@ -70,6 +70,15 @@ extension SpecChecker {
             }
             if state.kind == .normal || state.kind == .final {
                 checkInitial(position, into: &findings)
+            }
+            if let first = state.defaultActions.first, let anchor = state.isHistory ? node.parent : position,
+               let holder = tree.ancestors(of: anchor).first(where: { tree[$0].children.contains { tree[$0].spec.isHistory } }) {
+                // S148: a record of that history decides whether this default entry is taken.
+                let what = state.isHistory ? "the 'default:' of history state '\(name)'" : "the 'initial:' of '\(name)'"
+                findings.error(
+                    "\(what) cannot take actions: it lies in '\(tree[holder].name)', whose history state restores what is below it",
+                    at: first.location,
+                    fixIt: "move the actions to the 'entry:' of the state the default enters, or to a default of '\(tree[holder].name)'")
             }
             if !state.onDone.isEmpty, !(node.isComposite || state.kind == .parallel), let key = state.key("onDone") {
                 findings.error(

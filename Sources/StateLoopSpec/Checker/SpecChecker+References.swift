@@ -24,7 +24,7 @@ extension SpecChecker {
                 checkKnown(handler.event, among: events, known: findings.eventSet, "state '\(state.name.value)' handles '\(handler.event.value)', which is not an event", declare: "'events:'", into: &findings)
             }
             checkTargets(state.branches, states: states, into: &findings)
-            for case .set(let assignments, _) in (state.entry + state.exit).flatMap(\.flattened) {
+            for case .set(let assignments, _) in (state.entry + state.exit + state.defaultActions).flatMap(\.flattened) {
                 checkFields(assignments, into: &findings)
             }
             if let target = state.historyTarget {

@@ -33,7 +33,7 @@ struct SpecDecoder: Sendable {
         /// Keys of a context field.
         static let contextField = ["type", "default", "redact"]
         /// Keys of a state.
-        static let state = ["type", "history", "target", "initial", "states", "entry", "exit", "on", "ignore", "after", "always", "onDone", "output"]
+        static let state = ["type", "history", "target", "default", "initial", "states", "entry", "exit", "on", "ignore", "after", "always", "onDone", "output"]
         /// Values of a state's `type:`.
         static let stateTypes = ["parallel", "final", "history"]
         /// Keys of a transition.
@@ -116,6 +116,13 @@ struct DecodingSession {
                     EventGroup(name: group.key.located, events: names(group.value, expected: "a list of events", fixIt: "write '\(group.key.value): [event, ...]'"))
                 }
             case "initial":
+                if entry.value.mapping != nil {
+                    // S144: SCXML's `<scxml>` has no `<initial>` element with content either.
+                    error(
+                        "the machine's 'initial:' takes no actions", at: entry.value.location,
+                        fixIt: "write 'initial: idle', and put the actions in the 'entry:' of the initial state")
+                    continue
+                }
                 initialTargets = initialList(entry.value)
                 initial = initialTargets.map(\.first) ?? text(entry.value, expected: "the name of the initial state", fixIt: "write 'initial: idle'")
             case "states": states = stateSpecs(entry.value)
@@ -300,9 +307,23 @@ struct DecodingSession {
                         error("'history:' takes 'shallow' or 'deep', found '\(value.value)'", at: value.location, fixIt: "write 'history: shallow' (the last child) or 'history: deep' (the last leaves)")
                     }
                 case "target": state.historyTarget = text(item.value, expected: "a state", fixIt: "write 'target: stateName'")
+                case "default":
+                    guard let entries = defaultEntry(item.value, of: "'default:'", fixIt: "write 'default: {target: stateName, do: [actions]}'") else { continue }
+                    state.historyTarget = entries.target.flatMap { text($0, expected: "a state", fixIt: "write 'default: {target: stateName, do: [actions]}'") }
+                    state.defaultActions = entries.actions
                 case "initial":
-                    state.initialTargets = initialList(item.value)
-                    state.initial = state.initialTargets.map(\.first) ?? text(item.value, expected: "the name of a child state", fixIt: "write 'initial: childState'")
+                    var node = item.value
+                    if node.mapping != nil {
+                        guard let entries = defaultEntry(node, of: "'initial:'", fixIt: "write 'initial: {target: childState, do: [actions]}'") else { continue }
+                        guard let target = entries.target else {
+                            error("'initial:' with actions needs a 'target:'", at: node.location, fixIt: "write 'initial: {target: childState, do: [actions]}'")
+                            continue
+                        }
+                        node = target
+                        state.defaultActions = entries.actions
+                    }
+                    state.initialTargets = initialList(node)
+                    state.initial = state.initialTargets.map(\.first) ?? text(node, expected: "the name of a child state", fixIt: "write 'initial: childState'")
                 case "states": state.states = stateSpecs(item.value)
                 case "entry": state.entry = actions(item.value, of: "'entry:'")
                 case "exit": state.exit = actions(item.value, of: "'exit:'")
@@ -318,6 +339,13 @@ struct DecodingSession {
                 state.kind = .history(deep: deep?.value == "deep")
             } else if let key = state.key("history") {
                 error("'history:' belongs to a history state", at: key.location, fixIt: "add 'type: history', or remove 'history:'")
+            }
+            if let key = state.key("default"), !state.isHistory || state.key("target") != nil {
+                error(
+                    state.isHistory ? "a history state takes 'target:' or 'default:', not both" : "'default:' belongs to a history state",
+                    at: key.location,
+                    fixIt: state.isHistory ? "move 'target:' into 'default: {target: stateName, do: [actions]}'" : "add 'type: history', or remove 'default:'")
+                if !state.isHistory { state.defaultActions = [] }
             }
             if !state.isHistory, let key = state.key("target") {
                 error(
@@ -796,6 +824,22 @@ struct DecodingSession {
         if let scalar = node.scalar, !scalar.value.isEmpty { return scalar.located }
         error("expected \(expected), found \(Self.found(node))", at: node.location, fixIt: fixIt)
         return nil
+    }
+
+    /// The mapping of a default entry with actions (S144): `{target: ..., do: [...]}`, each key
+    /// optional here; `nil` (reported) for another key or a value that is no mapping.
+    mutating func defaultEntry(_ node: YAMLNode, of owner: String, fixIt: String) -> (target: YAMLNode?, actions: [Action])? {
+        guard let entries = mapping(node, expected: "a mapping with 'target:' and 'do:' for \(owner)", fixIt: fixIt) else { return nil }
+        var target: YAMLNode?
+        var actions: [Action] = []
+        for entry in known(entries, keys: ["target", "do"], in: "in \(owner)") {
+            if entry.key.value == "target" {
+                target = entry.value
+            } else {
+                actions = self.actions(entry.value, of: "'do:'")
+            }
+        }
+        return (target, actions)
     }
 
     /// The list form of `initial:` (S140): `nil` for a single name; an empty list is an error.

@@ -61,10 +61,10 @@ extension StateSpec {
         on.flatMap(\.branches) + after.flatMap(\.branches) + always + onDone
     }
 
-    /// Every action block the state owns: `entry:`, `exit:` and its transitions' `do:` (a
-    /// conditional's inner actions are in it, not here).
+    /// Every action block the state owns: `entry:`, `exit:`, its default entry's `do:` (S144) and
+    /// its transitions' `do:` (a conditional's inner actions are in it, not here).
     public var actionLists: [[Action]] {
-        [entry, exit] + branches.compactMap(\.transition).map(\.actions)
+        [entry, exit, defaultActions] + branches.compactMap(\.transition).map(\.actions)
     }
 }
 

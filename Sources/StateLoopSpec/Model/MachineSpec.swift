@@ -193,6 +193,10 @@ public struct StateSpec: Sendable {
     public var historyTarget: Located<String>?
     /// `output:` of a top-level final state: what the machine ends with (E22).
     public var output: [OutputField]
+    /// The actions of the state's default entry (S144): `do:` of a composite's `initial: {target:,
+    /// do:}`, run when its `initial:` is read, or of a history state's `default: {target:, do:}`,
+    /// run when nothing recorded is restored (S145, S146).
+    public var defaultActions: [Action] = []
 
     public init(
         name: Located<String>, kind: Kind = .normal, type: Located<String>? = nil, keys: [Located<String>] = [],

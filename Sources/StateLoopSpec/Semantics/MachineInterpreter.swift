@@ -67,9 +67,9 @@ public struct MachineInterpreter: Sendable {
     public init<Host: MachineHost>(_ semantics: MachineSemantics, host: inout Host) {
         self.semantics = semantics
         host.trigger = nil
-        let entered = semantics.enteredInitially
-        active = entered
-        for state in entered { runEntry(state, host: &host) }
+        let entry = semantics.initialEntry
+        active = entry.states
+        runEntries(entry, host: &host)
         settle(host: &host)
         takeRaised(host: &host)
         host.trigger = nil
@@ -181,10 +181,10 @@ public struct MachineInterpreter: Sendable {
         for id in taken {
             guard let domain = semantics.domains[id], let target = semantics.targets[id] else { continue }
             let records = self.records
-            let entered = semantics.entered(below: domain, toward: target) { records[$0] }
+            let entry = semantics.entry(below: domain, toward: target) { records[$0] }
             let kept = active.filter { state in domain.map { state == $0 || !semantics.tree.isWithin(state, $0) } ?? false }
-            active = (kept + entered).sorted()
-            for state in entered { runEntry(state, host: &host) }
+            active = (kept + entry.states).sorted()
+            runEntries(entry, host: &host)
         }
     }
 
@@ -197,10 +197,19 @@ public struct MachineInterpreter: Sendable {
         for action in tree[state].spec.exit { run(action, host: &host) }
     }
 
-    /// A state's entry work: its `entry:` actions, then the `onDone:` it makes due (S31, S53).
-    private mutating func runEntry<Host: MachineHost>(_ state: Int, host: inout Host) {
-        for action in semantics.tree[state].spec.entry { run(action, host: &host) }
-        semantics.queueDone(entering: state, into: &due)
+    /// The entry work of `entry`, state by state: its `entry:` actions, the `do:` of the default
+    /// entries anchored at it (S145, S146), then the `onDone:` it makes due (S31, S53).
+    private mutating func runEntries<Host: MachineHost>(_ entry: MachineSemantics.Entry, host: inout Host) {
+        for position in semantics.unanchoredDefaults(entry) {
+            for action in semantics.tree[position].spec.defaultActions { run(action, host: &host) }
+        }
+        for state in entry.states {
+            for action in semantics.tree[state].spec.entry { run(action, host: &host) }
+            for position in entry.defaults where semantics.anchor(ofDefault: position) == state {
+                for action in semantics.tree[position].spec.defaultActions { run(action, host: &host) }
+            }
+            semantics.queueDone(entering: state, into: &due)
+        }
     }
 
     /// Runs one action: the host performs it, or, for a conditional, the actions its condition

@@ -195,6 +195,14 @@ public struct MachineSemantics: Sendable {
 
     // MARK: Entering and exiting
 
+    /// What a transition (or the start) enters: the states in entry order, and the default
+    /// entries taken on the way, in the order they were taken (S144–S146): a composite whose
+    /// `initial:` was read, a history state whose default was entered.
+    public struct Entry: Sendable, Equatable {
+        public var states: [Int] = []
+        public var defaults: [Int] = []
+    }
+
     /// The states below `domain` (`nil`: the machine) of the configuration a transition to
     /// `target` enters, in entry order (S21, S61–S66): the way down to the target, every region
     /// of a parallel state, the `initial:` chain below, and for a history state what `records`
@@ -202,18 +210,51 @@ public struct MachineSemantics: Sendable {
     /// exited), else its default. A shallow history restores the recorded child through that
     /// child's `initial:` chain; one below a parallel state enters its default (S65).
     public func entered(below domain: Int?, toward target: Int, records: (Int) -> [Int]? = { _ in nil }) -> [Int] {
-        var entered: [Int] = []
-        enterChildren(of: domain, toward: [target], records: records, into: &entered)
-        return entered.sorted()
+        entry(below: domain, toward: target, records: records).states
+    }
+
+    /// `entered(below:toward:records:)` with the default entries taken on the way (S145, S146).
+    public func entry(below domain: Int?, toward target: Int, records: (Int) -> [Int]? = { _ in nil }) -> Entry {
+        var entry = Entry()
+        enterChildren(of: domain, toward: [target], records: records, into: &entry)
+        entry.states.sort()
+        return entry
     }
 
     /// The initial configuration, in entry order: the machine's `initial:` state, or every state
     /// of its list, each region of a parallel state on the way entered down to the state named in
     /// it, else through its own `initial:` (S140, S141).
     public var enteredInitially: [Int] {
-        var entered: [Int] = []
-        enterChildren(of: nil, toward: initialTargets(of: nil), records: { _ in nil }, into: &entered)
-        return entered.sorted()
+        initialEntry.states
+    }
+
+    /// `enteredInitially` with the default entries taken on the way (S145, S146).
+    public var initialEntry: Entry {
+        var entry = Entry()
+        enterChildren(of: nil, toward: initialTargets(of: nil), records: { _ in nil }, into: &entry)
+        entry.states.sort()
+        return entry
+    }
+
+    /// The state after whose `entry:` the actions of default entry `position` run (S145, S146):
+    /// a composite's own, a history state's parent's.
+    public func anchor(ofDefault position: Int) -> Int {
+        tree[position].spec.isHistory ? tree[position].parent! : position
+    }
+
+    /// The default entries of `entry` whose anchor stays active (a history state targeted from
+    /// inside its parent): their `do:` runs before any state is entered (S146).
+    public func unanchoredDefaults(_ entry: Entry) -> [Int] {
+        entry.defaults.filter { !entry.states.contains(anchor(ofDefault: $0)) }
+    }
+
+    /// The action lists entering runs, in order (S31, S145, S146): the `do:` of the unanchored
+    /// default entries, then each state's `entry:` followed by the `do:` of the default entries
+    /// anchored at it, in the order they were taken.
+    public func actionLists(entering entry: Entry) -> [[Action]] {
+        unanchoredDefaults(entry).map { tree[$0].spec.defaultActions } + entry.states.flatMap { state in
+            [tree[state].spec.entry] + entry.defaults.filter { anchor(ofDefault: $0) == state }.map { tree[$0].spec.defaultActions }
+        }
     }
 
     /// The states `initial:` names below `position` (`nil`: the machine), one for a single name,
@@ -229,44 +270,45 @@ public struct MachineSemantics: Sendable {
         active.filter { state in domain.map { state != $0 && tree.isWithin(state, $0) } ?? true }.sorted(by: >)
     }
 
-    private func enter(_ position: Int, toward targets: [Int], records: (Int) -> [Int]?, into entered: inout [Int]) {
+    private func enter(_ position: Int, toward targets: [Int], records: (Int) -> [Int]?, into entry: inout Entry) {
         if tree[position].spec.isHistory {
-            restore(position, records: records, into: &entered)
+            restore(position, records: records, into: &entry)
             return
         }
-        entered.append(position)
-        enterChildren(of: position, toward: targets.filter { $0 != position }, records: records, into: &entered)
+        entry.states.append(position)
+        enterChildren(of: position, toward: targets.filter { $0 != position }, records: records, into: &entry)
     }
 
     /// Enters the children of `position` (the top-level states for `nil`): every region of a
     /// parallel state, else the child on the way to the targets or, without targets below it, to
-    /// the states of its `initial:` (S140).
-    private func enterChildren(of position: Int?, toward targets: [Int], records: (Int) -> [Int]?, into entered: inout [Int]) {
+    /// the states of its `initial:` (S140), a default entry (S145).
+    private func enterChildren(of position: Int?, toward targets: [Int], records: (Int) -> [Int]?, into entry: inout Entry) {
         var inside = targets.filter { target in position.map { target != $0 && tree.isWithin(target, $0) } ?? true }
-        if inside.isEmpty, let position, tree[position].spec.kind != .parallel {
+        if inside.isEmpty, let position, tree[position].spec.kind != .parallel, tree[position].isComposite {
             inside = initialTargets(of: position).filter { $0 != position && tree.isWithin($0, position) }
+            entry.defaults.append(position)
         }
         let way = inside.first.flatMap { tree.path(from: position, to: $0).first }
         if let position, tree[position].spec.kind == .parallel {
             // A history child of a parallel state restores all its regions at once (S61, S65).
-            if let way, tree[way].spec.isHistory { return restore(way, records: records, into: &entered) }
+            if let way, tree[way].spec.isHistory { return restore(way, records: records, into: &entry) }
             for region in tree.regions(of: position) {
-                enter(region, toward: inside.filter { tree.isWithin($0, region) }, records: records, into: &entered)
+                enter(region, toward: inside.filter { tree.isWithin($0, region) }, records: records, into: &entry)
             }
         } else if let child = way {
-            enter(child, toward: inside, records: records, into: &entered)
+            enter(child, toward: inside, records: records, into: &entry)
         }
     }
 
-    /// What entering history state `history` enters (S61–S65).
-    private func restore(_ history: Int, records: (Int) -> [Int]?, into entered: inout [Int]) {
+    /// What entering history state `history` enters (S61–S65), and its default when it takes it (S146).
+    private func restore(_ history: Int, records: (Int) -> [Int]?, into entry: inout Entry) {
         guard let parent = tree[history].parent, case .history(let deep) = tree[history].spec.kind else { return }
         let parallel = tree[parent].spec.kind == .parallel
         if let record = records(history), deep || !parallel {
             if deep {
-                entered += record
+                entry.states += record
             } else if let child = record.first(where: { tree[$0].parent == parent && !tree[$0].spec.isHistory }) {
-                enter(child, toward: [], records: records, into: &entered)
+                enter(child, toward: [], records: records, into: &entry)
             }
             return
         }
@@ -276,7 +318,10 @@ public struct MachineSemantics: Sendable {
         let written = tree[history].spec.historyTarget.flatMap { tree.index[$0.value] }
         let fallback = written.flatMap { $0 != parent && tree.isWithin($0, parent) && !tree[$0].spec.isHistory ? $0 : nil }
         if fallback == nil, let initial = tree.initialChild(of: parent), tree[initial].spec.isHistory { return }
-        enterChildren(of: parent, toward: fallback.map { [$0] } ?? [], records: records, into: &entered)
+        // Without `target:`, the parent's `initial:` states are the history's own default target:
+        // the parent's default entry is not taken, so its `initial:` actions do not run (S146).
+        entry.defaults.append(history)
+        enterChildren(of: parent, toward: fallback.map { [$0] } ?? initialTargets(of: parent), records: records, into: &entry)
     }
 
     // MARK: Settling
