@@ -122,6 +122,8 @@ struct DiagramModel {
         case cancel(id: String)
         /// `if condition [then...] else [otherwise...]`: a conditional action (S106).
         indirect case conditional(condition: String, then: [Action], otherwise: [Action])
+        /// `for item, index in array [actions]`: a `foreach:` (S174).
+        indirect case loop(item: String, index: String?, array: String, actions: [Action])
 
         /// `field = expression`, `▶ effect(request)`, `↺ event` or `if n > 0 [n = 0] else [▶ beep]`, unescaped,
         /// as both formats write it.
@@ -136,6 +138,8 @@ struct DiagramModel {
             case .conditional(let condition, let then, let otherwise):
                 "if \(condition) [\(then.map(\.text).joined(separator: "; "))]"
                     + (otherwise.isEmpty ? "" : " else [\(otherwise.map(\.text).joined(separator: "; "))]")
+            case .loop(let item, let index, let array, let actions):
+                "for \(item)\(index.map { ", \($0)" } ?? "") in \(array) [\(actions.map(\.text).joined(separator: "; "))]"
             }
         }
     }
@@ -249,6 +253,7 @@ struct DiagramModel {
                 case .send(let event, let payload, let delay, let id): .send(event: event, payload: detail == .compact ? nil : payload, delay: delay, id: id)
                 case .cancel: action
                 case .conditional(let condition, let then, let otherwise): .conditional(condition: condition, then: actions(then), otherwise: actions(otherwise))
+                case .loop(let item, let index, let array, let body): .loop(item: item, index: index, array: array, actions: actions(body))
                 }
             }
         }
@@ -268,6 +273,8 @@ struct DiagramModel {
                     case .cancel(let id, _): [.cancel(id: id.value)]
                     case .conditional(let conditional):
                         [.conditional(condition: conditional.condition.value, then: shown(conditional.then), otherwise: shown(conditional.otherwise))]
+                    case .foreach(let loop):
+                        [.loop(item: loop.item.value, index: loop.index?.value, array: loop.array.value, actions: shown(loop.actions))]
                     }
                 }
             }

@@ -247,6 +247,9 @@ public enum Action: Sendable {
     case send(SendAction)
     /// `{cancel: id}`: drops the pending sends with that id (S130).
     case cancel(id: Located<String>, at: SourceLocation)
+    /// `{foreach: {in: array, item: field, index: field, do: [actions]}}`: runs the actions once
+    /// per element (S170).
+    case foreach(ForeachAction)
 
     /// Where the action was written.
     public var location: SourceLocation {
@@ -254,6 +257,7 @@ public enum Action: Sendable {
         case .set(_, let location), .run(_, _, let location), .raise(_, _, let location), .cancel(_, let location): location
         case .conditional(let conditional): conditional.location
         case .send(let send): send.location
+        case .foreach(let loop): loop.location
         }
     }
 }
@@ -278,6 +282,30 @@ public struct SendAction: Sendable {
         self.delay = delay
         self.milliseconds = milliseconds
         self.id = id
+        self.location = location
+    }
+}
+
+/// `{foreach: {in: array, item: field, index: field, do: [actions]}}` (S170–S174): the array is
+/// read once when the action runs; for each element, in order, `item` is assigned the element
+/// and `index` its position, then `actions` run.
+public struct ForeachAction: Sendable {
+    /// A Swift expression of an array of the item field's type.
+    public var array: Located<String>
+    /// The context field each element is assigned to.
+    public var item: Located<String>
+    /// The `Int` context field each position (from 0) is assigned to; `nil` when left out.
+    public var index: Located<String>?
+    /// `do:`; empty when it is left out.
+    public var actions: [Action]
+    /// Where the action starts.
+    public var location: SourceLocation
+
+    public init(array: Located<String>, item: Located<String>, index: Located<String>?, actions: [Action], at location: SourceLocation) {
+        self.array = array
+        self.item = item
+        self.index = index
+        self.actions = actions
         self.location = location
     }
 }
