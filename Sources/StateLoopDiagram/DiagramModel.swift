@@ -132,6 +132,8 @@ struct DiagramModel {
         case sendToParent(event: String, payload: String?)
         /// `if condition [then...] else [otherwise...]`: a conditional action (S106).
         indirect case conditional(condition: String, then: [Action], otherwise: [Action])
+        /// `for item, index in array [actions]`: a `foreach:` (S174).
+        indirect case loop(item: String, index: String?, array: String, actions: [Action])
 
         /// `field = expression`, `▶ effect(request)`, `↺ event` or `if n > 0 [n = 0] else [▶ beep]`, unescaped,
         /// as both formats write it.
@@ -147,6 +149,8 @@ struct DiagramModel {
             case .conditional(let condition, let then, let otherwise):
                 "if \(condition) [\(then.map(\.text).joined(separator: "; "))]"
                     + (otherwise.isEmpty ? "" : " else [\(otherwise.map(\.text).joined(separator: "; "))]")
+            case .loop(let item, let index, let array, let actions):
+                "for \(item)\(index.map { ", \($0)" } ?? "") in \(array) [\(actions.map(\.text).joined(separator: "; "))]"
             }
         }
     }
@@ -261,6 +265,7 @@ struct DiagramModel {
                 case .cancel: action
                 case .sendToParent(let event, let payload): .sendToParent(event: event, payload: detail == .compact ? nil : payload)
                 case .conditional(let condition, let then, let otherwise): .conditional(condition: condition, then: actions(then), otherwise: actions(otherwise))
+                case .loop(let item, let index, let array, let body): .loop(item: item, index: index, array: array, actions: actions(body))
                 }
             }
         }
@@ -281,6 +286,8 @@ struct DiagramModel {
                     case .sendToParent(let event, let payload, _): [.sendToParent(event: event.value, payload: payloadText(payload))]
                     case .conditional(let conditional):
                         [.conditional(condition: conditional.condition.value, then: shown(conditional.then), otherwise: shown(conditional.otherwise))]
+                    case .foreach(let loop):
+                        [.loop(item: loop.item.value, index: loop.index?.value, array: loop.array.value, actions: shown(loop.actions))]
                     }
                 }
             }

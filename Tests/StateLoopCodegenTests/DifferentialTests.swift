@@ -108,6 +108,34 @@ struct VocabularyHost: MachineHost {
         taken = 0
     }
 
+    /// The copies of the arrays of the loops running, by the loop's line (S171).
+    var arrays: [Int: [Value]] = [:]
+
+    /// `in: "[a, b]"`: each element's value, read now.
+    mutating func elements(of loop: ForeachAction) -> Int {
+        let text = loop.array.value.trimmingCharacters(in: .whitespaces)
+        guard text.hasPrefix("["), text.hasSuffix("]") else {
+            unknown.append("foreach in \(text)")
+            return 0
+        }
+        let values = text.dropFirst().dropLast().components(separatedBy: ", ").map { value($0) }
+        arrays[loop.location.line] = values
+        return values.count
+    }
+
+    mutating func assign(_ position: Int, of loop: ForeachAction) {
+        switch (loop.item.value, arrays[loop.location.line]![position]) {
+        case ("n", .int(let number)): n = number
+        case ("s", .text(let text)): s = text
+        default: unknown.append("foreach item \(loop.item.value)")
+        }
+        switch loop.index?.value {
+        case nil: break
+        case "n": n = position
+        default: unknown.append("foreach index \(loop.index!.value)")
+        }
+    }
+
     enum Value { case int(Int), text(String), unknown }
 
     func value(_ expression: String) -> Value {

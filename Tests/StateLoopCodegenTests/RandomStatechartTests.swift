@@ -145,6 +145,9 @@ struct RandomStatechart {
             [Self.sendWithID, "{send: e0}", "{send: {event: e2, delay: 1s, label: \"s + \\\"#\\\"\"}}", "{cancel: k}"].randomElement(using: &random)!
         }
 
+        /// A loop over two values read before it runs, whose action changes the item (S170, S171).
+        static let loop = "{foreach: {in: \"[s + \\\"<\\\", s + \\\">\\\"]\", item: s, index: n, do: [{set: {s: s + \"|\"}}]}}"
+
         /// A conditional action whose branches set and append (S106, S107): the second `set:` of
         /// `then:` reads what the first wrote.
         func conditional(_ random: inout SeededGenerator) -> String {
@@ -186,7 +189,7 @@ struct RandomStatechart {
                 switch Int.random(in: 0..<5, using: &random) {
                 case 0: lines.append(inner + "entry: [{set: {n: n + 1}}]")
                 case 1: lines.append(inner + "entry: [{set: {s: s + \"+\(state)\"}}]")
-                case 2: lines.append(inner + "entry: [{set: {s: s + \"+\(state)\"}}, \(conditional(&random))]")
+                case 2: lines.append(inner + "entry: [{set: {s: s + \"+\(state)\"}}, \(conditional(&random)), \(Self.loop)]")
                 default: break
                 }
                 if Int.random(in: 0..<3, using: &random) == 0 { lines.append(inner + "exit: [{set: {s: s + \"-\(state)\"}}]") }

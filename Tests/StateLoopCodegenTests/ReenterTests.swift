@@ -126,4 +126,6 @@ private struct ConfigurationProbe: MachineHost {
     mutating func dropRaised() {}
     func delay(ofSent number: Int) -> Duration { .zero }
     mutating func takeSent(_ number: Int) {}
+    mutating func elements(of loop: ForeachAction) -> Int { 0 }
+    mutating func assign(_ position: Int, of loop: ForeachAction) {}
 }

@@ -116,6 +116,27 @@ import Testing
         #expect(DOTRenderer(detail: .compact).render(spec).contains("entry / if n &gt; 0 [] else [if n &lt; 0 []]"))
     }
 
+    @Test("S174: a loop is drawn as one line, its actions in brackets, in both formats")
+    func s174LoopsAreDrawnAsOneLine() throws {
+        let yaml = """
+            machine: M
+            context: {words: {type: "[String]", default: "[]"}, word: {type: String, default: '""'}, at: {type: Int, default: "0"}}
+            events: {go: {}}
+            initial: a
+            states:
+              a:
+                entry: [{foreach: {in: words, item: word, index: at, do: [{set: {at: at + 1}}, {raise: go}]}}]
+                on: {go: {target: a, do: [{foreach: {in: "words.reversed()", item: word}}]}}
+            """
+        let spec = try #require(SpecLoader.load(contents: Array(yaml.utf8), path: "M.machine.yml").spec)
+        let dot = DOTRenderer().render(spec)
+        #expect(dot.contains("entry / for word, at in words [at = at + 1; ↺ go]"), "\(dot)")
+        #expect(dot.contains("/ for word in words.reversed() []"), "\(dot)")
+        let mermaid = MermaidRenderer().render(spec)
+        #expect(mermaid.contains("go / for word in words.reversed() []"), "\(mermaid)")
+        #expect(DOTRenderer(detail: .compact).render(spec).contains("entry / for word, at in words [↺ go]"))
+    }
+
     @Test("S125: a raise is drawn where the action goes, its payload left out at compact detail")
     func raisedEventsAreDrawn() throws {
         let yaml = """

@@ -76,8 +76,8 @@ extension MachineContextBuilder {
         out.line("do { let _s = _next; _s.\(name)(\(payload == nil ? "" : "event, ")&_next) }")
     }
 
-    /// `_next.field = value` per assignment, `_next._queue(.effect(request))`, or an `if` of the
-    /// blocks of a conditional, its condition read on `self` (S107).
+    /// `_next.field = value` per assignment, `_next._queue(.effect(request))`, an `if` of the
+    /// blocks of a conditional, its condition read on `self` (S107), or the `for` of a loop (S170).
     mutating func actionStatements(_ action: Action, payload: EventSpec?, into out: inout SwiftPrinter) {
         switch action {
         case .set(let assignments, _):
@@ -116,6 +116,20 @@ extension MachineContextBuilder {
                 out.outdent()
             }
             out.line("}")
+        case .foreach(let loop):
+            // S170, S171: the array read once on the state as it is, a copy; per element the item
+            // and the index, then each action on the state as it is then.
+            let item = SwiftName.escaped(spec.context[fieldIndex[loop.item.value]!].name.value)
+            out.block("do {") { out in
+                out.spec(loop.array, after: "let _array: [\(spec.context[fieldIndex[loop.item.value]!].type.value)] = ")
+                out.block(loop.index == nil ? "for _item in _array {" : "for (_index, _item) in _array.enumerated() {") { out in
+                    out.line("_next.\(item) = _item")
+                    if let index = loop.index {
+                        out.line("_next.\(SwiftName.escaped(spec.context[fieldIndex[index.value]!].name.value)) = _index")
+                    }
+                    for action in loop.actions { block(action, payload: payload, dirty: true, into: &out) }
+                }
+            }
         }
     }
 

@@ -16,17 +16,15 @@ extension SpecChecker {
         checkListedOnce(spec.ignore, what: "event", list: "the machine's 'ignore:'", into: &findings)
         for handler in spec.on {
             checkKnown(handler.event, among: events, known: findings.eventSet, "the machine handles '\(handler.event.value)', which is not an event", declare: "'events:'", into: &findings)
-            checkTargets(handler.branches, states: states, into: &findings)
+            checkTargets(handler.branches, states: states, spec: spec, into: &findings)
         }
         for node in findings.tree.nodes {
             let state = node.spec
             for handler in state.on {
                 checkKnown(handler.event, among: events, known: findings.eventSet, "state '\(state.name.value)' handles '\(handler.event.value)', which is not an event", declare: "'events:'", into: &findings)
             }
-            checkTargets(state.branches, states: states, into: &findings)
-            for case .set(let assignments, _) in (state.entry + state.exit + state.defaultActions).flatMap(\.flattened) {
-                checkFields(assignments, into: &findings)
-            }
+            checkTargets(state.branches, states: states, spec: spec, into: &findings)
+            checkFields(of: state.entry + state.exit + state.defaultActions, spec: spec, into: &findings)
             if let target = state.historyTarget {
                 checkKnown(target, among: states, known: findings.stateSet, "target '\(target.value)' is not a state", declare: "'states:'", into: &findings)
             }
@@ -48,14 +46,37 @@ extension SpecChecker {
         }
     }
 
-    private func checkTargets(_ branches: [Branch], states: [String], into findings: inout Findings) {
+    private func checkTargets(_ branches: [Branch], states: [String], spec: MachineSpec, into findings: inout Findings) {
         for case .transition(let transition) in branches {
             if let target = transition.target {
                 checkKnown(target, among: states, known: findings.stateSet, "target '\(target.value)' is not a state", declare: "'states:'", into: &findings)
             }
             checkFields(transition.assignments, into: &findings)
-            for case .set(let assignments, _) in transition.actions.flatMap(\.flattened) {
+            checkFields(of: transition.actions, spec: spec, into: &findings)
+        }
+    }
+
+    /// The fields the actions assign, those inside conditionals and loops included: a `set:`'s, and
+    /// a `foreach:`'s `item:` and `index:`, the index an `Int` (S172).
+    private func checkFields(of actions: [Action], spec: MachineSpec, into findings: inout Findings) {
+        for action in actions.flatMap(\.flattened) {
+            switch action {
+            case .set(let assignments, _):
                 checkFields(assignments, into: &findings)
+            case .foreach(let loop):
+                for (field, key) in [(loop.item, "item"), loop.index.map { ($0, "index") }].compactMap({ $0 }) {
+                    checkKnown(
+                        field, among: findings.fieldNames, known: findings.fieldSet,
+                        "'\(key):' of 'foreach:' names '\(field.value)', which is not a context field", declare: "'context:'", into: &findings)
+                }
+                if let index = loop.index, let type = spec.context.first(where: { $0.name.value == index.value })?.type,
+                   !["Int", "Int?"].contains(type.value) {
+                    findings.error(
+                        "'index:' of 'foreach:' names '\(index.value)', a '\(type.value)'; an index is an 'Int' or an 'Int?'", at: index.location,
+                        fixIt: "declare '\(index.value)' with 'type: Int', or name an 'Int' field")
+                }
+            default:
+                break
             }
         }
     }

@@ -39,7 +39,7 @@ struct SpecDecoder: Sendable {
         /// Keys of a transition.
         static let transition = ["guard", "target", "set", "do", "reenter"]
         /// Keys of an action.
-        static let action = ["set", "run", "request", "if", "then", "else", "raise", "send", "cancel"]
+        static let action = ["set", "run", "request", "if", "then", "else", "raise", "send", "cancel", "foreach"]
         /// XState's spellings of what we spell otherwise: the key, and the advice.
         static let xstate: [String: String] = [
             "final": "did you mean 'type: final'?",
@@ -472,6 +472,38 @@ struct DecodingSession {
         return .sendToParent(event: event, payload: payload, at: location)
     }
 
+    /// `foreach: {in: array, item: field, index: field, do: [actions]}` (S170, S173): the array
+    /// expression, the fields (checked against `context:` later) and the actions; `index:` and
+    /// `do:` may be left out.
+    mutating func loop(_ node: YAMLNode, at location: SourceLocation) -> Action? {
+        let fixIt = "write 'foreach: {in: array, item: field, index: field, do: [actions]}'"
+        guard let entries = mapping(node, expected: "a loop", fixIt: fixIt) else { return nil }
+        let valid = known(entries, keys: ["in", "item", "index", "do"], in: "in 'foreach:'")
+        guard valid.count == entries.count else { return nil }
+        guard let array = valid.first(where: { $0.key.value == "in" }) else {
+            error("'foreach:' has no 'in:'", at: node.location, fixIt: fixIt)
+            return nil
+        }
+        guard let itemKey = valid.first(where: { $0.key.value == "item" }) else {
+            error("'foreach:' has no 'item:'", at: node.location, fixIt: fixIt)
+            return nil
+        }
+        guard let expression = expression(array.value, of: "'in:'"),
+              let item = text(itemKey.value, expected: "the name of a context field", fixIt: fixIt)
+        else { return nil }
+        var index: Located<String>?
+        if let indexKey = valid.first(where: { $0.key.value == "index" }) {
+            guard let name = text(indexKey.value, expected: "the name of an Int context field", fixIt: fixIt) else { return nil }
+            if name.value == item.value {
+                error("'index:' names '\(name.value)', the field 'item:' names", at: name.location, fixIt: "name two different context fields")
+                return nil
+            }
+            index = name
+        }
+        let body = valid.first { $0.key.value == "do" }.map { actions($0.value, of: "'do:'") } ?? []
+        return .foreach(ForeachAction(array: expression, item: item, index: index, actions: body, at: location))
+    }
+
     mutating func actions(_ node: YAMLNode, of owner: String) -> [Action] {
         let items: [YAMLNode]
         if let sequence = node.sequence {
@@ -501,10 +533,11 @@ struct DecodingSession {
                 continue
             }
             if valid.contains(where: { ["if", "then", "else"].contains($0.key.value) }) { continue }
-            // `raise:`, `send:` and `cancel:` each make an action of their own (S124, S131).
-            if let own = valid.first(where: { ["raise", "send", "cancel"].contains($0.key.value) }) {
+            // `raise:`, `send:`, `cancel:` and `foreach:` each make an action of their own (S124, S131, S173).
+            let alone = ["raise", "send", "cancel", "foreach"]
+            if let own = valid.first(where: { alone.contains($0.key.value) }) {
                 let keyword = own.key.value
-                if let other = set ?? run ?? request ?? valid.first(where: { ["raise", "send", "cancel"].contains($0.key.value) && $0.key.value != keyword }) {
+                if let other = set ?? run ?? request ?? valid.first(where: { alone.contains($0.key.value) && $0.key.value != keyword }) {
                     error(
                         "a '\(keyword):' action does nothing else; '\(other.key.value):' belongs to an action of its own", at: other.key.location,
                         fixIt: "write them as two actions: [{\(keyword): ...}, {\(other.key.value): ...}]")
@@ -513,6 +546,7 @@ struct DecodingSession {
                 switch keyword {
                 case "raise": if let raised = raised(own.value, at: item.location) { actions.append(raised) }
                 case "send": if let sent = sent(own.value, at: item.location) { actions.append(sent) }
+                case "foreach": if let loop = loop(own.value, at: item.location) { actions.append(loop) }
                 default:
                     if let id = text(own.value, expected: "the id of a send", fixIt: "write 'cancel: id', the 'id:' of a 'send:'") {
                         actions.append(.cancel(id: id, at: item.location))

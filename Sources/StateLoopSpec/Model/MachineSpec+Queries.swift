@@ -88,18 +88,28 @@ extension Action {
         case .sendToParent(_, let payload, _): payload.map(\.expression)
         case .cancel: []
         case .conditional(let conditional): [conditional.condition] + (conditional.then + conditional.otherwise).flatMap(\.expressions)
+        case .foreach(let loop): [loop.array] + loop.actions.flatMap(\.expressions)
         }
     }
 
-    /// The action and, for a conditional, every action inside it, in the order written.
+    /// The action and, for a conditional or a `foreach:`, every action inside it, in the order written.
     public var flattened: [Action] {
-        guard case .conditional(let conditional) = self else { return [self] }
-        return [self] + (conditional.then + conditional.otherwise).flatMap(\.flattened)
+        switch self {
+        case .conditional(let conditional): [self] + (conditional.then + conditional.otherwise).flatMap(\.flattened)
+        case .foreach(let loop): [self] + loop.actions.flatMap(\.flattened)
+        default: [self]
+        }
     }
 
-    /// True when the action may assign a field: a `set:`, or a conditional with one inside.
+    /// True when the action may assign a field: a `set:`, a `foreach:` (its item, S170), or a
+    /// conditional with one inside.
     public var assigns: Bool {
-        flattened.contains { if case .set = $0 { true } else { false } }
+        flattened.contains {
+            switch $0 {
+            case .set, .foreach: true
+            default: false
+            }
+        }
     }
 }
 

@@ -254,6 +254,9 @@ public enum Action: Sendable {
     /// `{send: {event: name, to: parent, field: expression}}`: the event goes to the machine that
     /// runs this one as a child (Docs/Effects.md E70); `payload` gives each payload field.
     case sendToParent(event: Located<String>, payload: [Assignment], at: SourceLocation)
+    /// `{foreach: {in: array, item: field, index: field, do: [actions]}}`: runs the actions once
+    /// per element (S170).
+    case foreach(ForeachAction)
 
     /// Where the action was written.
     public var location: SourceLocation {
@@ -261,6 +264,7 @@ public enum Action: Sendable {
         case .set(_, let location), .run(_, _, let location), .raise(_, _, let location), .cancel(_, let location), .sendToParent(_, _, let location): location
         case .conditional(let conditional): conditional.location
         case .send(let send): send.location
+        case .foreach(let loop): loop.location
         }
     }
 }
@@ -285,6 +289,30 @@ public struct SendAction: Sendable {
         self.delay = delay
         self.milliseconds = milliseconds
         self.id = id
+        self.location = location
+    }
+}
+
+/// `{foreach: {in: array, item: field, index: field, do: [actions]}}` (S170–S174): the array is
+/// read once when the action runs; for each element, in order, `item` is assigned the element
+/// and `index` its position, then `actions` run.
+public struct ForeachAction: Sendable {
+    /// A Swift expression of an array of the item field's type.
+    public var array: Located<String>
+    /// The context field each element is assigned to.
+    public var item: Located<String>
+    /// The `Int` context field each position (from 0) is assigned to; `nil` when left out.
+    public var index: Located<String>?
+    /// `do:`; empty when it is left out.
+    public var actions: [Action]
+    /// Where the action starts.
+    public var location: SourceLocation
+
+    public init(array: Located<String>, item: Located<String>, index: Located<String>?, actions: [Action], at location: SourceLocation) {
+        self.array = array
+        self.item = item
+        self.index = index
+        self.actions = actions
         self.location = location
     }
 }

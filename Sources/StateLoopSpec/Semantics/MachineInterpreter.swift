@@ -20,7 +20,8 @@ public protocol MachineHost {
     /// it is `nil` while the initial configuration is entered and settles.
     var trigger: MachineSemantics.Trigger? { get set }
     /// Runs one action: an `entry:`, `exit:` or `do:` action, or a transition's `set:` (as one
-    /// `.set`); never a conditional, which the interpreter decides with `holds`, nor a `.cancel`,
+    /// `.set`); never a conditional, which the interpreter decides with `holds`, nor a `foreach:`,
+    /// which it runs with `elements(of:)` and `assign(_:of:)`, nor a `.cancel`,
     /// which it performs itself (S130). For a `.raise` the host computes the payload and keeps it,
     /// oldest first, for `takeRaised` (S120); for a `.send`, the payload and the delay (S128).
     mutating func perform(_ action: Action)
@@ -36,6 +37,12 @@ public protocol MachineHost {
     /// The interpreter delivers the send numbered `number` (S133): the host makes that send's
     /// payload the one `event.x` reads.
     mutating func takeSent(_ number: Int)
+    /// The host evaluates the loop's `in:` now, on the state as it is, keeps that copy of the array
+    /// for `assign(_:of:)` (S171) and returns its count.
+    mutating func elements(of loop: ForeachAction) -> Int
+    /// The host assigns the loop's `item:` the element at `position` of the copy it kept, and its
+    /// `index:` the position (S170).
+    mutating func assign(_ position: Int, of loop: ForeachAction)
 }
 
 /// A machine's configuration, stepped by the rules of `MachineSemantics`.
@@ -213,7 +220,8 @@ public struct MachineInterpreter: Sendable {
     }
 
     /// Runs one action: the host performs it, or, for a conditional, the actions its condition
-    /// picks, the condition read on the state as it is then (S106, S107).
+    /// picks, the condition read on the state as it is then (S106, S107), or, for a `foreach:`,
+    /// its actions once per element (S170).
     private mutating func run<Host: MachineHost>(_ action: Action, host: inout Host) {
         switch action {
         case .raise(let event, _, _):
@@ -230,9 +238,19 @@ public struct MachineInterpreter: Sendable {
         default:
             break
         }
-        guard case .conditional(let conditional) = action else { return host.perform(action) }
-        for action in host.holds(conditional.condition, branch: nil, active: active) ? conditional.then : conditional.otherwise {
-            run(action, host: &host)
+        switch action {
+        case .conditional(let conditional):
+            for action in host.holds(conditional.condition, branch: nil, active: active) ? conditional.then : conditional.otherwise {
+                run(action, host: &host)
+            }
+        case .foreach(let loop):
+            // S170, S171: the array read once, then per element its fields, then the actions.
+            for position in 0..<host.elements(of: loop) {
+                host.assign(position, of: loop)
+                for action in loop.actions { run(action, host: &host) }
+            }
+        default:
+            host.perform(action)
         }
     }
 
