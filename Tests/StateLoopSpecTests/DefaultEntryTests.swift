@@ -19,6 +19,8 @@ private struct RaiseRecorder: MachineHost {
     mutating func dropRaised() {}
     func delay(ofSent number: Int) -> Duration { .zero }
     mutating func takeSent(_ number: Int) {}
+    mutating func elements(of loop: ForeachAction) -> Int { 0 }
+    mutating func assign(_ position: Int, of loop: ForeachAction) {}
 }
 
 /// The events raised by the start (`nil`) or by each of `events`, one list per step.
