@@ -27,14 +27,24 @@ let package = Package(
         .library(name: "_StateLoopSpec", targets: ["StateLoopSpec"]),
         .library(name: "_StateLoopCodegen", targets: ["StateLoopCodegen"]),
         .executable(name: "stateloop", targets: ["stateloop"]),
+        // The inspector's web server, which `stateloop inspect` runs: build it with the Inspector
+        // trait (`swift build --traits Inspector --product stateloop-inspect`, Docs/Inspector.md I30).
+        .executable(name: "stateloop-inspect", targets: ["stateloop-inspect"]),
         .plugin(name: "StateLoopPlugin", targets: ["StateLoopPlugin"]),
         .plugin(name: "StateLoopCommand", targets: ["StateLoopCommand"]),
     ],
+    // Inspector: the inspector's web server on hummingbird (Docs/Inspector.md I30). Off by default,
+    // so that a package depending on StateLoop resolves none of hummingbird's packages: SwiftPM
+    // fetches no dependency that only a disabled trait uses.
+    traits: [.trait(name: "Inspector", description: "Builds stateloop-inspect with its web server (hummingbird, SwiftNIO)")],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // The runtime's event queue: a ring buffer that releases each event once it is reduced.
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        // The inspector's web server, with the Inspector trait only.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
         // The runtime: System, Feedback, react(...), Store. No dependency on the generator.
@@ -65,6 +75,25 @@ let package = Package(
         // Attaches running systems to `stateloop inspect`: a thread of its own, POSIX sockets, a
         // minimal WebSocket client (Docs/Inspector.md I1-I29). The runtime only: no networking library.
         .target(name: "StateLoopInspector", dependencies: ["StateLoop"]),
+
+        // The inspector: the store of messages, the diagrams, the diffs and the exported tests, the
+        // page; and the web server that serves them (`InspectorServer`), which is compiled with the
+        // Inspector trait only (I30).
+        .target(
+            name: "StateLoopInspectorServer",
+            dependencies: [
+                // StateLoopDurable, StateLoopJournalReading and StateLoopInspector: a journal shown
+                // offline as the messages an app sends (`--journal`).
+                "StateLoop", "StateLoopSpec", "StateLoopDiagram", "StateLoopDurable", "StateLoopJournalReading", "StateLoopInspector",
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Inspector"])),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket", condition: .when(traits: ["Inspector"])),
+            ]
+        ),
+        .executableTarget(
+            name: "stateloop-inspect",
+            dependencies: ["StateLoopInspectorServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
 
         // Reading and checking: libyaml events -> node tree with marks -> MachineSpec -> diagnostics.
         .target(name: "StateLoopSpec", dependencies: ["CYAML"]),
@@ -160,46 +189,19 @@ let package = Package(
         .executableTarget(name: "journal-crash-helper", dependencies: ["StateLoopDurable"], path: "Tests/JournalCrashHelper"),
         // Runs a durable machine on a SQLite file, sending it numbered events, until it is killed (D43).
         .executableTarget(name: "durable-crash-helper", dependencies: ["StateLoop", "StateLoopDurable"], path: "Tests/DurableCrashHelper"),
-        // Real `swift build`s of Tests/Fixtures packages that apply the plugin.
-        .testTarget(name: "EndToEndTests", dependencies: ["StateLoopTestSupport"]),
-    ],
-    swiftLanguageModes: [.v6]
-)
-
-// The inspector (Docs/Inspector.md): `stateloop-inspect`, the web page that shows running machines,
-// served by hummingbird. Left out when STATELOOP_NO_INSPECTOR is set: the sanitizer runs of
-// Scripts/test.sh set it, so that they do not compile hummingbird and SwiftNIO (I30).
-if Context.environment["STATELOOP_NO_INSPECTOR"] == nil {
-    package.dependencies += [
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
-        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
-    ]
-    package.products.append(.executable(name: "stateloop-inspect", targets: ["stateloop-inspect"]))
-    package.targets += [
-        // The server: the store of messages, the diagrams, the diffs and the exported tests, the page.
-        .target(
-            name: "StateLoopInspectorServer",
-            dependencies: [
-                // StateLoopDurable, StateLoopJournalReading and StateLoopInspector: a journal shown
-                // offline as the messages an app sends (`--journal`).
-                "StateLoop", "StateLoopSpec", "StateLoopDiagram", "StateLoopDurable", "StateLoopJournalReading", "StateLoopInspector",
-                .product(name: "DequeModule", package: "swift-collections"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-            ]
-        ),
-        .executableTarget(
-            name: "stateloop-inspect",
-            dependencies: ["StateLoopInspectorServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
-        ),
+        // The inspector's store, diagrams and export; with the Inspector trait, its server and the
+        // page in headless Chromium.
         .testTarget(
             name: "StateLoopInspectorServerTests",
             // StateLoopExamples and StateLoopInspector: a running TrafficLight attached to the page (I38).
             dependencies: ["StateLoopInspectorServer", "stateloop-inspect", "stateloop", "StateLoopTestSupport", "StateLoopExamples", "StateLoopInspector"],
             exclude: ["Fixtures"]
         ),
-    ]
-}
+        // Real `swift build`s of Tests/Fixtures packages that apply the plugin.
+        .testTarget(name: "EndToEndTests", dependencies: ["StateLoopTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
 
 // STATELOOP_TEST_TARGETS="A B" keeps only those test targets: each sanitizer run of Scripts/test.sh
 // builds the suites it runs, not the whole test bundle (ASan would compile GeneratedCodeTests'

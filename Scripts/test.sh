@@ -11,27 +11,30 @@ bash Scripts/deps.sh
 # each on a loaded machine, and block one of the test process's threads while they wait; beside
 # them, the async suites of the first tier (1-minute time limits, 0.1 s of work) could wait longer
 # than their limits for a thread. So they run after, in a process of their own.
+# --traits Inspector: with the inspector's web server (hummingbird, SwiftNIO), which the page's
+# browser tests run; a package depending on StateLoop leaves the trait off (Docs/Inspector.md I30).
 echo "== swift test: every suite but the end-to-end builds"
-swift build --build-tests
-time swift test --skip-build --parallel --skip EndToEndTests
+swift build --build-tests --traits Inspector
+time swift test --skip-build --traits Inspector --parallel --skip EndToEndTests
 
 echo "== swift test: end-to-end builds of Tests/Fixtures packages that apply the plugin"
-time swift test --skip-build --filter EndToEndTests
+time swift test --skip-build --traits Inspector --filter EndToEndTests
 
 echo "== the runtime, the generated machines and the journal stores under ThreadSanitizer"
 # GeneratedCodeTests: users run their apps and tests under TSan, so the generated reducers (every
 # statechart golden, traced and untraced) run here too, not only the hand-written runtime; and the
 # journal stores, which many tasks call at once (Docs/Durability.md D12).
-# STATELOOP_NO_INSPECTOR: the sanitizer builds leave the inspector's web server (hummingbird,
-# SwiftNIO) out: none of the suites below runs it, and it would double their build (Docs/Inspector.md I30).
+# The sanitizer builds leave the Inspector trait off, and with it the web server: none of the suites
+# below runs it, and it would double their build (Docs/Inspector.md I30). So this build also runs the
+# one test of stateloop-inspect built without the trait (i61WithoutTheTrait), which it compiles anyway.
 # STATELOOP_TEST_TARGETS: each sanitizer build compiles only the test targets it runs (Package.swift).
-STATELOOP_NO_INSPECTOR=1 STATELOOP_TEST_TARGETS="StateLoopTests GeneratedCodeTests StateLoopDurableTests" \
-    swift test --sanitize=thread --scratch-path .build-tsan
+STATELOOP_TEST_TARGETS="StateLoopTests GeneratedCodeTests StateLoopDurableTests StateLoopInspectorServerTests" \
+    swift test --sanitize=thread --scratch-path .build-tsan --filter "StateLoopTests|GeneratedCodeTests|StateLoopDurableTests|i61WithoutTheTrait"
 
 echo "== the front end and generator under AddressSanitizer"
 # --disable-xctest: LeakSanitizer reports a leak inside XCTest's own runner (which runs no test
 # here); Swift Testing runs every test.
-STATELOOP_NO_INSPECTOR=1 STATELOOP_TEST_TARGETS="StateLoopSpecTests StateLoopCodegenTests" \
+STATELOOP_TEST_TARGETS="StateLoopSpecTests StateLoopCodegenTests" \
     swift test --sanitize=address --scratch-path .build-asan --disable-xctest \
     --filter "StateLoopSpecTests|StateLoopCodegenTests\.(GoldenTests|SnippetTests|TemplateSetTests|OutputTests|SwiftLiteralTests|EmbeddedSwiftCheckTests|MustacheParentTests|EmbeddedTemplatesTests)"
 

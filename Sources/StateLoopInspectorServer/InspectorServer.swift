@@ -1,5 +1,7 @@
 // The inspector's HTTP server: the page, the diagrams, the exports, and the two WebSockets (I30-I33).
+// Compiled with the package's Inspector trait only, which brings in hummingbird (I30).
 
+#if Inspector
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
@@ -110,3 +112,4 @@ public struct InspectorServer: Sendable {
         Response(status: status, headers: [.contentType: type, .cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 }
+#endif

@@ -54,6 +54,16 @@ struct Inspect: AsyncParsableCommand {
     }
 
     func run() async throws {
+        #if !Inspector
+        // The product exists in every build of the package; its server only with the trait (I30).
+        FileHandle.standardError.write(Data("""
+            error: this stateloop-inspect was built without its web server. Build it with the \
+            Inspector trait: `swift build --traits Inspector --product stateloop-inspect` in the \
+            StateLoop package (Docs/Inspector.md I30).
+
+            """.utf8))
+        throw ExitCode(2)
+        #else
         let store = InspectorStore(limit: keep)
         if let journal, let spec {
             do throws(InspectorError) {
@@ -67,5 +77,6 @@ struct Inspect: AsyncParsableCommand {
         try await server.run { port in
             FileHandle.standardOutput.write(Data("stateloop inspect: the page is at http://\(host):\(port)/ ; apps attach to ws://\(host):\(port)/app\n".utf8))
         }
+        #endif
     }
 }

@@ -13,7 +13,7 @@ struct Inspect: ParsableCommand {
             inspector, with its diagram, its active states, a timeline of its steps with state \
             diffs, time travel, and steps exported as a MachineTest. The server is the separate \
             executable stateloop-inspect, which must lie beside stateloop: build both with \
-            `swift build --product stateloop-inspect`. Every option is passed on to it \
+            `swift build --traits Inspector --product stateloop-inspect`. Every option is passed on to it \
             (`stateloop-inspect --help` lists them).
             """
     )
@@ -26,8 +26,8 @@ struct Inspect: ParsableCommand {
         guard FileManager.default.isExecutableFile(atPath: server) else {
             Console.printError("""
                 error: stateloop inspect runs stateloop-inspect, and there is none beside stateloop (\(server)). \
-                Build it: `swift build --product stateloop-inspect` in the StateLoop package \
-                (it is left out of builds with STATELOOP_NO_INSPECTOR set).
+                Build it: `swift build --traits Inspector --product stateloop-inspect` in the \
+                StateLoop package (its web server needs the Inspector trait).
                 """)
             throw ExitCode.usageOrIO
         }

@@ -98,11 +98,10 @@ struct FixturePackage {
         process.currentDirectoryURL = directory
         // A user's shell, not the test runner's environment: variables the runner sets for itself
         // (profiling, test configuration) would make SwiftPM rebuild the plugin's tool every time.
-        // STATELOOP_NO_INSPECTOR: StateLoop's manifest then leaves out the inspector's web server,
-        // whose packages (hummingbird, SwiftNIO, …) each copy would otherwise resolve, doubling
-        // this tier; a user's build does resolve them, and compiles none (Docs/Inspector.md I30).
+        // A copy depends on StateLoop as a user's package does: without the Inspector trait, so it
+        // resolves none of the web server's packages (Docs/Inspector.md I30).
         let inherited = ProcessInfo.processInfo.environment
-        process.environment = ["PATH", "HOME", "TMPDIR", "LANG"].reduce(into: ["STATELOOP_NO_INSPECTOR": "1"]) { environment, name in
+        process.environment = ["PATH", "HOME", "TMPDIR", "LANG"].reduce(into: [:]) { environment, name in
             environment[name] = inherited[name]
         }.merging(extra) { $1 }
         let pipe = Pipe()

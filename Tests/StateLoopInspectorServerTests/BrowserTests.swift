@@ -8,7 +8,7 @@ import Testing
 /// app's WebSocket client (the browser's own `WebSocket`, on `ws://…/app`, in the same tab) sends
 /// a recorded TrafficLight run step by step, and the test reads what the page shows. Screenshots
 /// of each step go to `.build/inspector-screenshots/`.
-@Suite(.serialized) struct BrowserTests {
+@Suite(.serialized, .enabled(if: serverBuilt, "the page needs the server: build with --traits Inspector")) struct BrowserTests {
     static let screenshots = packageRoot.appending(path: ".build/inspector-screenshots")
 
     /// The page's panel of `instance`, as a CSS selector.

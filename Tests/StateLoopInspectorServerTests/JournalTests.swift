@@ -60,7 +60,7 @@ import Testing
         #expect(times.first == 0 && times == times.sorted() && times.last! > 0, "\(times)")
     }
 
-    @Test("I45: no --spec, no file, not a journal, a spec that does not persist or did not write it: said, with a non-zero status")
+    @Test("I45: no --spec, no file, not a journal, a spec that does not persist or did not write it: said, with a non-zero status", .enabled(if: serverBuilt, "runs the server: build with --traits Inspector"))
     func i45Refusals() async throws {
         let journal = try await Self.tillJournal()
         let noSpec = try Self.refused(["--journal", journal])
@@ -102,7 +102,7 @@ import Testing
         #expect(diff(2).isEmpty)
     }
 
-    @Test("I47, I48: a journal's machine sends no replay mismatch, and its steps are not exported as a test")
+    @Test("I47, I48: a journal's machine sends no replay mismatch, and its steps are not exported as a test", .enabled(if: serverBuilt, "runs the server: build with --traits Inspector"))
     func i48NoExportOfAJournal() async throws {
         let journal = try await Self.tillJournal()
         let messages = try JournalMessages.read(journal: journal, spec: Self.till)

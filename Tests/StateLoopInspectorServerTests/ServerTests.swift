@@ -49,8 +49,16 @@ final class RunningInspector: @unchecked Sendable {
     }
 }
 
+/// Whether this build has the web server: the package's Inspector trait was on
+/// (`swift build --traits Inspector`, as Scripts/test.sh builds; Docs/Inspector.md I30).
+#if Inspector
+let serverBuilt = true
+#else
+let serverBuilt = false
+#endif
+
 @Suite struct ServerTests {
-    @Test("I30: the stateloop CLI links no web server, and STATELOOP_NO_INSPECTOR leaves the inspector out")
+    @Test("I30: the stateloop CLI links no web server")
     func i30NoHummingbirdInTheCLI() throws {
         let nm = Process()
         nm.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -65,26 +73,51 @@ final class RunningInspector: @unchecked Sendable {
         for module in ["11Hummingbird", "7NIOCore", "7NIOPosix"] {
             #expect(!text.contains(module), "stateloop links \(module)")
         }
-        // The manifest without the inspector: no hummingbird, no inspector target or product.
-        let scratch = FileManager.default.temporaryDirectory.appending(path: "inspector-i30-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let dump = Process()
-        dump.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        dump.arguments = ["swift", "package", "--package-path", packageRoot.path, "--scratch-path", scratch.path, "dump-package"]
-        dump.environment = ProcessInfo.processInfo.environment.merging(["STATELOOP_NO_INSPECTOR": "1"]) { $1 }
-        let manifest = Pipe()
-        dump.standardOutput = manifest
-        try dump.run()
-        let json = String(decoding: manifest.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        dump.waitUntilExit()
-        #expect(dump.terminationStatus == 0)
-        #expect(json.contains("\"StateLoopExamples\""), "the manifest was dumped")
-        for name in ["hummingbird-websocket", "\"Hummingbird\"", "StateLoopInspectorServer", "stateloop-inspect"] {
-            #expect(!json.contains(name), "\(name) is in the manifest with STATELOOP_NO_INSPECTOR")
-        }
     }
 
-    @Test("I31: stateloop-inspect listens on 127.0.0.1 unless --host says otherwise")
+    @Test("I60: a package depending on StateLoop resolves none of the web server's packages")
+    func i60UsersResolveNoHummingbird() throws {
+        // A user's package (the Inspector trait off, as by default) resolves StateLoop's three
+        // other dependencies and nothing of the web server's.
+        let user = FileManager.default.temporaryDirectory.appending(path: "inspector-i60-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: user) }
+        try FileManager.default.createDirectory(at: user.appending(path: "Sources/App"), withIntermediateDirectories: true)
+        try """
+            // swift-tools-version: 6.1
+            import PackageDescription
+            let package = Package(
+                name: "App",
+                platforms: [.macOS(.v14)],
+                dependencies: [.package(name: "StateLoop", path: "\(packageRoot.path)")],
+                targets: [.executableTarget(name: "App", dependencies: [.product(name: "StateLoop", package: "StateLoop")])]
+            )
+            """.write(to: user.appending(path: "Package.swift"), atomically: true, encoding: .utf8)
+        try "print(0)\n".write(to: user.appending(path: "Sources/App/main.swift"), atomically: true, encoding: .utf8)
+        let resolve = Process()
+        resolve.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        resolve.arguments = ["swift", "package", "--package-path", user.path, "resolve"]
+        resolve.standardOutput = FileHandle.nullDevice
+        try resolve.run()
+        resolve.waitUntilExit()
+        #expect(resolve.terminationStatus == 0)
+        let checkouts = try FileManager.default.contentsOfDirectory(atPath: user.appending(path: ".build/checkouts").path)
+        #expect(checkouts.sorted() == ["swift-argument-parser", "swift-collections", "swift-mustache"])
+    }
+
+    @Test("I61: stateloop-inspect built without the Inspector trait says how to build its server", .enabled(if: !serverBuilt, "the build without the Inspector trait"))
+    func i61WithoutTheTrait() throws {
+        let process = Process()
+        process.executableURL = builtExecutable("stateloop-inspect")
+        let error = Pipe()
+        process.standardError = error
+        try process.run()
+        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        #expect(message.contains("`swift build --traits Inspector --product stateloop-inspect`"))
+    }
+
+    @Test("I31: stateloop-inspect listens on 127.0.0.1 unless --host says otherwise", .enabled(if: serverBuilt, "runs the server: build with --traits Inspector"))
     func i31Loopback() async throws {
         let inspector = try RunningInspector(builtExecutable("stateloop-inspect"), ["--port", "0"])
         #expect(inspector.base.host == "127.0.0.1")
@@ -105,7 +138,7 @@ final class RunningInspector: @unchecked Sendable {
         #expect(Set(schemes) == ["ws", "wss"])
     }
 
-    @Test("I37: stateloop inspect runs stateloop-inspect beside it, or says how to build it")
+    @Test("I37: stateloop inspect runs stateloop-inspect beside it, or says how to build it", .enabled(if: serverBuilt, "runs the server: build with --traits Inspector"))
     func i37Forwarding() async throws {
         let inspector = try RunningInspector(builtExecutable("stateloop"), ["inspect", "--port", "0", "Specs/Counter.machine.yml"])
         let svg = try await inspector.get("/diagram?spec=Counter.machine.yml")
@@ -124,6 +157,6 @@ final class RunningInspector: @unchecked Sendable {
         let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 2)
-        #expect(message.contains("there is none beside stateloop (\(alone.path)/stateloop-inspect). Build it: `swift build --product stateloop-inspect`"))
+        #expect(message.contains("there is none beside stateloop (\(alone.path)/stateloop-inspect). Build it: `swift build --traits Inspector --product stateloop-inspect`"))
     }
 }

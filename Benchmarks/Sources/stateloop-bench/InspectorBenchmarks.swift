@@ -1,6 +1,8 @@
 // InspectorBenchmarks: what attaching a system to the inspector costs the app (Docs/Inspector.md):
 // the time the draining thread spends per event, and 10,000 events a second for 10 seconds
-// against a local reader that keeps up, with the app's pace and peak memory.
+// against a local reader that keeps up, with the app's pace and peak memory; then the same load
+// against the release build of `stateloop-inspect` with its page open in headless Chromium
+// (issue 22's figure: the app, the page and the server, `inspector.page.`).
 
 import Foundation
 import StateLoop
@@ -68,22 +70,51 @@ func threadCPUTime() -> Duration {
     return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
 }
 
-/// Sends `perSecond` events a second for `seconds` seconds, 1/100 of a second's worth at a time,
-/// into a Flat machine attached to a local reader; returns the events a second it kept up.
-func sustainedInspectedLoad(perSecond: Int, seconds: Int) -> Double {
-    let reader = DiscardingReader()
-    let run = Flat.system().inspected(Flat.self, by: Inspector(url: reader.url)).start { state in blackHole(state) }
+/// Calls `send` `perSecond` times a second for `seconds` seconds, 1/100 of a second's worth at a
+/// time; returns the calls a second it kept up and the CPU time of the calling thread per call.
+func pacedSends(perSecond: Int, seconds: Int, _ send: () -> Void) -> (perSecond: Double, cpuNanoseconds: Double) {
     let clock = ContinuousClock()
     let start = clock.now
+    let cpuStart = threadCPUTime()
     let batch = perSecond / 100
     for tick in 1...(seconds * 100) {
-        for _ in 0..<batch { run.send(.next) }
+        for _ in 0..<batch { send() }
         let next = start + .milliseconds(10 * tick)
         if clock.now < next { Thread.sleep(forTimeInterval: Double((clock.now.duration(to: next)).components.attoseconds) / 1e18) }
     }
+    let cpu = threadCPUTime() - cpuStart
     let elapsed = clock.now - start
+    let count = batch * seconds * 100
+    return (Double(count) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18), nanoseconds(per: count, in: cpu))
+}
+
+/// Sends 10,000 events a second for 10 seconds into a Flat machine attached to a local reader;
+/// returns the events a second it kept up.
+func sustainedInspectedLoad() -> Double {
+    let reader = DiscardingReader()
+    let run = Flat.system().inspected(Flat.self, by: Inspector(url: reader.url)).start { state in blackHole(state) }
+    let paced = pacedSends(perSecond: 10_000, seconds: 10) { run.send(.next) }
     run.stop()
-    return Double(batch * seconds * 100) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    return paced.perSecond
+}
+
+/// The app of the page's figures (Scripts/inspector-load.py runs it): a Flat machine attached to the
+/// inspector at `url` with `System.inspected`, sent 10,000 events a second for 10 seconds. Prints its
+/// pace, the CPU time per event the attachment added to the sending thread (which drains: it
+/// reduces and hands on each step) over the same events not attached, and its last step's seq;
+/// then waits for its standard input to close (the page has caught up), stops, and prints its
+/// peak resident memory in MiB.
+func inspectedPageApp(url: String) {
+    let events = 200_000
+    _ = inspectedSendLoop(events, inspector: nil)  // warms up
+    let plain = nanoseconds(per: events, in: inspectedSendLoop(events, inspector: nil))
+    let run = Flat.system().inspected(Flat.self, by: Inspector(url: url)).start { state in blackHole(state) }
+    let paced = pacedSends(perSecond: 10_000, seconds: 10) { run.send(.next) }
+    // Seq 0 is the initial state; each event reduced makes the next step (I2).
+    FileHandle.standardOutput.write(Data("\(paced.perSecond) \(paced.cpuNanoseconds - plain) \(10_000 * 10)\n".utf8))
+    while readLine() != nil {}
+    run.stop()
+    print(peakResidentMiB())
 }
 
 /// The inspector's child modes of this executable (see main.swift): the sustained load, printing
@@ -91,14 +122,67 @@ func sustainedInspectedLoad(perSecond: Int, seconds: Int) -> Double {
 enum InspectorChildMode {
     static let pace = "--child-inspected-pace"
     static let memory = "--child-inspected-memory"
+    /// `--child-inspected-page URL`: the app of the page's figures (`inspectedPageApp`).
+    static let page = "--child-inspected-page"
 
     /// Runs the mode named by `arguments` and exits; returns when they name none.
     static func runIfRequested(_ arguments: [String]) {
-        guard let mode = arguments.dropFirst().first, mode == pace || mode == memory else { return }
-        let rate = sustainedInspectedLoad(perSecond: 10_000, seconds: 10)
-        print(mode == pace ? rate : peakResidentMiB())
+        guard let mode = arguments.dropFirst().first, [pace, memory, page].contains(mode) else { return }
+        if mode == page {
+            guard arguments.count == 3 else { fatalError("usage: stateloop-bench \(page) ws://HOST:PORT/app") }
+            inspectedPageApp(url: arguments[2])
+        } else {
+            let rate = sustainedInspectedLoad()
+            print(mode == pace ? rate : peakResidentMiB())
+        }
         exit(0)
     }
+}
+
+/// The page's figures, measured once: Scripts/inspector-load.py runs the release build of
+/// `stateloop-inspect` (built here first, with the Inspector trait, in the StateLoop package's
+/// `.build`), opens its page in headless Chromium, runs this executable as the app
+/// (`inspectedPageApp`) and prints one `name value` line per figure.
+let pageFigures: [String: Double] = {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    guard FileManager.default.fileExists(atPath: root.appending(path: "Scripts/inspector-load.py").path) else {
+        fatalError("inspector.page: the StateLoop sources are not at \(root.path), where this executable was built")
+    }
+    let log = root.appending(path: ".build/inspector-page-build.log")
+    try? FileManager.default.createDirectory(at: log.deletingLastPathComponent(), withIntermediateDirectories: true)
+    FileManager.default.createFile(atPath: log.path, contents: nil)
+    let build = Process()
+    build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    build.arguments = ["swift", "build", "-c", "release", "--traits", "Inspector", "--product", "stateloop-inspect"]
+    build.currentDirectoryURL = root
+    build.standardOutput = try? FileHandle(forWritingTo: log)
+    build.standardError = build.standardOutput
+    do { try build.run() } catch { fatalError("inspector.page: cannot run swift build: \(error)") }
+    build.waitUntilExit()
+    guard build.terminationStatus == 0 else { fatalError("inspector.page: the release build of stateloop-inspect failed: see \(log.path)") }
+
+    let load = Process()
+    load.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    load.arguments = ["python3", root.appending(path: "Scripts/inspector-load.py").path,
+                      "--server", root.appending(path: ".build/release/stateloop-inspect").path, "--app", selfExecutable.path]
+    load.currentDirectoryURL = root
+    let output = Pipe()
+    load.standardOutput = output
+    do { try load.run() } catch { fatalError("inspector.page: cannot run Scripts/inspector-load.py: \(error)") }
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    load.waitUntilExit()
+    guard load.terminationStatus == 0 else { fatalError("inspector.page: Scripts/inspector-load.py failed (\(load.terminationStatus)): \(text)") }
+    return text.split(separator: "\n").reduce(into: [:]) { figures, line in
+        let parts = line.split(separator: " ")
+        if parts.count == 2, let value = Double(parts[1]) { figures[String(parts[0])] = value }
+    }
+}()
+
+/// The page's figure `name`, which Scripts/inspector-load.py must have printed.
+func pageFigure(_ name: String) -> Double {
+    guard let value = pageFigures[name] else { fatalError("inspector.page: Scripts/inspector-load.py printed no \(name)") }
+    return value
 }
 
 /// The time per event the draining thread spends on an attached instance, in nanoseconds.
@@ -132,4 +216,14 @@ let inspectorBenchmarks: [Benchmark] = [
     Benchmark(name: "inspector.sustained.peak_rss_over_idle_mib", goal: 32) {
         do { return try runChild([InspectorChildMode.memory]) - idlePeakMiB() } catch { fatalError("\(error)") }
     },
+    // The same load against the release build of stateloop-inspect, its page open in headless
+    // Chromium (issue 22: "the page keeps up with 10,000 events per second for 10 seconds without
+    // the app slowing or its memory growing past the bound").
+    Benchmark(name: "inspector.page.app.events_per_s", floor: 9_900) { pageFigure("app_events_per_s") },
+    Benchmark(name: "inspector.page.app.added_ns_per_event", goal: 5_000) { pageFigure("app_added_ns_per_event") },
+    Benchmark(name: "inspector.page.app.peak_rss_over_idle_mib", goal: 32) { pageFigure("app_peak_rss_mib") - idlePeakMiB() },
+    Benchmark(name: "inspector.page.lag_ms", goal: 1_000) { pageFigure("page_lag_ms") },
+    Benchmark(name: "inspector.page.longest_frame_gap_ms", goal: 200) { pageFigure("page_longest_frame_gap_ms") },
+    Benchmark(name: "inspector.page.server.rss_mib", goal: 256) { pageFigure("server_rss_mib") },
+    Benchmark(name: "inspector.page.server.rss_growth_second_half_mib", goal: 16) { pageFigure("server_rss_growth_second_half_mib") },
 ]
