@@ -13,3 +13,44 @@ import Testing
         }
     }
 }
+
+// Issue 23: `reduce` reads the old state from `_old`, which leaves out the raised queue and the
+// pending sends, so a step that neither raises nor sends copies no array
+// (Benchmarks/README.md, `reduce.flat_sends_over_flat.ratio`).
+@Suite struct OldStateCopyTests {
+    static func source(guard condition: String) throws -> String {
+        let yaml = """
+            machine: Pinger
+            context:
+              count: {type: Int, default: "0"}
+            events:
+              next: {}
+              ping: {}
+            initial: a
+            states:
+              a:
+                on:
+                  next: {target: a, guard: "\(condition)", set: {count: count + 1}, do: [{send: {event: ping, delay: 1s, id: p}}, {raise: ping}]}
+                  ping: {set: {count: "0"}}
+            """
+        let output = GeneratorPipeline().generate(contents: Array(yaml.utf8), path: "Pinger.machine.yml")
+        #expect(output.diagnostics.isEmpty, "\(output.diagnostics)")
+        return try #require(output.source)
+    }
+
+    @Test("A step of a machine that raises and sends reads the old state without `_raised` nor `pendingSends`")
+    func theOldStateLeavesTheQueuesOut() throws {
+        let source = try Self.source(guard: "count < 3")
+        #expect(source.contains("let old = state._old"))
+        #expect(source.contains("_old._sends = _sends"))
+        #expect(!source.contains("_old.pendingSends"))
+        #expect(!source.contains("_old._raised"))
+    }
+
+    @Test("A spec whose expression names `pendingSends` reads them in the old state")
+    func anExpressionNamingThePendingSendsKeepsThem() throws {
+        let source = try Self.source(guard: "pendingSends.isEmpty")
+        #expect(source.contains("_old.pendingSends = pendingSends"))
+        #expect(!source.contains("_old._raised"))
+    }
+}

@@ -33,8 +33,9 @@ extension MachineContextBuilder {
         return out.finished()
     }
 
-    /// The body of `_reduceRecording`, which `reduce` calls.
-    mutating func reduceLines() -> [String] {
+    /// The body of `_reduceRecording`, which `reduce` calls; `stateFields` are the stored
+    /// properties of `State`.
+    mutating func reduceLines(stateFields: [JournalLayout.Field]) -> [String] {
         var out = SwiftPrinter(placement: placement, level: 2)
         if layout.hasTopLevelFinal { out.line("guard !state.isDone else { return }") }
         if layout.sends { deliveryLines(into: &out) }
@@ -43,9 +44,9 @@ extension MachineContextBuilder {
         if layout.sendsToParent { out.line("state.toParent = []") }
         // S111, S112: the step's event, for every expression the step evaluates; none at rest.
         if readsTrigger { out.line("state.trigger = event") }
-        out.line("let old = state")
+        out.line(makeOldMember(stateFields: stateFields) ? "let old = state._old" : "let old = state")
         out.line(layout.settles ? "if old._reduce(event, &state, &trace) { state._settle(&trace) }" : "old._reduce(event, &state, &trace)")
-        if layout.raises { out.line("state._takeRaised(&trace)") }
+        if layout.raises { out.line("if !state._raised.isEmpty { state._takeRaised(&trace) }") }
         if readsTrigger { out.line("state.trigger = nil") }
         // S135: a finished machine delivers nothing more.
         if layout.sends && layout.hasTopLevelFinal { out.line("if state.isDone { state.pendingSends = [] }") }
@@ -54,6 +55,31 @@ extension MachineContextBuilder {
             out.line("state._forward(event, after: old)")
         }
         return out.finished()
+    }
+
+    /// `_old`, the state the step reads, without the raised queue (empty between steps, S121) and
+    /// the pending sends unless an expression names them: a copy of `State` would retain both
+    /// arrays on every event, 4x Flat's time (issue 23, `reduce.flat_sends_over_flat.ratio` in
+    /// Benchmarks/README.md). False, and no member, when the copy would leave nothing out.
+    private mutating func makeOldMember(stateFields: [JournalLayout.Field]) -> Bool {
+        let readsSends = spec.expressions(tree: layout.tree).contains { Self.mentions("pendingSends", in: $0.value) }
+        let left = (layout.raises ? ["_raised"] : []) + (layout.sends && !readsSends ? ["pendingSends"] : [])
+        guard !left.isEmpty else { return false }
+        let context = Set(spec.context.map(\.name.value))
+        var body = memberPrinter()
+        body.line("var _old = State(")
+        let arguments = ["mode: mode"] + spec.context.map { "\(Self.argumentLabel($0.name.value)): self.\(SwiftName.escaped($0.name.value))" }
+        for argument in Self.commaSeparated(arguments) { body.line("    \(argument)") }
+        body.line(")")
+        for field in stateFields where field.name != "mode" && !context.contains(field.name) && !left.contains(field.name) {
+            body.line("_old.\(field.name) = \(field.name)")
+        }
+        body.line("return _old")
+        addMember(
+            doc: "The state as a step reads it: every field but \(left.map { "`\($0)`" }.joined(separator: " and ")), which no expression reads, so that `reduce` copies no array.",
+            declaration: "fileprivate var _old: State",
+            body: body)
+        return true
     }
 
     /// True when an expression of the spec names `trigger` (S111): only then has `State` the

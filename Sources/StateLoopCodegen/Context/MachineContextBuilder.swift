@@ -180,7 +180,7 @@ public struct MachineContextBuilder {
             internalFields.line("\(access.readOnlyPrefix)var \(field.name): \(field.declaration)")
         }
         let initialBody = initialLines(initialArguments)
-        let reduceBody = reduceLines()
+        let reduceBody = reduceLines(stateFields: stateFields)
         let runFeedback = runFeedbackLines(oneShots)
         var feedbacksParameters: [String] = []
         var systemParameters = [spec.input.isEmpty ? "initial: State = .initial" : "initial: State"]

@@ -188,6 +188,18 @@ public enum Reminder {
             _sends &+= 1
         }
 
+        /// The state as a step reads it: every field but `pendingSends`, which no expression reads, so that `reduce` copies no array.
+        fileprivate var _old: State {
+            var _old = State(
+                mode: mode,
+                nags: self.nags,
+                pings: self.pings,
+                snooze: self.snooze
+            )
+            _old._sends = _sends
+            return _old
+        }
+
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
@@ -348,7 +360,7 @@ public enum Reminder {
             state.pendingSends.removeAll { $0.number == _number }
             event = _due.event
         }
-        let old = state
+        let old = state._old
         old._reduce(event, &state, &trace)
         if state.isDone { state.pendingSends = [] }
     }

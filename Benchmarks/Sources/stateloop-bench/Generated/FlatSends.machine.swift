@@ -167,6 +167,18 @@ public enum FlatSends {
             _sends &+= 1
         }
 
+        /// The state as a step reads it: every field but `_raised` and `pendingSends`, which no expression reads, so that `reduce` copies no array.
+        fileprivate var _old: State {
+            var _old = State(
+                mode: mode,
+                count: self.count,
+                flag: self.flag
+            )
+            _old._sends = _sends
+            _old.isSettled = isSettled
+            return _old
+        }
+
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
         /// the spec's expressions, which name fields bare, read the old state. `_trace` is told each
         /// branch taken; untraced, it is `_NoTrace` and the specialised code does not mention it.
@@ -336,9 +348,9 @@ public enum FlatSends {
             state.pendingSends.removeAll { $0.number == _number }
             event = _due.event
         }
-        let old = state
+        let old = state._old
         if old._reduce(event, &state, &trace) { state._settle(&trace) }
-        state._takeRaised(&trace)
+        if !state._raised.isEmpty { state._takeRaised(&trace) }
     }
 
     /// The feedback loops: one `react` per effect, one `timer` per `after:`.
