@@ -15,7 +15,7 @@ import Testing
         states:
           a:
             initial: a1
-            onDone: [{guard: "{ if case .finished(let n)? = trigger { n == 1 } else { false } }()", target: end}, {target: a}]
+            onDone: [{guard: "trigger == .finished(n: 1)", target: end}, {target: a}]
             on: {go: a}
             states:
               a1: {on: {go: f}}
