@@ -92,7 +92,7 @@ private struct TriggerRecorder: MachineHost {
         #expect(machine.isDone)
     }
 
-    @Test("S163: the done event is an ordinary event: every leaf answers it, the nested final state too")
+    @Test("S163: the done event is an ordinary event: every leaf answers it, the nested final state too, and none is warned about")
     func theDoneEventIsAnsweredInEveryLeaf() {
         let yaml = """
             machine: M
@@ -111,5 +111,7 @@ private struct TriggerRecorder: MachineHost {
         #expect(printedDiagnostics(yaml).filter { $0.contains(": error: ") }.map { $0.prefix(while: { $0 != "(" }) } == [
             "test.machine.yml:11:7: error: state 'f' does not handle event 'finished' ",
         ])
+        let ignored = yaml.replacingOccurrences(of: "initial: a\n", with: "initial: a\nignore: [finished]\n")
+        #expect(printedDiagnostics(ignored) == [])
     }
 }
