@@ -1,8 +1,9 @@
 import StateLoopSpec
 
 // The microsteps after a step (S45–S55): `_always` (a method per leaf with `always:` above it),
-// `_onDone` (the `onDone:` a final state made due) and `_settle`, the loop that takes them until
-// none applies, at most 1,000 times.
+// `_onDone` (the `onDone:` a final state made due), `_doneEvent` (the event such an `onDone:` reads
+// as `trigger`, S161) and `_settle`, the loop that takes them until none applies, at most 1,000
+// times.
 
 extension MachineContextBuilder {
     /// The `always:` branches that decide in `leaf`, in the order they are tried (S46, S96).
@@ -135,7 +136,6 @@ extension MachineContextBuilder {
             body: dispatch)
     }
 
-    /// `_onDone`: takes the `onDone:` of a state whose final state is still active.
     /// True when a final state names a `doneEvent:` (S160).
     private var hasDoneEvents: Bool {
         layout.tree.nodes.contains { $0.spec.doneEvent != nil }
@@ -172,6 +172,7 @@ extension MachineContextBuilder {
             body: body)
     }
 
+    /// `_onDone`: takes the `onDone:` of a state whose final state is still active.
     private mutating func makeOnDoneMember() {
         let tree = layout.tree
         var body = memberPrinter()

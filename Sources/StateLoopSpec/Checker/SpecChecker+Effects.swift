@@ -1,5 +1,6 @@
 /// The shapes of effects (Docs/Effects.md): the event a failure becomes (E16), `output:` only
-/// where a machine ends (E22), child machines that exist and do not run themselves (E23), with
+/// where a machine ends (E22) or as a nested final state's `doneEvent:` (Docs/Statecharts.md
+/// S160), child machines that exist and do not run themselves (E23), with
 /// their `input:` (E24), `forward:` (E29), `onDone:` (E31) and `events:` (E72) matching the child's spec, named
 /// delays that exist (E36), and `afterRestart:` only in a spec that persists (Docs/Durability.md
 /// D44). Coverage of the results is `SpecChecker+Coverage`'s (E20, E28, E31).
