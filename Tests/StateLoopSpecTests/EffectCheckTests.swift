@@ -185,11 +185,11 @@ import Testing
         ])
     }
 
-    @Test("E22: output: on a nested final state fails at the key")
+    @Test("E22: output: on a nested final state without doneEvent: fails at the key (S160)")
     func outputBelongsToATopLevelFinalState() {
         let yaml = "machine: M\nevents: {go: {}}\ninitial: a\nstates:\n  a:\n    initial: b\n    on: {go: a}\n    states:\n      b: {on: {go: f}}\n      f:\n        type: final\n        output: {x: {type: Int, value: \"1\"}}\n"
         #expect(checked(yaml) == [
-            "test.machine.yml:12:9: error: 'output:' belongs to a top-level final state; 'f' is inside 'a', so entering it does not finish the machine (fix: move 'output:' to a final state at the top level of 'states:')",
+            "test.machine.yml:12:9: error: 'output:' of final state 'f' inside 'a' needs 'doneEvent:': entering it does not finish the machine, its output is the event the 'onDone:' of 'a' reads (S160) (fix: add 'doneEvent: event', naming a declared event whose fields the output gives, or move 'output:' to a final state at the top level of 'states:')",
         ])
     }
 

@@ -1,8 +1,9 @@
 import StateLoopSpec
 
 // The microsteps after a step (S45–S55): `_always` (a method per leaf with `always:` above it),
-// `_onDone` (the `onDone:` a final state made due) and `_settle`, the loop that takes them until
-// none applies, at most 1,000 times.
+// `_onDone` (the `onDone:` a final state made due), `_doneEvent` (the event such an `onDone:` reads
+// as `trigger`, S161) and `_settle`, the loop that takes them until none applies, at most 1,000
+// times.
 
 extension MachineContextBuilder {
     /// The `always:` branches that decide in `leaf`, in the order they are tried (S46, S96).
@@ -14,6 +15,8 @@ extension MachineContextBuilder {
     mutating func makeSettleMembers() {
         if layout.hasAlways { makeAlwaysMembers() }
         if layout.hasOnDone { makeOnDoneMember() }
+        let readsDoneEvents = hasDoneEvents && readsTrigger
+        if readsDoneEvents { makeDoneEventMember() }
         if layout.raises { makeTakeRaisedMember() }
         var body = memberPrinter()
         guard layout.hasAlways || layout.hasOnDone else {
@@ -30,8 +33,15 @@ extension MachineContextBuilder {
             if layout.hasOnDone {
                 out.block("if !_done.isEmpty {") { out in
                     out.line("let _state = _done.removeFirst()")
+                    // S161: the `onDone:` reads its final state's `doneEvent:` as `trigger`, then
+                    // the step's trigger is back for what follows.
+                    if readsDoneEvents {
+                        out.line("let _trigger = trigger")
+                        out.line("trigger = _doneEvent(_state) ?? trigger")
+                    }
                     out.line("let _s = self")
                     out.line("_ = _s._onDone(_state, &self, &_trace)")
+                    if readsDoneEvents { out.line("trigger = _trigger") }
                     out.line("continue")
                 }
             }
@@ -124,6 +134,42 @@ extension MachineContextBuilder {
             doc: "Takes the `always:` transition that applies now, if one does.",
             declaration: "fileprivate func _always<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) -> Swift.Bool",
             body: dispatch)
+    }
+
+    /// True when a final state names a `doneEvent:` (S160).
+    private var hasDoneEvents: Bool {
+        layout.tree.nodes.contains { $0.spec.doneEvent != nil }
+    }
+
+    /// `_doneEvent`: the `doneEvent:` of `_state`'s active final child, its payload copied by name
+    /// from that state's `output:`, evaluated now, when the `onDone:` is tried (S160–S162). Only
+    /// a machine that reads `trigger` has it: nothing else can see the event.
+    private mutating func makeDoneEventMember() {
+        var body = memberPrinter()
+        body.switchBlock("_state") { out in
+            for position in layout.tree.nodes.indices where !semantics.doneEvents(position).isEmpty {
+                out.block("case .\(caseName(position)):", closing: nil) { out in
+                    for (final, name) in semantics.doneEvents(position) {
+                        out.block("if isIn(.\(caseName(final))) {") { out in
+                            let event = spec.events.first { $0.name.value == name }!
+                            let output = layout.tree[final].spec.output
+                            let types = payloadTypes[name] ?? []
+                            for (index, field) in event.payload.enumerated() {
+                                out.spec(output.first { $0.name.value == field.name.value }!.value, after: "let _p\(index): \(types[index]) = ")
+                            }
+                            let values = event.payload.enumerated().map { "\(Self.argumentLabel($1.name.value)): _p\($0)" }
+                            out.line("return ." + SwiftName.escaped(name) + (values.isEmpty ? "" : "(" + values.joined(separator: ", ") + ")"))
+                        }
+                    }
+                    out.line("return nil")
+                }
+            }
+            out.line("default: return nil")
+        }
+        addMember(
+            doc: "The `doneEvent:` the `onDone:` of `_state` reads as `trigger`, from its active final child's `output:` (S161).",
+            declaration: "fileprivate func _doneEvent(_ _state: StateName) -> Event?",
+            body: body)
     }
 
     /// `_onDone`: takes the `onDone:` of a state whose final state is still active.

@@ -167,13 +167,15 @@ extension SpecChecker {
             }
         }
 
+        // S163: a `doneEvent:` is read by its parent's `onDone:`, whether or not a state handles it.
+        let doneEvents = Set(findings.tree.nodes.compactMap { $0.spec.doneEvent?.value })
         for event in spec.events {
             let name = event.name.value
             if event.source == .effects, !emitted.contains(name) {
                 findings.error(
                     "event '\(name)' is 'from: effects' but no effect emits it, so nothing can send it", at: event.name.location,
                     fixIt: "add '\(name)' to the 'emits:' of an effect, or remove 'from: effects'")
-            } else if !handledSomewhere.contains(name), !spec.states.isEmpty {
+            } else if !handledSomewhere.contains(name), !doneEvents.contains(name), !spec.states.isEmpty {
                 findings.warning(
                     "no state handles event '\(name)', so it never changes anything", at: event.name.location,
                     fixIt: "handle it under 'on:' in some state, or remove the event")

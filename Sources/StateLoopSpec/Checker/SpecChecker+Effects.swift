@@ -1,5 +1,6 @@
 /// The shapes of effects (Docs/Effects.md): the event a failure becomes (E16), `output:` only
-/// where a machine ends (E22), child machines that exist and do not run themselves (E23), with
+/// where a machine ends (E22) or as a nested final state's `doneEvent:` (Docs/Statecharts.md
+/// S160), child machines that exist and do not run themselves (E23), with
 /// their `input:` (E24), `forward:` (E29), `onDone:` (E31) and `events:` (E72) matching the child's spec, named
 /// delays that exist (E36), and `afterRestart:` only in a spec that persists (Docs/Durability.md
 /// D44). Coverage of the results is `SpecChecker+Coverage`'s (E20, E28, E31).
@@ -22,7 +23,7 @@ extension SpecChecker {
                     at: afterRestart.location, fixIt: "add 'persist: true' to the spec, or remove 'afterRestart:' (Docs/Durability.md D44)")
             }
         }
-        checkOutputs(into: &findings)
+        checkOutputs(events: events, into: &findings)
         checkDelays(spec, into: &findings)
     }
 
@@ -37,22 +38,57 @@ extension SpecChecker {
             fixIt: "a failure fills only 'error: String' (its description) and 'request: T' (the request that failed); remove the other fields, or catch the error in the effect and return it as one of its 'emits:' events")
     }
 
-    /// E22: `output:` belongs to a top-level final state (a history state's keys are checked with
-    /// the hierarchy).
-    private func checkOutputs(into findings: inout Findings) {
+    /// E22, S160: `output:` belongs to a top-level final state, or to a final state inside a
+    /// composite that names its `doneEvent:`, whose fields the output must have (a history
+    /// state's keys are checked with the hierarchy).
+    private func checkOutputs(events: [String: EventSpec], into findings: inout Findings) {
         let tree = findings.tree
         for node in tree.nodes where !node.spec.isHistory {
+            if let doneEvent = node.spec.doneEvent {
+                checkDoneEvent(doneEvent, of: node.spec, nested: node.parent != nil, events: events, into: &findings)
+            }
             guard let key = node.spec.key("output") else { continue }
             if !node.spec.isFinal {
                 findings.error(
                     "'output:' belongs to a top-level final state; '\(node.name)' is not a final state", at: key.location,
                     fixIt: "remove 'output:', or make '\(node.name)' a top-level state with 'type: final'")
-            } else if let parent = node.parent {
+            } else if let parent = node.parent, node.spec.doneEvent == nil {
                 findings.error(
-                    "'output:' belongs to a top-level final state; '\(node.name)' is inside '\(tree[parent].name)', so entering it does not finish the machine",
-                    at: key.location, fixIt: "move 'output:' to a final state at the top level of 'states:'")
+                    "'output:' of final state '\(node.name)' inside '\(tree[parent].name)' needs 'doneEvent:': entering it does not finish the machine, its output is the event the 'onDone:' of '\(tree[parent].name)' reads (S160)",
+                    at: key.location, fixIt: "add 'doneEvent: event', naming a declared event whose fields the output gives, or move 'output:' to a final state at the top level of 'states:'")
             }
         }
+    }
+
+    /// S160: `doneEvent:` names a declared event whose payload fields the final state's `output:`
+    /// gives, on a final state inside a composite.
+    private func checkDoneEvent(_ name: Located<String>, of state: StateSpec, nested: Bool, events: [String: EventSpec], into findings: inout Findings) {
+        guard state.isFinal, nested else {
+            return findings.error(
+                "'doneEvent:' belongs to a final state inside a composite; '\(state.name.value)' is \(state.isFinal ? "a top-level final state, which finishes the machine" : "not a final state")",
+                at: name.location, fixIt: state.isFinal ? "remove 'doneEvent:': a top-level final state reports through 'output:' (E22)" : "remove 'doneEvent:', or make '\(state.name.value)' a state with 'type: final' inside a composite")
+        }
+        guard let event = events[name.value] else {
+            let candidates = Array(events.keys).sorted()
+            let closest = findings.closest(to: name.value, among: candidates)
+            return findings.error(
+                "'doneEvent:' of '\(state.name.value)' names unknown event '\(name.value)'", at: name.location,
+                fixIt: Self.suggestion(for: name.value, closest: closest, among: candidates, declare: "'events:'"))
+        }
+        let lacking = Self.names(event.payload.map(\.name), missingFrom: state.output.map(\.name))
+        guard !lacking.isEmpty else {
+            for field in event.payload {
+                guard let given = state.output.first(where: { $0.name.value == field.name.value }), given.type.value != field.type.value else { continue }
+                findings.error(
+                    "output field '\(field.name.value)' of '\(state.name.value)' is '\(given.type.value)', but field '\(field.name.value)' of event '\(name.value)' is '\(field.type.value)'",
+                    at: given.type.location, fixIt: "write 'type: \(field.type.value)', the type the event declares")
+            }
+            return
+        }
+        findings.error(
+            "event '\(name.value)' has \(Self.fields(lacking)), which the output of final state '\(state.name.value)' lacks",
+            at: name.location,
+            fixIt: "add \(lacking.map { "'\($0): {type: T, value: expression}'" }.joined(separator: ", ")) to the 'output:' of '\(state.name.value)', or remove \(lacking.count == 1 ? "it" : "them") from '\(name.value)'")
     }
 
     /// E36: a named `after:` delay is declared under `delays:`, and every delay is used.

@@ -33,7 +33,7 @@ struct SpecDecoder: Sendable {
         /// Keys of a context field.
         static let contextField = ["type", "default", "redact"]
         /// Keys of a state.
-        static let state = ["type", "history", "target", "default", "initial", "states", "entry", "exit", "on", "ignore", "after", "always", "onDone", "output"]
+        static let state = ["type", "history", "target", "default", "initial", "states", "entry", "exit", "on", "ignore", "after", "always", "onDone", "output", "doneEvent"]
         /// Values of a state's `type:`.
         static let stateTypes = ["parallel", "final", "history"]
         /// Keys of a transition.
@@ -332,6 +332,7 @@ struct DecodingSession {
                 case "after": state.after = timers(item.value)
                 case "always": state.always = branches(item.value, of: "'always:'") ?? []
                 case "output": state.output = outputFields(item.value)
+                case "doneEvent": state.doneEvent = text(item.value, expected: "the name of a declared event", fixIt: "write 'doneEvent: eventName'")
                 default: state.onDone = branches(item.value, of: "'onDone:'") ?? []
                 }
             }

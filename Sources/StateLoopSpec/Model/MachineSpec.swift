@@ -191,8 +191,12 @@ public struct StateSpec: Sendable {
     public var onDone: [Branch]
     /// `target:` of a history state: the default when nothing is recorded yet.
     public var historyTarget: Located<String>?
-    /// `output:` of a top-level final state: what the machine ends with (E22).
+    /// `output:` of a top-level final state: what the machine ends with (E22); of a final state
+    /// inside a composite, the payload of its `doneEvent:` (S160).
     public var output: [OutputField]
+    /// `doneEvent:` of a final state inside a composite: the declared event its parent's `onDone:`
+    /// reads as `trigger`, its fields copied by name from `output:` (S160, S161).
+    public var doneEvent: Located<String>?
     /// The actions of the state's default entry (S144): `do:` of a composite's `initial: {target:,
     /// do:}`, run when its `initial:` is read, or of a history state's `default: {target:, do:}`,
     /// run when nothing recorded is restored (S145, S146).

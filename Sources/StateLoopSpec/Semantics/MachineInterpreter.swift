@@ -261,9 +261,13 @@ public struct MachineInterpreter: Sendable {
             if !due.isEmpty {
                 let state = due.removeFirst()
                 let active = self.active
-                if semantics.isDue(state, active: { active.contains($0) }), let id = first(of: semantics.doneChain(state), host: &host) {
-                    microstep([id], host: &host)
-                }
+                guard semantics.isDue(state, active: { active.contains($0) }) else { continue }
+                // S161: the `onDone:` reads its final state's `doneEvent:` as `trigger`, then the
+                // step's trigger is back for what follows.
+                let stepTrigger = host.trigger
+                if let done = semantics.doneEvents(state).first(where: { active.contains($0.final) }) { host.trigger = .event(done.event) }
+                if let id = first(of: semantics.doneChain(state), host: &host) { microstep([id], host: &host) }
+                host.trigger = stepTrigger
                 continue
             }
             if !select(.always, host: &host) {

@@ -340,6 +340,14 @@ public struct MachineSemantics: Sendable {
         return tree[composite].spec.kind == .parallel ? tree.regions(of: composite).map(finals) : [finals(composite)]
     }
 
+    /// The final children of `composite` that name a `doneEvent:`, each with its event, in
+    /// document order (S160): while `composite`'s `onDone:` is tried and taken, `trigger` is the
+    /// event of the one that is active (S161). A parallel state's children are regions, so it has
+    /// none: its `onDone:` keeps the step's trigger.
+    public func doneEvents(_ composite: Int) -> [(final: Int, event: String)] {
+        tree[composite].children.compactMap { child in tree[child].spec.doneEvent.map { (child, $0.value) } }
+    }
+
     /// Adds to the queue of due `onDone:`s what entering `state` makes due: a parallel state once,
     /// after the regions' own (an earlier entry moves to the end, S71).
     public func queueDone(entering state: Int, into queue: inout [Int]) {
