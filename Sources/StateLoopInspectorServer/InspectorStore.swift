@@ -6,8 +6,8 @@ import StateLoop
 
 /// Every message of every instance so far, in arrival order, and the pages listening for the
 /// next ones. Each instance keeps its `hello` and at most `limit` other messages: past that the
-/// oldest go, and the page is told how many with a `dropped` message from the inspector itself
-/// (`"by": "inspector"`), as it is when the app's own buffer drops some (I33).
+/// oldest go, and a page that comes later is told how many with a `dropped` message from the
+/// inspector itself (`"by": "inspector"`), as it is when the app's own buffer drops some (I33).
 ///
 /// A step is stored with its `diff`: the `LineDiff` of the state before it and the state after it
 /// (`−`/`+` lines, computed here once so that every page shows the harness's own diff; I32).
@@ -23,13 +23,13 @@ public actor InspectorStore {
         /// How many of this instance's messages the inspector dropped, in all.
         var dropped = 0
 
-        /// Keeps `message` numbered `number`, a step with its diff; returns it so and how many of
-        /// the oldest went to keep at most `limit`.
-        mutating func keep(_ message: InspectorMessage, number: Int, limit: Int) -> (InspectorMessage, excess: Int) {
+        /// Keeps `message` numbered `number`, a step with its diff, which it returns; the oldest
+        /// go past `limit`.
+        mutating func keep(_ message: InspectorMessage, number: Int, limit: Int) -> InspectorMessage {
             var message = message
             if message.type == "hello" {
                 hello = (number, message)
-                return (message, 0)
+                return message
             }
             if message.type == "step", let lines = message.stateLines {
                 // The first step of an instance (or the first after a gap) has nothing to compare with.
@@ -44,7 +44,7 @@ public actor InspectorStore {
             let excess = max(0, messages.count - limit)
             messages.removeFirst(excess)
             dropped += excess
-            return (message, excess)
+            return message
         }
     }
 
@@ -82,8 +82,8 @@ public actor InspectorStore {
     public func receive(_ message: InspectorMessage) {
         received += 1
         // In place: a copy of the log would copy every message it keeps, at each message (I62).
-        let (kept, excess) = logs[message.instance, default: Log()].keep(message, number: received, limit: limit)
-        if excess > 0 { broadcast(droppedNotice(message.instance, excess), of: message.instance, type: "dropped") }
+        // The pages listening have the messages it drops: only a page that comes later is told (I33).
+        let kept = logs[message.instance, default: Log()].keep(message, number: received, limit: limit)
         broadcast(kept.json, of: message.instance, type: kept.type)
     }
 
