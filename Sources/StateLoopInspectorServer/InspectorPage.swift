@@ -80,7 +80,7 @@ function instanceFor(name) {
   let inst = instances.get(name);
   if (inst) return inst;
   inst = { name, hello: null, entries: [], steps: new Map(), lastSeq: -1, live: true, shown: -1,
-           from: null, to: null, mismatches: [], ended: false, dirty: true, panel: null };
+           from: null, to: null, mismatches: [], ended: false, dirty: true, panel: null, pageNote: null };
   instances.set(name, inst);
   return inst;
 }
@@ -95,13 +95,27 @@ function receive(m) {
     case "step": inst.steps.set(m.seq, m); inst.lastSeq = Math.max(inst.lastSeq, m.seq); inst.entries.push(m); break;
     default: inst.entries.push(m);
   }
-  if (inst.entries.length > KEEP) {
-    const gone = inst.entries.splice(0, inst.entries.length - KEEP);
-    for (const g of gone) if (g.type === "step") inst.steps.delete(g.seq);
-    inst.entries.unshift({ type: "dropped", instance: inst.name, count: gone.length, by: "page" });
-  }
   inst.dirty = true;
+}
+
+// A frame of the server: a batch of messages (I63), taken in, then each instance trimmed once.
+function receiveBatch(batch) {
+  for (const m of batch) receive(m);
+  for (const inst of instances.values()) trim(inst);
   if (!scheduled) { scheduled = true; requestAnimationFrame(render); }
+}
+
+// Past KEEP messages, the oldest go at once, counted in one note at the start (I65).
+function trim(inst) {
+  const kept = inst.entries.length - (inst.pageNote ? 1 : 0);
+  if (kept <= KEEP) return;
+  if (!inst.pageNote) {
+    inst.pageNote = { type: "dropped", instance: inst.name, count: 0, by: "page" };
+    inst.entries.unshift(inst.pageNote);
+  }
+  const gone = inst.entries.splice(1, kept - KEEP);
+  for (const g of gone) if (g.type === "step") inst.steps.delete(g.seq);
+  inst.pageNote.count += gone.length;
 }
 
 function render() {
@@ -256,7 +270,8 @@ function connect() {
   const status = document.getElementById("status");
   const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/page");
   ws.onopen = () => { status.textContent = "connected"; status.className = "connected"; };
-  ws.onmessage = ev => receive(JSON.parse(ev.data));
+  // Each frame is a batch: a JSON array of messages (I63).
+  ws.onmessage = ev => receiveBatch(JSON.parse(ev.data));
   ws.onclose = () => {
     status.textContent = "disconnected: reconnecting…"; status.className = "";
     // The server sends everything again: start afresh.

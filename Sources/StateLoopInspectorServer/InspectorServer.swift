@@ -14,7 +14,7 @@ import NIOCore
 /// - `GET /export?instance=Door%231&from=1&to=4`: those steps as a `MachineTest` snippet (`TestExport`);
 /// - `GET /stats`: how many messages the store keeps, and its bound;
 /// - `ws://…/app`: apps send their messages here (Docs/Inspector.md, the wire);
-/// - `ws://…/page`: a page receives every stored message, then each new one.
+/// - `ws://…/page`: a page receives every stored message, then the new ones, in batches (I63).
 public struct InspectorServer: Sendable {
     public var host: String
     public var port: Int
@@ -31,6 +31,9 @@ public struct InspectorServer: Sendable {
 
     /// The largest frame an app may send: a state dump of a few megabytes.
     static let maxFrame = 16 << 20
+
+    /// How often a page is sent the messages that came for it (I63).
+    static let batch = Duration.milliseconds(25)
 
     /// Runs until cancelled; `onRunning` gets the port it listens on (the real one for port 0).
     public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
@@ -79,10 +82,18 @@ public struct InspectorServer: Sendable {
             }
         }
         router.ws("/page") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, _ in
-            let (id, messages) = await store.subscribe()
+            let (id, history) = await store.subscribe()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    for await json in messages { try await outbound.write(.text(json)) }
+                    // What is kept first, a thousand messages a frame; then, every `Self.batch`,
+                    // all that came meanwhile in one frame (I63).
+                    for start in stride(from: 0, to: history.count, by: 1_000) {
+                        try await outbound.write(.text(InspectorStore.frame(history[start..<min(start + 1_000, history.count)])))
+                    }
+                    while let batch = await store.take(id) {
+                        if !batch.isEmpty { try await outbound.write(.text(InspectorStore.frame(batch))) }
+                        try await Task.sleep(for: Self.batch)
+                    }
                 }
                 group.addTask {
                     // The page sends nothing; its stream ends when it goes away.

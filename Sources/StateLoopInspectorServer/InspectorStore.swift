@@ -6,8 +6,8 @@ import StateLoop
 
 /// Every message of every instance so far, in arrival order, and the pages listening for the
 /// next ones. Each instance keeps its `hello` and at most `limit` other messages: past that the
-/// oldest go, and the page is told how many with a `dropped` message from the inspector itself
-/// (`"by": "inspector"`), as it is when the app's own buffer drops some (I33).
+/// oldest go, and a page that comes later is told how many with a `dropped` message from the
+/// inspector itself (`"by": "inspector"`), as it is when the app's own buffer drops some (I33).
 ///
 /// A step is stored with its `diff`: the `LineDiff` of the state before it and the state after it
 /// (`−`/`+` lines, computed here once so that every page shows the harness's own diff; I32).
@@ -22,49 +22,72 @@ public actor InspectorStore {
         var lastState: [String]?
         /// How many of this instance's messages the inspector dropped, in all.
         var dropped = 0
+
+        /// Keeps `message` numbered `number`, a step with its diff, which it returns; the oldest
+        /// go past `limit`.
+        mutating func keep(_ message: InspectorMessage, number: Int, limit: Int) -> InspectorMessage {
+            var message = message
+            if message.type == "hello" {
+                hello = (number, message)
+                return message
+            }
+            if message.type == "step", let lines = message.stateLines {
+                // The first step of an instance (or the first after a gap) has nothing to compare with.
+                if let before = lastState, message.seq != 0 {
+                    message.set("diff", LineDiff.diff(before, lines) ?? [])
+                } else {
+                    message.set("diff", lines.map { "  " + $0 })
+                }
+                lastState = lines
+            } else if message.type == "step" {
+                // A step of a journal whose state no snapshot holds (I46): the next state has nothing to compare with.
+                lastState = nil
+            }
+            messages.append((number, message))
+            let excess = max(0, messages.count - limit)
+            messages.removeFirst(excess)
+            dropped += excess
+            return message
+        }
+    }
+
+    /// A page's messages not sent yet (I63), at most `pageLimit`: past that the oldest go, and the
+    /// page is told how many of each instance's with a `dropped` note (I64). A hello is never
+    /// dropped: without it the page could not show the instance.
+    private struct Outbox {
+        var messages: Deque<(instance: String, type: String, json: String)> = []
+        var hellos: [String] = []
+        var dropped: [String: Int] = [:]
+
+        mutating func append(_ json: String, of instance: String, type: String, limit: Int) {
+            messages.append((instance, type, json))
+            guard messages.count > limit else { return }
+            let gone = messages.removeFirst()
+            if gone.type == "hello" { hellos.append(gone.json) } else { dropped[gone.instance, default: 0] += 1 }
+        }
     }
 
     private var logs: [String: Log] = [:]
     /// Numbers messages in arrival order across instances.
     private var received = 0
-    private var pages: [UUID: AsyncStream<String>.Continuation] = [:]
+    /// The most messages a page may have waiting to be sent (I64).
+    public nonisolated let pageLimit: Int
+    private var pages: [UUID: Outbox] = [:]
 
-    public init(limit: Int = 20_000) {
+    public init(limit: Int = 20_000, pageLimit: Int = 20_000) {
         precondition(limit > 0, "the inspector must keep at least one message per instance")
+        precondition(pageLimit > 0, "a page must be able to wait for at least one message")
         self.limit = limit
+        self.pageLimit = pageLimit
     }
 
     /// Keeps `message` (a step with its diff) and sends it to every page.
     public func receive(_ message: InspectorMessage) {
-        var message = message
-        var log = logs[message.instance] ?? Log()
         received += 1
-        if message.type == "hello" {
-            log.hello = (received, message)
-        } else {
-            if message.type == "step", let lines = message.stateLines {
-                // The first step of an instance (or the first after a gap) has nothing to compare with.
-                if let before = log.lastState, message.seq != 0 {
-                    message.set("diff", LineDiff.diff(before, lines) ?? [])
-                } else {
-                    message.set("diff", lines.map { "  " + $0 })
-                }
-                log.lastState = lines
-            } else if message.type == "step" {
-                // A step of a journal whose state no snapshot holds (I46): the next state has nothing to compare with.
-                log.lastState = nil
-            }
-            log.messages.append((received, message))
-            if log.messages.count > limit {
-                let excess = log.messages.count - limit
-                log.messages.removeFirst(excess)
-                log.dropped += excess
-                logs[message.instance] = log
-                broadcast(droppedNotice(message.instance, excess))
-            }
-        }
-        logs[message.instance] = log
-        broadcast(message.json)
+        // In place: a copy of the log would copy every message it keeps, at each message (I62).
+        // The pages listening have the messages it drops: only a page that comes later is told (I33).
+        let kept = logs[message.instance, default: Log()].keep(message, number: received, limit: limit)
+        broadcast(kept.json, of: message.instance, type: kept.type)
     }
 
     /// Reads one text frame of an app; a frame that is no message is answered by an error.
@@ -77,22 +100,35 @@ public actor InspectorStore {
         (try? InspectorMessage(object: ["type": "dropped", "instance": instance, "count": count, "by": "inspector"]))!.json
     }
 
-    private func broadcast(_ json: String) {
-        for page in pages.values { page.yield(json) }
+    private func broadcast(_ json: String, of instance: String, type: String) {
+        for page in pages.indices { pages.values[page].append(json, of: instance, type: type, limit: pageLimit) }
     }
 
-    /// Every message kept so far, in arrival order, each instance's hello before the rest of it
-    /// and a `dropped` note where the inspector dropped some; then every new one, as it comes.
-    public func subscribe() -> (id: UUID, messages: AsyncStream<String>) {
-        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(4 * limit))
-        for json in history() { continuation.yield(json) }
+    /// A new page: its id, and every message kept so far, as `history()` gives them; the new ones
+    /// wait for it from now on, to be taken with `take`.
+    public func subscribe() -> (id: UUID, history: [String]) {
         let id = UUID()
-        pages[id] = continuation
-        return (id, stream)
+        pages[id] = Outbox()
+        return (id, history())
+    }
+
+    /// The messages waiting for page `id`, oldest first, and none left waiting (I63): the hellos it
+    /// would have missed first, then a `dropped` note per instance that lost some (I64). Nil once
+    /// the page is gone.
+    public func take(_ id: UUID) -> [String]? {
+        guard let outbox = pages[id] else { return nil }
+        pages[id] = Outbox()
+        let notes = outbox.dropped.sorted { $0.key < $1.key }.map { droppedNotice($0.key, $0.value) }
+        return outbox.hellos + notes + outbox.messages.map(\.json)
     }
 
     public func unsubscribe(_ id: UUID) {
-        pages.removeValue(forKey: id)?.finish()
+        pages.removeValue(forKey: id)
+    }
+
+    /// Messages as one frame to a page: a JSON array of them (I63).
+    public nonisolated static func frame(_ messages: some Collection<String>) -> String {
+        "[" + messages.joined(separator: ",") + "]"
     }
 
     /// The stored messages as pages receive them first.

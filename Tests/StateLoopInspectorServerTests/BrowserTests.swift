@@ -171,4 +171,29 @@ import Testing
         }
         await page.quit()
     }
+
+    @Test("I65: the page keeps its last 20,000 messages of an instance and one note of all it dropped, at the start")
+    func i65ThePageBound() async throws {
+        let inspector = try RunningInspector(builtExecutable("stateloop-inspect"), ["--port", "0"])
+        let page = try await WebDriver()
+        do {
+            try await page.open(inspector.base)
+            try await page.wait("the page to connect", until: "return document.getElementById('status').textContent === 'connected';")
+            // 20,500 steps of one instance, in batches of 250 as the server sends them (I63).
+            let kept = try await page.run("""
+                for (let from = 0; from < 20500; from += 250) {
+                  const batch = [];
+                  for (let seq = from; seq < from + 250; seq++) batch.push({ type: "step", instance: "Door#1", seq, event: ".open", diff: [], state: "S", branches: [], configuration: [] });
+                  receiveBatch(batch);
+                }
+                const inst = instances.get("Door#1");
+                return [inst.entries.length, inst.steps.size, inst.entries.filter(e => e.type === "dropped").length, inst.entries[0].count, inst.entries[0].by, inst.entries[1].seq];
+                """) as? [Any]
+            #expect(kept?.map { "\($0)" } == ["20001", "20000", "1", "500", "page", "500"])
+        } catch {
+            await page.quit()
+            throw error
+        }
+        await page.quit()
+    }
 }

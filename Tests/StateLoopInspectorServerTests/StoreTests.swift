@@ -40,10 +40,10 @@ func objects(_ texts: [String]) throws -> [[String: Any]] {
         ])
     }
 
-    @Test("I33: an instance keeps its hello and the last --keep messages; pages are told of the gap")
+    @Test("I33: an instance keeps its hello and the last --keep messages; a page that comes later is told of the gap")
     func i33Bounded() async throws {
         let store = InspectorStore(limit: 3)
-        let (id, live) = await store.subscribe()
+        let (id, _) = await store.subscribe()
         await store.receive(try InspectorMessage(object: hello("Door#1")))
         for seq in 0..<5 {
             await store.receive(try InspectorMessage(object: step("Door#1", seq, event: seq == 0 ? nil : ".open", state: "S(\n  n: \(seq)\n)")))
@@ -60,12 +60,79 @@ func objects(_ texts: [String]) throws -> [[String: Any]] {
         // A step after a gap has nothing to compare with: its diff is its whole state.
         #expect(later[2]["diff"] as? [String] != nil)
 
-        // The page that was there all along saw every message, and a note at each drop.
+        // The page that was there all along saw every message, and no note: it has what was dropped.
+        let types = try objects(try #require(await store.take(id))).map { $0["type"] as! String }
+        #expect(types == ["hello", "step", "step", "step", "step", "step", "hello"])
         await store.unsubscribe(id)
-        var seen: [String] = []
-        for await json in live { seen.append(json) }
-        let types = try objects(seen).map { $0["type"] as! String }
-        #expect(types == ["hello", "step", "step", "step", "dropped", "step", "dropped", "step", "hello"])
+    }
+
+    @Test("I62: a message is kept in the same time however many the store keeps already")
+    func i62ConstantTime() async throws {
+        // Past its bound, each message drops the oldest; before I62 each also copied all that were kept.
+        let limit = 10_000, more = 500
+        func text(_ seq: Int) -> String {
+            #"{"type":"step","instance":"Door#1","seq":\#(seq),"event":".open","state":"S","branches":[],"configuration":[]}"#
+        }
+        func seconds(keeping kept: Int) async throws -> Double {
+            let store = InspectorStore(limit: limit)
+            for seq in 0..<kept { try await store.receive(text: text(seq)) }
+            let start = ContinuousClock.now
+            for seq in kept..<kept + more { try await store.receive(text: text(seq)) }
+            let elapsed = ContinuousClock.now - start
+            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        }
+        // The best of two of each, against a loaded machine's noise.
+        var empty = Double.infinity, full = Double.infinity
+        for _ in 0..<2 {
+            empty = min(empty, try await seconds(keeping: 0))
+            full = min(full, try await seconds(keeping: limit))
+        }
+        #expect(full < 3 * empty, "\(more) messages took \(full) s into a full store, \(empty) s into an empty one")
+    }
+
+    @Test("I62: a step goes to pages as the app's text with its diff written after it, the app's own diff replaced")
+    func i62TheAppsText() async throws {
+        let store = InspectorStore()
+        let (id, _) = await store.subscribe()
+        let text = #"{"type":"step","instance":"Door#1","seq":0,"event":null,"state":"S(\n  n: 0\n)","branches":[],"configuration":[],"extra":{"b":1,"a":2}}"#
+        try await store.receive(text: text + "\n")
+        try await store.receive(text: #"{"type":"step","instance":"Door#1","seq":1,"event":".open","state":"S(\n  n: 1\n)","diff":["x"]}"#)
+        let sent = try #require(await store.take(id))
+        #expect(sent[0] == String(text.dropLast()) + #","diff":["  S(","    n: 0","  )"]}"#)
+        #expect(try objects(sent).map { $0["diff"] as? [String] } == [["  S(", "    n: 0", "  )"], ["  S(", "−   n: 0", "+   n: 1", "  )"]])
+        await store.unsubscribe(id)
+    }
+
+    @Test("I63: a page takes all the messages that came for it at once, in order, and one frame is a JSON array of them")
+    func i63Batches() async throws {
+        let store = InspectorStore()
+        await store.receive(try InspectorMessage(object: hello("Door#1")))
+        let (id, history) = await store.subscribe()
+        #expect(try objects(history).map { $0["type"] as! String } == ["hello"])
+        for seq in 0..<3 { await store.receive(try InspectorMessage(object: step("Door#1", seq, event: nil, state: "S"))) }
+        let batch = try #require(await store.take(id))
+        let frame = try #require(JSONSerialization.jsonObject(with: Data(InspectorStore.frame(batch).utf8)) as? [[String: Any]])
+        #expect(frame.map { $0["seq"] as? Int } == [0, 1, 2])
+        #expect(await store.take(id) == [])
+        await store.unsubscribe(id)
+        #expect(await store.take(id) == nil)
+    }
+
+    @Test("I64: a page that does not take its messages keeps at most pageLimit; it is told how many went, and gets every hello")
+    func i64PageBound() async throws {
+        let store = InspectorStore(limit: 100, pageLimit: 3)
+        let (id, _) = await store.subscribe()
+        await store.receive(try InspectorMessage(object: hello("Door#1")))
+        for seq in 0..<4 { await store.receive(try InspectorMessage(object: step("Door#1", seq, event: nil, state: "S"))) }
+        await store.receive(try InspectorMessage(object: hello("Door#2")))
+        let batch = try objects(try #require(await store.take(id)))
+        #expect(batch.map { "\($0["type"]!) \($0["instance"]!) \($0["seq"] ?? $0["count"] ?? "")" } == [
+            "hello Door#1 ", "dropped Door#1 2", "step Door#1 2", "step Door#1 3", "hello Door#2 ",
+        ])
+        #expect(batch[1]["by"] as? String == "inspector")
+        // The store itself kept them all.
+        #expect(await store.count == 6)
+        await store.unsubscribe(id)
     }
 
     @Test("I33: a frame that is not a message is refused with what the app must send")

@@ -25,6 +25,8 @@ private struct TriggerRecorder: MachineHost {
     mutating func dropRaised() {}
     func delay(ofSent number: Int) -> Duration { .zero }
     mutating func takeSent(_ number: Int) {}
+    mutating func elements(of loop: ForeachAction) -> Int { 0 }
+    mutating func assign(_ position: Int, of loop: ForeachAction) {}
 }
 
 @Suite struct DoneEventTests {
