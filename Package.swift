@@ -48,7 +48,10 @@ let package = Package(
     ],
     targets: [
         // The runtime: System, Feedback, react(...), Store. No dependency on the generator.
-        .target(name: "StateLoop", dependencies: [.product(name: "DequeModule", package: "swift-collections")]),
+        // DequeModule: the event queue; HeapModule: the deadlines of a timer feedback's armings.
+        .target(name: "StateLoop", dependencies: [
+            .product(name: "DequeModule", package: "swift-collections"), .product(name: "HeapModule", package: "swift-collections"),
+        ]),
 
         // The test harness: drives any `StateMachine` step by step; imports Swift Testing and
         // XCTest to report failures, so only test targets should depend on it.

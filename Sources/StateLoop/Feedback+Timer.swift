@@ -1,12 +1,12 @@
 // Feedback+Timer: a timer encoded in state, as one more query-triggered effect.
 //
 // Two ways to wait, one behaviour. On the system clocks (ContinuousClock off Apple platforms,
-// SuspendingClock everywhere Dispatch exists) each timer feedback of an instance keeps one
-// Dispatch timer source, re-armed by replacing its deadline (TimerWait.swift): a cancelled
+// SuspendingClock everywhere Dispatch exists) each timer feedback of an instance, `timer` or
+// `timers`, keeps one Dispatch timer source for all its armings (TimerWait.swift): a cancelled
 // `clock.sleep(until:)` there keeps its sleep until the old deadline passes (~730 bytes per
-// arming), so a timer re-armed often would grow without bound. On any other clock (a test's
-// manual clock) each arming sleeps in a task of its own with `clock.sleep(until:)`, which such a
-// clock releases when the task is cancelled.
+// arming), so a timer re-armed often, or a send replaced by id often, would grow without bound.
+// On any other clock (a test's manual clock) each arming sleeps in a task of its own with
+// `clock.sleep(until:)`, which such a clock releases when the task is cancelled.
 //
 // Invariants:
 // - A timer is a query-triggered effect: armed while its request is non-`nil`, re-armed by a new
@@ -70,8 +70,9 @@ extension Feedback {
     /// deadline passes; an element that leaves the set is cancelled, its event dropped. In an
     /// instance restored from a journal each element keeps its wall-clock deadline, and one that
     /// fired before the restart never fires (D38-D40), as a ``timer(request:clock:delay:event:)``
-    /// does. Each arming sleeps in a task of its own with `clock.sleep(until:)`: a send is armed
-    /// once and delivered or cancelled once, never re-armed in place.
+    /// does. On a system clock every element waits on the feedback's one ``TimerWait``, and one
+    /// that leaves the set leaves it at once (E59); on another clock each sleeps in a task of its
+    /// own with `clock.sleep(until:)`.
     @inlinable
     public static func timers<Request: Hashable & Sendable, C: Clock>(
         requests: @escaping @Sendable (State) -> Set<Request>,
@@ -79,11 +80,14 @@ extension Feedback {
         delay: @escaping @Sendable (Request) -> C.Duration,
         event: @escaping @Sendable (Request) -> Event
     ) -> Feedback {
-        Feedback { launcher in
+        if TimerWait.serves(C.self) {
+            return waitingTimers(requests: requests, delay: { delay($0) as! Duration }, event: event)
+        }
+        return Feedback { launcher in
             let resume = launcher.resume
-            let loop = RequestSetLoop<State, Event, Request>(
+            let loop = RequestSetLoop(
                 requests: requests,
-                operation: { request, send in
+                start: { launcher.launch($0, { request, send in
                     // Restored: what is left of its delay, or nothing for one whose event is in the journal.
                     guard let left = TimerDeadline.left(of: delay(request), sending: event(request), resume),
                         let deadline = TimerDeadline.deadline(on: clock, after: left)
@@ -94,9 +98,37 @@ extension Feedback {
                         return  // Cancelled: the element left the set.
                     }
                     if !Task.isCancelled { send(event(request)) }
-                },
-                launcher: launcher)
+                }) })
             return FeedbackLoop(observe: loop.observe, stop: loop.stop)
+        }
+    }
+
+    /// The timers of a set on a system clock: one ``TimerWait`` per running feedback for every
+    /// element, each armed as it appears and disarmed as it leaves.
+    @inlinable
+    static func waitingTimers<Request: Hashable & Sendable>(
+        requests: @escaping @Sendable (State) -> Set<Request>,
+        delay: @escaping @Sendable (Request) -> Duration,
+        event: @escaping @Sendable (Request) -> Event
+    ) -> Feedback {
+        Feedback { launcher in
+            let wait = TimerWait()
+            let deliver = launcher.deliver
+            let resume = launcher.resume
+            let loop = RequestSetLoop(
+                requests: requests,
+                start: { request in
+                    let arming = TimerArming(wait: wait)
+                    let token = arming.token
+                    // Restored: what is left of its delay, or never for one whose event is in the journal (D40).
+                    let left = TimerDeadline.left(of: delay(request), sending: event(request), resume) ?? TimerDeadline.never
+                    wait.arm(token, after: left) { deliver(event(request), token) }
+                    return arming
+                })
+            return FeedbackLoop(observe: loop.observe, stop: {
+                loop.stop()
+                wait.cancel()
+            })
         }
     }
 
@@ -170,9 +202,11 @@ enum TimerDeadline {
 /// One arming of a ``TimerWait``: the token its event carries (stale once the arming is
 /// replaced or cancelled, like an effect run's) and the wait to disarm.
 @usableFromInline
-final class TimerArming: CancellableRun {
+final class TimerArming: SetMemberRun {
     @usableFromInline let token = EffectRun()
     @usableFromInline let wait: TimerWait
+    /// The mark of the last set that kept it, in a ``RequestSetLoop`` (the pending sends, S133).
+    @usableFromInline @exclusivity(unchecked) var keptAt = 0
 
     @inlinable
     init(wait: TimerWait) {

@@ -61,7 +61,7 @@ public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
         operation: @escaping @Sendable (Request, @escaping @Sendable (Event) -> Void) async -> Void
     ) -> Feedback {
         Feedback { launcher in
-            let loop = RequestSetLoop(requests: requests, operation: operation, launcher: launcher)
+            let loop = RequestSetLoop(requests: requests, start: { launcher.launch($0, operation) })
             return FeedbackLoop(observe: loop.observe, stop: loop.stop)
         }
     }

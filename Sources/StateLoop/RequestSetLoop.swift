@@ -5,28 +5,35 @@
 //   until its element leaves); the runs of the elements that leave are cancelled before the
 //   arrivals start. Touched only by the draining thread.
 
+/// A run a ``RequestSetLoop`` keeps for one element: cancellable, and marked by the last set
+/// that kept it.
+@usableFromInline
+protocol SetMemberRun: CancellableRun {
+    /// The last state (by the loop's count) whose set kept this run.
+    var keptAt: Int { get set }
+}
+
+extension EffectRun: SetMemberRun {}
+
 /// Runs one effect per element of the requested set: elements that appear start a run,
 /// elements that disappear cancel theirs, elements that stay keep running.
+///
+/// `start` is called synchronously, on the draining thread, as the state that carries a new
+/// element is observed: an effect's task, or a timer's arming, whose deadline is read then.
 @usableFromInline
-final class RequestSetLoop<State, Event: Sendable, Request: Hashable & Sendable> {
+final class RequestSetLoop<State, Request: Hashable & Sendable, Run: SetMemberRun> {
     @usableFromInline let requests: (State) -> Set<Request>
-    @usableFromInline let operation: @Sendable (Request, @escaping @Sendable (Event) -> Void) async -> Void
-    @usableFromInline let launcher: EffectLauncher<Event>
+    @usableFromInline let start: (Request) -> Run
     // Touched only by the draining thread; see SystemCore for why the checks are off.
-    @usableFromInline @exclusivity(unchecked) var running: [Request: EffectRun] = [:]
+    @usableFromInline @exclusivity(unchecked) var running: [Request: Run] = [:]
     /// How many non-empty states (or states with runs) this loop has diffed: the mark of the
     /// runs the latest one kept.
     @usableFromInline @exclusivity(unchecked) var observed = 0
 
     @inlinable
-    init(
-        requests: @escaping (State) -> Set<Request>,
-        operation: @escaping @Sendable (Request, @escaping @Sendable (Event) -> Void) async -> Void,
-        launcher: EffectLauncher<Event>
-    ) {
+    init(requests: @escaping (State) -> Set<Request>, start: @escaping (Request) -> Run) {
         self.requests = requests
-        self.operation = operation
-        self.launcher = launcher
+        self.start = start
     }
 
     @inlinable
@@ -69,7 +76,7 @@ final class RequestSetLoop<State, Event: Sendable, Request: Hashable & Sendable>
             }
             for index in 0..<arrived {
                 let request = (arrivals.baseAddress! + index).move()
-                running[request] = launcher.launch(request, operation)
+                running[request] = start(request)
             }
         }
     }

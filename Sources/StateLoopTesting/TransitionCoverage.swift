@@ -113,7 +113,7 @@ public final class TransitionCoverage: @unchecked Sendable {
 ///
 /// ```
 /// GitHubSearch.machine.yml:48:31: warning: transition never taken in tests: failed --scrolledNearBottom--> loading
-/// GitHubSearch: 8/11 transitions taken
+/// GitHubSearch: 6/7 transitions taken, 2/4 ignores
 /// ```
 public struct CoverageReport: Hashable, Sendable, CustomStringConvertible {
     /// The machine's type name: `GitHubSearch`.
@@ -142,9 +142,14 @@ public struct CoverageReport: Hashable, Sendable, CustomStringConvertible {
         untaken.map { "\(specPath):\($0.line):\($0.column): warning: transition never taken in tests: \($0.description)" }
     }
 
-    /// `GitHubSearch: 8/11 transitions taken`.
+    /// `GitHubSearch: 6/7 transitions taken, 2/4 ignores`: the ignores counted apart, and left
+    /// out when the spec has none (Docs/Testing.md C8).
     public var summary: String {
-        "\(machine): \(transitions.count - untaken.count)/\(transitions.count) transitions taken"
+        let ignores = transitions.filter(\.isIgnore)
+        let takenIgnores = ignores.filter { taken.contains($0.id) }.count
+        let all = transitions.count - ignores.count
+        let takenAll = transitions.count - untaken.count - takenIgnores
+        return "\(machine): \(takenAll)/\(all) transitions taken" + (ignores.isEmpty ? "" : ", \(takenIgnores)/\(ignores.count) ignores")
     }
 
     /// The warnings, then the summary, one per line.

@@ -42,6 +42,11 @@ struct PluginBuildTests {
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output == (try ReadmeTour().block("swift run")))
 
+        // The tour's step 6: the package's own test of its machine, with StateLoopTesting.
+        let test = try package.swift("test")
+        #expect(test.status == 0, "swift test failed:\n\(test.output)")
+        #expect(test.output.contains("theDoorChimesWhenOpenedAndUnlocksOnlyWithItsCode() passed"), "\(test.output)")
+
         // The CLI of the dependency, run as the README says (SwiftPM builds it first, and prints
         // its build lines before what the command prints).
         let tour = try ReadmeTour()

@@ -26,6 +26,23 @@ import Testing
         #expect(state.mode == .par(.init(a: .a1, b: .b1)))
     }
 
+    @Test("S63, S146: shallow history of a parallel state with a target: enters the target, its default actions run, while nothing is recorded")
+    func shallowHistoryBelowParallelTakesItsTargetWithoutRecord() {
+        let state = reduced(.initial, [.jump], by: DeepParallel.reduce)
+        #expect(state.mode == .par(.init(a: .a1, b: .b2)))
+        #expect(state.defaults == 1)
+    }
+
+    @Test("S65, S146: once recorded, shallow history of a parallel state with a target: re-enters every region through its initial, and its default actions do not run")
+    func shallowHistoryBelowParallelIgnoresItsTargetOnceRecorded() {
+        let state = reduced(.initial, [.go, .away, .backTarget], by: DeepParallel.reduce)
+        #expect(state.mode == .par(.init(a: .a1, b: .b1)))
+        #expect(state.defaults == 0)
+        let again = reduced(.initial, [.jump, .away, .backTarget], by: DeepParallel.reduce)
+        #expect(again.mode == .par(.init(a: .a1, b: .b1)))
+        #expect(again.defaults == 1)
+    }
+
     @Test("S71: a parallel state's onDone is taken once when its regions finish in one microstep")
     func parallelOnDoneOnceForRegionsFinishingTogether() {
         let state = reduced(.initial, [.finish], by: ParallelDone.reduce)

@@ -17,7 +17,7 @@ import Testing
     /// tests build a copy whose `../StateLoop` is this checkout).
     @Test func theFixturePackageIsTheToursPackage() throws {
         let tour = try ReadmeTour()
-        for path in [Self.specPath, Self.swiftPath, "Package.swift"] {
+        for path in [Self.specPath, Self.swiftPath, "Tests/DoorAppTests/DoorTests.swift", "Package.swift"] {
             let file = try String(contentsOf: Self.fixture.appendingPathComponent(path), encoding: .utf8)
             let block = try tour.block(path)
             #expect(file == block, "\(path) differs from the README:\n\(lineDiff(expected: block, actual: file))")

@@ -27,21 +27,21 @@ import Testing
             events: "go: {by: Int}",
             handler: "[{guard: \"event.by > 1\", set: {n: n + 2}}, {guard: \"event.by > 0\", set: {n: n + 1}}, ignore]"
         ))
-        // Each guard is an `if` condition at its YAML column, its `{` on the next line (the
-        // condition may end in a comment); each `set:` value is assigned to `_next` from `self`.
+        // Each guard is an `if` condition in parentheses at its YAML column, its `) {` on the next
+        // line (the condition may end in a comment); each `set:` value is assigned to `_next` from `self`.
         expectContains(source, """
                         case .go(let _0):
                             let event: Event.GoPayload = .init(by: _0)
             #sourceLocation(file: "Test.machine.yml", line: 10)
-                             if event.by > 1
-                            {
+                            if (event.by > 1
+                            ) {
             #sourceLocation()
                                 _trace.take(0)
             #sourceLocation(file: "Test.machine.yml", line: 10)
                                               _next.n = n + 2
             #sourceLocation(file: "Test.machine.yml", line: 10)
-                                                                } else if event.by > 0
-                            {
+                                                               } else if (event.by > 0
+                            ) {
             #sourceLocation()
                                 _trace.take(1)
             #sourceLocation(file: "Test.machine.yml", line: 10)
@@ -79,7 +79,7 @@ import Testing
     @Test func anUnguardedBranchAfterGuardsIsTheElse() {
         let source = generate(oneState(handler: "[{guard: \"n > 0\", set: {n: n - 1}}, {set: {n: \"9\"}}]"))
         expectContains(source, """
-                            {
+                            ) {
             #sourceLocation()
                                 _trace.take(0)
             #sourceLocation(file: "Test.machine.yml", line: 10)
@@ -108,7 +108,7 @@ import Testing
     @Test func aTransitionWithoutExpressionsIsPlainSwift() {
         let source = generate(oneState(handler: "[{guard: \"n > 0\", target: a}, {target: a}]"))
         expectContains(source, """
-                            {
+                            ) {
             #sourceLocation()
                                 _trace.take(0)
                                 _next.mode = .a
@@ -148,8 +148,8 @@ import Testing
         // `      go: {guard: "n > 0"}` is line 10; the content starts after the quote, column 20.
         expectContains(source, """
             #sourceLocation(file: "Specs/M.machine.yml", line: 10)
-                            if n > 0
-                            {
+                           if (n > 0
+                            ) {
             #sourceLocation()
             """)
     }

@@ -42,20 +42,20 @@ extension SnippetTests {
     func compositeExitRecordsHistoryBetweenInnerAndOwnExits() {
         let source = generate(Self.history)
         expectLines(source, [
-            "fileprivate func _action0(_ _next: inout State) {",
-            #"_next.log = log + [ "p exit" ]"#,
+            "fileprivate mutating func _action0() {",
+            #"self.log = log + [ "p exit" ]"#,
         ])
         expectLines(source, [
             "case .p(let _inner):",
             "State._exitBelow_p(_inner, &_next)",
             "_next._history_h = _inner",
-            "do { let _s = _next; _s._action0(&_next) }",
+            "_next._action0()",
         ])
         // Below `p`: `a`'s exit action; `b` has nothing to do.
         expectLines(source, [
             "switch _content {",
             "case .a:",
-            "do { let _s = _next; _s._action1(&_next) }",
+            "_next._action1()",
             "case .b:",
             "break",
         ])
@@ -112,18 +112,18 @@ extension SnippetTests {
             "_next.mode = _c",
             "State._enterBelow(_c, &_next)",
         ])
-        expectLines(source, ["fileprivate func _action0(_ _next: inout State) {", #"_next.log = log + [ "par" ]"#])
-        expectLines(source, ["fileprivate func _action1(_ _next: inout State) {", #"_next.log = log + [ "x" ]"#])
-        expectLines(source, ["fileprivate func _action2(_ _next: inout State) {", #"_next.log = log + [ "x1" ]"#])
-        expectLines(source, ["fileprivate func _action3(_ _next: inout State) {", #"_next.log = log + [ "y1" ]"#])
+        expectLines(source, ["fileprivate mutating func _action0() {", #"self.log = log + [ "par" ]"#])
+        expectLines(source, ["fileprivate mutating func _action1() {", #"self.log = log + [ "x" ]"#])
+        expectLines(source, ["fileprivate mutating func _action2() {", #"self.log = log + [ "x1" ]"#])
+        expectLines(source, ["fileprivate mutating func _action3() {", #"self.log = log + [ "y1" ]"#])
         expectLines(source, [
             "case .par(let _inner):",
-            "do { let _s = _next; _s._action0(&_next) }",
+            "_next._action0()",
             "State._enterBelow_par(_inner, &_next)",
         ])
         expectLines(source, [
             "fileprivate static func _enterBelow_par(_ _content: Mode.Par, _ _next: inout State) {",
-            "do { let _s = _next; _s._action1(&_next) }",
+            "_next._action1()",
             "State._enterBelow_x(_content.x, &_next)",
             "State._enterBelow_y(_content.y, &_next)",
             "}",
@@ -161,7 +161,7 @@ extension SnippetTests {
             "isSettled = false",
         ])
         // One microstep: the guard on the state as it is, then the move.
-        expectLines(source, ["if n > 2", "{", "_trace.take(1)", "_next.mode = .b", "return true", "}", "return false"])
+        expectLines(source, ["if (n > 2", ") {", "_trace.take(1)", "_next.mode = .b", "return true", "}", "return false"])
     }
 
     @Test("S44, E14, E19: without emits: a method returns nothing; without onError: it cannot throw")
@@ -220,7 +220,7 @@ extension SnippetTests {
         expectLines(source, ["public internal(set) var _delay_b_0: Swift.Duration = .zero"])
         expectLines(source, [
             "case .b:",
-            "do { let _s = _next; _s._action0(&_next) }",
+            "_next._action0()",
             "_next._delay_b_0 = _next._delay0()",
         ])
     }

@@ -183,5 +183,32 @@ import Testing
         run.stop()
         #expect(TimerWait.live.value == before, "stopping releases the wait")
     }
+
+    @Test("E59, S129: replacing an element of a timer set on a system clock (a send replaced by its id) keeps one wait and one arming")
+    func replacingATimerSetElementOnASystemClockKeepsOneArming() async {
+        let system = System<Model, Action>(
+            initial: Model(), reduce: reduceModel,
+            feedbacks: [
+                .timers(requests: { $0.queries }, clock: ContinuousClock(),
+                        delay: { $0 == 0 ? .zero : .seconds(60) }, event: { .loaded($0) })
+            ])
+        let live = TimerWait.live.value, armed = TimerWait.waiting.value
+        let (run, states) = system.start()
+        var most = (waits: 0, armings: 0)
+        for key in 1...100_000 {
+            run.send(.queries([key]))  // the debounce: the new send replaces the pending one
+            if key % 1_000 == 0 { most = (max(most.waits, TimerWait.live.value - live), max(most.armings, TimerWait.waiting.value - armed)) }
+        }
+        // One wait and one arming of this system's; other suites' system-clock timers may add a few.
+        #expect(most.waits >= 1 && most.waits <= 4 && most.armings >= 1 && most.armings <= 16, "live waits and armings while replacing: \(most)")
+
+        run.send(.queries([0, 100_001]))  // a zero delay fires at once beside one still armed
+        let fired = await states.firstMatch { !$0.loaded.isEmpty }
+        #expect(fired?.loaded == [0])
+        #expect(TimerWait.waiting.value - armed == 1)
+        run.stop()
+        #expect(TimerWait.live.value == live, "stopping releases the wait")
+        #expect(TimerWait.waiting.value == armed, "stopping drops every arming")
+    }
 }
 

@@ -180,6 +180,20 @@ func rearmTimer(_ rearms: Int) {
     Thread.sleep(forTimeInterval: 1)
 }
 
+/// `replacements` events, each replacing the one element of a 60 s `ContinuousClock` timer set:
+/// a debounce by `send: {id:}`, whose pending send is the set (Docs/Runtime.md, E59; S129).
+/// Stops the instance and lets a second pass, then returns: what is still resident is what the
+/// replaced sends left behind.
+func replaceSends(_ replacements: Int) {
+    let system = System<Int, CounterEvent>(
+        initial: 0, reduce: reduceCounter,
+        feedbacks: [.timers(requests: { [$0] }, clock: ContinuousClock(), delay: { _ in .seconds(60) }, event: { _ in .increment })])
+    let run = system.start { _ in }
+    for _ in 0..<replacements { run.send(.increment) }
+    run.stop()
+    Thread.sleep(forTimeInterval: 1)
+}
+
 /// One stream effect whose `AsyncStream` (unbounded buffer) is fed `events` elements by a
 /// producer task, each fed back into the counter; timed from the first element's state to the
 /// last one's.
@@ -349,16 +363,19 @@ enum RuntimeChildMode {
     static let selfSent = "--child-self-sent-events"
     static let restarts = "--child-restarting-events"
     static let rearms = "--child-rearmed-timers"
+    static let replacedSends = "--child-replaced-sends"
 
     /// Runs the mode named by `arguments` and exits; returns when they name none.
     static func runIfRequested(_ arguments: [String]) {
-        guard let mode = arguments.dropFirst().first, mode == selfSent || mode == restarts || mode == rearms,
+        guard let mode = arguments.dropFirst().first, [selfSent, restarts, rearms, replacedSends].contains(mode),
             arguments.count == 3, let events = Int(arguments[2])
         else { return }
         if mode == selfSent {
             runSelfSentEvents(events)
         } else if mode == rearms {
             rearmTimer(events)
+        } else if mode == replacedSends {
+            replaceSends(events)
         } else {
             _ = restartLoop(events)
         }
@@ -402,6 +419,19 @@ let runtimeBenchmarks: [Benchmark] = [
         do {
             let hundredThousand = try runChild([RuntimeChildMode.rearms, "100000"])
             let oneMillion = try runChild([RuntimeChildMode.rearms, "1000000"])
+            return oneMillion / hundredThousand
+        } catch {
+            fatalError("\(error)")
+        }
+    },
+
+    Benchmark(name: "runtime.memory.send_replace_rss_ratio_1M_100K", goal: 1.1) {
+        // The same for a pending send replaced by its id 1 M and 100 K times (a debounce, S129):
+        // its timer waits in the timer set's one wait, so a replaced send leaves nothing behind
+        // (E59; each replaced send kept ~750 bytes until its old deadline before).
+        do {
+            let hundredThousand = try runChild([RuntimeChildMode.replacedSends, "100000"])
+            let oneMillion = try runChild([RuntimeChildMode.replacedSends, "1000000"])
             return oneMillion / hundredThousand
         } catch {
             fatalError("\(error)")

@@ -16,6 +16,10 @@ public struct TransitionInfo: Hashable, Sendable, CustomStringConvertible {
     /// `paused --play--> playing`, `idle --scrolledNearBottom--> (ignored)`, `failed --after 5s--> loading`.
     public var description: String
 
+    /// True for an `ignore` (`idle --scrolledNearBottom--> (ignored)`): coverage counts those apart
+    /// from the branches that do something (Docs/Testing.md C8).
+    public var isIgnore: Bool { description.hasSuffix("--> (ignored)") }
+
     public init(id: Int, line: Int, column: Int, description: String) {
         self.id = id
         self.line = line

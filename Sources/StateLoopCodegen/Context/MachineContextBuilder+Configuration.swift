@@ -52,9 +52,13 @@ extension MachineContextBuilder {
         } else {
             fallback = modeValue(in: parent, toward: [], recorded: recorded)
         }
-        guard recorded, case .history(let deep) = tree[history].spec.kind, tree[parent].spec.kind != .parallel || deep else { return fallback }
+        guard recorded, case .history(let deep) = tree[history].spec.kind else { return fallback }
         let record = "_next._history_\(tree[history].name)"
-        return deep ? "(\(record) ?? \(fallback))" : "(\(record).map(State._shallow_\(tree[history].name)) ?? \(fallback))"
+        if deep { return "(\(record) ?? \(fallback))" }
+        guard tree[parent].spec.kind == .parallel else { return "(\(record).map(State._shallow_\(tree[history].name)) ?? \(fallback))" }
+        // S65: once recorded, every region through its `initial:`; the same value without `target:`.
+        let regions = modeValue(in: parent, toward: [], recorded: recorded)
+        return regions == fallback ? fallback : "(\(record) == nil ? \(fallback) : \(regions))"
     }
 
     /// The conditions of an `if` that holds while `position` is active in `subject` (a `Mode`),

@@ -76,7 +76,7 @@ extension MachineContextBuilder {
             statements.append("_next._history_\(tree[history].name) = \(content)")
         }
         for action in tree[state].spec.exit {
-            statements.append("do { let _s = _next; _s.\(actionMember(action, payload: nil))(&_next) }")
+            statements.append(actionCall(action, payload: nil))
         }
         return statements
     }
@@ -88,7 +88,7 @@ extension MachineContextBuilder {
         var statements: [String] = []
         if layout.stampsEntry[state] { statements.append("_next._entered_\(tree[state].name) = _next._entries") }
         for action in tree[state].spec.entry {
-            statements.append("do { let _s = _next; _s.\(actionMember(action, payload: nil))(&_next) }")
+            statements.append(actionCall(action, payload: nil))
         }
         // Named delays: evaluated after the state's own `entry:`, on the state as it is then (E38).
         for (index, timer) in tree[state].spec.after.enumerated() where timer.milliseconds == nil {
@@ -97,7 +97,7 @@ extension MachineContextBuilder {
         // S145, S146: the `do:` of the state's default entry and of its history children's, when
         // the transition takes them (`_defaults`, `defaultsArgument`).
         for position in [state] + tree[state].children.filter({ tree[$0].spec.isHistory }) where !tree[position].spec.defaultActions.isEmpty {
-            let actions = tree[position].spec.defaultActions.map { "do { let _s = _next; _s.\(actionMember($0, payload: nil))(&_next) }" }
+            let actions = tree[position].spec.defaultActions.map { actionCall($0, payload: nil) }
             statements.append("if _defaults.contains(\(SwiftLiteral.string(tree[position].name))) {")
             statements += actions.map { "    " + $0 }
             statements.append("}")
@@ -118,7 +118,7 @@ extension MachineContextBuilder {
     mutating func unanchoredDefaultLines(_ entry: MachineSemantics.Entry, into out: inout SwiftPrinter) {
         let tree = layout.tree
         for position in semantics.unanchoredDefaults(entry) where !tree[position].spec.defaultActions.isEmpty {
-            let actions = tree[position].spec.defaultActions.map { "do { let _s = _next; _s.\(actionMember($0, payload: nil))(&_next) }" }
+            let actions = tree[position].spec.defaultActions.map { actionCall($0, payload: nil) }
             guard let condition = recordCondition(position) else {
                 for line in actions { out.line(line) }
                 continue
@@ -129,12 +129,11 @@ extension MachineContextBuilder {
         }
     }
 
-    /// `_next._history_h == nil` for a history state whose record can be restored; `nil` for one
-    /// that always takes its default (shallow, of a parallel state, S65) or a composite.
+    /// `_next._history_h == nil` for a history state, whose default is taken only without a
+    /// record (S63, S65, S146); `nil` for a composite.
     func recordCondition(_ position: Int) -> String? {
-        let tree = layout.tree
-        guard case .history(let deep) = tree[position].spec.kind, deep || tree[tree[position].parent!].spec.kind != .parallel else { return nil }
-        return "_next._history_\(tree[position].name) == nil"
+        guard layout.tree[position].spec.isHistory else { return nil }
+        return "_next._history_\(layout.tree[position].name) == nil"
     }
 
     /// The default entries with actions that `entry` takes, as the last argument of an entry walk

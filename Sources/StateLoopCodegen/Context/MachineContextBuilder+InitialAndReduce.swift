@@ -29,54 +29,74 @@ extension MachineContextBuilder {
             out.line("_next._takeRaised(&_trace)")
             if readsTrigger { out.line("_next.trigger = nil") }
         }
+        // S135: an initial entry that finishes the machine keeps no send either.
+        if layout.sends && layout.hasTopLevelFinal { out.line("if _next.isDone { _next.pendingSends = [] }") }
         out.line("return _next")
         return out.finished()
     }
 
     /// The body of `_reduceRecording`, which `reduce` calls; `stateFields` are the stored
-    /// properties of `State`.
+    /// properties of `State`. What one call reports (`runs`, `forwarded`, `toParent`) is cleared
+    /// once, before its first step: a delivery that takes the steps of earlier sends first (S134)
+    /// reports what all of them did (S39, E70).
     mutating func reduceLines(stateFields: [JournalLayout.Field]) -> [String] {
         var out = SwiftPrinter(placement: placement, level: 2)
         if layout.hasTopLevelFinal { out.line("guard !state.isDone else { return }") }
-        if layout.sends { deliveryLines(into: &out) }
+        // S133: the delivery of a send no longer pending changes nothing, what the last step reported included.
+        if layout.sends { out.line("if case .\(GeneratedNames.sendCase)(let _number) = event, !state.pendingSends.contains(where: { $0.number == _number }) { return }") }
         if layout.hasRuns { out.line("state.runs = []") }
         if hasForwarding { out.line("state.forwarded = []") }
         if layout.sendsToParent { out.line("state.toParent = []") }
-        // S111, S112: the step's event, for every expression the step evaluates; none at rest.
-        if readsTrigger { out.line("state.trigger = event") }
-        out.line(makeOldMember(stateFields: stateFields) ? "let old = state._old" : "let old = state")
-        out.line(layout.settles ? "if old._reduce(event, &state, &trace) { state._settle(&trace) }" : "old._reduce(event, &state, &trace)")
-        if layout.raises { out.line("if !state._raised.isEmpty { state._takeRaised(&trace) }") }
-        if readsTrigger { out.line("state.trigger = nil") }
-        // S135: a finished machine delivers nothing more.
-        if layout.sends && layout.hasTopLevelFinal { out.line("if state.isDone { state.pendingSends = [] }") }
-        if hasForwarding {
-            makeForwardingMember()
-            out.line("state._forward(event, after: old)")
+        guard layout.sends else {
+            stepLines(on: "state", stateFields: stateFields, into: &out)
+            return out.finished()
         }
+        var step = memberPrinter()
+        stepLines(on: "self", stateFields: stateFields, into: &step)
+        addMember(
+            doc: "One step of `reduce`: `event`'s branches with their microsteps and raised events (S45, S121).",
+            declaration: "fileprivate mutating func _step<_R: StateLoop._TransitionRecorder>(_ event: Event, _ trace: inout _R)",
+            body: step)
+        deliveryLines(into: &out)
         return out.finished()
     }
 
-    /// `_old`, the state the step reads, without the raised queue (empty between steps, S121) and
-    /// the pending sends unless an expression names them: a copy of `State` would retain both
-    /// arrays on every event, 4x Flat's time (issue 23, `reduce.flat_sends_over_flat.ratio` in
-    /// Benchmarks/README.md). False, and no member, when the copy would leave nothing out.
+    /// The statements of one step of `event` on `subject`: `state` inline in `reduce`, `self` in
+    /// `_step`, the member a machine that sends has, so that a delivery can take several steps.
+    private mutating func stepLines(on subject: String, stateFields: [JournalLayout.Field], into out: inout SwiftPrinter) {
+        let on = subject == "self" ? "" : subject + "."
+        // S111, S112: the step's event, for every expression the step evaluates; none at rest.
+        if readsTrigger { out.line("\(on)trigger = event") }
+        out.line(makeOldMember(stateFields: stateFields) ? "let old = \(on)_old" : "let old = \(subject)")
+        out.line(layout.settles ? "if old._reduce(event, &\(subject), &trace) { \(on)_settle(&trace) }" : "old._reduce(event, &\(subject), &trace)")
+        if layout.raises { out.line("if !\(on)_raised.isEmpty { \(on)_takeRaised(&trace) }") }
+        if readsTrigger { out.line("\(on)trigger = nil") }
+        // S135: a finished machine delivers nothing more.
+        if layout.sends && layout.hasTopLevelFinal { out.line("if \(on)isDone { \(on)pendingSends = [] }") }
+        if hasForwarding {
+            makeForwardingMember()
+            out.line("\(on)_forward(event, after: old)")
+        }
+    }
+
+    /// `_old`, the state the step reads, without the raised queue, which is empty between steps
+    /// (S121): a copy of `State` would retain that array on every event (issue 23). Every field an
+    /// expression can read stays, `pendingSends` too, whether the spec's text names it or a helper
+    /// of the user's reads it (S36). False, and no member, when the copy would leave nothing out.
     private mutating func makeOldMember(stateFields: [JournalLayout.Field]) -> Bool {
-        let readsSends = spec.expressions(tree: layout.tree).contains { Self.mentions("pendingSends", in: $0.value) }
-        let left = (layout.raises ? ["_raised"] : []) + (layout.sends && !readsSends ? ["pendingSends"] : [])
-        guard !left.isEmpty else { return false }
+        guard layout.raises else { return false }
         let context = Set(spec.context.map(\.name.value))
         var body = memberPrinter()
         body.line("var _old = State(")
         let arguments = ["mode: mode"] + spec.context.map { "\(Self.argumentLabel($0.name.value)): self.\(SwiftName.escaped($0.name.value))" }
         for argument in Self.commaSeparated(arguments) { body.line("    \(argument)") }
         body.line(")")
-        for field in stateFields where field.name != "mode" && !context.contains(field.name) && !left.contains(field.name) {
+        for field in stateFields where field.name != "mode" && !context.contains(field.name) && field.name != "_raised" {
             body.line("_old.\(field.name) = \(field.name)")
         }
         body.line("return _old")
         addMember(
-            doc: "The state as a step reads it: every field but \(left.map { "`\($0)`" }.joined(separator: " and ")), which no expression reads, so that `reduce` copies no array.",
+            doc: "The state as a step reads it: every field but `_raised`, empty between steps, so that `reduce` retains no array of it.",
             declaration: "fileprivate var _old: State",
             body: body)
         return true

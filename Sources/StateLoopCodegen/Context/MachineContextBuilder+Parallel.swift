@@ -55,7 +55,7 @@ extension MachineContextBuilder {
             // The branch's phases bind the payload for its `set:` and `do:`; its guard reads it here.
             let number = parallelBranch(transition, source: source, payload: payload != nil && Self.actionsMentionPayload(transition) ? payload : nil)
             if let condition = transition.guardExpression {
-                out.spec(condition, after: open ? "} else if " : "if ", then: "{")
+                out.spec(condition, after: open ? "} else if (" : "if (", then: ") {")
                 out.indent()
                 out.line("return \(number)")
                 out.outdent()

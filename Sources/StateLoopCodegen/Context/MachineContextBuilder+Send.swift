@@ -61,19 +61,19 @@ extension MachineContextBuilder {
             body: body)
     }
 
-    /// The top of `reduce` for `_send(n)` (S133, S134): a send no longer pending changes nothing;
-    /// an earlier one whose delay is no longer is due no later and is delivered first; then the
-    /// send leaves `pendingSends` and its event takes the step.
+    /// The rest of `reduce` in a machine that sends (S133, S134): an event from outside is one
+    /// step; `_send(n)` of a send no longer pending changes nothing; else every send sent before it
+    /// with a delay no longer, which is due no later, takes its step first, in the order sent, each
+    /// leaving `pendingSends` before its step; then the send itself. A loop, not a recursion: the
+    /// steps of one call all report into the same `runs`, `forwarded` and `toParent`, and a
+    /// thousand sends due together take no thousand frames.
     func deliveryLines(into out: inout SwiftPrinter) {
-        out.line("var event = event")
-        out.block("if case .\(GeneratedNames.sendCase)(let _number) = event {") { out in
-            out.line("guard let _due = state.pendingSends.first(where: { $0.number == _number }) else { return }")
-            out.block("if let _earlier = state.pendingSends.first(where: { $0.number < _number && $0.delay <= _due.delay }) {") { out in
-                out.line("_reduceRecording(&state, .\(GeneratedNames.sendCase)(_earlier.number), &trace)")
-                out.line("return _reduceRecording(&state, event, &trace)")
-            }
-            out.line("state.pendingSends.removeAll { $0.number == _number }")
-            out.line("event = _due.event")
+        out.line("guard case .\(GeneratedNames.sendCase)(let _number) = event else { return state._step(event, &trace) }")
+        out.block("while let _due = state.pendingSends.first(where: { $0.number == _number }) {") { out in
+            out.line("let _first = state.pendingSends.first(where: { $0.number <= _number && $0.delay <= _due.delay }) ?? _due")
+            out.line("state.pendingSends.removeAll { $0.number == _first.number }")
+            out.line("state._step(_first.event, &trace)")
+            out.line("if _first.number == _number { return }")
         }
     }
 

@@ -16,7 +16,9 @@ extension MachineContextBuilder {
         if layout.hasAlways { makeAlwaysMembers() }
         if layout.hasOnDone { makeOnDoneMember() }
         let readsDoneEvents = hasDoneEvents && readsTrigger
-        if readsDoneEvents { makeDoneEventMember() }
+        // S160: printed wherever there are done events, read or not, so that swiftc checks every
+        // `output:` at its YAML line.
+        if hasDoneEvents { makeDoneEventMember() }
         if layout.raises { makeTakeRaisedMember() }
         var body = memberPrinter()
         guard layout.hasAlways || layout.hasOnDone else {

@@ -5,8 +5,8 @@ import StateLoopSpec
 // `if` / `else if` chain of the branches a leaf resolved for an event. A branch written on the
 // leaf is inline; a branch inherited from a composite (or the machine's `on:`) is one member
 // (`_take0`) that every leaf inheriting it calls. Every action block after the first of a
-// microstep reads the state as it is then (S36): it is a member called on a copy of `_next`
-// (`do { let _s = _next; _s._action0(&_next) }`).
+// microstep reads the state as it is then (S36): it is a member that runs on `_next` in place
+// (`_next._action0()`), so no block copies the state, nor the arrays a later append would copy.
 
 /// Which part of a transition to write: all of it, or one phase of a parallel microstep (S70).
 enum TransitionPhase {
@@ -35,7 +35,7 @@ extension MachineContextBuilder {
                 } else {
                     out.line("State.\(below("exit", nil))(_next.mode, &_next)")
                 }
-                dirty = layout.setsOnExit(below: domain)
+                dirty = layout.changesOnExit(below: domain)
             }
         }
         if phase == .exits { return }
@@ -46,7 +46,7 @@ extension MachineContextBuilder {
         }
         for action in transition.actions where phase != .entries {
             block(action, payload: payload, dirty: dirty, into: &out)
-            if action.assigns { dirty = true }
+            if action.changesState { dirty = true }
         }
         if phase == .actions { return }
         guard let target else { return }
@@ -65,54 +65,67 @@ extension MachineContextBuilder {
     }
 
     /// One action block: inline when nothing has changed the state yet in this microstep (the
-    /// spec's expressions read `self`, the state before it), else a member called on a copy of
-    /// the current state.
+    /// spec's expressions read `self`, the state before it, and write `_next`), else a call of a
+    /// member that runs it on `_next` in place, reading the state as it is then (S36).
     mutating func block(_ action: Action, payload: EventSpec?, dirty: Bool, into out: inout SwiftPrinter) {
         guard dirty else {
-            actionStatements(action, payload: payload, into: &out)
+            actionStatements(action, payload: payload, on: "_next.", into: &out)
             return
         }
-        let name = actionMember(action, payload: payload)
-        out.line("do { let _s = _next; _s.\(name)(\(payload == nil ? "" : "event, ")&_next) }")
+        out.line(actionCall(action, payload: payload))
     }
 
-    /// `_next.field = value` per assignment, `_next._queue(.effect(request))`, an `if` of the
-    /// blocks of a conditional, its condition read on `self` (S107), or the `for` of a loop (S170).
-    mutating func actionStatements(_ action: Action, payload: EventSpec?, into out: inout SwiftPrinter) {
+    /// The call of the member that runs `action` on `_next` in place (`_next._action0(event)`).
+    mutating func actionCall(_ action: Action, payload: EventSpec?) -> String {
+        "_next.\(actionMember(action, payload: payload))(\(payload == nil ? "" : "event"))"
+    }
+
+    /// The statements of one action, writing through `on` (`_next.` inline, where the
+    /// expressions read the state before the microstep as `self`; empty in a member that runs on
+    /// the state in place, where they read it as it is): `field = value` per assignment,
+    /// `_queue(.effect(request))`, an `if` of the blocks of a conditional, its condition read as
+    /// the state is then (S107), or the `for` of a loop (S170).
+    mutating func actionStatements(_ action: Action, payload: EventSpec?, on target: String, into out: inout SwiftPrinter) {
         switch action {
         case .set(let assignments, _):
-            for assignment in assignments {
-                let field = SwiftName.escaped(spec.context[fieldIndex[assignment.field.value]!].name.value)
-                out.spec(assignment.expression, after: "_next.\(field) = ")
+            let fields = assignments.map { SwiftName.escaped(spec.context[fieldIndex[$0.field.value]!].name.value) }
+            guard target.isEmpty, assignments.count > 1 else {
+                for (assignment, field) in zip(assignments, fields) { out.spec(assignment.expression, after: "\(target.isEmpty ? "self." : target)\(field) = ") }
+                return
             }
+            // S35: in place, every value is computed before the first is assigned.
+            for (index, assignment) in assignments.enumerated() {
+                out.spec(assignment.expression, after: "let _v\(index): \(fieldTypes[fieldIndex[assignment.field.value]!]) = ")
+            }
+            for (index, field) in fields.enumerated() { out.line("self.\(field) = _v\(index)") }
         case .run(let effect, let request, _):
             let name = SwiftName.escaped(effect.value)
             if let request {
-                out.spec(request, after: "_next._queue(.\(name)(", then: "))")
+                out.spec(request, after: "\(target)_queue(.\(name)(", then: "))")
             } else {
-                out.line("_next._queue(.\(name))")
+                out.line("\(target)_queue(.\(name))")
             }
         case .raise(let name, let given, _):
-            eventToSelf(name, given, into: &out) { "_next._raised.append(\($0))" }
+            eventToSelf(name, given, into: &out) { "\(target)_raised.append(\($0))" }
         case .send(let send):
             // S126, S129: the delay as the action sees the state (a named one evaluated now), the id replacing.
             let delay = send.milliseconds.map { ".milliseconds(\($0))" } ?? "self.\(delayMembers[send.delay!.value]!)()"
             let id = send.id.map { SwiftLiteral.string($0.value) } ?? "nil"
-            eventToSelf(send.event, send.payload, into: &out) { "_next._send(\($0), id: \(id), after: \(delay))" }
+            eventToSelf(send.event, send.payload, into: &out) { "\(target)_send(\($0), id: \(id), after: \(delay))" }
         case .sendToParent(let name, let given, _):
-            eventToSelf(name, given, into: &out) { "_next.toParent.append(\($0))" }
+            eventToSelf(name, given, into: &out) { "\(target)toParent.append(\($0))" }
         case .cancel(let id, _):
             // S130: every pending send with the id; none is no change.
-            out.line("_next.pendingSends.removeAll { $0.id == \(SwiftLiteral.string(id.value)) }")
+            out.line("\(target)pendingSends.removeAll { $0.id == \(SwiftLiteral.string(id.value)) }")
         case .conditional(let conditional):
-            out.spec(conditional.condition, after: "if ", then: "{")
+            out.spec(conditional.condition, after: "if (", then: ") {")
             out.indent()
-            blocks(conditional.then, payload: payload, into: &out)
+            blocks(conditional.then, payload: payload, on: target, into: &out)
             out.outdent()
             if !conditional.otherwise.isEmpty {
                 out.line("} else {")
                 out.indent()
-                blocks(conditional.otherwise, payload: payload, into: &out)
+                blocks(conditional.otherwise, payload: payload, on: target, into: &out)
                 out.outdent()
             }
             out.line("}")
@@ -123,35 +136,49 @@ extension MachineContextBuilder {
             out.block("do {") { out in
                 out.spec(loop.array, after: "let _array: [\(spec.context[fieldIndex[loop.item.value]!].type.value)] = ")
                 out.block(loop.index == nil ? "for _item in _array {" : "for (_index, _item) in _array.enumerated() {") { out in
-                    out.line("_next.\(item) = _item")
+                    out.line("\(target.isEmpty ? "self." : target)\(item) = _item")
                     if let index = loop.index {
-                        out.line("_next.\(SwiftName.escaped(spec.context[fieldIndex[index.value]!].name.value)) = _index")
+                        out.line("\(target.isEmpty ? "self." : target)\(SwiftName.escaped(spec.context[fieldIndex[index.value]!].name.value)) = _index")
                     }
-                    for action in loop.actions { block(action, payload: payload, dirty: true, into: &out) }
+                    for action in loop.actions {
+                        if target.isEmpty {
+                            actionStatements(action, payload: payload, on: target, into: &out)
+                        } else {
+                            block(action, payload: payload, dirty: true, into: &out)
+                        }
+                    }
                 }
             }
         }
     }
 
-    /// The actions of a list in order, each block after one that assigns reading the state as it
-    /// is then (S36).
-    private mutating func blocks(_ actions: [Action], payload: EventSpec?, into out: inout SwiftPrinter) {
+    /// The actions of a list in order: in place, each as it is; inline, each block after one that
+    /// changes the state reading the state as it is then (S36).
+    private mutating func blocks(_ actions: [Action], payload: EventSpec?, on target: String, into out: inout SwiftPrinter) {
+        guard !target.isEmpty else {
+            for action in actions { actionStatements(action, payload: payload, on: target, into: &out) }
+            return
+        }
         var dirty = false
         for action in actions {
             block(action, payload: payload, dirty: dirty, into: &out)
-            if action.assigns { dirty = true }
+            if action.changesState { dirty = true }
         }
     }
 
-    /// A member of `State` running one action block on `self`, the state as it is when it runs.
+    /// A member of `State` running one action block on `self` in place, reading the state as it
+    /// is when it runs.
     mutating func actionMember(_ action: Action, payload: EventSpec?) -> String {
+        let key = "\(action.location.line):\(action.location.column):\(payload?.name.value ?? "")"
+        if let made = actionMembers[key] { return made }
         let name = nextMember("action")
+        actionMembers[key] = name
         var body = memberPrinter()
-        actionStatements(action, payload: payload, into: &body)
-        let parameter = payload.map { "_ event: Event.\(GeneratedNames.payloadType(ofEvent: $0.name.value)), " } ?? ""
+        actionStatements(action, payload: payload, on: "", into: &body)
+        let parameter = payload.map { "_ event: Event.\(GeneratedNames.payloadType(ofEvent: $0.name.value))" } ?? ""
         addMember(
-            doc: "An action of \(position(action.location)), run on the state as it is then.",
-            declaration: "fileprivate func \(name)(\(parameter)_ _next: inout State)",
+            doc: "An action of \(position(action.location)), run on the state in place, as it is then.",
+            declaration: "fileprivate mutating func \(name)(\(parameter))",
             body: body)
         return name
     }
@@ -178,7 +205,7 @@ extension MachineContextBuilder {
             let payload = payload != nil && Self.mentionsPayload([branch]) ? payload : nil
             if let condition = transition.guardExpression {
                 if open { out.outdent() }
-                out.spec(condition, after: open ? "} else if " : "if ", then: "{")
+                out.spec(condition, after: open ? "} else if (" : "if (", then: ") {")
                 out.indent()
                 take(transition, source: source, leaf: leaf, payload: payload, into: &out)
                 if layout.settles { out.line("return true") }

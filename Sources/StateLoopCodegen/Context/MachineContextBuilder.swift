@@ -74,6 +74,10 @@ public struct MachineContextBuilder {
     let caseNames: [String]
     /// The member each inherited transition was written into, by its YAML position.
     var sharedTakes: [String: String] = [:]
+    /// The member that runs each action block, by the action's YAML position and the payload it
+    /// takes: a history's default actions are called from two places, and each expression is
+    /// printed (and so reported by swiftc) once.
+    var actionMembers: [String: String] = [:]
     /// Branches taken below parallel states: their numbers by YAML position, and per number the
     /// lines of each phase and the branch's id.
     var parallelNumbers: [String: Int] = [:]

@@ -14,9 +14,9 @@ struct StatechartLayout {
     let ownEntry: [Bool]
     let entryBelow: [Bool]
     /// Per state: some `exit:` below it (inclusive) sets fields.
-    let setsOnExitWithin: [Bool]
-    /// `exitBelow`, `entryBelow` and `setsOnExitWithin` for the machine: over its top-level states.
-    let exitBelowMachine: Bool, entryBelowMachine: Bool, setsOnExitBelowMachine: Bool
+    let changesOnExitWithin: [Bool]
+    /// `exitBelow`, `entryBelow` and `changesOnExitWithin` for the machine: over its top-level states.
+    let exitBelowMachine: Bool, entryBelowMachine: Bool, changesOnExitBelowMachine: Bool
     /// Per state: it has timers and may stay active while another state is entered (a composite,
     /// or a state below a parallel state), so it records `_entries` at its entry (`_entered_<state>`).
     /// A timed leaf elsewhere is active exactly since the last entry: its timers read `_entries`.
@@ -49,18 +49,18 @@ struct StatechartLayout {
         self.stampsEntry = stampsEntry
         var ownExit = Array(repeating: false, count: count)
         var ownEntry = Array(repeating: false, count: count)
-        var setsOnExit = Array(repeating: false, count: count)
+        var changesOnExit = Array(repeating: false, count: count)
         for (position, node) in tree.nodes.enumerated() where !node.spec.isHistory {
             let recordsHistory = node.children.contains { tree[$0].spec.isHistory }
             ownExit[position] = !node.spec.exit.isEmpty || recordsHistory
             let computesDelay = node.spec.after.contains { $0.milliseconds == nil }
             let defaults = !node.spec.defaultActions.isEmpty || node.children.contains { tree[$0].spec.isHistory && !tree[$0].spec.defaultActions.isEmpty }
             ownEntry[position] = !node.spec.entry.isEmpty || stampsEntry[position] || computesDelay || !semantics.doneTargets[position].isEmpty || defaults
-            setsOnExit[position] = node.spec.exit.contains(where: \.assigns)
+            changesOnExit[position] = node.spec.exit.contains(where: \.changesState)
         }
         var exitBelow = Array(repeating: false, count: count)
         var entryBelow = Array(repeating: false, count: count)
-        var setsWithin = setsOnExit
+        var setsWithin = changesOnExit
         // Children come after their parent in document order: walk backwards to sum subtrees.
         for position in (0..<count).reversed() {
             guard let parent = tree[position].parent else { continue }
@@ -72,11 +72,11 @@ struct StatechartLayout {
         self.ownEntry = ownEntry
         self.exitBelow = exitBelow
         self.entryBelow = entryBelow
-        self.setsOnExitWithin = setsWithin
+        self.changesOnExitWithin = setsWithin
         // Asked for every transition whose domain is the machine (every one of a flat machine).
         exitBelowMachine = tree.roots.contains { exitBelow[$0] || ownExit[$0] }
         entryBelowMachine = tree.roots.contains { entryBelow[$0] || ownEntry[$0] }
-        setsOnExitBelowMachine = tree.roots.contains { setsWithin[$0] }
+        changesOnExitBelowMachine = tree.roots.contains { setsWithin[$0] }
         hasAlways = tree.nodes.contains { !$0.spec.always.isEmpty }
         hasOnDone = tree.nodes.contains { !$0.spec.onDone.isEmpty }
         hasTopLevelFinal = tree.roots.contains { tree[$0].spec.isFinal }
@@ -99,7 +99,7 @@ struct StatechartLayout {
         domain.map { entryBelow[$0] } ?? entryBelowMachine
     }
 
-    func setsOnExit(below domain: Int?) -> Bool {
-        domain.map { setsOnExitWithin[$0] } ?? setsOnExitBelowMachine
+    func changesOnExit(below domain: Int?) -> Bool {
+        domain.map { changesOnExitWithin[$0] } ?? changesOnExitBelowMachine
     }
 }

@@ -8,7 +8,7 @@ extension SpecChecker {
     func checkSendsToParent(_ spec: MachineSpec, into findings: inout Findings) {
         let events = Dictionary(spec.events.map { ($0.name.value, $0) }, uniquingKeysWith: { first, _ in first })
         for case .sendToParent(let event, let payload, let location) in spec.actions(tree: findings.tree) {
-            checkEventToSelf("send", event, payload, at: location, events: events, reserved: ["to"], into: &findings)
+            checkEventToSelf("send", event, payload, at: location, events: events, reserved: ["event", "to"], into: &findings)
         }
     }
 

@@ -4,13 +4,14 @@ extension SpecChecker {
     func checkRaises(_ spec: MachineSpec, into findings: inout Findings) {
         let events = Dictionary(spec.events.map { ($0.name.value, $0) }, uniquingKeysWith: { first, _ in first })
         for case .raise(let name, let payload, let location) in spec.actions(tree: findings.tree) {
-            checkEventToSelf("raise", name, payload, at: location, events: events, into: &findings)
+            checkEventToSelf("raise", name, payload, at: location, events: events, reserved: ["event"], into: &findings)
         }
         checkRaiseLoops(findings.semantics, into: &findings)
     }
 
     /// S124, S131: the event a `raise:` or `send:` (`keyword`) names is declared, anyone's, and
-    /// given with exactly its payload fields; `reserved` are the keys of the action beside them.
+    /// given with exactly its payload fields; `reserved` are the keys of the action beside them, so
+    /// a field of that name could never be given (S131).
     func checkEventToSelf(
         _ keyword: String, _ name: Located<String>, _ payload: [Assignment], at location: SourceLocation,
         events: [String: EventSpec], reserved: [String] = [], into findings: inout Findings

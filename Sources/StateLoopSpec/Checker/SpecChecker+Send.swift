@@ -8,7 +8,7 @@ extension SpecChecker {
         let delays = spec.delays.map(\.field.value)
         var ids: [String] = []
         for case .send(let send) in actions {
-            checkEventToSelf("send", send.event, send.payload, at: send.location, events: events, reserved: ["delay", "id"], into: &findings)
+            checkEventToSelf("send", send.event, send.payload, at: send.location, events: events, reserved: ["event", "delay", "id", "to"], into: &findings)
             if let delay = send.delay, send.milliseconds == nil {
                 checkKnown(delay, among: delays, known: Set(delays), "'send: \(send.event.value)' waits for '\(delay.value)', which is neither a duration nor a delay", declare: "'delays:'", into: &findings)
             }

@@ -52,6 +52,7 @@ public struct SpecChecker: Sendable {
         checkSends(spec, into: &findings)
         checkSendsToParent(spec, into: &findings)
         checkEmbeddedSwift(spec, into: &findings)
+        checkEventScope(spec, into: &findings)
         checkHierarchy(spec, into: &findings)
         checkEffects(spec, into: &findings)
         let stateCount = findings.tree.nodes.count

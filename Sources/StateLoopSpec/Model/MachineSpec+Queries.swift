@@ -101,13 +101,15 @@ extension Action {
         }
     }
 
-    /// True when the action may assign a field: a `set:`, a `foreach:` (its item, S170), or a
-    /// conditional with one inside.
-    public var assigns: Bool {
+    /// True when the action may change what a later expression of its step reads (S36, S107): a
+    /// field (`set:`, a `foreach:`'s item), `runs` (`run:`, S39), `pendingSends` (`send:`,
+    /// `cancel:`, S127), `toParent` (E70), or a conditional with one of these inside. A `raise:`
+    /// changes only the queue of raised events, which no expression reads.
+    public var changesState: Bool {
         flattened.contains {
             switch $0 {
-            case .set, .foreach: true
-            default: false
+            case .set, .foreach, .run, .send, .cancel, .sendToParent: true
+            case .raise, .conditional: false
             }
         }
     }

@@ -88,6 +88,7 @@ public enum GeneratedNames {
         "forwarded": "the generated 'State.forwarded', the events the last step forwarded to child machines",
         "toParent": "the generated 'State.toParent', the events the last step sent to the parent machine",
         "output": "the generated 'State.output', how the machine ended once it is done",
+        "pendingSends": "the generated 'State.pendingSends', the sends not yet delivered nor cancelled (S127)",
         triggerField: "the generated 'State.trigger', the event of the running step (S114)",
     ]
 

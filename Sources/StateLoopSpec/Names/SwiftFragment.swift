@@ -34,8 +34,9 @@ package enum SwiftFragment {
 
     /// True when `text` (a type, or an expression) names `identifier` on its own: not after a
     /// `.` (a member of something else), not before a `.` (a namespace, as `M.Mode` names the
-    /// machine's own types), and not inside a string literal or comment.
-    static func namesBare(_ identifier: String, in text: String, isType: Bool) -> Bool {
+    /// machine's own types) unless `orAsBase` (`event.x` reads `event`), and not inside a string
+    /// literal or comment.
+    static func namesBare(_ identifier: String, in text: String, isType: Bool, orAsBase: Bool = false) -> Bool {
         // Almost no fragment holds the name at all: a search of its bytes rules those out without
         // the scan below, which copies the text and finds its literals (S83 asks every fragment).
         guard contains(text, identifier) else { return false }
@@ -59,7 +60,7 @@ package enum SwiftFragment {
             if after < scalars.count, scalars[after] == "`" { after += 1 }
             let isMember = before >= 0 && scalars[before] == "."
             let isNamespace = after < scalars.count && scalars[after] == "."
-            if !isMember && !isNamespace { return true }
+            if !isMember && (orAsBase || !isNamespace) { return true }
         }
         return false
     }

@@ -80,6 +80,8 @@ public struct MachineInterpreter: Sendable {
         settle(host: &host)
         takeRaised(host: &host)
         host.trigger = nil
+        // S135: an initial entry that finishes the machine keeps no send.
+        if isDone { pendingSends = [] }
     }
 
     /// True once a top-level final state is active: nothing changes the machine any more (S56).
@@ -108,19 +110,20 @@ public struct MachineInterpreter: Sendable {
     }
 
     /// Delivers the pending send numbered `number` (S133): its event's step, as `step` takes it;
-    /// a send no longer pending changes nothing, and one sent before it with a delay no longer is
-    /// delivered first (S134).
+    /// a send no longer pending changes nothing, and each one sent before it with a delay no
+    /// longer is delivered first, in the order sent (S134). A loop, as the generated reducer's.
     @discardableResult
     public mutating func deliver<Host: MachineHost>(_ number: Int, host: inout Host) -> Bool {
-        guard !isDone, let due = pendingSends.first(where: { $0.number == number }) else { return false }
-        let delay = host.delay(ofSent: number)
-        if let earlier = pendingSends.first(where: { $0.number < number && host.delay(ofSent: $0.number) <= delay }) {
-            deliver(earlier.number, host: &host)
-            return deliver(number, host: &host)
+        var stepped = false
+        while !isDone, let due = pendingSends.first(where: { $0.number == number }) {
+            let delay = host.delay(ofSent: number)
+            let first = pendingSends.first { $0.number <= number && host.delay(ofSent: $0.number) <= delay } ?? due
+            pendingSends.removeAll { $0.number == first.number }
+            host.takeSent(first.number)
+            stepped = step(.event(first.event), host: &host) || stepped
+            if first.number == number { break }
         }
-        pendingSends.removeAll { $0.number == number }
-        host.takeSent(number)
-        return step(.event(due.event), host: &host)
+        return stepped
     }
 
     /// The raised events, oldest first, each a step of its own with its microsteps, until the

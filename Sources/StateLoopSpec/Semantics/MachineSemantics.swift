@@ -208,7 +208,7 @@ public struct MachineSemantics: Sendable {
     /// of a parallel state, the `initial:` chain below, and for a history state what `records`
     /// holds for it (the states that were active below its parent when the parent was last
     /// exited), else its default. A shallow history restores the recorded child through that
-    /// child's `initial:` chain; one below a parallel state enters its default (S65).
+    /// child's `initial:` chain; one below a parallel state every region through its `initial:` (S65).
     public func entered(below domain: Int?, toward target: Int, records: (Int) -> [Int]? = { _ in nil }) -> [Int] {
         entry(below: domain, toward: target, records: records).states
     }
@@ -304,9 +304,13 @@ public struct MachineSemantics: Sendable {
     private func restore(_ history: Int, records: (Int) -> [Int]?, into entry: inout Entry) {
         guard let parent = tree[history].parent, case .history(let deep) = tree[history].spec.kind else { return }
         let parallel = tree[parent].spec.kind == .parallel
-        if let record = records(history), deep || !parallel {
+        if let record = records(history) {
             if deep {
                 entry.states += record
+            } else if parallel {
+                // S65: a parallel state's active children are all its regions, each re-entered
+                // through its `initial:` (SCXML's record of a shallow history is those children).
+                for region in tree.regions(of: parent) { enter(region, toward: [], records: records, into: &entry) }
             } else if let child = record.first(where: { tree[$0].parent == parent && !tree[$0].spec.isHistory }) {
                 enter(child, toward: [], records: records, into: &entry)
             }

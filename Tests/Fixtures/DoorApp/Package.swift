@@ -13,5 +13,9 @@ let package = Package(
             dependencies: [.product(name: "StateLoop", package: "StateLoop")],
             plugins: [.plugin(name: "StateLoopPlugin", package: "StateLoop")]
         ),
+        .testTarget(                            // step 6: the machine's tests
+            name: "DoorAppTests",
+            dependencies: ["DoorApp", .product(name: "StateLoopTesting", package: "StateLoop")]
+        ),
     ]
 )

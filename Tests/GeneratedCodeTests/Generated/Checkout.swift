@@ -368,10 +368,10 @@ public enum Checkout {
 #sourceLocation()
         }
 
-        /// An action of Checkout.machine.yml:46, run on the state as it is then.
-        fileprivate func _action0(_ _next: inout State) {
+        /// An action of Checkout.machine.yml:46, run on the state in place, as it is then.
+        fileprivate mutating func _action0() {
 #sourceLocation(file: "Checkout.machine.yml", line: 46)
-            _next.attempt = attempt + 1
+             self.attempt = attempt + 1
 #sourceLocation()
         }
 
@@ -385,7 +385,7 @@ public enum Checkout {
             case .shipped:
                 break
             case .reconnecting:
-                do { let _s = _next; _s._action0(&_next) }
+                _next._action0()
                 _next._delay_reconnecting_0 = _next._delay0()
             }
         }

@@ -90,8 +90,8 @@ public enum Counter {
 #sourceLocation()
             case .decrement:
 #sourceLocation(file: "Counter.machine.yml", line: 18)
-                if count > 0
-                {
+               if (count > 0
+                ) {
 #sourceLocation()
                     _trace.take(1)
 #sourceLocation(file: "Counter.machine.yml", line: 18)

@@ -3,6 +3,13 @@ import StateLoop
 
 /// The `DeepParallel` state machine of DeepParallel.machine.yml: its states, events, reducer, effects and feedback loops.
 public enum DeepParallel {
+    /// The type of `defaults` in `context:` (DeepParallel.machine.yml:6): `Int`.
+#sourceLocation(file: "DeepParallel.machine.yml", line: 5)
+    public typealias Defaults = StateLoop._SpecType<
+                   Int
+    >.Checked
+#sourceLocation()
+
     /// The states of the machine, from `states:`.
     public enum Mode: Swift.Hashable, Swift.Sendable {
         case par(Mode.Par)
@@ -48,24 +55,42 @@ public enum DeepParallel {
     public struct State: Swift.Equatable, Swift.Sendable {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
+        /// `defaults` from `context:` (DeepParallel.machine.yml:6).
+        public var defaults: Defaults
         /// What history state `h` restores, recorded when its parent is exited (S32).
         public internal(set) var _history_h: Mode.Par? = nil
         /// What history state `hs` restores, recorded when its parent is exited (S32).
         public internal(set) var _history_hs: Mode.Par? = nil
+        /// What history state `ht` restores, recorded when its parent is exited (S32).
+        public internal(set) var _history_ht: Mode.Par? = nil
 
         /// A state with every field given: for tests, previews and restoring a saved state.
         public init(
-            mode: Mode
+            mode: Mode,
+            defaults: Defaults
         ) {
             self.mode = mode
+            self.defaults = defaults
         }
 
         /// The state the machine starts in: `initial:`, every field at its `default:`.
         public static var initial: Self {
             let _mode: Mode = .par(Mode.Par(a: .a1, b: .b1))
-            return .init(
-                mode: _mode
+            var _next = Self.init(
+                mode: _mode,
+                defaults: _default0()
             )
+            State._enterBelow(_next.mode, &_next, [])
+            return _next
+        }
+
+        /// Equal when every field is (`Equatable`).
+        public static func == (lhs: State, rhs: State) -> Swift.Bool {
+            guard lhs.mode == rhs.mode else { return false }
+            guard lhs.defaults == rhs.defaults else { return false }
+            guard lhs._history_h == rhs._history_h else { return false }
+            guard lhs._history_hs == rhs._history_hs else { return false }
+            return lhs._history_ht == rhs._history_ht
         }
 
         /// True while `name` is active: the state itself or, for a composite, any state below it.
@@ -86,6 +111,20 @@ public enum DeepParallel {
         /// True once a top-level final state is entered: the machine has finished, and `reduce` changes nothing.
         public var isDone: Swift.Bool { false }
 
+        /// `default:` of `defaults` (DeepParallel.machine.yml:6).
+        fileprivate static func _default0() -> Defaults {
+#sourceLocation(file: "DeepParallel.machine.yml", line: 6)
+                                  0
+#sourceLocation()
+        }
+
+        /// An action of DeepParallel.machine.yml:17, run on the state in place, as it is then.
+        fileprivate mutating func _action0() {
+#sourceLocation(file: "DeepParallel.machine.yml", line: 17)
+                                                      self.defaults = defaults + 1
+#sourceLocation()
+        }
+
         /// The branch `a1` selects for `_event` (`always:` for `nil`), innermost first, not yet taken (S67).
         fileprivate func _select_a1<_R: StateLoop._TransitionRecorder>(_ _event: Event?, _ _trace: inout _R) -> Swift.Int? {
             guard let _event else {
@@ -102,6 +141,11 @@ public enum DeepParallel {
             case .backShallow:
                 _trace.take(2) // ignored
                 return nil
+            case .backTarget:
+                _trace.take(3) // ignored
+                return nil
+            case .jump:
+                return 2
             }
         }
 
@@ -112,7 +156,7 @@ public enum DeepParallel {
             }
             switch _event {
             case .go:
-                _trace.take(4) // ignored
+                _trace.take(7) // ignored
                 return nil
             case .away:
                 return 1
@@ -121,6 +165,12 @@ public enum DeepParallel {
                 return nil
             case .backShallow:
                 _trace.take(2) // ignored
+                return nil
+            case .backTarget:
+                _trace.take(3) // ignored
+                return nil
+            case .jump:
+                _trace.take(4) // ignored
                 return nil
             }
         }
@@ -132,7 +182,7 @@ public enum DeepParallel {
             }
             switch _event {
             case .go:
-                return 2
+                return 3
             case .away:
                 return 1
             case .back:
@@ -140,6 +190,12 @@ public enum DeepParallel {
                 return nil
             case .backShallow:
                 _trace.take(2) // ignored
+                return nil
+            case .backTarget:
+                _trace.take(3) // ignored
+                return nil
+            case .jump:
+                _trace.take(4) // ignored
                 return nil
             }
         }
@@ -151,7 +207,7 @@ public enum DeepParallel {
             }
             switch _event {
             case .go:
-                _trace.take(6) // ignored
+                _trace.take(9) // ignored
                 return nil
             case .away:
                 return 1
@@ -160,6 +216,12 @@ public enum DeepParallel {
                 return nil
             case .backShallow:
                 _trace.take(2) // ignored
+                return nil
+            case .backTarget:
+                _trace.take(3) // ignored
+                return nil
+            case .jump:
+                _trace.take(4) // ignored
                 return nil
             }
         }
@@ -197,7 +259,7 @@ public enum DeepParallel {
         fileprivate func _parallel<_R: StateLoop._TransitionRecorder>(_ _branch: Swift.Int, _ _phase: Swift.Int, _ _event: Event?, _ _next: inout State, _ _trace: inout _R) {
             switch (_branch, _phase) {
             case (0, 1):
-                _trace.take(3)
+                _trace.take(5)
             case (0, 2):
                 if case .par(let _r0) = _next.mode {
                     var _w0 = _r0
@@ -209,10 +271,19 @@ public enum DeepParallel {
             case (1, 1):
                 _trace.take(0)
             case (1, 2):
-                _next.mode = .outside
+                let _c: Mode = .outside
+                _next.mode = _c
+                State._enterBelow(_c, &_next, [])
             case (2, 1):
-                _trace.take(5)
+                _trace.take(6)
             case (2, 2):
+                _next.mode = .par((_next._history_ht == nil ? Mode.Par(a: .a1, b: .b2) : Mode.Par(a: .a1, b: .b1)))
+                if _next._history_ht == nil {
+                    _next._action0()
+                }
+            case (3, 1):
+                _trace.take(8)
+            case (3, 2):
                 if case .par(let _r0) = _next.mode {
                     var _w0 = _r0
                     _w0.b = .b2
@@ -224,8 +295,8 @@ public enum DeepParallel {
 
         /// Takes the selected branches as one microstep: each once; of two that exit the same states, the inner source's, else the first (S68–S70).
         fileprivate static func _step<_R: StateLoop._TransitionRecorder>(_ _ids: [Swift.Int], _ _event: Event?, _ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
-            let replaces: [[Swift.Int]] = [[1], [], [1]]
-            let yields: [[Swift.Int]] = [[], [0, 2], []]
+            let replaces: [[Swift.Int]] = [[1], [], [1], [1]]
+            let yields: [[Swift.Int]] = [[2], [0, 2, 3], [0, 3], [2]]
             var kept: [Swift.Int] = []
             for id in _ids where !kept.contains(id) && !kept.contains(where: yields[id].contains) {
                 kept.removeAll(where: replaces[id].contains)
@@ -243,6 +314,19 @@ public enum DeepParallel {
             case .par(let _inner):
                 _next._history_h = _inner
                 _next._history_hs = _inner
+                _next._history_ht = _inner
+            case .outside:
+                break
+            }
+        }
+
+        /// Enters every active state below the machine, outermost first (S31).
+        fileprivate static func _enterBelow(_ _content: Mode, _ _next: inout State, _ _defaults: [Swift.String]) {
+            switch _content {
+            case .par:
+                if _defaults.contains("ht") {
+                    _next._action0()
+                }
             case .outside:
                 break
             }
@@ -264,31 +348,47 @@ public enum DeepParallel {
         private func _reduce_outside<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R) {
             switch _event {
             case .go:
-                _trace.take(9) // ignored
+                _trace.take(13) // ignored
             case .away:
-                _trace.take(10) // ignored
+                _trace.take(14) // ignored
             case .back:
-                _trace.take(7)
+                _trace.take(10)
                 State._exitBelow(_next.mode, &_next)
-                _next.mode = .par((_next._history_h ?? Mode.Par(a: .a1, b: .b1)))
+                let _c: Mode = .par((_next._history_h ?? Mode.Par(a: .a1, b: .b1)))
+                _next.mode = _c
+                State._enterBelow(_c, &_next, [])
             case .backShallow:
-                _trace.take(8)
+                _trace.take(11)
                 State._exitBelow(_next.mode, &_next)
-                _next.mode = .par(Mode.Par(a: .a1, b: .b1))
+                let _c: Mode = .par(Mode.Par(a: .a1, b: .b1))
+                _next.mode = _c
+                State._enterBelow(_c, &_next, [])
+            case .backTarget:
+                _trace.take(12)
+                State._exitBelow(_next.mode, &_next)
+                let _c: Mode = .par((_next._history_ht == nil ? Mode.Par(a: .a1, b: .b2) : Mode.Par(a: .a1, b: .b1)))
+                _next.mode = _c
+                State._enterBelow(_c, &_next, (_next._history_ht == nil ? ["ht"] : []))
+            case .jump:
+                _trace.take(15) // ignored
             }
         }
     }
 
     /// The ways to change state, from `events:`. Send them to the system; `reduce` applies them.
     public enum Event: Swift.Equatable, Swift.Sendable {
-        /// `go` (DeepParallel.machine.yml:4).
+        /// `go` (DeepParallel.machine.yml:7).
         case go
-        /// `away` (DeepParallel.machine.yml:4).
+        /// `away` (DeepParallel.machine.yml:7).
         case away
-        /// `back` (DeepParallel.machine.yml:4).
+        /// `back` (DeepParallel.machine.yml:7).
         case back
-        /// `backShallow` (DeepParallel.machine.yml:4).
+        /// `backShallow` (DeepParallel.machine.yml:7).
         case backShallow
+        /// `backTarget` (DeepParallel.machine.yml:7).
+        case backTarget
+        /// `jump` (DeepParallel.machine.yml:7).
+        case jump
     }
 
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
@@ -366,35 +466,45 @@ extension DeepParallel: StateLoop.StateMachine {
     public static func copyBookkeeping(from source: State, to state: inout State) {
         state._history_h = source._history_h
         state._history_hs = source._history_hs
+        state._history_ht = source._history_ht
     }
 
     /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
     public static let transitions: [StateLoop.TransitionInfo] = StateLoop.TransitionInfo.table("""
-        9:16 par --away--> outside
-        10:14 par --back--> (ignored)
-        10:20 par --backShallow--> (ignored)
-        14:47 a1 --go--> a2
-        14:67 a2 --go--> (ignored)
-        15:47 b1 --go--> b2
-        15:67 b2 --go--> (ignored)
-        17:16 outside --back--> h
-        17:32 outside --backShallow--> hs
-        18:14 outside --go--> (ignored)
-        18:18 outside --away--> (ignored)
+        12:16 par --away--> outside
+        13:14 par --back--> (ignored)
+        13:20 par --backShallow--> (ignored)
+        13:33 par --backTarget--> (ignored)
+        13:45 par --jump--> (ignored)
+        18:47 a1 --go--> a2
+        18:57 a1 --jump--> ht
+        18:77 a2 --go--> (ignored)
+        19:47 b1 --go--> b2
+        19:67 b2 --go--> (ignored)
+        21:16 outside --back--> h
+        21:32 outside --backShallow--> hs
+        21:48 outside --backTarget--> ht
+        22:14 outside --go--> (ignored)
+        22:18 outside --away--> (ignored)
+        22:24 outside --jump--> (ignored)
         """)
 
     /// For every state and every branch, a shortest path of steps from the initial state
     /// (Docs/Testing.md, "Paths"); guards are symbolic: a test makes them hold.
     public static let paths = StateLoop.PathTable<StateName>(table: """
-        P e\u{1F}go\u{1F}\u{1F}3\u{1E}5\u{1F}\u{1F}\u{1F}\u{1F}go
+        P e\u{1F}go\u{1F}\u{1F}5\u{1E}8\u{1F}\u{1F}\u{1F}\u{1F}go
         P e\u{1F}away\u{1F}\u{1F}0\u{1F}\u{1F}\u{1F}\u{1F}away
         P e\u{1F}back\u{1F}\u{1F}1\u{1F}\u{1F}\u{1F}\u{1F}back
         P e\u{1F}backShallow\u{1F}\u{1F}2\u{1F}\u{1F}\u{1F}\u{1F}backShallow
-        P e\u{1F}go\u{1F}\u{1F}4\u{1E}6\u{1F}\u{1F}\u{1F}\u{1F}go
-        P e\u{1F}back\u{1F}\u{1F}7\u{1F}\u{1F}\u{1F}\u{1F}back
-        P e\u{1F}backShallow\u{1F}\u{1F}8\u{1F}\u{1F}\u{1F}\u{1F}backShallow
-        P e\u{1F}go\u{1F}\u{1F}9\u{1F}\u{1F}\u{1F}\u{1F}go
-        P e\u{1F}away\u{1F}\u{1F}10\u{1F}\u{1F}\u{1F}\u{1F}away
+        P e\u{1F}backTarget\u{1F}\u{1F}3\u{1F}\u{1F}\u{1F}\u{1F}backTarget
+        P e\u{1F}jump\u{1F}\u{1F}6\u{1E}4\u{1F}\u{1F}\u{1F}\u{1F}jump
+        P e\u{1F}go\u{1F}\u{1F}7\u{1E}9\u{1F}\u{1F}\u{1F}\u{1F}go
+        P e\u{1F}back\u{1F}\u{1F}10\u{1F}\u{1F}\u{1F}\u{1F}back
+        P e\u{1F}backShallow\u{1F}\u{1F}11\u{1F}\u{1F}\u{1F}\u{1F}backShallow
+        P e\u{1F}backTarget\u{1F}\u{1F}12\u{1F}\u{1F}\u{1F}\u{1F}backTarget
+        P e\u{1F}go\u{1F}\u{1F}13\u{1F}\u{1F}\u{1F}\u{1F}go
+        P e\u{1F}away\u{1F}\u{1F}14\u{1F}\u{1F}\u{1F}\u{1F}away
+        P e\u{1F}jump\u{1F}\u{1F}15\u{1F}\u{1F}\u{1F}\u{1F}jump
         S 0\u{1F}
         S 1\u{1F}
         S 2\u{1F}
@@ -406,14 +516,19 @@ extension DeepParallel: StateLoop.StateMachine {
         T 0\u{1F}1
         T 1\u{1F}2
         T 2\u{1F}3
-        T 3\u{1F}0
-        T 4\u{1F}0\u{1E}4
+        T 3\u{1F}4
+        T 4\u{1F}5
         T 5\u{1F}0
-        T 6\u{1F}0\u{1E}4
-        T 7\u{1F}1\u{1E}5
-        T 8\u{1F}1\u{1E}6
-        T 9\u{1F}1\u{1E}7
-        T 10\u{1F}1\u{1E}8
+        T 6\u{1F}5
+        T 7\u{1F}0\u{1E}6
+        T 8\u{1F}0
+        T 9\u{1F}0\u{1E}6
+        T 10\u{1F}1\u{1E}7
+        T 11\u{1F}1\u{1E}8
+        T 12\u{1F}1\u{1E}9
+        T 13\u{1F}1\u{1E}10
+        T 14\u{1F}1\u{1E}11
+        T 15\u{1F}1\u{1E}12
         """)
 }
 
@@ -462,6 +577,8 @@ extension DeepParallel.Event: Swift.CustomStringConvertible {
         case .away: "away"
         case .back: "back"
         case .backShallow: "backShallow"
+        case .backTarget: "backTarget"
+        case .jump: "jump"
         }
     }
 }

@@ -251,10 +251,10 @@ public enum Drawer {
             }
         }
 
-        /// An action of Drawer.machine.yml:33, run on the state as it is then.
-        fileprivate func _action0(_ _next: inout State) {
+        /// An action of Drawer.machine.yml:33, run on the state in place, as it is then.
+        fileprivate mutating func _action0() {
 #sourceLocation(file: "Drawer.machine.yml", line: 33)
-                  _next._queue(.archive(posted
+                        _queue(.archive(posted
             ))
 #sourceLocation()
         }
@@ -265,7 +265,7 @@ public enum Drawer {
             case .`open`:
                 break
             case .settling:
-                do { let _s = _next; _s._action0(&_next) }
+                _next._action0()
             case .overdue:
                 break
             }

@@ -271,17 +271,17 @@ public enum DrawerV1 {
             }
         }
 
-        /// An action of DrawerV1.machine.yml:27, run on the state as it is then.
-        fileprivate func _action0(_ _next: inout State) {
+        /// An action of DrawerV1.machine.yml:27, run on the state in place, as it is then.
+        fileprivate mutating func _action0() {
 #sourceLocation(file: "DrawerV1.machine.yml", line: 27)
-                  _next._queue(.archive(posted
+                        _queue(.archive(posted
             ))
 #sourceLocation()
         }
 
-        /// An action of DrawerV1.machine.yml:27, run on the state as it is then.
-        fileprivate func _action1(_ _next: inout State) {
-            _next._queue(.shred)
+        /// An action of DrawerV1.machine.yml:27, run on the state in place, as it is then.
+        fileprivate mutating func _action1() {
+            _queue(.shred)
         }
 
         /// Enters every active state below `books`, outermost first (S31).
@@ -290,8 +290,8 @@ public enum DrawerV1 {
             case .`open`:
                 break
             case .closing:
-                do { let _s = _next; _s._action0(&_next) }
-                do { let _s = _next; _s._action1(&_next) }
+                _next._action0()
+                _next._action1()
             case .overdue:
                 break
             }

@@ -199,8 +199,8 @@ public enum Edges {
                 _trace.take(2)
             case ._timer(let _fired) where _fired == .init(state: .waiting, index: 0, entry: _entries):
 #sourceLocation(file: "Edges.machine.yml", line: 21)
-                if query != nil
-                {
+               if (query != nil
+                ) {
 #sourceLocation()
                     _trace.take(3)
                     _next._entries &+= 1

@@ -245,8 +245,8 @@ public enum GitHubSearch {
             case .searchChanged(let _0):
                 let event: Event.SearchChangedPayload = .init(search: _0)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 24)
-               if !event.search.isEmpty
-                {
+              if (!event.search.isEmpty
+                ) {
 #sourceLocation()
                     _trace.take(0)
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 26)
@@ -329,8 +329,8 @@ public enum GitHubSearch {
                 _next.mode = .loading
             case .scrolledNearBottom:
 #sourceLocation(file: "GitHubSearch.machine.yml", line: 38)
-                if nextPageURL != nil
-                {
+               if (nextPageURL != nil
+                ) {
 #sourceLocation()
                     _trace.take(7)
                     _next._entries &+= 1

@@ -235,8 +235,8 @@ public enum Keywords {
             case .`switch`(let _0):
                 let event: Event.SwitchPayload = .init(case: _0)
 #sourceLocation(file: "Keywords.machine.yml", line: 20)
-                    if event.case > 0
-                {
+                   if (event.case > 0
+                ) {
 #sourceLocation()
                     _trace.take(0)
 #sourceLocation(file: "Keywords.machine.yml", line: 20)

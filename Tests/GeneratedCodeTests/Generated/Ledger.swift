@@ -426,10 +426,10 @@ public enum Ledger {
             State._enterBelow(_c, &_next)
         }
 
-        /// An action of Ledger.machine.yml:60, run on the state as it is then.
-        fileprivate func _action0(_ event: Event.DepositPayload, _ _next: inout State) {
+        /// An action of Ledger.machine.yml:60, run on the state in place, as it is then.
+        fileprivate mutating func _action0(_ event: Event.DepositPayload) {
 #sourceLocation(file: "Ledger.machine.yml", line: 60)
-                                                                                                                                  _next._queue(.save(entries.count
+                                                                                                                                        _queue(.save(entries.count
             ))
 #sourceLocation()
         }
@@ -468,8 +468,8 @@ public enum Ledger {
         fileprivate func _select_posting<_R: StateLoop._TransitionRecorder>(_ _event: Event?, _ _trace: inout _R) -> Swift.Int? {
             guard let _event else {
 #sourceLocation(file: "Ledger.machine.yml", line: 63)
-                              if entries.count > 3
-                {
+                             if (entries.count > 3
+                ) {
 #sourceLocation()
                     return 4
                 }
@@ -639,7 +639,7 @@ public enum Ledger {
 #sourceLocation(file: "Ledger.machine.yml", line: 60)
                                                                                 _next.entries = entries + [event.note]
 #sourceLocation()
-                    do { let _s = _next; _s._action0(event, &_next) }
+                    _next._action0(event)
                 }
             case (0, 2):
                 _next._entries &+= 1
@@ -801,10 +801,10 @@ public enum Ledger {
             }
         }
 
-        /// An action of Ledger.machine.yml:73, run on the state as it is then.
-        fileprivate func _action1(_ _next: inout State) {
+        /// An action of Ledger.machine.yml:73, run on the state in place, as it is then.
+        fileprivate mutating func _action1() {
 #sourceLocation(file: "Ledger.machine.yml", line: 73)
-                        _next.attempts = attempts + 1
+                         self.attempts = attempts + 1
 #sourceLocation()
         }
 
@@ -815,7 +815,7 @@ public enum Ledger {
                 break
             case .auditing:
                 _next._entered_auditing = _next._entries
-                do { let _s = _next; _s._action1(&_next) }
+                _next._action1()
                 _next._delay_auditing_0 = _next._delay0()
             case .cleared:
                 _next._done.append(.checks)

@@ -115,10 +115,10 @@ public enum Loop {
 #sourceLocation()
         }
 
-        /// An action of Loop.machine.yml:18, run on the state as it is then.
-        fileprivate func _action0(_ _next: inout State) {
+        /// An action of Loop.machine.yml:18, run on the state in place, as it is then.
+        fileprivate mutating func _action0() {
 #sourceLocation(file: "Loop.machine.yml", line: 18)
-            _next.laps = laps + 1
+             self.laps = laps + 1
 #sourceLocation()
         }
 
@@ -126,7 +126,7 @@ public enum Loop {
         fileprivate static func _enterBelow(_ _content: Mode, _ _next: inout State) {
             switch _content {
             case .a:
-                do { let _s = _next; _s._action0(&_next) }
+                _next._action0()
             case .b:
                 break
             }
@@ -135,8 +135,8 @@ public enum Loop {
         /// The `always:` branches that apply in `a`, innermost first (S46).
         fileprivate func _always_a<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
 #sourceLocation(file: "Loop.machine.yml", line: 21)
-                 if spinning
-            {
+                if (spinning
+            ) {
 #sourceLocation()
                 _trace.take(3)
                 let _c: Mode = .b
@@ -150,8 +150,8 @@ public enum Loop {
         /// The `always:` branches that apply in `b`, innermost first (S46).
         fileprivate func _always_b<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
 #sourceLocation(file: "Loop.machine.yml", line: 24)
-                 if spinning
-            {
+                if (spinning
+            ) {
 #sourceLocation()
                 _trace.take(5)
                 let _c: Mode = .a

@@ -213,17 +213,17 @@ public enum Microwave {
 #sourceLocation()
         }
 
-        /// An action of Microwave.machine.yml:31, run on the state as it is then.
-        fileprivate func _action0(_ event: Event.AddTimePayload, _ _next: inout State) {
+        /// An action of Microwave.machine.yml:31, run on the state in place, as it is then.
+        fileprivate mutating func _action0(_ event: Event.AddTimePayload) {
 #sourceLocation(file: "Microwave.machine.yml", line: 31)
-                                  _next.seconds = seconds + event.seconds
+                                   self.seconds = seconds + event.seconds
 #sourceLocation()
         }
 
-        /// An action of Microwave.machine.yml:25, run on the state as it is then.
-        fileprivate func _action1(_ _next: inout State) {
+        /// An action of Microwave.machine.yml:25, run on the state in place, as it is then.
+        fileprivate mutating func _action1() {
 #sourceLocation(file: "Microwave.machine.yml", line: 25)
-                                   _next.log = log + [ "open" ]
+                                    self.log = log + [ "open" ]
 #sourceLocation()
         }
 
@@ -231,7 +231,7 @@ public enum Microwave {
         fileprivate func _take0<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
             _trace.take(2)
             State._exitBelow(_next.mode, &_next)
-            do { let _s = _next; _s._action1(&_next) }
+            _next._action1()
             _next._entries &+= 1
             let _c: Mode = .opened
             _next.mode = _c
@@ -301,10 +301,10 @@ public enum Microwave {
             }
         }
 
-        /// An action of Microwave.machine.yml:70, run on the state as it is then.
-        fileprivate func _action2(_ _next: inout State) {
+        /// An action of Microwave.machine.yml:70, run on the state in place, as it is then.
+        fileprivate mutating func _action2() {
 #sourceLocation(file: "Microwave.machine.yml", line: 70)
-               _next._queue(.log( "bye after \( log.count) entries"
+                     _queue(.log( "bye after \( log.count) entries"
             ))
 #sourceLocation()
         }
@@ -317,14 +317,14 @@ public enum Microwave {
             case .opened:
                 break
             case .unplugged:
-                do { let _s = _next; _s._action2(&_next) }
+                _next._action2()
             }
         }
 
-        /// An action of Microwave.machine.yml:42, run on the state as it is then.
-        fileprivate func _action3(_ _next: inout State) {
+        /// An action of Microwave.machine.yml:42, run on the state in place, as it is then.
+        fileprivate mutating func _action3() {
 #sourceLocation(file: "Microwave.machine.yml", line: 42)
-                _next.log = log + [ "off" ]
+                 self.log = log + [ "off" ]
 #sourceLocation()
         }
 
@@ -336,21 +336,21 @@ public enum Microwave {
             case .ready:
                 break
             case .cooking:
-                do { let _s = _next; _s._action3(&_next) }
+                _next._action3()
             }
         }
 
-        /// An action of Microwave.machine.yml:29, run on the state as it is then.
-        fileprivate func _action4(_ _next: inout State) {
+        /// An action of Microwave.machine.yml:29, run on the state in place, as it is then.
+        fileprivate mutating func _action4() {
 #sourceLocation(file: "Microwave.machine.yml", line: 29)
-                 _next.seconds = 0
+                  self.seconds = 0
 #sourceLocation()
         }
 
-        /// An action of Microwave.machine.yml:41, run on the state as it is then.
-        fileprivate func _action5(_ _next: inout State) {
+        /// An action of Microwave.machine.yml:41, run on the state in place, as it is then.
+        fileprivate mutating func _action5() {
 #sourceLocation(file: "Microwave.machine.yml", line: 41)
-                 _next.log = log + [ "on" ]
+                  self.log = log + [ "on" ]
 #sourceLocation()
         }
 
@@ -358,12 +358,12 @@ public enum Microwave {
         fileprivate static func _enterBelow_closed(_ _content: Mode.Closed, _ _next: inout State) {
             switch _content {
             case .idle:
-                do { let _s = _next; _s._action4(&_next) }
+                _next._action4()
             case .ready:
                 break
             case .cooking(let _inner):
                 _next._entered_cooking = _next._entries
-                do { let _s = _next; _s._action5(&_next) }
+                _next._action5()
                 State._enterBelow_cooking(_inner, &_next)
             }
         }
@@ -383,8 +383,8 @@ public enum Microwave {
         /// The `always:` branches that apply in `heating`, innermost first (S46).
         fileprivate func _always_heating<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
 #sourceLocation(file: "Microwave.machine.yml", line: 52)
-                          if seconds <= 0
-            {
+                         if (seconds <= 0
+            ) {
 #sourceLocation()
                 _trace.take(20)
                 _next._entries &+= 1
@@ -404,10 +404,10 @@ public enum Microwave {
             }
         }
 
-        /// An action of Microwave.machine.yml:47, run on the state as it is then.
-        fileprivate func _action6(_ _next: inout State) {
+        /// An action of Microwave.machine.yml:47, run on the state in place, as it is then.
+        fileprivate mutating func _action6() {
 #sourceLocation(file: "Microwave.machine.yml", line: 47)
-                                       _next._queue(.beep(3
+                                             _queue(.beep(3
             ))
 #sourceLocation()
         }
@@ -418,7 +418,7 @@ public enum Microwave {
             if case .closed(let _c) = _next.mode {
                 State._exitBelow_closed(_c, &_next)
             }
-            do { let _s = _next; _s._action6(&_next) }
+            _next._action6()
             _next._entries &+= 1
             let _c: Mode.Closed = .idle
             _next.mode = .closed(_c)
@@ -494,7 +494,7 @@ public enum Microwave {
                 if case .closed(let _c) = _next.mode {
                     State._exitBelow_closed(_c, &_next)
                 }
-                do { let _s = _next; _s._action0(event, &_next) }
+                _next._action0(event)
                 _next._entries &+= 1
                 let _c: Mode.Closed = .ready
                 _next.mode = .closed(_c)
@@ -582,8 +582,8 @@ public enum Microwave {
             case .addTime(let _0):
                 let event: Event.AddTimePayload = .init(seconds: _0)
 #sourceLocation(file: "Microwave.machine.yml", line: 55)
-                              if event.seconds > 60
-                {
+                             if (event.seconds > 60
+                ) {
 #sourceLocation()
                     _trace.take(19)
                     _next._entries &+= 1
@@ -592,8 +592,8 @@ public enum Microwave {
                     State._enterBelow_cooking(_c, &_next)
                     return true
 #sourceLocation(file: "Microwave.machine.yml", line: 45)
-                   } else if event.seconds > 0
-                {
+                  } else if (event.seconds > 0
+                ) {
 #sourceLocation()
                     _take3(event, &_next, &_trace)
                     return true
@@ -637,8 +637,8 @@ public enum Microwave {
             case .addTime(let _0):
                 let event: Event.AddTimePayload = .init(seconds: _0)
 #sourceLocation(file: "Microwave.machine.yml", line: 45)
-                          if event.seconds > 0
-                {
+                         if (event.seconds > 0
+                ) {
 #sourceLocation()
                     _take3(event, &_next, &_trace)
                     return true
@@ -686,8 +686,8 @@ public enum Microwave {
             case .addTime(let _0):
                 let event: Event.AddTimePayload = .init(seconds: _0)
 #sourceLocation(file: "Microwave.machine.yml", line: 45)
-                          if event.seconds > 0
-                {
+                         if (event.seconds > 0
+                ) {
 #sourceLocation()
                     _take3(event, &_next, &_trace)
                     return true

@@ -156,34 +156,36 @@ public enum Nest {
 #sourceLocation()
         }
 
-        /// An action of Nest.machine.yml:39, run on the state as it is then.
-        fileprivate func _action0(_ _next: inout State) {
+        /// An action of Nest.machine.yml:39, run on the state in place, as it is then.
+        fileprivate mutating func _action0() {
 #sourceLocation(file: "Nest.machine.yml", line: 40)
-            _next.log = log + [ "set" ]
+             self.log = log + [ "set" ]
 #sourceLocation()
         }
 
-        /// An action of Nest.machine.yml:42, run on the state as it is then.
-        fileprivate func _action1(_ _next: inout State) {
+        /// An action of Nest.machine.yml:42, run on the state in place, as it is then.
+        fileprivate mutating func _action1() {
 #sourceLocation(file: "Nest.machine.yml", line: 42)
-                 _next.log = log + [ "do 1" ]
+              let _v0: Log = log + [ "do 1" ]
 #sourceLocation(file: "Nest.machine.yml", line: 42)
-                                          _next.seen = seen + [isIn(.a)]
+                                       let _v1: Seen = seen + [isIn(.a)]
 #sourceLocation()
+            self.log = _v0
+            self.seen = _v1
         }
 
-        /// An action of Nest.machine.yml:43, run on the state as it is then.
-        fileprivate func _action2(_ _next: inout State) {
+        /// An action of Nest.machine.yml:43, run on the state in place, as it is then.
+        fileprivate mutating func _action2() {
 #sourceLocation(file: "Nest.machine.yml", line: 43)
-                  _next._queue(.note(log.count
+                        _queue(.note(log.count
             ))
 #sourceLocation()
         }
 
-        /// An action of Nest.machine.yml:44, run on the state as it is then.
-        fileprivate func _action3(_ _next: inout State) {
+        /// An action of Nest.machine.yml:44, run on the state in place, as it is then.
+        fileprivate mutating func _action3() {
 #sourceLocation(file: "Nest.machine.yml", line: 44)
-                 _next.log = log + [ "do 2" ]
+                  self.log = log + [ "do 2" ]
 #sourceLocation()
         }
 
@@ -203,10 +205,10 @@ public enum Nest {
 #sourceLocation()
         }
 
-        /// An action of Nest.machine.yml:25, run on the state as it is then.
-        fileprivate func _action4(_ _next: inout State) {
+        /// An action of Nest.machine.yml:25, run on the state in place, as it is then.
+        fileprivate mutating func _action4() {
 #sourceLocation(file: "Nest.machine.yml", line: 25)
-            _next.log = log + [ "outer exit" ]
+             self.log = log + [ "outer exit" ]
 #sourceLocation()
         }
 
@@ -216,14 +218,14 @@ public enum Nest {
             case .outer(let _inner):
                 State._exitBelow_outer(_inner, &_next)
                 _next._history_h = _inner
-                do { let _s = _next; _s._action4(&_next) }
+                _next._action4()
             }
         }
 
-        /// An action of Nest.machine.yml:24, run on the state as it is then.
-        fileprivate func _action5(_ _next: inout State) {
+        /// An action of Nest.machine.yml:24, run on the state in place, as it is then.
+        fileprivate mutating func _action5() {
 #sourceLocation(file: "Nest.machine.yml", line: 24)
-             _next.log = log + [ "outer entry" ]
+              self.log = log + [ "outer entry" ]
 #sourceLocation()
         }
 
@@ -231,24 +233,26 @@ public enum Nest {
         fileprivate static func _enterBelow(_ _content: Mode, _ _next: inout State) {
             switch _content {
             case .outer(let _inner):
-                do { let _s = _next; _s._action5(&_next) }
+                _next._action5()
                 State._enterBelow_outer(_inner, &_next)
             }
         }
 
-        /// An action of Nest.machine.yml:34, run on the state as it is then.
-        fileprivate func _action6(_ _next: inout State) {
+        /// An action of Nest.machine.yml:34, run on the state in place, as it is then.
+        fileprivate mutating func _action6() {
 #sourceLocation(file: "Nest.machine.yml", line: 34)
-             _next.log = log + [ "a exit 1" ]
+          let _v0: Log = log + [ "a exit 1" ]
 #sourceLocation(file: "Nest.machine.yml", line: 34)
-                                          _next.seen = seen + [isIn(.a)]
+                                       let _v1: Seen = seen + [isIn(.a)]
 #sourceLocation()
+            self.log = _v0
+            self.seen = _v1
         }
 
-        /// An action of Nest.machine.yml:35, run on the state as it is then.
-        fileprivate func _action7(_ _next: inout State) {
+        /// An action of Nest.machine.yml:35, run on the state in place, as it is then.
+        fileprivate mutating func _action7() {
 #sourceLocation(file: "Nest.machine.yml", line: 35)
-             _next.log = log + [ "a exit 2" ]
+              self.log = log + [ "a exit 2" ]
 #sourceLocation()
         }
 
@@ -256,8 +260,8 @@ public enum Nest {
         fileprivate static func _exitBelow_outer(_ _content: Mode.Outer, _ _next: inout State) {
             switch _content {
             case .a:
-                do { let _s = _next; _s._action6(&_next) }
-                do { let _s = _next; _s._action7(&_next) }
+                _next._action6()
+                _next._action7()
             case .b:
                 break
             case .c:
@@ -267,13 +271,15 @@ public enum Nest {
             }
         }
 
-        /// An action of Nest.machine.yml:46, run on the state as it is then.
-        fileprivate func _action8(_ _next: inout State) {
+        /// An action of Nest.machine.yml:46, run on the state in place, as it is then.
+        fileprivate mutating func _action8() {
 #sourceLocation(file: "Nest.machine.yml", line: 46)
-                 _next.log = log + [ "b entry" ]
+              let _v0: Log = log + [ "b entry" ]
 #sourceLocation(file: "Nest.machine.yml", line: 46)
-                                             _next.seen = seen + [isIn(.a)]
+                                          let _v1: Seen = seen + [isIn(.a)]
 #sourceLocation()
+            self.log = _v0
+            self.seen = _v1
         }
 
         /// Enters every active state below `outer`, outermost first (S31).
@@ -282,7 +288,7 @@ public enum Nest {
             case .a:
                 break
             case .b:
-                do { let _s = _next; _s._action8(&_next) }
+                _next._action8()
             case .c:
                 break
             case .d:
@@ -300,10 +306,10 @@ public enum Nest {
             }
         }
 
-        /// An action of Nest.machine.yml:29, run on the state as it is then.
-        fileprivate func _action9(_ _next: inout State) {
+        /// An action of Nest.machine.yml:29, run on the state in place, as it is then.
+        fileprivate mutating func _action9() {
 #sourceLocation(file: "Nest.machine.yml", line: 29)
-                                         _next.n = 8
+                                          self.n = 8
 #sourceLocation()
         }
 
@@ -313,7 +319,7 @@ public enum Nest {
             if case .outer(let _c) = _next.mode {
                 State._exitBelow_outer(_c, &_next)
             }
-            do { let _s = _next; _s._action9(&_next) }
+            _next._action9()
             let _c: Mode.Outer = .d
             _next.mode = .outer(_c)
             State._enterBelow_outer(_c, &_next)
@@ -322,8 +328,8 @@ public enum Nest {
         /// The `always:` branches that apply in `a`, innermost first (S46).
         fileprivate func _always_a<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
 #sourceLocation(file: "Nest.machine.yml", line: 29)
-                  if n == 7
-            {
+                 if (n == 7
+            ) {
 #sourceLocation()
                 _take2(&_next, &_trace)
                 return true
@@ -334,8 +340,8 @@ public enum Nest {
         /// The `always:` branches that apply in `b`, innermost first (S46).
         fileprivate func _always_b<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
 #sourceLocation(file: "Nest.machine.yml", line: 29)
-                  if n == 7
-            {
+                 if (n == 7
+            ) {
 #sourceLocation()
                 _take2(&_next, &_trace)
                 return true
@@ -343,31 +349,31 @@ public enum Nest {
             return false
         }
 
-        /// An action of Nest.machine.yml:51, run on the state as it is then.
-        fileprivate func _action10(_ _next: inout State) {
+        /// An action of Nest.machine.yml:51, run on the state in place, as it is then.
+        fileprivate mutating func _action10() {
 #sourceLocation(file: "Nest.machine.yml", line: 51)
-                                              _next.n = 0
+                                               self.n = 0
 #sourceLocation()
         }
 
         /// The `always:` branches that apply in `c`, innermost first (S46).
         fileprivate func _always_c<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
 #sourceLocation(file: "Nest.machine.yml", line: 51)
-                      if n > 100
-            {
+                     if (n > 100
+            ) {
 #sourceLocation()
                 _trace.take(14)
                 if case .outer(let _c) = _next.mode {
                     State._exitBelow_outer(_c, &_next)
                 }
-                do { let _s = _next; _s._action10(&_next) }
+                _next._action10()
                 let _c: Mode.Outer = .a
                 _next.mode = .outer(_c)
                 State._enterBelow_outer(_c, &_next)
                 return true
 #sourceLocation(file: "Nest.machine.yml", line: 29)
-           } else if n == 7
-            {
+          } else if (n == 7
+            ) {
 #sourceLocation()
                 _take2(&_next, &_trace)
                 return true
@@ -378,8 +384,8 @@ public enum Nest {
         /// The `always:` branches that apply in `d`, innermost first (S46).
         fileprivate func _always_d<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) -> Swift.Bool {
 #sourceLocation(file: "Nest.machine.yml", line: 29)
-                  if n == 7
-            {
+                 if (n == 7
+            ) {
 #sourceLocation()
                 _take2(&_next, &_trace)
                 return true
@@ -446,10 +452,10 @@ public enum Nest {
                 if case .outer(let _c) = _next.mode {
                     State._exitBelow_outer(_c, &_next)
                 }
-                do { let _s = _next; _s._action0(&_next) }
-                do { let _s = _next; _s._action1(&_next) }
-                do { let _s = _next; _s._action2(&_next) }
-                do { let _s = _next; _s._action3(&_next) }
+                _next._action0()
+                _next._action1()
+                _next._action2()
+                _next._action3()
                 let _c: Mode.Outer = .b
                 _next.mode = .outer(_c)
                 State._enterBelow_outer(_c, &_next)

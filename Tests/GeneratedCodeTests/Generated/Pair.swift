@@ -124,8 +124,8 @@ public enum Pair {
             case .add(let _0):
                 let event: Event.AddPayload = .init(amount: _0)
 #sourceLocation(file: "Pair.machine.yml", line: 20)
-                if event.amount > 0
-                {
+               if (event.amount > 0
+                ) {
 #sourceLocation()
                     _trace.take(1)
 #sourceLocation(file: "Pair.machine.yml", line: 20)

@@ -588,8 +588,8 @@ public enum ParallelDone {
             case .x:
                 guard isIn(.xf) else { return false }
 #sourceLocation(file: "ParallelDone.machine.yml", line: 36)
-                                     if loops >= 0
-                {
+                                    if (loops >= 0
+                ) {
 #sourceLocation()
                     _take1(&_next, &_trace)
                     return true
@@ -598,8 +598,8 @@ public enum ParallelDone {
             case .y:
                 guard isIn(.yf) else { return false }
 #sourceLocation(file: "ParallelDone.machine.yml", line: 37)
-                                     if loops >= 0
-                {
+                                    if (loops >= 0
+                ) {
 #sourceLocation()
                     _take2(&_next, &_trace)
                     return true

@@ -197,10 +197,10 @@ public enum Player {
             State._enterBelow(_c, &_next)
         }
 
-        /// An action of Player.machine.yml:24, run on the state as it is then.
-        fileprivate func _action0(_ _next: inout State) {
+        /// An action of Player.machine.yml:24, run on the state in place, as it is then.
+        fileprivate mutating func _action0() {
 #sourceLocation(file: "Player.machine.yml", line: 24)
-              _next._queue(.saveSession(sessions
+                    _queue(.saveSession(sessions
             ))
 #sourceLocation()
         }
@@ -212,7 +212,7 @@ public enum Player {
                 break
             case .active(let _inner):
                 _next._history_resume = _inner
-                do { let _s = _next; _s._action0(&_next) }
+                _next._action0()
             case .done:
                 break
             case .off:
@@ -220,10 +220,10 @@ public enum Player {
             }
         }
 
-        /// An action of Player.machine.yml:23, run on the state as it is then.
-        fileprivate func _action1(_ _next: inout State) {
+        /// An action of Player.machine.yml:23, run on the state in place, as it is then.
+        fileprivate mutating func _action1() {
 #sourceLocation(file: "Player.machine.yml", line: 23)
-            _next.sessions = sessions + 1
+             self.sessions = sessions + 1
 #sourceLocation()
         }
 
@@ -233,7 +233,7 @@ public enum Player {
             case .stopped:
                 break
             case .active:
-                do { let _s = _next; _s._action1(&_next) }
+                _next._action1()
             case .done:
                 break
             case .off:

@@ -212,8 +212,8 @@ public enum Regions {
         fileprivate func _select_x1<_R: StateLoop._TransitionRecorder>(_ _event: Event?, _ _trace: inout _R) -> Swift.Int? {
             guard let _event else {
 #sourceLocation(file: "Regions.machine.yml", line: 36)
-                         if go
-                {
+                        if (go
+                ) {
 #sourceLocation()
                     return 0
                 }
@@ -232,8 +232,8 @@ public enum Regions {
                 return 5
             case ._timer(let _fired) where _fired == .init(state: .par, index: 1, entry: _entered_par):
 #sourceLocation(file: "Regions.machine.yml", line: 24)
-                 if n > 100
-                {
+                if (n > 100
+                ) {
 #sourceLocation()
                     return 6
                 }
@@ -264,8 +264,8 @@ public enum Regions {
                 return 5
             case ._timer(let _fired) where _fired == .init(state: .par, index: 1, entry: _entered_par):
 #sourceLocation(file: "Regions.machine.yml", line: 24)
-                 if n > 100
-                {
+                if (n > 100
+                ) {
 #sourceLocation()
                     return 6
                 }
@@ -296,8 +296,8 @@ public enum Regions {
                 return 5
             case ._timer(let _fired) where _fired == .init(state: .par, index: 1, entry: _entered_par):
 #sourceLocation(file: "Regions.machine.yml", line: 24)
-                 if n > 100
-                {
+                if (n > 100
+                ) {
 #sourceLocation()
                     return 6
                 }
@@ -311,8 +311,8 @@ public enum Regions {
         fileprivate func _select_y1<_R: StateLoop._TransitionRecorder>(_ _event: Event?, _ _trace: inout _R) -> Swift.Int? {
             guard let _event else {
 #sourceLocation(file: "Regions.machine.yml", line: 50)
-                         if go
-                {
+                        if (go
+                ) {
 #sourceLocation()
                     return 7
                 }
@@ -321,8 +321,8 @@ public enum Regions {
             switch _event {
             case .tick:
 #sourceLocation(file: "Regions.machine.yml", line: 47)
-                           if n == 0
-                {
+                          if (n == 0
+                ) {
 #sourceLocation()
                     return 8
                 }
@@ -338,8 +338,8 @@ public enum Regions {
                 return 5
             case ._timer(let _fired) where _fired == .init(state: .par, index: 1, entry: _entered_par):
 #sourceLocation(file: "Regions.machine.yml", line: 24)
-                 if n > 100
-                {
+                if (n > 100
+                ) {
 #sourceLocation()
                     return 6
                 }
@@ -370,8 +370,8 @@ public enum Regions {
                 return 5
             case ._timer(let _fired) where _fired == .init(state: .par, index: 1, entry: _entered_par):
 #sourceLocation(file: "Regions.machine.yml", line: 24)
-                 if n > 100
-                {
+                if (n > 100
+                ) {
 #sourceLocation()
                     return 6
                 }
@@ -402,8 +402,8 @@ public enum Regions {
                 return 5
             case ._timer(let _fired) where _fired == .init(state: .par, index: 1, entry: _entered_par):
 #sourceLocation(file: "Regions.machine.yml", line: 24)
-                 if n > 100
-                {
+                if (n > 100
+                ) {
 #sourceLocation()
                     return 6
                 }
@@ -620,10 +620,10 @@ public enum Regions {
             State._enterBelow_y(_content.y, &_next)
         }
 
-        /// An action of Regions.machine.yml:31, run on the state as it is then.
-        fileprivate func _action0(_ _next: inout State) {
+        /// An action of Regions.machine.yml:31, run on the state in place, as it is then.
+        fileprivate mutating func _action0() {
 #sourceLocation(file: "Regions.machine.yml", line: 31)
-                    _next.log = log + [ "x1 exit" ]
+                     self.log = log + [ "x1 exit" ]
 #sourceLocation()
         }
 
@@ -631,7 +631,7 @@ public enum Regions {
         fileprivate static func _exitBelow_x(_ _content: Mode.X, _ _next: inout State) {
             switch _content {
             case .x1:
-                do { let _s = _next; _s._action0(&_next) }
+                _next._action0()
             case .x2:
                 break
             case .xf:
@@ -639,10 +639,10 @@ public enum Regions {
             }
         }
 
-        /// An action of Regions.machine.yml:38, run on the state as it is then.
-        fileprivate func _action1(_ _next: inout State) {
+        /// An action of Regions.machine.yml:38, run on the state in place, as it is then.
+        fileprivate mutating func _action1() {
 #sourceLocation(file: "Regions.machine.yml", line: 38)
-                     _next.log = log + [ "x2 entry" ]
+                      self.log = log + [ "x2 entry" ]
 #sourceLocation()
         }
 
@@ -652,16 +652,16 @@ public enum Regions {
             case .x1:
                 break
             case .x2:
-                do { let _s = _next; _s._action1(&_next) }
+                _next._action1()
             case .xf:
                 _next._done.append(.x)
             }
         }
 
-        /// An action of Regions.machine.yml:45, run on the state as it is then.
-        fileprivate func _action2(_ _next: inout State) {
+        /// An action of Regions.machine.yml:45, run on the state in place, as it is then.
+        fileprivate mutating func _action2() {
 #sourceLocation(file: "Regions.machine.yml", line: 45)
-                    _next.log = log + [ "y1 exit" ]
+                     self.log = log + [ "y1 exit" ]
 #sourceLocation()
         }
 
@@ -669,7 +669,7 @@ public enum Regions {
         fileprivate static func _exitBelow_y(_ _content: Mode.Y, _ _next: inout State) {
             switch _content {
             case .y1:
-                do { let _s = _next; _s._action2(&_next) }
+                _next._action2()
             case .y2:
                 break
             case .yf:
@@ -677,10 +677,10 @@ public enum Regions {
             }
         }
 
-        /// An action of Regions.machine.yml:52, run on the state as it is then.
-        fileprivate func _action3(_ _next: inout State) {
+        /// An action of Regions.machine.yml:52, run on the state in place, as it is then.
+        fileprivate mutating func _action3() {
 #sourceLocation(file: "Regions.machine.yml", line: 52)
-                     _next.log = log + [ "y2 entry" ]
+                      self.log = log + [ "y2 entry" ]
 #sourceLocation()
         }
 
@@ -690,7 +690,7 @@ public enum Regions {
             case .y1:
                 break
             case .y2:
-                do { let _s = _next; _s._action3(&_next) }
+                _next._action3()
             case .yf:
                 _next._done.append(.y)
             }
@@ -704,10 +704,10 @@ public enum Regions {
             }
         }
 
-        /// An action of Regions.machine.yml:28, run on the state as it is then.
-        fileprivate func _action4(_ _next: inout State) {
+        /// An action of Regions.machine.yml:28, run on the state in place, as it is then.
+        fileprivate mutating func _action4() {
 #sourceLocation(file: "Regions.machine.yml", line: 28)
-                              _next.log = log + [ "x done" ]
+                               self.log = log + [ "x done" ]
 #sourceLocation()
         }
 
@@ -715,7 +715,7 @@ public enum Regions {
         fileprivate func _take0<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
             _trace.take(6)
             State._exitBelow(_next.mode, &_next)
-            do { let _s = _next; _s._action4(&_next) }
+            _next._action4()
             _next._entries &+= 1
             let _c: Mode = .out
             _next.mode = _c

@@ -171,13 +171,18 @@ public enum Reminder {
 #sourceLocation()
         }
 
-        /// An action of Reminder.machine.yml:30, run on the state as it is then.
-        fileprivate func _action0(_ event: Event.NagPayload, _ _next: inout State) {
+        /// An action of Reminder.machine.yml:26, run on the state in place, as it is then.
+        fileprivate mutating func _action0() {
+            _send(.ping, id: nil, after: .milliseconds(5000))
+        }
+
+        /// An action of Reminder.machine.yml:30, run on the state in place, as it is then.
+        fileprivate mutating func _action1(_ event: Event.NagPayload) {
             do {
 #sourceLocation(file: "Reminder.machine.yml", line: 30)
                                                                            let _p0: NagCount = nags + 1
 #sourceLocation()
-                _next._send(.nag(count: _p0), id: "reminder", after: .milliseconds(5000))
+                _send(.nag(count: _p0), id: "reminder", after: .milliseconds(5000))
             }
         }
 
@@ -188,16 +193,11 @@ public enum Reminder {
             _sends &+= 1
         }
 
-        /// The state as a step reads it: every field but `pendingSends`, which no expression reads, so that `reduce` copies no array.
-        fileprivate var _old: State {
-            var _old = State(
-                mode: mode,
-                nags: self.nags,
-                pings: self.pings,
-                snooze: self.snooze
-            )
-            _old._sends = _sends
-            return _old
+        /// One step of `reduce`: `event`'s branches with their microsteps and raised events (S45, S121).
+        fileprivate mutating func _step<_R: StateLoop._TransitionRecorder>(_ event: Event, _ trace: inout _R) {
+            let old = self
+            old._reduce(event, &self, &trace)
+            if isDone { pendingSends = [] }
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
@@ -224,7 +224,7 @@ public enum Reminder {
 #sourceLocation()
                     _next._send(.nag(count: _p0), id: "reminder", after: .milliseconds(5000))
                 }
-                _next._send(.ping, id: nil, after: .milliseconds(5000))
+                _next._action0()
                 _next.mode = .armed
             case .nag:
                 _trace.take(1) // ignored
@@ -256,7 +256,7 @@ public enum Reminder {
 #sourceLocation(file: "Reminder.machine.yml", line: 30)
            _next.nags = event.count
 #sourceLocation()
-                do { let _s = _next; _s._action0(event, &_next) }
+                _next._action1(event)
             case .ping:
                 _trace.take(6)
 #sourceLocation(file: "Reminder.machine.yml", line: 31)
@@ -350,19 +350,14 @@ public enum Reminder {
     /// `reduce`, telling `trace` the id of each branch it takes (`transitions`).
     fileprivate static func _reduceRecording<_R: StateLoop._TransitionRecorder>(_ state: inout State, _ event: Event, _ trace: inout _R) {
         guard !state.isDone else { return }
-        var event = event
-        if case ._send(let _number) = event {
-            guard let _due = state.pendingSends.first(where: { $0.number == _number }) else { return }
-            if let _earlier = state.pendingSends.first(where: { $0.number < _number && $0.delay <= _due.delay }) {
-                _reduceRecording(&state, ._send(_earlier.number), &trace)
-                return _reduceRecording(&state, event, &trace)
-            }
-            state.pendingSends.removeAll { $0.number == _number }
-            event = _due.event
+        if case ._send(let _number) = event, !state.pendingSends.contains(where: { $0.number == _number }) { return }
+        guard case ._send(let _number) = event else { return state._step(event, &trace) }
+        while let _due = state.pendingSends.first(where: { $0.number == _number }) {
+            let _first = state.pendingSends.first(where: { $0.number <= _number && $0.delay <= _due.delay }) ?? _due
+            state.pendingSends.removeAll { $0.number == _first.number }
+            state._step(_first.event, &trace)
+            if _first.number == _number { return }
         }
-        let old = state._old
-        old._reduce(event, &state, &trace)
-        if state.isDone { state.pendingSends = [] }
     }
 
     /// The feedback loops: one `react` per effect, one `timer` per `after:`.

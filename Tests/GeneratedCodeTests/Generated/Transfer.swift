@@ -159,44 +159,44 @@ public enum Transfer {
 #sourceLocation()
         }
 
-        /// An action of Transfer.machine.yml:24, run on the state as it is then.
-        fileprivate func _action0(_ _next: inout State) {
-            _next.toParent.append(.heartbeat)
+        /// An action of Transfer.machine.yml:24, run on the state in place, as it is then.
+        fileprivate mutating func _action0() {
+            toParent.append(.heartbeat)
         }
 
-        /// An action of Transfer.machine.yml:24, run on the state as it is then.
-        fileprivate func _action1(_ _next: inout State) {
+        /// An action of Transfer.machine.yml:24, run on the state in place, as it is then.
+        fileprivate mutating func _action1() {
             do {
 #sourceLocation(file: "Transfer.machine.yml", line: 24)
                                                                            let _p0: ProgressPercent = sent * 100 / chunks
 #sourceLocation(file: "Transfer.machine.yml", line: 24)
                                                                                                            let _p1: ProgressNote = "chunk"
 #sourceLocation()
-                _next.toParent.append(.progress(percent: _p0, note: _p1))
+                toParent.append(.progress(percent: _p0, note: _p1))
             }
         }
 
-        /// An action of Transfer.machine.yml:27, run on the state as it is then.
-        fileprivate func _action2(_ _next: inout State) {
+        /// An action of Transfer.machine.yml:27, run on the state in place, as it is then.
+        fileprivate mutating func _action2() {
             do {
 #sourceLocation(file: "Transfer.machine.yml", line: 27)
                                    let _p0: ProgressPercent = 100
 #sourceLocation(file: "Transfer.machine.yml", line: 27)
                                                    let _p1: ProgressNote = "last"
 #sourceLocation()
-                _next.toParent.append(.progress(percent: _p0, note: _p1))
+                toParent.append(.progress(percent: _p0, note: _p1))
             }
         }
 
-        /// An action of Transfer.machine.yml:19, run on the state as it is then.
-        fileprivate func _action3(_ _next: inout State) {
+        /// An action of Transfer.machine.yml:19, run on the state in place, as it is then.
+        fileprivate mutating func _action3() {
             do {
 #sourceLocation(file: "Transfer.machine.yml", line: 19)
                                 let _p0: ProgressPercent = 0
 #sourceLocation(file: "Transfer.machine.yml", line: 19)
                                               let _p1: ProgressNote = "start"
 #sourceLocation()
-                _next.toParent.append(.progress(percent: _p0, note: _p1))
+                toParent.append(.progress(percent: _p0, note: _p1))
             }
         }
 
@@ -204,7 +204,7 @@ public enum Transfer {
         fileprivate static func _enterBelow(_ _content: Mode, _ _next: inout State) {
             switch _content {
             case .sending:
-                do { let _s = _next; _s._action3(&_next) }
+                _next._action3()
             case .done:
                 break
             case .cancelled:
@@ -229,21 +229,21 @@ public enum Transfer {
             switch _event {
             case .chunkSent:
 #sourceLocation(file: "Transfer.machine.yml", line: 22)
-               if sent + 1 < chunks
-                {
+              if (sent + 1 < chunks
+                ) {
 #sourceLocation()
                     _trace.take(3)
 #sourceLocation(file: "Transfer.machine.yml", line: 23)
          _next.sent = sent + 1
 #sourceLocation()
-                    do { let _s = _next; _s._action0(&_next) }
-                    do { let _s = _next; _s._action1(&_next) }
+                    _next._action0()
+                    _next._action1()
                 } else {
                     _trace.take(4)
 #sourceLocation(file: "Transfer.machine.yml", line: 26)
          _next.sent = sent + 1
 #sourceLocation()
-                    do { let _s = _next; _s._action2(&_next) }
+                    _next._action2()
                     let _c: Mode = .done
                     _next.mode = _c
                     State._enterBelow(_c, &_next)

@@ -198,8 +198,8 @@ public enum Turnstile {
             case .coin(let _0):
                 let event: Event.CoinPayload = .init(value: _0)
 #sourceLocation(file: "Turnstile.machine.yml", line: 22)
-                if event.value >= 50
-                {
+               if (event.value >= 50
+                ) {
 #sourceLocation()
                     _trace.take(1)
 #sourceLocation(file: "Turnstile.machine.yml", line: 22)

@@ -177,8 +177,8 @@ public enum Upload {
             switch _event {
             case .chunk:
 #sourceLocation(file: "Upload.machine.yml", line: 33)
-                            if sent >= 2
-                {
+                           if (sent >= 2
+                ) {
 #sourceLocation()
                     return 0
                 }
@@ -424,10 +424,10 @@ public enum Upload {
             return !kept.isEmpty
         }
 
-        /// An action of Upload.machine.yml:21, run on the state as it is then.
-        fileprivate func _action0(_ _next: inout State) {
+        /// An action of Upload.machine.yml:21, run on the state in place, as it is then.
+        fileprivate mutating func _action0() {
 #sourceLocation(file: "Upload.machine.yml", line: 21)
-            _next.log = log + [ "stop" ]
+             self.log = log + [ "stop" ]
 #sourceLocation()
         }
 
@@ -436,7 +436,7 @@ public enum Upload {
             switch _content {
             case .working(let _inner):
                 State._exitBelow_working(_inner, &_next)
-                do { let _s = _next; _s._action0(&_next) }
+                _next._action0()
             case .failed:
                 break
             case .finished:
@@ -444,10 +444,10 @@ public enum Upload {
             }
         }
 
-        /// An action of Upload.machine.yml:20, run on the state as it is then.
-        fileprivate func _action1(_ _next: inout State) {
+        /// An action of Upload.machine.yml:20, run on the state in place, as it is then.
+        fileprivate mutating func _action1() {
 #sourceLocation(file: "Upload.machine.yml", line: 20)
-             _next.log = log + [ "start" ]
+              self.log = log + [ "start" ]
 #sourceLocation()
         }
 
@@ -455,7 +455,7 @@ public enum Upload {
         fileprivate static func _enterBelow(_ _content: Mode, _ _next: inout State) {
             switch _content {
             case .working(let _inner):
-                do { let _s = _next; _s._action1(&_next) }
+                _next._action1()
                 State._enterBelow_working(_inner, &_next)
             case .failed:
                 break
@@ -464,24 +464,24 @@ public enum Upload {
             }
         }
 
-        /// An action of Upload.machine.yml:46, run on the state as it is then.
-        fileprivate func _action2(_ _next: inout State) {
+        /// An action of Upload.machine.yml:46, run on the state in place, as it is then.
+        fileprivate mutating func _action2() {
 #sourceLocation(file: "Upload.machine.yml", line: 46)
-                _next.log = log + [ "checksum exit" ]
+                 self.log = log + [ "checksum exit" ]
 #sourceLocation()
         }
 
-        /// An action of Upload.machine.yml:29, run on the state as it is then.
-        fileprivate func _action3(_ _next: inout State) {
+        /// An action of Upload.machine.yml:29, run on the state in place, as it is then.
+        fileprivate mutating func _action3() {
 #sourceLocation(file: "Upload.machine.yml", line: 29)
-                _next.log = log + [ "transfer exit" ]
+                 self.log = log + [ "transfer exit" ]
 #sourceLocation()
         }
 
         /// Exits every active state below `working`, innermost first, recording history (S29, S32).
         fileprivate static func _exitBelow_working(_ _content: Mode.Working, _ _next: inout State) {
-            do { let _s = _next; _s._action2(&_next) }
-            do { let _s = _next; _s._action3(&_next) }
+            _next._action2()
+            _next._action3()
         }
 
         /// Enters every active state below `working`, outermost first (S31).
@@ -490,10 +490,10 @@ public enum Upload {
             State._enterBelow_checksum(_content.checksum, &_next)
         }
 
-        /// An action of Upload.machine.yml:42, run on the state as it is then.
-        fileprivate func _action4(_ _next: inout State) {
+        /// An action of Upload.machine.yml:42, run on the state in place, as it is then.
+        fileprivate mutating func _action4() {
 #sourceLocation(file: "Upload.machine.yml", line: 42)
-                     _next.log = log + [ "sent" ]
+                      self.log = log + [ "sent" ]
 #sourceLocation()
         }
 
@@ -505,7 +505,7 @@ public enum Upload {
             case .paused:
                 break
             case .sent:
-                do { let _s = _next; _s._action4(&_next) }
+                _next._action4()
                 _next._done.removeAll { $0 == .working }
                 _next._done.append(.working)
             }

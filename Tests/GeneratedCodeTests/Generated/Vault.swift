@@ -159,8 +159,8 @@ public enum Vault {
             case .unlock(let _0):
                 let event: Event.UnlockPayload = .init(password: _0)
 #sourceLocation(file: "Vault.machine.yml", line: 18)
-                if event.password == password
-                {
+               if (event.password == password
+                ) {
 #sourceLocation()
                     _trace.take(1)
                     _next.mode = .`open`

@@ -34,7 +34,7 @@ enum Swiftc {
     static func run(_ files: [String: String]) throws -> (status: Int32, output: String) {
         let build = modules.deletingLastPathComponent()
         var objects: [String] = []
-        for module in ["StateLoop", "StateLoopTesting", "DequeModule", "ContainersPreview", "InternalCollectionsUtilities"] {
+        for module in ["StateLoop", "StateLoopTesting", "DequeModule", "HeapModule", "ContainersPreview", "InternalCollectionsUtilities"] {
             let folder = build.appendingPathComponent("\(module).build")
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
             objects += names.filter { $0.hasSuffix(".o") }.sorted().map { folder.appendingPathComponent($0).path }
