@@ -24,6 +24,10 @@ struct RestoredMachine<M: DurableMachine> {
     @inlinable
     init(_ id: String, from store: any JournalStore, initial: M.State, now: Int64) throws {
         let recovery = try store.recover(id)
+        // Nothing is read that is not the whole journal (D111, D114).
+        if let problem = journalProblems(
+            id, damaged: recovery.damaged, records: recovery.records, after: recovery.snapshot?.sequence ?? 0, through: recovery.lastSequence
+        ).first { throw problem }
         if let snapshot = recovery.snapshot {
             var version: Int?
             let envelope: SnapshotEnvelope<M>
@@ -70,6 +74,11 @@ public enum DurableError: Error, Equatable, CustomStringConvertible {
     /// `machine` runs a durable child for `effect` that its `childRequests(in:)` does not list, so
     /// the child's journal has no name (D101).
     case undeclaredChild(machine: String, effect: String)
+    /// An entry of `machine` whose stored bytes do not match the checksum stored beside them (D111).
+    case checksumMismatch(machine: String, entry: JournalEntry)
+    /// The record numbered `sequence` of `machine` is missing: the records after the snapshot do
+    /// not run without a gap up to the machine's last sequence number (D114).
+    case missingRecord(machine: String, sequence: Int64)
 
     /// What went wrong and what to do about it.
     public var description: String {
@@ -78,6 +87,10 @@ public enum DurableError: Error, Equatable, CustomStringConvertible {
             "journal of '\(machine)': entry \(sequence) was written by version \(found) of the spec, and this is version \(expected): open the journal with the version that wrote it, or, for an older one, with a build whose lock holds that version's layout and migration (Docs/Durability.md D90–D92), or start a new machine id; the journal was left untouched"
         case let .damaged(machine, sequence, error):
             "journal of '\(machine)': entry \(sequence) cannot be read (\(error)): it is damaged, or the spec changed its persisted types without a new `journalVersion`; the journal was left untouched"
+        case let .checksumMismatch(machine, entry):
+            "journal of '\(machine)': \(entry) does not match its checksum: the file is damaged (a disk error, or a copy taken without its -wal file); restore the file from a backup (`stateloop journal backup`), or start a new machine id; nothing was shown or run, and the journal was left untouched"
+        case let .missingRecord(machine, sequence):
+            "journal of '\(machine)': record \(sequence) is missing (the records after the snapshot must run without a gap to the last one): the file is damaged or was edited; restore it from a backup (`stateloop journal backup`), or start a new machine id; nothing was shown or run, and the journal was left untouched"
         case let .undeclaredChild(machine, effect):
             "journal of '\(machine)': its state runs the child machine of effect '\(effect)', which `childRequests(in:)` does not list: list the effect and its request there (a generated machine does), so that the child's journal has a name; the system stopped"
         }
@@ -94,4 +107,34 @@ public enum DurableError: Error, Equatable, CustomStringConvertible {
         }
         return .damaged(machine: machine, sequence: sequence, error)
     }
+}
+
+/// What makes a journal not whole (D111, D114): each entry of `damaged`, then the first record
+/// missing from `records` between `after` (the snapshot's sequence number) and `last` (the
+/// machine's). The one check of recovery, the replay check (D116) and `stateloop journal` (D115).
+@inlinable
+func journalProblems(_ machine: String, damaged: [JournalEntry], records: [JournalRecord], after start: Int64, through last: Int64?) -> [DurableError] {
+    damaged.map { .checksumMismatch(machine: machine, entry: $0) }
+        + [firstMissingRecord(records, after: start, through: last).map { .missingRecord(machine: machine, sequence: $0) }].compactMap { $0 }
+}
+
+extension JournalHistory {
+    /// What makes this history of machine `id` not whole (D115, D116): each entry whose checksum
+    /// fails, then the first record missing after the first snapshot.
+    public func problems(of id: String) -> [DurableError] {
+        journalProblems(id, damaged: damaged, records: records, after: snapshots.first?.sequence ?? 0, through: lastSequence)
+    }
+}
+
+/// The first sequence number of `start + 1 ... last` that `records` (in sequence order; those up
+/// to `start` aside) lacks, or `nil` when they run without a gap.
+@inlinable
+func firstMissingRecord(_ records: [JournalRecord], after start: Int64, through last: Int64?) -> Int64? {
+    var expected = start + 1
+    for record in records where record.sequence > start {
+        guard record.sequence == expected else { return expected }
+        expected += 1
+    }
+    guard let last, expected <= last else { return nil }
+    return expected
 }

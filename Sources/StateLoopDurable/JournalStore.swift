@@ -35,17 +35,41 @@ public struct JournalSnapshot: Sendable, Equatable {
 }
 
 /// What recovery reads of one machine: its latest snapshot, if any, and every record after it,
-/// in sequence order (D5).
+/// in sequence order (D5), with what the store found wrong with them (D111, D114).
 public struct JournalRecovery: Sendable, Equatable {
     /// The latest snapshot, or `nil` when none was written.
     public var snapshot: JournalSnapshot?
     /// The records after the snapshot (all of them without one), in sequence order.
     public var records: [JournalRecord]
+    /// The machine's last sequence number (D6), read in the same transaction as the entries, so
+    /// that records that a damaged file fails to return show as missing (D114).
+    public var lastSequence: Int64?
+    /// The entries whose stored bytes do not match the checksum stored beside them (D111).
+    public var damaged: [JournalEntry]
 
-    /// What a machine recovers: `snapshot`, then `records`.
-    public init(snapshot: JournalSnapshot?, records: [JournalRecord]) {
+    /// What a machine recovers: `snapshot`, then `records`; `lastSequence` defaults to the last
+    /// of them.
+    public init(snapshot: JournalSnapshot?, records: [JournalRecord], lastSequence: Int64? = nil, damaged: [JournalEntry] = []) {
         self.snapshot = snapshot
         self.records = records
+        self.lastSequence = lastSequence ?? [records.last?.sequence, snapshot?.sequence].compactMap { $0 }.max()
+        self.damaged = damaged
+    }
+}
+
+/// One entry of a machine's journal, as messages name it: `record 7`, `snapshot 4`.
+public enum JournalEntry: Hashable, Sendable, CustomStringConvertible {
+    /// The record of this sequence number.
+    case record(Int64)
+    /// The snapshot of this sequence number.
+    case snapshot(Int64)
+
+    /// `record N` or `snapshot N`.
+    public var description: String {
+        switch self {
+        case .record(let sequence): "record \(sequence)"
+        case .snapshot(let sequence): "snapshot \(sequence)"
+        }
     }
 }
 

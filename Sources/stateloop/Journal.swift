@@ -125,6 +125,8 @@ struct JournalListing {
         let history = try file.history(of: id)
         print("machine \(id)")
         self.id = id
+        // Damaged entries and missing records, each named (D115).
+        unreadable += history.problems(of: id).map(\.description)
         try listEntries(id, history)
     }
 

@@ -122,7 +122,7 @@ import Testing
         sqlite3_close(db)
         let newer = try StateLoopTool.run(["journal", "newer.journal"], in: directory)
         #expect(newer.status == 2)
-        #expect(newer.stderr == "error: newer.journal: journal schema version 7 is newer than this build's 1: read it with the newer StateLoop that wrote it; it was left untouched\n")
+        #expect(newer.stderr == "error: newer.journal: journal schema version 7 is newer than this build's 2: read it with the newer StateLoop that wrote it; it was left untouched\n")
     }
 
     @Test("D85: a damaged entry, or a journal read with another spec, is named with the fix (exit status 2) and the rest is listed")
@@ -141,6 +141,24 @@ import Testing
         #expect(cut.output.hasSuffix("  last 1 events\n  event 12: unreadable, 2 bytes\n"))
         #expect(cut.stderr.hasPrefix("error: machine 'till': record 12 cannot be read ("))
         #expect(cut.stderr.hasSuffix("): the file is damaged\n"))
+    }
+
+    @Test("D115: an entry whose checksum fails and a missing record are named as errors (exit status 2), and the rest is listed")
+    func d115NamesChecksumMismatchesAndGaps() async throws {
+        let path = try await Self.tillJournal()
+        var db: OpaquePointer?
+        #expect(sqlite3_open(path, &db) == SQLITE_OK)
+        // Record 9's bytes changed behind the store's back, record 6 deleted.
+        #expect(sqlite3_exec(db, "UPDATE journal SET event = zeroblob(length(event)) WHERE seq = 9; DELETE FROM journal WHERE seq = 6", nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(db)
+        let result = try StateLoopTool.run(["journal", path, "--last", "1"])
+        #expect(result.status == 2)
+        #expect(result.output.hasPrefix("machine till\n"))
+        #expect(result.output.contains("\n  records 9, sequence 1...10\n"))
+        #expect(result.stderr.hasPrefix("""
+            error: journal of 'till': record 9 does not match its checksum: the file is damaged (a disk error, or a copy taken without its -wal file); restore the file from a backup (`stateloop journal backup`)
+            """))
+        #expect(result.stderr.contains("\nerror: journal of 'till': record 6 is missing (the records after the snapshot must run without a gap to the last one)"))
     }
 
     @Test("D84: entries of a version neither --spec nor its lock lays out are shown raw, with both versions; a spec that does not persist is an error")
