@@ -105,6 +105,7 @@ extension DurableMachine {
     }
 
     private static func snapshotEnvelope(_ snapshot: JournalSnapshot, of id: String) throws -> SnapshotEnvelope<Self> {
+        try checkMachine(snapshot, of: id, is: Self.self)
         var version: Int?
         do {
             return try SnapshotEnvelope<Self>(from: snapshot.state, version: &version)

@@ -83,6 +83,9 @@ public enum JournalError: Error, Equatable, CustomStringConvertible {
     case newerSchema(found: Int32, supported: Int32)
     /// The database said no: its result code and its message (D10).
     case database(code: Int32, message: String)
+    /// The file could be opened only to be read (D119): no permission to write it or its folder,
+    /// or a read-only file system.
+    case readOnly(path: String)
 
     /// What went wrong and what to do about it.
     public var description: String {
@@ -91,8 +94,12 @@ public enum JournalError: Error, Equatable, CustomStringConvertible {
             "journal of '\(machine)': sequence number \(sequence) is not after \(last); number each record above the one before it and above `lastSequence(of:)`; nothing of the batch was written"
         case let .newerSchema(found, supported):
             "journal schema version \(found) is newer than this store's \(supported): open the file with the newer StateLoop that wrote it; it was left untouched"
+        case let .database(code, message) where code & 0xFF == 11 || code & 0xFF == 26:  // SQLITE_CORRUPT, SQLITE_NOTADB
+            "journal database error \(code): \(message): the file is damaged; restore it from a backup (`stateloop journal backup`), or start a new file"
         case let .database(code, message):
             "journal database error \(code): \(message)"
+        case let .readOnly(path):
+            "journal file \(path) can only be read: give this process the right to write it and its folder (SQLite writes \(path)-wal and \(path)-shm beside it), or read it with SQLiteJournalFile or `stateloop journal`; nothing was written and nothing was run"
         }
     }
 }
@@ -120,6 +127,13 @@ public protocol JournalStore: Sendable {
     /// The highest sequence number durable for `machine`, in a record or a snapshot; `nil` when
     /// nothing is (D6).
     func lastSequence(of machine: String) throws -> Int64?
+
+    /// Takes `machine` for `owner`, unless another owner whose process is still running holds it:
+    /// then returns that owner and takes nothing. An owner whose process ended holds nothing (D117).
+    func claim(_ machine: String, for owner: JournalOwner) throws -> JournalOwner?
+
+    /// Gives `machine` back, when `owner` holds it (D117).
+    func release(_ machine: String, by owner: JournalOwner) throws
 }
 
 extension JournalRecord {

@@ -41,6 +41,8 @@ public enum JournalFileError: Error, Equatable, CustomStringConvertible {
     case newerSchema(path: String, found: Int32, supported: Int32)
     /// SQLite failed while reading: its result code and message.
     case database(path: String, code: Int32, message: String)
+    /// A backup's output file exists already; it was not touched (D121).
+    case outputExists(path: String)
 
     /// What went wrong and what to do about it.
     public var description: String {
@@ -53,6 +55,8 @@ public enum JournalFileError: Error, Equatable, CustomStringConvertible {
             "\(path): journal schema version \(found) is newer than this build's \(supported): read it with the newer StateLoop that wrote it; it was left untouched"
         case let .database(path, code, message):
             "\(path): SQLite error \(code) while reading the journal: \(message)"
+        case let .outputExists(path):
+            "\(path) exists: give a backup a new file, so that no file is half overwritten; it was left untouched"
         }
     }
 }
@@ -64,6 +68,10 @@ public enum JournalFileError: Error, Equatable, CustomStringConvertible {
 public final class SQLiteJournalFile: @unchecked Sendable {
     /// The path the file was opened at, as given.
     public let path: String
+    /// Whether the file looks like it lost its `-wal` file (D122): `FILE-shm` is there and
+    /// `FILE-wal` is not, which SQLite never leaves (it deletes both at the last close, and a
+    /// crash leaves both). A journal whose two files were both deleted cannot be told.
+    public let lostWAL: Bool
     /// The file's schema version (D9): entries of a schema 1 file carry no checksum, and are not
     /// checked until `SQLiteJournalStore` upgrades the file (D113).
     public private(set) var schemaVersion: Int32 = 0
@@ -74,6 +82,8 @@ public final class SQLiteJournalFile: @unchecked Sendable {
     public init(path: String) throws(JournalFileError) {
         self.path = path
         guard FileManager.default.fileExists(atPath: path) else { throw .missing(path: path) }
+        // Before SQLite opens the file, which may create or remove its companions.
+        lostWAL = FileManager.default.fileExists(atPath: path + "-shm") && !FileManager.default.fileExists(atPath: path + "-wal")
         var handle: OpaquePointer?
         let opened = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX, nil)
         guard let handle else { throw .database(path: path, code: opened, message: String(cString: sqlite3_errstr(opened))) }
@@ -134,6 +144,13 @@ public final class SQLiteJournalFile: @unchecked Sendable {
             sqlite3_column_type(row, 0) == SQLITE_NULL ? nil : sqlite3_column_int64(row, 0)
         }
         return JournalHistory(snapshots: snapshots, records: records, lastSequence: last.first ?? nil, damaged: damaged)
+    }
+
+    /// Writes a copy of the whole journal, the commits of its `-wal` file included, to the new
+    /// file `output`, in one read transaction (`VACUUM INTO`, D121); refuses an `output` that exists.
+    public func backup(to output: String) throws(JournalFileError) {
+        guard !FileManager.default.fileExists(atPath: output) else { throw .outputExists(path: output) }
+        _ = try rows("VACUUM INTO ?1", binding: output) { _ in () }
     }
 
     // MARK: - Statements

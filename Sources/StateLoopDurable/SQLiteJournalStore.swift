@@ -31,6 +31,9 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     private let selectSnapshot: OpaquePointer
     private let selectRecords: OpaquePointer
     private let selectLast: OpaquePointer
+    private let selectOwner: OpaquePointer
+    private let insertOwner: OpaquePointer
+    private let deleteOwner: OpaquePointer
     private let begin: OpaquePointer
     private let beginRead: OpaquePointer
     private let commit: OpaquePointer
@@ -47,6 +50,12 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
             let error = JournalError.database(code: opened, message: String(cString: sqlite3_errmsg(handle)))
             sqlite3_close_v2(handle)
             throw error
+        }
+        // SQLite opens a file it may not write read-only, without a word: refused here, before any
+        // recovery, rather than at the first append after effects started (D119).
+        guard sqlite3_db_readonly(handle, "main") != 1 else {
+            sqlite3_close_v2(handle)
+            throw .readOnly(path: path)
         }
         // NULL when the library was built without threads (SQLITE_THREADSAFE=0): D12 needs them.
         guard let mutex = sqlite3_db_mutex(handle) else {
@@ -77,6 +86,9 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
             selectSnapshot = try prepare("SELECT seq, state, crc FROM snapshot WHERE machine = ?1 ORDER BY seq DESC LIMIT 1")
             selectRecords = try prepare("SELECT seq, event, state, crc FROM journal WHERE machine = ?1 AND seq > ?2 ORDER BY seq")
             selectLast = try prepare(Self.lastSequenceSQL)
+            selectOwner = try prepare("SELECT pid, started, system FROM owner WHERE machine = ?1")
+            insertOwner = try prepare("INSERT OR REPLACE INTO owner (machine, pid, started, system) VALUES (?1, ?2, ?3, ?4)")
+            deleteOwner = try prepare("DELETE FROM owner WHERE machine = ?1 AND pid = ?2 AND started = ?3 AND system = ?4")
             begin = try prepare("BEGIN IMMEDIATE")
             beginRead = try prepare("BEGIN DEFERRED")
             commit = try prepare("COMMIT")
@@ -89,7 +101,10 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     }
 
     deinit {
-        for statement in [insertRecord, insertSnapshot, selectSnapshot, selectRecords, selectLast, begin, beginRead, commit, rollback] {
+        for statement in [
+            insertRecord, insertSnapshot, selectSnapshot, selectRecords, selectLast, selectOwner, insertOwner, deleteOwner,
+            begin, beginRead, commit, rollback,
+        ] {
             sqlite3_finalize(statement)
         }
         sqlite3_close_v2(db)
@@ -181,7 +196,41 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
         try locked { () throws(JournalError) in try lastSequenceLocked(machine) }
     }
 
+    /// Takes `machine` for `owner` in one `BEGIN IMMEDIATE` transaction, unless the owner row
+    /// names another owner whose process still runs, which it returns (D117).
+    public func claim(_ machine: String, for owner: JournalOwner) throws(JournalError) -> JournalOwner? {
+        try transaction { () throws(JournalError) in
+            do {
+                defer { sqlite3_reset(selectOwner) }
+                try bind(machine, 1, selectOwner)
+                if try step(selectOwner) {
+                    let holder = JournalOwner(
+                        pid: sqlite3_column_int(selectOwner, 0), started: sqlite3_column_int64(selectOwner, 1),
+                        system: sqlite3_column_int64(selectOwner, 2))
+                    if holder != owner, holder.isRunning { return holder }
+                }
+            }
+            try stepOwner(insertOwner, machine, owner)
+            return nil
+        }
+    }
+
+    /// Deletes the owner row of `machine` when it names `owner` (D117).
+    public func release(_ machine: String, by owner: JournalOwner) throws(JournalError) {
+        try transaction { () throws(JournalError) in try stepOwner(deleteOwner, machine, owner) }
+    }
+
     // MARK: - Statements
+
+    /// Steps `statement` with `machine` and `owner` bound to ?1 … ?4.
+    private func stepOwner(_ statement: OpaquePointer, _ machine: String, _ owner: JournalOwner) throws(JournalError) {
+        defer { sqlite3_reset(statement) }
+        try bind(machine, 1, statement)
+        sqlite3_bind_int(statement, 2, owner.pid)
+        sqlite3_bind_int64(statement, 3, owner.started)
+        sqlite3_bind_int64(statement, 4, owner.system)
+        _ = try step(statement)
+    }
 
     /// The highest sequence number of machine ?1 in a record or a snapshot (D6); the journal's
     /// readers ask it beside the entries, so that entries a damaged file does not return show (D114).
@@ -292,6 +341,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
                         state BLOB NOT NULL, crc INTEGER NOT NULL, PRIMARY KEY (machine, seq)) WITHOUT ROWID;
                     CREATE TABLE snapshot (machine TEXT NOT NULL, seq INTEGER NOT NULL, state BLOB NOT NULL,
                         crc INTEGER NOT NULL, PRIMARY KEY (machine, seq)) WITHOUT ROWID;
+                    \(ownerTable);
                     PRAGMA user_version = \(schemaVersion);
                     """, on: db)
             case 1:
@@ -303,6 +353,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
                     ALTER TABLE snapshot ADD COLUMN crc INTEGER;
                     UPDATE journal SET crc = stateloop_crc32c(machine, seq, event, state);
                     UPDATE snapshot SET crc = stateloop_crc32c(machine, seq, state);
+                    \(ownerTable);
                     PRAGMA user_version = \(schemaVersion);
                     """, on: db)
             default:
@@ -314,6 +365,12 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
             throw error
         }
     }
+
+    /// Who runs each machine id (D117): the process and the durable system in it.
+    private static let ownerTable = """
+        CREATE TABLE owner (machine TEXT NOT NULL PRIMARY KEY, pid INTEGER NOT NULL, started INTEGER NOT NULL,
+            system INTEGER NOT NULL) WITHOUT ROWID
+        """
 
     /// `stateloop_crc32c(machine, seq, blob...)`: ``JournalChecksum`` in SQL, for the upgrade of a
     /// schema 1 file (D113).

@@ -149,6 +149,8 @@ final class ShortReadStore: JournalStore, @unchecked Sendable {
     func append(_ records: [JournalRecord], to machine: String) throws { try base.append(records, to: machine) }
     func writeSnapshot(_ snapshot: JournalSnapshot, of machine: String) throws { try base.writeSnapshot(snapshot, of: machine) }
     func lastSequence(of machine: String) throws -> Int64? { try base.lastSequence(of: machine) }
+    func claim(_ machine: String, for owner: JournalOwner) throws -> JournalOwner? { try base.claim(machine, for: owner) }
+    func release(_ machine: String, by owner: JournalOwner) throws { try base.release(machine, by: owner) }
     func recover(_ machine: String) throws -> JournalRecovery {
         let all = try base.recover(machine)
         return JournalRecovery(snapshot: all.snapshot, records: Array(all.records.prefix(keeping)), lastSequence: all.lastSequence, damaged: all.damaged)
