@@ -123,8 +123,20 @@ struct DurableBookkeeping<M: DurableMachine> {
         // A pending send is a timer named by the event that delivers it (S133).
         let armed = M.timers(in: state).map(\.event) + M.sends(in: state).map(\.delivery)
         if !(armed.isEmpty && timers.isEmpty) {
+            // The armed events keep the order of the timers they keep, so a cursor finds each in
+            // one pass; only a new one (or one out of order) is searched for in the whole list.
+            // A search per timer made each step cost the square of the pending sends (D123).
+            var cursor = timers.startIndex
             timers = armed.map { event in
-                timers.first { $0.event == event } ?? Timer(event: event, armedAt: wallTime, fired: false)
+                if cursor < timers.endIndex, timers[cursor].event == event {
+                    defer { cursor += 1 }
+                    return timers[cursor]
+                }
+                guard let index = timers.firstIndex(where: { $0.event == event }) else {
+                    return Timer(event: event, armedAt: wallTime, fired: false)
+                }
+                cursor = index + 1
+                return timers[index]
             }
         }
         let (queued, latest) = M.pendingRuns(in: state)

@@ -200,9 +200,18 @@ public final class DurableSystem<M: DurableMachine>: @unchecked Sendable {
         let journal: MachineJournal<M>
         let restored: RestoredMachine<M>
         let now = options.wallClock.now()
+        // The id is taken before anything of the journal is read (D117), and given back by the
+        // journal's close, or here when the start fails.
+        let owner = JournalOwner.next()
         do {
-            restored = try RestoredMachine<M>(id, from: store, initial: initial, now: now)
-            journal = try MachineJournal(id, store: store, restored: restored, options: options, now: now)
+            if let holder = try store.claim(id, for: owner) { throw DurableError.machineTaken(machine: id, by: holder) }
+            do {
+                restored = try RestoredMachine<M>(id, from: store, initial: initial, now: now)
+                journal = try MachineJournal(id, store: store, restored: restored, options: options, now: now, owner: owner)
+            } catch {
+                try? store.release(id, by: owner)
+                throw error
+            }
         } catch {
             lock.lock()
             let recovering = if case .recovering = phase { true } else { false }
@@ -214,7 +223,10 @@ public final class DurableSystem<M: DurableMachine>: @unchecked Sendable {
             return
         }
         // Stopped while reading: the restored state is shown to nobody.
-        guard lock.withLock({ if case .recovering = phase { true } else { false } }) else { return }
+        guard lock.withLock({ if case .recovering = phase { true } else { false } }) else {
+            _ = journal.close()
+            return
+        }
         // A failed "returned nothing" record of a run stops the system like a failed event.
         journal.onFailure = { [weak self] in self?.stop() }
         let system = attach(System(

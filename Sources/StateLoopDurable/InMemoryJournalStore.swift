@@ -14,6 +14,7 @@ public final class InMemoryJournalStore: JournalStore, @unchecked Sendable {
 
     private let lock = NSLock()
     private var journals: [String: Journal] = [:]
+    private var owners: [String: JournalOwner] = [:]
 
     /// An empty store.
     public init() {}
@@ -54,5 +55,21 @@ public final class InMemoryJournalStore: JournalStore, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return journals[machine]?.lastSequence
+    }
+
+    /// Takes `machine` for `owner` unless another owner holds it (D117).
+    public func claim(_ machine: String, for owner: JournalOwner) -> JournalOwner? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let holder = owners[machine], holder != owner, holder.isRunning { return holder }
+        owners[machine] = owner
+        return nil
+    }
+
+    /// Gives `machine` back when `owner` holds it (D117).
+    public func release(_ machine: String, by owner: JournalOwner) {
+        lock.lock()
+        defer { lock.unlock() }
+        if owners[machine] == owner { owners[machine] = nil }
     }
 }

@@ -82,6 +82,9 @@ public struct JournalSnapshotEnvelope {
     public var version: Int
     /// The wall-clock time it was taken, in nanoseconds since the Unix epoch.
     public var wallTime: Int64
+    /// The `journalName` of the machine that wrote it (D120); `nil` in a snapshot written before
+    /// snapshots named their machine (kind 0).
+    public var machine: String?
     /// At the state's first byte; the caller reads the state from it.
     public var reader: JournalReader
 
@@ -113,10 +116,12 @@ public struct JournalSnapshotEnvelope {
     @inlinable
     public init(_ bytes: [UInt8], version: inout Int?) throws(JournalDecodingError) {
         reader = JournalReader(bytes)
-        _ = try reader.readCase(below: 1)
+        // 0: written before snapshots named their machine; 1: the machine's name after the time.
+        let kind = try reader.readCase(below: 2)
         self.version = try reader.read(Int.self)
         version = self.version
         wallTime = try reader.readSigned()
+        machine = kind == 1 ? try reader.read(String.self) : nil
     }
 
     /// Reads the runs and timers after the state, each run and timer event with the caller's reader.

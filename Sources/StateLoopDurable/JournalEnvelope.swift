@@ -117,15 +117,16 @@ struct SnapshotEnvelope<M: DurableMachine> {
     @usableFromInline var wallTime: Int64
     @usableFromInline var book: DurableBookkeeping<M>
 
-    /// `[0][journalVersion][wall time][state][runs queued][n][key, run]…[m][event, armed at, fired]…`
+    /// `[1][journalVersion][wall time][journalName][state][runs queued][n][key, run]…[m][event, armed at, fired]…`
     /// `[step][c][effect, since, reported]…[last forwarded: 0, or 1 step index]` (a child's request
     /// is the state's: `childRequests(in:)` gives it back).
     @inlinable
     var bytes: [UInt8] {
         var writer = JournalWriter(capacity: 256)
-        writer.writeVarint(0)
+        writer.writeVarint(1)
         writer.write(M.journalVersion)
         writer.writeSigned(wallTime)
+        writer.write(M.journalName)
         writer.write(state)
         writer.write(book.runsQueued)
         writer.writeVarint(UInt64(book.runs.count))

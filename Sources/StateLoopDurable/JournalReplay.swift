@@ -54,7 +54,8 @@ extension DurableMachine {
     /// Call it from a test on a journal saved by the shipped version: a reducer change that alters
     /// what the journal's events lead to is reported with the first snapshot it changes.
     /// - Throws: `JournalFileError` for a file that cannot be read; `DurableError` for an entry
-    ///   this machine cannot read (another `journalVersion`, or damaged).
+    ///   this machine cannot read (another `journalVersion`, or damaged), one whose checksum
+    ///   fails, or a missing record (D116).
     public static func replayJournal(_ file: SQLiteJournalFile, id: String) throws -> JournalReplayReport {
         try replayJournal(file.history(of: id), id: id)
     }
@@ -63,6 +64,8 @@ extension DurableMachine {
     public static func replayJournal(_ history: JournalHistory, id: String) throws -> JournalReplayReport {
         var report = JournalReplayReport(records: 0, snapshots: history.snapshots.count, mismatch: nil)
         guard let first = history.snapshots.first else { return report }
+        // A damaged entry or a missing record is found before anything is replayed (D116).
+        if let problem = history.problems(of: id).first { throw problem }
         var replayed = try snapshotEnvelope(first, of: id)
         var records = history.records.drop { $0.sequence <= first.sequence }[...]
         /// Replays the records up to `sequence` (all of them for `nil`).
@@ -102,6 +105,7 @@ extension DurableMachine {
     }
 
     private static func snapshotEnvelope(_ snapshot: JournalSnapshot, of id: String) throws -> SnapshotEnvelope<Self> {
+        try checkMachine(snapshot, of: id, is: Self.self)
         var version: Int?
         do {
             return try SnapshotEnvelope<Self>(from: snapshot.state, version: &version)

@@ -35,17 +35,41 @@ public struct JournalSnapshot: Sendable, Equatable {
 }
 
 /// What recovery reads of one machine: its latest snapshot, if any, and every record after it,
-/// in sequence order (D5).
+/// in sequence order (D5), with what the store found wrong with them (D111, D114).
 public struct JournalRecovery: Sendable, Equatable {
     /// The latest snapshot, or `nil` when none was written.
     public var snapshot: JournalSnapshot?
     /// The records after the snapshot (all of them without one), in sequence order.
     public var records: [JournalRecord]
+    /// The machine's last sequence number (D6), read in the same transaction as the entries, so
+    /// that records that a damaged file fails to return show as missing (D114).
+    public var lastSequence: Int64?
+    /// The entries whose stored bytes do not match the checksum stored beside them (D111).
+    public var damaged: [JournalEntry]
 
-    /// What a machine recovers: `snapshot`, then `records`.
-    public init(snapshot: JournalSnapshot?, records: [JournalRecord]) {
+    /// What a machine recovers: `snapshot`, then `records`; `lastSequence` defaults to the last
+    /// of them.
+    public init(snapshot: JournalSnapshot?, records: [JournalRecord], lastSequence: Int64? = nil, damaged: [JournalEntry] = []) {
         self.snapshot = snapshot
         self.records = records
+        self.lastSequence = lastSequence ?? [records.last?.sequence, snapshot?.sequence].compactMap { $0 }.max()
+        self.damaged = damaged
+    }
+}
+
+/// One entry of a machine's journal, as messages name it: `record 7`, `snapshot 4`.
+public enum JournalEntry: Hashable, Sendable, CustomStringConvertible {
+    /// The record of this sequence number.
+    case record(Int64)
+    /// The snapshot of this sequence number.
+    case snapshot(Int64)
+
+    /// `record N` or `snapshot N`.
+    public var description: String {
+        switch self {
+        case .record(let sequence): "record \(sequence)"
+        case .snapshot(let sequence): "snapshot \(sequence)"
+        }
     }
 }
 
@@ -59,6 +83,9 @@ public enum JournalError: Error, Equatable, CustomStringConvertible {
     case newerSchema(found: Int32, supported: Int32)
     /// The database said no: its result code and its message (D10).
     case database(code: Int32, message: String)
+    /// The file could be opened only to be read (D119): no permission to write it or its folder,
+    /// or a read-only file system.
+    case readOnly(path: String)
 
     /// What went wrong and what to do about it.
     public var description: String {
@@ -67,8 +94,12 @@ public enum JournalError: Error, Equatable, CustomStringConvertible {
             "journal of '\(machine)': sequence number \(sequence) is not after \(last); number each record above the one before it and above `lastSequence(of:)`; nothing of the batch was written"
         case let .newerSchema(found, supported):
             "journal schema version \(found) is newer than this store's \(supported): open the file with the newer StateLoop that wrote it; it was left untouched"
+        case let .database(code, message) where code & 0xFF == 11 || code & 0xFF == 26:  // SQLITE_CORRUPT, SQLITE_NOTADB
+            "journal database error \(code): \(message): the file is damaged; restore it from a backup (`stateloop journal backup`), or start a new file"
         case let .database(code, message):
             "journal database error \(code): \(message)"
+        case let .readOnly(path):
+            "journal file \(path) can only be read: give this process the right to write it and its folder (SQLite writes \(path)-wal and \(path)-shm beside it), or read it with SQLiteJournalFile or `stateloop journal`; nothing was written and nothing was run"
         }
     }
 }
@@ -96,6 +127,13 @@ public protocol JournalStore: Sendable {
     /// The highest sequence number durable for `machine`, in a record or a snapshot; `nil` when
     /// nothing is (D6).
     func lastSequence(of machine: String) throws -> Int64?
+
+    /// Takes `machine` for `owner`, unless another owner whose process is still running holds it:
+    /// then returns that owner and takes nothing. An owner whose process ended holds nothing (D117).
+    func claim(_ machine: String, for owner: JournalOwner) throws -> JournalOwner?
+
+    /// Gives `machine` back, when `owner` holds it (D117).
+    func release(_ machine: String, by owner: JournalOwner) throws
 }
 
 extension JournalRecord {

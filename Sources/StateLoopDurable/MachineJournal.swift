@@ -17,6 +17,9 @@ final class MachineJournal<M: DurableMachine>: @unchecked Sendable {
     @usableFromInline let store: any JournalStore
     @usableFromInline let id: String
     @usableFromInline let options: DurableOptions
+    /// Who holds the machine's id in the store (D117), given back at the close; `nil` for a child
+    /// machine, whose id its parent's holds.
+    @usableFromInline let owner: JournalOwner?
     @usableFromInline let lock = NSLock()
     // Guarded by `lock`.
     @usableFromInline var state: M.State
@@ -35,10 +38,14 @@ final class MachineJournal<M: DurableMachine>: @unchecked Sendable {
     /// does not depend on the `initial` of a later start; a restarted one records its runs that
     /// must not run again as finished (D46).
     @inlinable
-    init(_ id: String, store: any JournalStore, restored: RestoredMachine<M>, options: DurableOptions, now: Int64) throws {
+    init(
+        _ id: String, store: any JournalStore, restored: RestoredMachine<M>, options: DurableOptions, now: Int64,
+        owner: JournalOwner? = nil
+    ) throws {
         self.store = store
         self.id = id
         self.options = options
+        self.owner = owner
         state = restored.state
         book = restored.book
         sequence = restored.sequence ?? 0
@@ -103,7 +110,8 @@ final class MachineJournal<M: DurableMachine>: @unchecked Sendable {
     }
 
     /// The system ended: a snapshot of its last state, unless it failed or nothing changed since
-    /// the last one (D34). Returns the error that stopped the system, if any.
+    /// the last one (D34), and its id given back (D117). Returns the error that stopped the
+    /// system, if any.
     @inlinable
     func close() -> (any Error)? {
         lock.withLock {
@@ -111,6 +119,9 @@ final class MachineJournal<M: DurableMachine>: @unchecked Sendable {
             closed = true
             if failed == nil, sequence > snapshotSequence {
                 do { try snapshot(at: options.wallClock.now()) } catch { failed = error }
+            }
+            if let owner {
+                do { try store.release(id, by: owner) } catch { failed = failed ?? error }
             }
             return failed
         }

@@ -9,17 +9,25 @@
 import CSQLite
 import Foundation
 
-/// Everything a store holds of one machine, in sequence order: every snapshot and every record.
+/// Everything a store holds of one machine, in sequence order: every snapshot and every record,
+/// with what the file found wrong with them (D111, D114).
 public struct JournalHistory: Sendable, Equatable {
     /// Every snapshot, by rising sequence number.
     public var snapshots: [JournalSnapshot]
     /// Every record, by rising sequence number.
     public var records: [JournalRecord]
+    /// The machine's last sequence number, as the file's index gives it (D6, D114).
+    public var lastSequence: Int64?
+    /// The entries whose stored bytes do not match the checksum stored beside them (D111).
+    public var damaged: [JournalEntry]
 
-    /// The history of a machine: `snapshots` and `records`, each in sequence order.
-    public init(snapshots: [JournalSnapshot], records: [JournalRecord]) {
+    /// The history of a machine: `snapshots` and `records`, each in sequence order;
+    /// `lastSequence` defaults to the last of them.
+    public init(snapshots: [JournalSnapshot], records: [JournalRecord], lastSequence: Int64? = nil, damaged: [JournalEntry] = []) {
         self.snapshots = snapshots
         self.records = records
+        self.lastSequence = lastSequence ?? [records.last?.sequence, snapshots.last?.sequence].compactMap { $0 }.max()
+        self.damaged = damaged
     }
 }
 
@@ -33,6 +41,8 @@ public enum JournalFileError: Error, Equatable, CustomStringConvertible {
     case newerSchema(path: String, found: Int32, supported: Int32)
     /// SQLite failed while reading: its result code and message.
     case database(path: String, code: Int32, message: String)
+    /// A backup's output file exists already; it was not touched (D121).
+    case outputExists(path: String)
 
     /// What went wrong and what to do about it.
     public var description: String {
@@ -45,6 +55,8 @@ public enum JournalFileError: Error, Equatable, CustomStringConvertible {
             "\(path): journal schema version \(found) is newer than this build's \(supported): read it with the newer StateLoop that wrote it; it was left untouched"
         case let .database(path, code, message):
             "\(path): SQLite error \(code) while reading the journal: \(message)"
+        case let .outputExists(path):
+            "\(path) exists: give a backup a new file, so that no file is half overwritten; it was left untouched"
         }
     }
 }
@@ -56,6 +68,13 @@ public enum JournalFileError: Error, Equatable, CustomStringConvertible {
 public final class SQLiteJournalFile: @unchecked Sendable {
     /// The path the file was opened at, as given.
     public let path: String
+    /// Whether the file looks like it lost its `-wal` file (D122): `FILE-shm` is there and
+    /// `FILE-wal` is not, which SQLite never leaves (it deletes both at the last close, and a
+    /// crash leaves both). A journal whose two files were both deleted cannot be told.
+    public let lostWAL: Bool
+    /// The file's schema version (D9): entries of a schema 1 file carry no checksum, and are not
+    /// checked until `SQLiteJournalStore` upgrades the file (D113).
+    public private(set) var schemaVersion: Int32 = 0
     private let db: OpaquePointer
 
     /// Opens the journal at `path` read-only; refuses a missing file, one that is not a journal,
@@ -63,6 +82,8 @@ public final class SQLiteJournalFile: @unchecked Sendable {
     public init(path: String) throws(JournalFileError) {
         self.path = path
         guard FileManager.default.fileExists(atPath: path) else { throw .missing(path: path) }
+        // Before SQLite opens the file, which may create or remove its companions.
+        lostWAL = FileManager.default.fileExists(atPath: path + "-shm") && !FileManager.default.fileExists(atPath: path + "-wal")
         var handle: OpaquePointer?
         let opened = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX, nil)
         guard let handle else { throw .database(path: path, code: opened, message: String(cString: sqlite3_errstr(opened))) }
@@ -79,8 +100,9 @@ public final class SQLiteJournalFile: @unchecked Sendable {
         if version > SQLiteJournalStore.schemaVersion {
             throw .newerSchema(path: path, found: version, supported: SQLiteJournalStore.schemaVersion)
         }
+        schemaVersion = version
         let tables = try rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('journal', 'snapshot')") { Self.text($0, 0) }
-        guard version == SQLiteJournalStore.schemaVersion, Set(tables) == ["journal", "snapshot"] else {
+        guard version >= 1, Set(tables) == ["journal", "snapshot"] else {
             throw .notAJournal(path: path, reason: "a SQLite database without the journal's tables")
         }
     }
@@ -94,18 +116,41 @@ public final class SQLiteJournalFile: @unchecked Sendable {
         try rows("SELECT machine FROM journal UNION SELECT machine FROM snapshot ORDER BY machine") { Self.text($0, 0) }
     }
 
-    /// Every snapshot and every record of `machine`, in sequence order; empty for an unknown id.
+    /// Every snapshot and every record of `machine`, in sequence order, with its last sequence
+    /// number and the entries whose checksum fails (none checked in a schema 1 file); empty for an
+    /// unknown id.
     public func history(of machine: String) throws(JournalFileError) -> JournalHistory {
         // One read transaction, so that the snapshots and the records are of the same moment.
         try execute("BEGIN DEFERRED")
         defer { _ = sqlite3_exec(db, "COMMIT", nil, nil, nil) }
-        let snapshots = try rows("SELECT seq, state FROM snapshot WHERE machine = ?1 ORDER BY seq", binding: machine) {
-            JournalSnapshot(sequence: sqlite3_column_int64($0, 0), state: Self.blob($0, 1))
+        let checked = schemaVersion >= 2
+        let crc = checked ? "crc" : "NULL"
+        var damaged: [JournalEntry] = []
+        let snapshots = try rows("SELECT seq, state, \(crc) FROM snapshot WHERE machine = ?1 ORDER BY seq", binding: machine) { row in
+            let snapshot = JournalSnapshot(sequence: sqlite3_column_int64(row, 0), state: Self.blob(row, 1))
+            if checked, !SQLiteJournalStore.checksumMatches(row, 2, JournalChecksum.of(machine, snapshot.sequence, [snapshot.state])) {
+                damaged.append(.snapshot(snapshot.sequence))
+            }
+            return snapshot
         }
-        let records = try rows("SELECT seq, event, state FROM journal WHERE machine = ?1 ORDER BY seq", binding: machine) {
-            JournalRecord(sequence: sqlite3_column_int64($0, 0), event: Self.blob($0, 1), stateAfter: Self.blob($0, 2))
+        let records = try rows("SELECT seq, event, state, \(crc) FROM journal WHERE machine = ?1 ORDER BY seq", binding: machine) { row in
+            let record = JournalRecord(sequence: sqlite3_column_int64(row, 0), event: Self.blob(row, 1), stateAfter: Self.blob(row, 2))
+            if checked, !SQLiteJournalStore.checksumMatches(row, 3, JournalChecksum.of(machine, record.sequence, [record.event, record.stateAfter])) {
+                damaged.append(.record(record.sequence))
+            }
+            return record
         }
-        return JournalHistory(snapshots: snapshots, records: records)
+        let last = try rows(SQLiteJournalStore.lastSequenceSQL, binding: machine) { row in
+            sqlite3_column_type(row, 0) == SQLITE_NULL ? nil : sqlite3_column_int64(row, 0)
+        }
+        return JournalHistory(snapshots: snapshots, records: records, lastSequence: last.first ?? nil, damaged: damaged)
+    }
+
+    /// Writes a copy of the whole journal, the commits of its `-wal` file included, to the new
+    /// file `output`, in one read transaction (`VACUUM INTO`, D121); refuses an `output` that exists.
+    public func backup(to output: String) throws(JournalFileError) {
+        guard !FileManager.default.fileExists(atPath: output) else { throw .outputExists(path: output) }
+        _ = try rows("VACUUM INTO ?1", binding: output) { _ in () }
     }
 
     // MARK: - Statements

@@ -20,8 +20,9 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
         case powerLoss
     }
 
-    /// The schema this store writes and reads, kept in `PRAGMA user_version` (D9).
-    public static let schemaVersion: Int32 = 1
+    /// The schema this store writes and reads, kept in `PRAGMA user_version` (D9): 2 since
+    /// entries carry a checksum (D111; a file of schema 1 is upgraded when it is opened, D113).
+    public static let schemaVersion: Int32 = 2
 
     private let db: OpaquePointer
     private let mutex: OpaquePointer
@@ -30,6 +31,9 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     private let selectSnapshot: OpaquePointer
     private let selectRecords: OpaquePointer
     private let selectLast: OpaquePointer
+    private let selectOwner: OpaquePointer
+    private let insertOwner: OpaquePointer
+    private let deleteOwner: OpaquePointer
     private let begin: OpaquePointer
     private let beginRead: OpaquePointer
     private let commit: OpaquePointer
@@ -46,6 +50,12 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
             let error = JournalError.database(code: opened, message: String(cString: sqlite3_errmsg(handle)))
             sqlite3_close_v2(handle)
             throw error
+        }
+        // SQLite opens a file it may not write read-only, without a word: refused here, before any
+        // recovery, rather than at the first append after effects started (D119).
+        guard sqlite3_db_readonly(handle, "main") != 1 else {
+            sqlite3_close_v2(handle)
+            throw .readOnly(path: path)
         }
         // NULL when the library was built without threads (SQLITE_THREADSAFE=0): D12 needs them.
         guard let mutex = sqlite3_db_mutex(handle) else {
@@ -71,14 +81,14 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
                 prepared.append(statement)
                 return statement
             }
-            insertRecord = try prepare("INSERT INTO journal (machine, seq, event, state) VALUES (?1, ?2, ?3, ?4)")
-            insertSnapshot = try prepare("INSERT OR REPLACE INTO snapshot (machine, seq, state) VALUES (?1, ?2, ?3)")
-            selectSnapshot = try prepare("SELECT seq, state FROM snapshot WHERE machine = ?1 ORDER BY seq DESC LIMIT 1")
-            selectRecords = try prepare("SELECT seq, event, state FROM journal WHERE machine = ?1 AND seq > ?2 ORDER BY seq")
-            selectLast = try prepare("""
-                SELECT max(seq) FROM (SELECT max(seq) AS seq FROM journal WHERE machine = ?1
-                UNION ALL SELECT max(seq) FROM snapshot WHERE machine = ?1)
-                """)
+            insertRecord = try prepare("INSERT INTO journal (machine, seq, event, state, crc) VALUES (?1, ?2, ?3, ?4, ?5)")
+            insertSnapshot = try prepare("INSERT OR REPLACE INTO snapshot (machine, seq, state, crc) VALUES (?1, ?2, ?3, ?4)")
+            selectSnapshot = try prepare("SELECT seq, state, crc FROM snapshot WHERE machine = ?1 ORDER BY seq DESC LIMIT 1")
+            selectRecords = try prepare("SELECT seq, event, state, crc FROM journal WHERE machine = ?1 AND seq > ?2 ORDER BY seq")
+            selectLast = try prepare(Self.lastSequenceSQL)
+            selectOwner = try prepare("SELECT pid, started, system FROM owner WHERE machine = ?1")
+            insertOwner = try prepare("INSERT OR REPLACE INTO owner (machine, pid, started, system) VALUES (?1, ?2, ?3, ?4)")
+            deleteOwner = try prepare("DELETE FROM owner WHERE machine = ?1 AND pid = ?2 AND started = ?3 AND system = ?4")
             begin = try prepare("BEGIN IMMEDIATE")
             beginRead = try prepare("BEGIN DEFERRED")
             commit = try prepare("COMMIT")
@@ -91,7 +101,10 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     }
 
     deinit {
-        for statement in [insertRecord, insertSnapshot, selectSnapshot, selectRecords, selectLast, begin, beginRead, commit, rollback] {
+        for statement in [
+            insertRecord, insertSnapshot, selectSnapshot, selectRecords, selectLast, selectOwner, insertOwner, deleteOwner,
+            begin, beginRead, commit, rollback,
+        ] {
             sqlite3_finalize(statement)
         }
         sqlite3_close_v2(db)
@@ -119,6 +132,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
                 try record.checkFollows(last, in: machine)
                 defer { sqlite3_reset(insertRecord) }
                 sqlite3_bind_int64(insertRecord, 2, record.sequence)
+                sqlite3_bind_int64(insertRecord, 5, Int64(JournalChecksum.of(machine, record.sequence, [record.event, record.stateAfter])))
                 let result = record.event.withUnsafeBytes { event in
                     record.stateAfter.withUnsafeBytes { state in Self.stepBinding(event, state, from: 3, insertRecord) }
                 }
@@ -134,21 +148,28 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
             defer { sqlite3_reset(insertSnapshot) }
             try bind(machine, 1, insertSnapshot)
             sqlite3_bind_int64(insertSnapshot, 2, snapshot.sequence)
+            sqlite3_bind_int64(insertSnapshot, 4, Int64(JournalChecksum.of(machine, snapshot.sequence, [snapshot.state])))
             let result = snapshot.state.withUnsafeBytes { state in Self.stepBinding(state, nil, from: 3, insertSnapshot) }
             guard result == SQLITE_DONE else { throw Self.error(result, db) }
         }
     }
 
-    /// The latest snapshot and the records after it, read in one transaction (D5).
+    /// The latest snapshot and the records after it, read in one transaction (D5), with the
+    /// machine's last sequence number and the entries whose checksum fails (D111, D114).
     public func recover(_ machine: String) throws(JournalError) -> JournalRecovery {
         // One read transaction, so the snapshot and the records are of the same moment.
         try transaction(writing: false) { () throws(JournalError) in
             var snapshot: JournalSnapshot?
+            var damaged: [JournalEntry] = []
             do {
                 defer { sqlite3_reset(selectSnapshot) }
                 try bind(machine, 1, selectSnapshot)
                 if try step(selectSnapshot) {
-                    snapshot = JournalSnapshot(sequence: sqlite3_column_int64(selectSnapshot, 0), state: Self.bytes(selectSnapshot, 1))
+                    let read = JournalSnapshot(sequence: sqlite3_column_int64(selectSnapshot, 0), state: Self.bytes(selectSnapshot, 1))
+                    if !Self.checksumMatches(selectSnapshot, 2, JournalChecksum.of(machine, read.sequence, [read.state])) {
+                        damaged.append(.snapshot(read.sequence))
+                    }
+                    snapshot = read
                 }
             }
             defer { sqlite3_reset(selectRecords) }
@@ -156,13 +177,17 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
             sqlite3_bind_int64(selectRecords, 2, snapshot?.sequence ?? .min)
             var records: [JournalRecord] = []
             while try step(selectRecords) {
-                records.append(JournalRecord(
+                let record = JournalRecord(
                     sequence: sqlite3_column_int64(selectRecords, 0),
                     event: Self.bytes(selectRecords, 1),
                     stateAfter: Self.bytes(selectRecords, 2)
-                ))
+                )
+                if !Self.checksumMatches(selectRecords, 3, JournalChecksum.of(machine, record.sequence, [record.event, record.stateAfter])) {
+                    damaged.append(.record(record.sequence))
+                }
+                records.append(record)
             }
-            return JournalRecovery(snapshot: snapshot, records: records)
+            return JournalRecovery(snapshot: snapshot, records: records, lastSequence: try lastSequenceLocked(machine), damaged: damaged)
         }
     }
 
@@ -171,7 +196,54 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
         try locked { () throws(JournalError) in try lastSequenceLocked(machine) }
     }
 
+    /// Takes `machine` for `owner` in one `BEGIN IMMEDIATE` transaction, unless the owner row
+    /// names another owner whose process still runs, which it returns (D117).
+    public func claim(_ machine: String, for owner: JournalOwner) throws(JournalError) -> JournalOwner? {
+        try transaction { () throws(JournalError) in
+            do {
+                defer { sqlite3_reset(selectOwner) }
+                try bind(machine, 1, selectOwner)
+                if try step(selectOwner) {
+                    let holder = JournalOwner(
+                        pid: sqlite3_column_int(selectOwner, 0), started: sqlite3_column_int64(selectOwner, 1),
+                        system: sqlite3_column_int64(selectOwner, 2))
+                    if holder != owner, holder.isRunning { return holder }
+                }
+            }
+            try stepOwner(insertOwner, machine, owner)
+            return nil
+        }
+    }
+
+    /// Deletes the owner row of `machine` when it names `owner` (D117).
+    public func release(_ machine: String, by owner: JournalOwner) throws(JournalError) {
+        try transaction { () throws(JournalError) in try stepOwner(deleteOwner, machine, owner) }
+    }
+
     // MARK: - Statements
+
+    /// Steps `statement` with `machine` and `owner` bound to ?1 … ?4.
+    private func stepOwner(_ statement: OpaquePointer, _ machine: String, _ owner: JournalOwner) throws(JournalError) {
+        defer { sqlite3_reset(statement) }
+        try bind(machine, 1, statement)
+        sqlite3_bind_int(statement, 2, owner.pid)
+        sqlite3_bind_int64(statement, 3, owner.started)
+        sqlite3_bind_int64(statement, 4, owner.system)
+        _ = try step(statement)
+    }
+
+    /// The highest sequence number of machine ?1 in a record or a snapshot (D6); the journal's
+    /// readers ask it beside the entries, so that entries a damaged file does not return show (D114).
+    static let lastSequenceSQL = """
+        SELECT max(seq) FROM (SELECT max(seq) AS seq FROM journal WHERE machine = ?1
+        UNION ALL SELECT max(seq) FROM snapshot WHERE machine = ?1)
+        """
+
+    /// Whether the checksum in `column` (NULL: none) is `expected` (D111): a row without one, or
+    /// with a value that is not a checksum, fails.
+    static func checksumMatches(_ statement: OpaquePointer, _ column: Int32, _ expected: UInt32) -> Bool {
+        sqlite3_column_type(statement, column) == SQLITE_INTEGER && sqlite3_column_int64(statement, column) == Int64(expected)
+    }
 
     private func lastSequenceLocked(_ machine: String) throws(JournalError) -> Int64? {
         defer { sqlite3_reset(selectLast) }
@@ -257,24 +329,63 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
 
     // MARK: - Schema
 
-    /// Creates the schema of a new file (one that no other connection created first).
+    /// Creates the schema of a new file, or upgrades one of schema 1 (D113), in one transaction
+    /// (so that of several connections opening a file at once, one does it and the others see it).
     private static func migrate(_ db: OpaquePointer) throws(JournalError) {
         try execute("BEGIN IMMEDIATE", on: db)
         do throws(JournalError) {
-            if try userVersion(db) == 0 {
+            switch try userVersion(db) {
+            case 0:
                 try execute("""
                     CREATE TABLE journal (machine TEXT NOT NULL, seq INTEGER NOT NULL, event BLOB NOT NULL,
-                        state BLOB NOT NULL, PRIMARY KEY (machine, seq)) WITHOUT ROWID;
+                        state BLOB NOT NULL, crc INTEGER NOT NULL, PRIMARY KEY (machine, seq)) WITHOUT ROWID;
                     CREATE TABLE snapshot (machine TEXT NOT NULL, seq INTEGER NOT NULL, state BLOB NOT NULL,
-                        PRIMARY KEY (machine, seq)) WITHOUT ROWID;
+                        crc INTEGER NOT NULL, PRIMARY KEY (machine, seq)) WITHOUT ROWID;
+                    \(ownerTable);
                     PRAGMA user_version = \(schemaVersion);
                     """, on: db)
+            case 1:
+                // Schema 1 kept no checksums: the rows get the checksums of their bytes as they are
+                // now, so damage done before the upgrade cannot be told (D113).
+                try registerChecksumFunction(db)
+                try execute("""
+                    ALTER TABLE journal ADD COLUMN crc INTEGER;
+                    ALTER TABLE snapshot ADD COLUMN crc INTEGER;
+                    UPDATE journal SET crc = stateloop_crc32c(machine, seq, event, state);
+                    UPDATE snapshot SET crc = stateloop_crc32c(machine, seq, state);
+                    \(ownerTable);
+                    PRAGMA user_version = \(schemaVersion);
+                    """, on: db)
+            default:
+                break
             }
             try execute("COMMIT", on: db)
         } catch {
             _ = sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
             throw error
         }
+    }
+
+    /// Who runs each machine id (D117): the process and the durable system in it.
+    private static let ownerTable = """
+        CREATE TABLE owner (machine TEXT NOT NULL PRIMARY KEY, pid INTEGER NOT NULL, started INTEGER NOT NULL,
+            system INTEGER NOT NULL) WITHOUT ROWID
+        """
+
+    /// `stateloop_crc32c(machine, seq, blob...)`: ``JournalChecksum`` in SQL, for the upgrade of a
+    /// schema 1 file (D113).
+    private static func registerChecksumFunction(_ db: OpaquePointer) throws(JournalError) {
+        let result = sqlite3_create_function_v2(db, "stateloop_crc32c", -1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, { context, count, values in
+            guard let values, count >= 2 else { return sqlite3_result_null(context) }
+            let machine = sqlite3_value_text(values[0]).map { String(cString: $0) } ?? ""
+            let parts = (2..<Int(count)).map { index -> [UInt8] in
+                let size = Int(sqlite3_value_bytes(values[index]))
+                guard size > 0, let base = sqlite3_value_blob(values[index]) else { return [] }
+                return Array(UnsafeRawBufferPointer(start: base, count: size))
+            }
+            sqlite3_result_int64(context, Int64(JournalChecksum.of(machine, sqlite3_value_int64(values[1]), parts)))
+        }, nil, nil, nil)
+        guard result == SQLITE_OK else { throw error(result, db) }
     }
 
     private static func userVersion(_ db: OpaquePointer) throws(JournalError) -> Int32 {

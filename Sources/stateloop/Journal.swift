@@ -6,11 +6,26 @@ import StateLoopDurable
 import StateLoopJournalReading
 import StateLoopSpec
 
-/// `stateloop journal DB`: what a durable machine's journal file holds (Docs/Durability.md
-/// "Tools for a journal", D83–D86). Reads the file read-only; every line starts with what it is,
-/// so the output greps.
+/// `stateloop journal`: the tools of a durable machine's journal file (Docs/Durability.md "Tools
+/// for a journal"): `show` (the default) and `backup`.
 struct Journal: ParsableCommand {
     static let configuration = CommandConfiguration(
+        abstract: "Show what a durable machine's journal file holds, or copy it safely.",
+        discussion: """
+            `stateloop journal DB` is `stateloop journal show DB`. A journal is its file and its \
+            -wal file: copy it with `stateloop journal backup DB OUT`, never with cp.
+            """,
+        subcommands: [JournalShow.self, JournalBackup.self],
+        defaultSubcommand: JournalShow.self
+    )
+}
+
+/// `stateloop journal [show] DB`: what a durable machine's journal file holds (Docs/Durability.md
+/// "Tools for a journal", D83–D86). Reads the file read-only; every line starts with what it is,
+/// so the output greps.
+struct JournalShow: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
         abstract: "Show what a durable machine's journal file holds.",
         discussion: """
             Lists every machine id of a SQLite journal (written by SQLiteJournalStore): its spec \
@@ -62,6 +77,10 @@ struct Journal: ParsableCommand {
         } catch {
             Console.printError("error: \(error)")
             throw ExitCode.usageOrIO
+        }
+        if file.lostWAL {
+            // D122: the commits in a deleted -wal file are gone, and nothing inside the file says so.
+            Console.printError("warning: \(database)-shm is there and \(database)-wal is not: the journal looks like it lost its -wal file (deleted or not copied after a crash), and with it the commits not yet in the file; what follows may lack them. Copy a journal with `stateloop journal backup`")
         }
         var lister = JournalListing(file: file, layouts: layouts, last: last)
         do {
@@ -125,6 +144,8 @@ struct JournalListing {
         let history = try file.history(of: id)
         print("machine \(id)")
         self.id = id
+        // Damaged entries and missing records, each named (D115).
+        unreadable += history.problems(of: id).map(\.description)
         try listEntries(id, history)
     }
 

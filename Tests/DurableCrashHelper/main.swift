@@ -156,7 +156,13 @@ let tally = Tally.durable(
             exit(1)
         }
     })
-try await tally.recovered()
+do {
+    try await tally.recovered()
+} catch {
+    // A refused start (D117): `onStop` says it too; either line ends the process.
+    say("stopped: \(error)\n")
+    exit(1)
+}
 for value in stride(from: shown.count + 1, through: events, by: 1) {
     tally.send(.add(value))
 }

@@ -16,6 +16,22 @@ func say(_ line: String, to fd: Int32 = 1) {
     _ = line.withCString { write(fd, $0, strlen($0)) }
 }
 
+// `--open-as-nobody DB`: opens DB as the user nobody when run as root (D119's test: a file root
+// cannot be refused), prints `opened`, or the error on standard error with status 1.
+if arguments.count == 3, arguments[1] == "--open-as-nobody" {
+    if getuid() == 0, setgid(65534) != 0 || setuid(65534) != 0 {
+        say("journal-crash-helper: cannot become nobody\n", to: 2)
+        exit(2)
+    }
+    do {
+        _ = try SQLiteJournalStore(path: arguments[2])
+        say("opened\n")
+        exit(0)
+    } catch {
+        say("\(error)\n", to: 2)
+        exit(1)
+    }
+}
 guard (3...4).contains(arguments.count), let batch = Int64(arguments[2]), batch > 0 else {
     say("usage: journal-crash-helper DB BATCH [MACHINE]\n", to: 2)
     exit(2)

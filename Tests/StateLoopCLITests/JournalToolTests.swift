@@ -122,7 +122,7 @@ import Testing
         sqlite3_close(db)
         let newer = try StateLoopTool.run(["journal", "newer.journal"], in: directory)
         #expect(newer.status == 2)
-        #expect(newer.stderr == "error: newer.journal: journal schema version 7 is newer than this build's 1: read it with the newer StateLoop that wrote it; it was left untouched\n")
+        #expect(newer.stderr == "error: newer.journal: journal schema version 7 is newer than this build's 2: read it with the newer StateLoop that wrote it; it was left untouched\n")
     }
 
     @Test("D85: a damaged entry, or a journal read with another spec, is named with the fix (exit status 2) and the rest is listed")
@@ -141,6 +141,55 @@ import Testing
         #expect(cut.output.hasSuffix("  last 1 events\n  event 12: unreadable, 2 bytes\n"))
         #expect(cut.stderr.hasPrefix("error: machine 'till': record 12 cannot be read ("))
         #expect(cut.stderr.hasSuffix("): the file is damaged\n"))
+    }
+
+    @Test("D115: an entry whose checksum fails and a missing record are named as errors (exit status 2), and the rest is listed")
+    func d115NamesChecksumMismatchesAndGaps() async throws {
+        let path = try await Self.tillJournal()
+        var db: OpaquePointer?
+        #expect(sqlite3_open(path, &db) == SQLITE_OK)
+        // Record 9's bytes changed behind the store's back, record 6 deleted.
+        #expect(sqlite3_exec(db, "UPDATE journal SET event = zeroblob(length(event)) WHERE seq = 9; DELETE FROM journal WHERE seq = 6", nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(db)
+        let result = try StateLoopTool.run(["journal", path, "--last", "1"])
+        #expect(result.status == 2)
+        #expect(result.output.hasPrefix("machine till\n"))
+        #expect(result.output.contains("\n  records 9, sequence 1...10\n"))
+        #expect(result.stderr.hasPrefix("""
+            error: journal of 'till': record 9 does not match its checksum: the file is damaged (a disk error, or a copy taken without its -wal file); restore the file from a backup (`stateloop journal backup`)
+            """))
+        #expect(result.stderr.contains("\nerror: journal of 'till': record 6 is missing (the records after the snapshot must run without a gap to the last one)"))
+    }
+
+    @Test("D121: `stateloop journal backup DB OUT` writes one file with every commit, the -wal file's too, and refuses an OUT that exists")
+    func d121BackupCopiesTheWAL() async throws {
+        let directory = try StateLoopTool.temporaryDirectory()
+        let path = directory.appending(path: "open.journal").path
+        // A store left open: its last commits are in open.journal-wal, not yet in open.journal.
+        let store = try SQLiteJournalStore(path: path)
+        try store.append((1...50).map { JournalRecord(sequence: $0, event: [UInt8($0)], stateAfter: []) }, to: "m")
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        let result = try StateLoopTool.run(["journal", "backup", path, "copy.journal"], in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.output == "backup copy.journal: every commit of \(path)\n")
+        let copy = try SQLiteJournalFile(path: directory.appending(path: "copy.journal").path)
+        #expect(try copy.history(of: "m") == JournalHistory(snapshots: [], records: (1...50).map { JournalRecord(sequence: $0, event: [UInt8($0)], stateAfter: []) }))
+        let again = try StateLoopTool.run(["journal", "backup", path, "copy.journal"], in: directory)
+        #expect(again.status == 2)
+        #expect(again.stderr == "error: copy.journal exists: give a backup a new file, so that no file is half overwritten; it was left untouched\n")
+        withExtendedLifetime(store) {}
+    }
+
+    @Test("D122: `stateloop journal` warns when the file's -shm is there and its -wal is not: a journal that looks like it lost its WAL")
+    func d122WarnsOfALostWAL() async throws {
+        let path = try await Self.tillJournal()
+        // What a crash leaves, with the -wal file deleted.
+        FileManager.default.createFile(atPath: path + "-shm", contents: Data(count: 32_768))
+        let result = try StateLoopTool.run(["journal", path, "--last", "0"])
+        #expect(result.stderr.hasPrefix("warning: \(path)-shm is there and \(path)-wal is not: the journal looks like it lost its -wal file"), "\(result.stderr)")
+        try FileManager.default.removeItem(atPath: path + "-shm")
+        let whole = try StateLoopTool.run(["journal", path, "--last", "0"])
+        #expect(whole.status == 0 && whole.stderr.isEmpty, "\(whole.stderr)")
     }
 
     @Test("D84: entries of a version neither --spec nor its lock lays out are shown raw, with both versions; a spec that does not persist is an error")

@@ -238,6 +238,9 @@ enum Restarting: TestMachine {
     typealias State = Office.State
     typealias Event = Office.Event
 
+    /// A later build of Office: it reads Office's journals (D120).
+    static var journalName: String { "Office" }
+
     static func reduce(_ state: inout State, _ event: Event) { Office.reduce(&state, event) }
     static func childRequests(in state: State) -> [(effect: String, request: any Equatable & Sendable)] {
         state.job.map { [("tally", "\($0)/\(state.forwarded.count)")] } ?? []
@@ -249,6 +252,9 @@ enum Renamed: TestMachine {
     typealias Run = NoRun
     typealias State = Office.State
     typealias Event = Office.Event
+
+    /// A later build of Office: it reads Office's journals (D120).
+    static var journalName: String { "Office" }
 
     static func reduce(_ state: inout State, _ event: Event) { Office.reduce(&state, event) }
     static func childRequests(in state: State) -> [(effect: String, request: any Equatable & Sendable)] {
@@ -305,4 +311,8 @@ final class CrashingStore: JournalStore, @unchecked Sendable {
 
     func recover(_ machine: String) throws -> JournalRecovery { try base.recover(machine) }
     func lastSequence(of machine: String) throws -> Int64? { try base.lastSequence(of: machine) }
+
+    // A dead process holds nothing (D117): a "crashed" store still gives the id back.
+    func claim(_ machine: String, for owner: JournalOwner) throws -> JournalOwner? { try base.claim(machine, for: owner) }
+    func release(_ machine: String, by owner: JournalOwner) throws { try base.release(machine, by: owner) }
 }

@@ -67,6 +67,10 @@ final class ScriptedStore: JournalStore, @unchecked Sendable {
     func lastSequence(of machine: String) throws -> Int64? {
         try base.lastSequence(of: machine)
     }
+
+    // A dead process holds nothing (D117): a "crashed" store still gives the id back.
+    func claim(_ machine: String, for owner: JournalOwner) throws -> JournalOwner? { try base.claim(machine, for: owner) }
+    func release(_ machine: String, by owner: JournalOwner) throws { try base.release(machine, by: owner) }
 }
 
 extension StoreKind {

@@ -23,6 +23,9 @@ enum ChangedTally: TestMachine {
     typealias State = Int
     typealias Event = Int
 
+    /// The machine it changed, whose journals it reads (D120).
+    static var journalName: String { "Tally" }
+
     static func reduce(_ state: inout Int, _ event: Int) { state += event >= 5 ? 2 * event : event }
 }
 

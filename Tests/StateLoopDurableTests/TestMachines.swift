@@ -273,6 +273,9 @@ enum CarefulPayments: TestMachine {
     typealias State = Payments.State
     typealias Event = Payments.Event
 
+    /// A later build of Payments: it reads Payments's journals (D120).
+    static var journalName: String { "Payments" }
+
     static func reduce(_ state: inout State, _ event: Event) { Payments.reduce(&state, event) }
     static func pendingRuns(in state: State) -> (queued: Int, runs: [Run]) { Payments.pendingRuns(in: state) }
 

@@ -12,6 +12,10 @@ public protocol DurableMachine: StateMachine, SendableMetatype where State: Jour
     /// refused.
     static var journalVersion: Int { get }
 
+    /// The name each snapshot of the machine's journal carries, so that a journal is opened only
+    /// by the machine that wrote it (Docs/Durability.md D120); the default is the type's name.
+    static var journalName: String { get }
+
     /// The pure reducer the system runs (no trace).
     static func reduce(_ state: inout State, _ event: Event)
 
@@ -46,6 +50,12 @@ public protocol DurableMachine: StateMachine, SendableMetatype where State: Jour
 }
 
 extension DurableMachine {
+    /// The name each snapshot of the machine's journal carries, so that a journal is opened only
+    /// by the machine that wrote it (Docs/Durability.md D120): the type's name (a generated
+    /// machine's is its spec's `machine:`). A machine renamed in code keeps reading its journals
+    /// by declaring its old name here.
+    public static var journalName: String { String(describing: Self.self) }
+
     /// Every run runs again after a restart (D37, D45).
     public static func rerunsAfterRestart(_ run: Run) -> Bool { true }
 
