@@ -36,7 +36,7 @@ import Testing
         let hello = try #require(messages.first)
         let expected: NSDictionary = [
             "type": "hello", "protocol": 1, "instance": "Counter#1", "machine": "Counter",
-            "spec": "Counter.machine.yml", "parent": NSNull(), "journalVersion": NSNull(),
+            "spec": "Counter.machine.yml", "fingerprint": BranchFingerprint.of(Counter.transitions), "parent": NSNull(), "journalVersion": NSNull(),
         ]
         #expect(NSDictionary(dictionary: hello) == expected, "\(hello)")
         #expect(Self.of(messages, type: "hello", instance: "Counter#1").count == 1)

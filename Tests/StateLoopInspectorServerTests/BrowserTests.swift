@@ -14,7 +14,7 @@ import Testing
     /// The page's panel of `instance`, as a CSS selector.
     static func panel(_ instance: String) -> String { #"[data-instance="\#(instance)"]"# }
 
-    @Test("I38, I39, I40, I41, I43, I47, I49: live steps, time travel, the replay mismatch, the export, a child, its loop and a journal, in Chromium")
+    @Test("I38, I39, I40, I41, I43, I47, I49, I74: live steps, time travel, the replay mismatch, the export, a child, its loop and a journal, in Chromium")
     func i38ThePageInABrowser() async throws {
         try FileManager.default.createDirectory(at: Self.screenshots, withIntermediateDirectories: true)
         let inspector = try RunningInspector(builtExecutable("stateloop-inspect"), ["--port", "0"])
@@ -40,7 +40,7 @@ import Testing
             return names ?? []
         }
 
-        try await page.open(inspector.base)
+        try await page.open(inspector.page)
         try await page.wait("the page to connect", until: "return document.getElementById('status').textContent === 'connected';")
         try await shot("01-empty")
 
@@ -63,6 +63,8 @@ import Testing
         try await send(run.filter { seq($0) == 1 })
         try await page.wait("step 1", until: "return !!document.querySelector('\(light) .step[data-seq=\"1\"]');")
         #expect(try await lit(light) == ["green"])
+        // I74: red's timer fired, as a test receives it.
+        #expect(try await page.run("return document.querySelector('\(light) .step[data-seq=\"1\"] .event').textContent;") as? String == "timer: .red")
         #expect(try await page.run("return document.querySelector('\(light) [id=\"branch-3\"]').classList.contains('taken');") as? Bool == true)
         let diff = try await page.run("return [...document.querySelectorAll('\(light) .step[data-seq=\"1\"] .del, \(light) .step[data-seq=\"1\"] .ins')].map(e => e.textContent);") as? [String]
         #expect(diff == ["−   mode: .red,", "−   cycles: 0", "+   mode: .green,", "+   cycles: 1"])
@@ -122,7 +124,7 @@ import Testing
         // I44, I46, I47: a durable Till's journal, read offline by another inspector, in the same tab.
         let offline = try RunningInspector(
             builtExecutable("stateloop-inspect"), ["--port", "0", "--journal", try await JournalTests.tillJournal(), "--spec", "Specs/Till.machine.yml"])
-        try await page.open(offline.base)
+        try await page.open(offline.page)
         let till = Self.panel("till")
         try await page.wait("the journal's last step", until: "return !!document.querySelector('\(till) .step[data-seq=\"5\"]') && !!document.querySelector('\(till) g.active');")
         #expect(try await lit(till) == ["closing", "cluster_books"])
@@ -140,9 +142,9 @@ import Testing
         let inspector = try RunningInspector(builtExecutable("stateloop-inspect"), ["--port", "0"])
         let page = try await WebDriver()
         do {
-            try await page.open(inspector.base)
+            try await page.open(inspector.page)
             try await page.wait("the page to connect", until: "return document.getElementById('status').textContent === 'connected';")
-            let run = TrafficLight.system().inspected(TrafficLight.self, by: Inspector(url: "ws://127.0.0.1:\(inspector.base.port!)/app")).start { _ in }
+            let run = TrafficLight.system().inspected(TrafficLight.self, by: Inspector(url: "ws://127.0.0.1:\(inspector.port)/app")).start { _ in }
             // The instance's number counts the TrafficLights of this test process.
             let light = #"[data-instance^="TrafficLight#"]"#
             func lit() async throws -> [String] {
@@ -177,7 +179,7 @@ import Testing
         let inspector = try RunningInspector(builtExecutable("stateloop-inspect"), ["--port", "0"])
         let page = try await WebDriver()
         do {
-            try await page.open(inspector.base)
+            try await page.open(inspector.page)
             try await page.wait("the page to connect", until: "return document.getElementById('status').textContent === 'connected';")
             // 20,500 steps of one instance, in batches of 250 as the server sends them (I63).
             let kept = try await page.run("""

@@ -1,4 +1,6 @@
 import Foundation
+import StateLoopExamples
+import StateLoopInspector
 import StateLoopTestSupport
 import Testing
 @testable import StateLoopInspectorServer
@@ -24,13 +26,35 @@ let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
         #expect(named.contains("<title>flashing</title>"))
 
         let missing = await Diagrams(specs: [], searchRoot: folder.path).svg(forSpecNamed: "Door.machine.yml")
-        #expect(throws: InspectorError.spec("no spec Door.machine.yml was given on the command line or found under \(folder.path): name it, `stateloop inspect path/to/Door.machine.yml`")) { try missing.get() }
+        #expect(throws: InspectorError.spec("no spec Door.machine.yml was given on the command line or found in the folder stateloop inspect runs in or below it: name it, `stateloop inspect path/to/Door.machine.yml`")) { try missing.get() }
 
         try "machine: Broken\nstates: [".write(to: folder.appending(path: "Broken.machine.yml"), atomically: true, encoding: .utf8)
         let broken = await Diagrams(specs: [], searchRoot: folder.path).svg(forSpecNamed: "Broken.machine.yml")
         #expect(throws: (any Error).self) { try broken.get() }
         if case .failure(let error) = broken {
-            #expect(error.description.hasPrefix("\(folder.path)/Broken.machine.yml has errors (`stateloop check \(folder.path)/Broken.machine.yml` lists them):\n\(folder.path)/Broken.machine.yml:"))
+            #expect(error.description.hasPrefix("Broken.machine.yml has errors (`stateloop check Broken.machine.yml` lists them):\nBroken.machine.yml:"), "\(error)")
+        }
+    }
+
+    @Test("I73: a hello's spec must be a *.machine.yml file name; a spec found below the folder is named by its path there")
+    func i73OnlySpecs() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "inspector-i73-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appending(path: "Specs"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "api_key: s3cret\n".write(to: folder.appending(path: "secrets.yml"), atomically: true, encoding: .utf8)
+        try "machine: Broken\nstates: [".write(to: folder.appending(path: "Specs/Broken.machine.yml"), atomically: true, encoding: .utf8)
+        let diagrams = Diagrams(specs: [], searchRoot: folder.path)
+        for name in ["secrets.yml", "../secrets.yml", "Specs/Broken.machine.yml", ".machine.yml", ""] {
+            await #expect(throws: InspectorError.spec("'\(name)' is not a spec's file name (NAME.machine.yml): the app's machine must be generated from a *.machine.yml")) {
+                try await diagrams.svg(forSpecNamed: name).get()
+            }
+        }
+        let broken = await diagrams.svg(forSpecNamed: "Broken.machine.yml")
+        if case .failure(let error) = broken {
+            #expect(error.description.hasPrefix("Specs/Broken.machine.yml has errors (`stateloop check Specs/Broken.machine.yml` lists them):\nSpecs/Broken.machine.yml:"), "\(error)")
+            #expect(!error.description.contains(folder.path))
+        } else {
+            Issue.record("a broken spec was drawn")
         }
     }
 
@@ -65,5 +89,25 @@ let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
         // Both legs of a loop name the same branches.
         #expect(Dictionary(grouping: legs, by: { $0 }).values.map(\.count) == [2, 2], "\(legs)")
         #expect(Set(legs.joined()).isDisjoint(with: arrows), "a branch is drawn once")
+    }
+
+    @Test("I76: of the specs of a hello's file name, the one whose branches give its fingerprint is drawn; none, and the page says so")
+    func i76TheAppsSpec() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "inspector-i76-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appending(path: "Tests/Fixtures"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let spec = try String(contentsOf: packageRoot.appending(path: "Specs/Counter.machine.yml"), encoding: .utf8)
+        // A shallower copy that is another machine (a fixture of the same name), and the app's own deeper down.
+        try spec.replacingOccurrences(of: "counting", with: "fixture").write(to: folder.appending(path: "Counter.machine.yml"), atomically: true, encoding: .utf8)
+        try spec.write(to: folder.appending(path: "Tests/Fixtures/Counter.machine.yml"), atomically: true, encoding: .utf8)
+        let diagrams = Diagrams(specs: [], searchRoot: folder.path)
+
+        let apps = try await diagrams.svg(forSpecNamed: "Counter.machine.yml", fingerprint: BranchFingerprint.of(Counter.transitions)).get()
+        #expect(apps.contains("<title>counting</title>") && !apps.contains("fixture"))
+        // Without a fingerprint (a journal's hello), the shallowest.
+        #expect(try await diagrams.svg(forSpecNamed: "Counter.machine.yml").get().contains("<title>fixture</title>"))
+        await #expect(throws: InspectorError.spec("no spec Counter.machine.yml found is the one the app was generated from (its branches differ: Counter.machine.yml, Tests/Fixtures/Counter.machine.yml): name the app's own, `stateloop inspect path/to/Counter.machine.yml`")) {
+            try await diagrams.svg(forSpecNamed: "Counter.machine.yml", fingerprint: "0123456789abcdef").get()
+        }
     }
 }
