@@ -74,7 +74,9 @@ public actor InspectorStore {
     /// Who sends a message (I69): an app's `/app` connection, which `connect()` names, or the
     /// inspector itself (a journal read offline).
     public enum Sender: Hashable, Sendable {
+        /// The inspector itself: what it read from a journal, which no connection may take.
         case inspector
+        /// One `/app` connection, for as long as it is open.
         case connection(UUID)
     }
 

@@ -9,10 +9,16 @@ import Testing
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 @Suite struct DiagramTests {
+    /// A new folder `inspector-NAME-…` in the temporary directory, with the folder `subfolder` in it.
+    static func folder(_ name: String, containing subfolder: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "inspector-\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appending(path: subfolder), withIntermediateDirectories: true)
+        return folder
+    }
+
     @Test("I34: a spec named on the command line, else found by its file name below the current folder")
     func i34Lookup() async throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "inspector-i34-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appending(path: "deep/er"), withIntermediateDirectories: true)
+        let folder = try Self.folder("i34", containing: "deep/er")
         defer { try? FileManager.default.removeItem(at: folder) }
         let spec = try String(contentsOf: packageRoot.appending(path: "Specs/Counter.machine.yml"), encoding: .utf8)
         try spec.write(to: folder.appending(path: "deep/Counter.machine.yml"), atomically: true, encoding: .utf8)
@@ -38,8 +44,7 @@ let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
 
     @Test("I73: a hello's spec must be a *.machine.yml file name; a spec found below the folder is named by its path there")
     func i73OnlySpecs() async throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "inspector-i73-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appending(path: "Specs"), withIntermediateDirectories: true)
+        let folder = try Self.folder("i73", containing: "Specs")
         defer { try? FileManager.default.removeItem(at: folder) }
         try "api_key: s3cret\n".write(to: folder.appending(path: "secrets.yml"), atomically: true, encoding: .utf8)
         try "machine: Broken\nstates: [".write(to: folder.appending(path: "Specs/Broken.machine.yml"), atomically: true, encoding: .utf8)
@@ -93,8 +98,7 @@ let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
 
     @Test("I76: of the specs of a hello's file name, the one whose branches give its fingerprint is drawn; none, and the page says so")
     func i76TheAppsSpec() async throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "inspector-i76-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appending(path: "Tests/Fixtures"), withIntermediateDirectories: true)
+        let folder = try Self.folder("i76", containing: "Tests/Fixtures")
         defer { try? FileManager.default.removeItem(at: folder) }
         let spec = try String(contentsOf: packageRoot.appending(path: "Specs/Counter.machine.yml"), encoding: .utf8)
         // A shallower copy that is another machine (a fixture of the same name), and the app's own deeper down.
