@@ -271,13 +271,16 @@ const token = encodeURIComponent(new URLSearchParams(location.search).get("token
 
 function connect() {
   const status = document.getElementById("status");
-  if (!token) { status.textContent = "no token: open the address stateloop inspect printed (http://…/?token=…)"; return; }
+  const refused = "refused: open the address stateloop inspect printed (http://…/?token=…; the token is new each run)";
+  if (!token) { status.textContent = refused; return; }
   const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/page?token=" + token);
-  ws.onopen = () => { status.textContent = "connected"; status.className = "connected"; };
+  let opened = false;
+  ws.onopen = () => { opened = true; status.textContent = "connected"; status.className = "connected"; };
   // Each frame is a batch: a JSON array of messages (I63).
   ws.onmessage = ev => receiveBatch(JSON.parse(ev.data));
   ws.onclose = () => {
-    status.textContent = "disconnected: reconnecting…"; status.className = "";
+    // Never opened: the server refused this page's token (I68), or is not there.
+    status.textContent = opened ? "disconnected: reconnecting…" : refused + " (or the inspector is not running)"; status.className = "";
     // The server sends everything again: start afresh.
     instances.clear(); document.getElementById("instances").textContent = ""; received = 0;
     setTimeout(connect, 1000);

@@ -174,6 +174,24 @@ import Testing
         await page.quit()
     }
 
+    @Test("I68: the page opened without the run's token, or with another's, says to open the printed address")
+    func i68APageWithoutTheToken() async throws {
+        let inspector = try RunningInspector(builtExecutable("stateloop-inspect"), ["--port", "0"])
+        let page = try await WebDriver()
+        do {
+            for address in [inspector.base, URL(string: "?token=0123456789abcdef0123456789abcdef", relativeTo: inspector.base)!] {
+                try await page.open(address)
+                try await page.wait("the refusal", until: "return document.getElementById('status').textContent.startsWith('refused: open the address stateloop inspect printed');")
+            }
+            try await page.open(inspector.page)
+            try await page.wait("the page to connect", until: "return document.getElementById('status').textContent === 'connected';")
+        } catch {
+            await page.quit()
+            throw error
+        }
+        await page.quit()
+    }
+
     @Test("I65: the page keeps its last 20,000 messages of an instance and one note of all it dropped, at the start")
     func i65ThePageBound() async throws {
         let inspector = try RunningInspector(builtExecutable("stateloop-inspect"), ["--port", "0"])
