@@ -1,4 +1,5 @@
 import Foundation
+import StateLoop
 import StateLoopExamples
 import StateLoopInspector
 import StateLoopTestSupport
@@ -112,6 +113,25 @@ let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
         #expect(try await diagrams.svg(forSpecNamed: "Counter.machine.yml").get().contains("<title>fixture</title>"))
         await #expect(throws: InspectorError.spec("no spec Counter.machine.yml found is the one the app was generated from (its branches differ: Counter.machine.yml, Tests/Fixtures/Counter.machine.yml): name the app's own, `stateloop inspect path/to/Counter.machine.yml`")) {
             try await diagrams.svg(forSpecNamed: "Counter.machine.yml", fingerprint: "0123456789abcdef").get()
+        }
+    }
+
+    @Test("I76: the fingerprint an app's machine sends is the one the inspector reads from its spec, for every example machine")
+    func i76BothSidesAgree() async throws {
+        let machines: [(file: String, transitions: [TransitionInfo])] = [
+            ("Checkout", Checkout.transitions), ("Counter", Counter.transitions), ("Downloader", Downloader.transitions),
+            ("GitHubSearch", GitHubSearch.transitions), ("Keyboard", Keyboard.transitions), ("Microwave", Microwave.transitions),
+            ("Movies", Movies.transitions), ("Payment", Payment.transitions), ("PlayCatch", PlayCatch.transitions),
+            ("Player", Player.transitions), ("SearchBox", SearchBox.transitions), ("SignIn", SignIn.transitions),
+            ("TCP", TCP.transitions), ("Till", Till.transitions), ("TrafficLight", TrafficLight.transitions),
+            ("Transfer", Transfer.transitions), ("Upload", Upload.transitions),
+        ]
+        let specs = try FileManager.default.contentsOfDirectory(atPath: packageRoot.appending(path: "Specs").path).filter { $0.hasSuffix(".machine.yml") }
+        #expect(specs.count == machines.count, "a spec of Specs/ is missing here")
+        let diagrams = Diagrams(specs: [], searchRoot: packageRoot.path)
+        for machine in machines {
+            let svg = await diagrams.svg(forSpecNamed: machine.file + ".machine.yml", fingerprint: BranchFingerprint.of(machine.transitions))
+            #expect(throws: Never.self, "\(machine.file)") { try svg.get() }
         }
     }
 }
