@@ -174,6 +174,39 @@ import Testing
         await page.quit()
     }
 
+    @Test("I66: a file:// document in Chromium can neither read /page, even with the token, nor attach to /app")
+    func i66AForeignDocument() async throws {
+        let inspector = try RunningInspector(builtExecutable("stateloop-inspect"), ["--port", "0"])
+        let evil = FileManager.default.temporaryDirectory.appending(path: "inspector-i66-\(UUID().uuidString).html")
+        defer { try? FileManager.default.removeItem(at: evil) }
+        // Each socket says whether it opened; the app's also tries to attach a fake instance.
+        try """
+            <!doctype html><title>evil</title><script>
+            window.results = {};
+            function attempt(name, url, onOpen) {
+              const ws = new WebSocket(url);
+              ws.onopen = () => { window.results[name] = "opened"; onOpen(ws); };
+              ws.onmessage = () => { window.results[name] = "read"; };
+              ws.onclose = () => { if (!window.results[name]) window.results[name] = "refused"; };
+            }
+            attempt("page", "ws://127.0.0.1:\(inspector.port)/page?token=\(inspector.token)", () => {});
+            attempt("app", "ws://127.0.0.1:\(inspector.port)/app", ws => ws.send(JSON.stringify({type: "hello", protocol: 1, instance: "Fake#1", machine: "Fake", spec: "Fake.machine.yml", parent: null, journalVersion: null})));
+            </script>
+            """.write(to: evil, atomically: true, encoding: .utf8)
+        let page = try await WebDriver()
+        do {
+            try await page.open(evil)
+            try await page.wait("both sockets", until: "return !!window.results.page && !!window.results.app;")
+            #expect(try await page.run("return [window.results.page, window.results.app];") as? [String] == ["refused", "refused"])
+            #expect(try await inspector.get("/stats").body == #"{"kept":0,"limitPerInstance":20000}"#)
+            try await page.screenshot(to: Self.screenshots.appending(path: "12-foreign-document-refused.png"))
+        } catch {
+            await page.quit()
+            throw error
+        }
+        await page.quit()
+    }
+
     @Test("I68: the page opened without the run's token, or with another's, says to open the printed address")
     func i68APageWithoutTheToken() async throws {
         let inspector = try RunningInspector(builtExecutable("stateloop-inspect"), ["--port", "0"])
