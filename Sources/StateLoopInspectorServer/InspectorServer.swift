@@ -160,8 +160,8 @@ public struct InspectorServer: Sendable {
 }
 
 /// Answers `403` and why to every request its `RequestGate` refuses; a WebSocket upgrade (routed as
-/// a `GET` first) is then not upgraded, and the reason is logged. With port 0 the gate is known once the server listens;
-/// until then every request is refused.
+/// a `GET` first) is then not upgraded, and the reason is logged. With port 0 the gate is known
+/// once the server listens; until then every request is refused.
 private final class GateMiddleware: RouterMiddleware, @unchecked Sendable {
     typealias Context = BasicWebSocketRequestContext
     private let lock = NSLock()
