@@ -18,15 +18,7 @@ import Testing
     func i38ThePageInABrowser() async throws {
         try FileManager.default.createDirectory(at: Self.screenshots, withIntermediateDirectories: true)
         let inspector = try RunningInspector(builtExecutable("stateloop-inspect"), ["--port", "0"])
-        let browser = try await WebDriver()
-        do {
-            try await walkThrough(inspector, browser)
-        } catch {
-            try? await browser.screenshot(to: Self.screenshots.appending(path: "failure.png"))
-            await browser.quit()
-            throw error
-        }
-        await browser.quit()
+        try await WebDriver.session(failureShot: Self.screenshots.appending(path: "failure.png")) { try await walkThrough(inspector, $0) }
     }
 
     private func walkThrough(_ inspector: RunningInspector, _ page: WebDriver) async throws {
@@ -140,8 +132,7 @@ import Testing
     @Test("I38: a TrafficLight system attached with StateLoopInspector moves on the page as it runs")
     func i38ALiveSystem() async throws {
         let inspector = try RunningInspector(builtExecutable("stateloop-inspect"), ["--port", "0"])
-        let page = try await WebDriver()
-        do {
+        try await WebDriver.session(failureShot: Self.screenshots.appending(path: "failure-live.png")) { page in
             try await page.open(inspector.page)
             try await page.wait("the page to connect", until: "return document.getElementById('status').textContent === 'connected';")
             let run = TrafficLight.system().inspected(TrafficLight.self, by: Inspector(url: "ws://127.0.0.1:\(inspector.port)/app")).start { _ in }
@@ -166,12 +157,7 @@ import Testing
             run.stop()
             try await page.wait("the bye", until: "return document.querySelector('\(light) .ended').textContent === 'stopped';")
             try await page.screenshot(to: Self.screenshots.appending(path: "11-live-system-stopped.png"))
-        } catch {
-            try? await page.screenshot(to: Self.screenshots.appending(path: "failure-live.png"))
-            await page.quit()
-            throw error
         }
-        await page.quit()
     }
 
     @Test("I66: a file:// document in Chromium can neither read /page, even with the token, nor attach to /app")
@@ -193,43 +179,32 @@ import Testing
             attempt("app", "ws://127.0.0.1:\(inspector.port)/app", ws => ws.send(JSON.stringify({type: "hello", protocol: 1, instance: "Fake#1", machine: "Fake", spec: "Fake.machine.yml", parent: null, journalVersion: null})));
             </script>
             """.write(to: evil, atomically: true, encoding: .utf8)
-        let page = try await WebDriver()
-        do {
+        try await WebDriver.session { page in
             try await page.open(evil)
             try await page.wait("both sockets", until: "return !!window.results.page && !!window.results.app;")
             #expect(try await page.run("return [window.results.page, window.results.app];") as? [String] == ["refused", "refused"])
             #expect(try await inspector.get("/stats").body == #"{"kept":0,"limitPerInstance":20000}"#)
             try await page.screenshot(to: Self.screenshots.appending(path: "12-foreign-document-refused.png"))
-        } catch {
-            await page.quit()
-            throw error
         }
-        await page.quit()
     }
 
     @Test("I68: the page opened without the run's token, or with another's, says to open the printed address")
     func i68APageWithoutTheToken() async throws {
         let inspector = try RunningInspector(builtExecutable("stateloop-inspect"), ["--port", "0"])
-        let page = try await WebDriver()
-        do {
+        try await WebDriver.session { page in
             for address in [inspector.base, URL(string: "?token=0123456789abcdef0123456789abcdef", relativeTo: inspector.base)!] {
                 try await page.open(address)
                 try await page.wait("the refusal", until: "return document.getElementById('status').textContent.startsWith('refused: open the address stateloop inspect printed');")
             }
             try await page.open(inspector.page)
             try await page.wait("the page to connect", until: "return document.getElementById('status').textContent === 'connected';")
-        } catch {
-            await page.quit()
-            throw error
         }
-        await page.quit()
     }
 
     @Test("I65: the page keeps its last 20,000 messages of an instance and one note of all it dropped, at the start")
     func i65ThePageBound() async throws {
         let inspector = try RunningInspector(builtExecutable("stateloop-inspect"), ["--port", "0"])
-        let page = try await WebDriver()
-        do {
+        try await WebDriver.session { page in
             try await page.open(inspector.page)
             try await page.wait("the page to connect", until: "return document.getElementById('status').textContent === 'connected';")
             // 20,500 steps of one instance, in batches of 250 as the server sends them (I63).
@@ -243,10 +218,6 @@ import Testing
                 return [inst.entries.length, inst.steps.size, inst.entries.filter(e => e.type === "dropped").length, inst.entries[0].count, inst.entries[0].by, inst.entries[1].seq];
                 """) as? [Any]
             #expect(kept?.map { "\($0)" } == ["20001", "20000", "1", "500", "page", "500"])
-        } catch {
-            await page.quit()
-            throw error
         }
-        await page.quit()
     }
 }

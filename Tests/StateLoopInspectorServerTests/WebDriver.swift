@@ -108,6 +108,20 @@ final class WebDriver: @unchecked Sendable {
         return value is NSNull ? nil : value
     }
 
+    /// Runs `body` with a new browser session, which ends afterwards however `body` ends; a failure
+    /// first saves a screenshot to `failureShot`, when given.
+    static func session(failureShot: URL? = nil, _ body: (WebDriver) async throws -> Void) async throws {
+        let page = try await WebDriver()
+        do {
+            try await body(page)
+        } catch {
+            if let failureShot { try? await page.screenshot(to: failureShot) }
+            await page.quit()
+            throw error
+        }
+        await page.quit()
+    }
+
     /// A TCP port no one listens on now.
     static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
