@@ -86,7 +86,8 @@ let package = Package(
             name: "StateLoopInspectorServer",
             dependencies: [
                 // StateLoopDurable, StateLoopJournalReading and StateLoopInspector: a journal shown
-                // offline as the messages an app sends (`--journal`).
+                // offline as the messages an app sends (`--journal`); StateLoopInspector: the
+                // branch fingerprint a hello carries (I76).
                 "StateLoop", "StateLoopSpec", "StateLoopDiagram", "StateLoopDurable", "StateLoopJournalReading", "StateLoopInspector",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Inspector"])),

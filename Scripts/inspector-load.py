@@ -18,7 +18,7 @@ and prints one `name value` line per figure, which stateloop-bench holds to its 
 Usage: python3 Scripts/inspector-load.py --server PATH --app PATH [--keep 20000]
 The server's standard error goes to .build/inspector-load-server.log.
 """
-import argparse, json, os, socket, subprocess, sys, threading, time, urllib.request
+import argparse, json, os, re, socket, subprocess, sys, threading, time, urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -80,11 +80,12 @@ def main():
     os.makedirs(os.path.join(ROOT, ".build"), exist_ok=True)
     server_log = open(os.path.join(ROOT, ".build/inspector-load-server.log"), "w")
     server = subprocess.Popen([options.server, "--port", str(port), "--keep", str(options.keep)], cwd=ROOT, stdout=subprocess.PIPE, stderr=server_log)
-    server.stdout.readline()
+    # The page's address, with this run's token (Docs/Inspector.md I68).
+    page = re.search(r"the page is at (\S+) ;", server.stdout.readline().decode()).group(1)
     browser = Browser()
     app = None
     try:
-        browser.call("POST", f"/session/{browser.session}/url", {"url": f"http://127.0.0.1:{port}/"})
+        browser.call("POST", f"/session/{browser.session}/url", {"url": page})
         for _ in range(100):
             if browser.run("return document.getElementById('status').textContent === 'connected';"):
                 break

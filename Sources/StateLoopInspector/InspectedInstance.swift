@@ -173,8 +173,8 @@ final class InspectedInstance<Machine: StateMachine & SendableMetatype>: Inspect
         lock.unlock()
         if helloPending {
             messages.append(.hello(
-                instance: name, machine: machine, spec: Machine.specFile, parent: parent?.name,
-                journalVersion: (Machine.self as? any DurableMachine.Type)?.journalVersion))
+                instance: name, machine: machine, spec: Machine.specFile, fingerprint: BranchFingerprint.of(Machine.transitions),
+                parent: parent?.name, journalVersion: (Machine.self as? any DurableMachine.Type)?.journalVersion))
             helloPending = false
         }
         if dropped + lostSteps > 0 { messages.append(.dropped(instance: name, count: dropped + lostSteps)) }

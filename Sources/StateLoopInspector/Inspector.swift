@@ -21,7 +21,7 @@ import StateLoop
 /// A connection to `stateloop inspect`, shared by every system attached to it.
 ///
 /// ```swift
-/// let system = Door.system().inspected(Door.self)   // ws://127.0.0.1:4567/app
+/// let system = TrafficLight.system().inspected(TrafficLight.self)   // ws://127.0.0.1:4567/app
 /// ```
 ///
 /// Link it in debug builds only: an attached instance dumps every state it reaches. Nothing in
@@ -200,7 +200,7 @@ extension Inspector: ChildWatcher {
 
 extension System {
     /// The same system, each instance of which streams its steps to `inspector` (Docs/Inspector.md):
-    /// `Door.system().inspected(Door.self)`.
+    /// `TrafficLight.system().inspected(TrafficLight.self)`, `Door.system(effects: effects).inspected(Door.self)`.
     ///
     /// `machine` is the generated machine whose reducer the system runs: each instance runs its
     /// traced reducer, to tell the inspector the branches each step takes with their YAML lines.

@@ -5,7 +5,7 @@
 
 /// One message of the wire, ready to be written as a JSON object.
 enum InspectorMessage: Sendable {
-    case hello(instance: String, machine: String, spec: String, parent: String?, journalVersion: Int?)
+    case hello(instance: String, machine: String, spec: String, fingerprint: String, parent: String?, journalVersion: Int?)
     case step(instance: String, seq: Int, time: Double, event: String?, branches: [(id: Int, line: Int)], state: String, configuration: [String])
     case run(instance: String, seq: Int, phase: String, effect: String, key: String)
     case timer(instance: String, seq: Int, phase: String, name: String, deadline: Double)
@@ -21,12 +21,13 @@ enum InspectorMessage: Sendable {
     var json: String {
         var object = JSONObject()
         switch self {
-        case .hello(let instance, let machine, let spec, let parent, let journalVersion):
+        case .hello(let instance, let machine, let spec, let fingerprint, let parent, let journalVersion):
             object.add("type", string: "hello")
             object.add("protocol", raw: String(Self.protocolVersion))
             object.add("instance", string: instance)
             object.add("machine", string: machine)
             object.add("spec", string: spec)
+            object.add("fingerprint", string: fingerprint)
             object.add("parent", string: parent)
             object.add("journalVersion", raw: journalVersion.map(String.init) ?? "null")
         case .step(let instance, let seq, let time, let event, let branches, let state, let configuration):

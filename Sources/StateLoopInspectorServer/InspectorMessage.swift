@@ -73,6 +73,8 @@ public enum InspectorError: Error, Equatable, CustomStringConvertible {
     case unknownInstance(String)
     case cannotExport(String)
     case spec(String)
+    /// A message of an instance that another connection owns (I69).
+    case taken(String)
 
     public var description: String {
         switch self {
@@ -80,6 +82,8 @@ public enum InspectorError: Error, Equatable, CustomStringConvertible {
         case .unknownInstance(let name): "no machine instance '\(name)' has said hello to this inspector"
         case .cannotExport(let why): "cannot export these steps as a test: \(why)"
         case .spec(let why): why
+        case .taken(let name):
+            "another connection attached \(name) first and is still open, so this connection's messages of \(name) are refused (I69): stop the other app, or attach this one to another inspector (--port)"
         }
     }
 }

@@ -57,7 +57,7 @@ enum InspectorPage {
 </head>
 <body>
 <header><h1>StateLoop inspector</h1><span id="status">connecting…</span><span id="counts"></span></header>
-<div id="empty">No machine yet. Attach one: <code>Machine.system(…, inspector: .init())</code> in a debug build (README, "Inspecting a machine").</div>
+<div id="empty">No machine yet. Attach one: <code>import StateLoopInspector</code> in a debug build, then <code>TrafficLight.system().inspected(TrafficLight.self)</code> (with your machine's name, and its effects: <code>Door.system(effects: effects).inspected(Door.self)</code>; README, "Inspecting a machine").</div>
 <div id="instances"></div>
 <script>
 "use strict";
@@ -159,7 +159,7 @@ function makePanel(inst) {
   const parent = h.parent && instances.get(h.parent) && instances.get(h.parent).panel;
   if (parent) parent.root.after(panel); else box.append(panel);
   inst.panel = { root: panel, title, banner, diagram, where, live, timeline, state, exported, svg: null };
-  fetch("/diagram?spec=" + encodeURIComponent(h.spec)).then(async r => {
+  fetch("/diagram?instance=" + encodeURIComponent(h.instance) + "&token=" + token).then(async r => {
     const text = await r.text();
     if (r.ok) { diagram.innerHTML = text; inst.panel.svg = diagram.querySelector("svg"); }
     else { diagram.textContent = ""; diagram.append(el("div", "error", text)); }
@@ -231,7 +231,7 @@ function entry(inst, m, lo, hi, bad) {
       if (m.seq === inst.shown) e.classList.add("selected");
       if (lo !== null && m.seq >= lo && m.seq <= hi) e.classList.add("in-range");
       if (bad.has(m.seq)) e.classList.add("bad");
-      e.append(el("span", "t", ms(m.time)), el("b", "", "#" + m.seq + " "), el("span", "event", m.event === null ? "initial state" : m.event));
+      e.append(el("span", "t", ms(m.time)), el("b", "", "#" + m.seq + " "), el("span", "event", m.event === null ? "initial state" : (m.timer || m.event)));
       for (const line of m.diff || []) {
         if (line.startsWith("− ")) e.append("\n", el("span", "del", line));
         else if (line.startsWith("+ ")) e.append("\n", el("span", "ins", line));
@@ -261,19 +261,26 @@ function select(inst, seq, extend) {
 async function exportSteps(inst) {
   let from = 1, to = inst.lastSeq;
   if (inst.from !== null) { from = Math.max(1, Math.min(inst.from, inst.to)); to = Math.max(inst.from, inst.to); }
-  const r = await fetch("/export?instance=" + encodeURIComponent(inst.name) + "&from=" + from + "&to=" + to);
+  const r = await fetch("/export?instance=" + encodeURIComponent(inst.name) + "&from=" + from + "&to=" + to + "&token=" + token);
   inst.panel.exported.textContent = await r.text();
   inst.panel.exported.classList.toggle("error", !r.ok);
 }
 
+// The run's token, from the address stateloop inspect printed: the server asks for it (I68).
+const token = encodeURIComponent(new URLSearchParams(location.search).get("token") || "");
+
 function connect() {
   const status = document.getElementById("status");
-  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/page");
-  ws.onopen = () => { status.textContent = "connected"; status.className = "connected"; };
+  const refused = "refused: open the address stateloop inspect printed (http://…/?token=…; the token is new each run)";
+  if (!token) { status.textContent = refused; return; }
+  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/page?token=" + token);
+  let opened = false;
+  ws.onopen = () => { opened = true; status.textContent = "connected"; status.className = "connected"; };
   // Each frame is a batch: a JSON array of messages (I63).
   ws.onmessage = ev => receiveBatch(JSON.parse(ev.data));
   ws.onclose = () => {
-    status.textContent = "disconnected: reconnecting…"; status.className = "";
+    // Never opened: the server refused this page's token (I68), or is not there.
+    status.textContent = opened ? "disconnected: reconnecting…" : refused + " (or the inspector is not running)"; status.className = "";
     // The server sends everything again: start afresh.
     instances.clear(); document.getElementById("instances").textContent = ""; received = 0;
     setTimeout(connect, 1000);

@@ -31,6 +31,10 @@ public actor InspectorStore {
                 hello = (number, message)
                 return message
             }
+            // A timer's event as a test receives it, for the page (I74).
+            if message.type == "step", let event = message["event"], let timer = TimerEvent.arguments(of: event) {
+                message.set("timer", timer)
+            }
             if message.type == "step", let lines = message.stateLines {
                 // The first step of an instance (or the first after a gap) has nothing to compare with.
                 if let before = lastState, message.seq != 0 {
@@ -67,7 +71,18 @@ public actor InspectorStore {
         }
     }
 
+    /// Who sends a message (I69): an app's `/app` connection, which `connect()` names, or the
+    /// inspector itself (a journal read offline).
+    public enum Sender: Hashable, Sendable {
+        /// The inspector itself: what it read from a journal, which no connection may take.
+        case inspector
+        /// One `/app` connection, for as long as it is open.
+        case connection(UUID)
+    }
+
     private var logs: [String: Log] = [:]
+    /// Who owns each instance: the sender of its first message, while that sender lives (I69).
+    private var owners: [String: Sender] = [:]
     /// Numbers messages in arrival order across instances.
     private var received = 0
     /// The most messages a page may have waiting to be sent (I64).
@@ -83,6 +98,11 @@ public actor InspectorStore {
 
     /// Keeps `message` (a step with its diff) and sends it to every page.
     public func receive(_ message: InspectorMessage) {
+        owners[message.instance] = owners[message.instance] ?? .inspector
+        keep(message)
+    }
+
+    private func keep(_ message: InspectorMessage) {
         received += 1
         // In place: a copy of the log would copy every message it keeps, at each message (I62).
         // The pages listening have the messages it drops: only a page that comes later is told (I33).
@@ -90,9 +110,23 @@ public actor InspectorStore {
         broadcast(kept.json, of: message.instance, type: kept.type)
     }
 
-    /// Reads one text frame of an app; a frame that is no message is answered by an error.
-    public func receive(text: String) throws(InspectorError) {
-        receive(try InspectorMessage(text: text))
+    /// Reads one text frame of an app sent by `sender`; a frame that is no message, or a message
+    /// of an instance another sender owns (I69), is answered by an error.
+    public func receive(text: String, from sender: Sender = .inspector) throws(InspectorError) {
+        let message = try InspectorMessage(text: text)
+        if let owner = owners[message.instance], owner != sender { throw .taken(message.instance) }
+        owners[message.instance] = sender
+        keep(message)
+    }
+
+    /// A new `/app` connection, which owns the instances it names first (I69).
+    public func connect() -> Sender {
+        .connection(UUID())
+    }
+
+    /// `sender`'s connection ended: the instances it owned are free for the next that names them.
+    public func disconnect(_ sender: Sender) {
+        owners = owners.filter { $0.value != sender }
     }
 
     /// The inspector's own note that it dropped `count` messages of `instance` (I33).

@@ -80,7 +80,7 @@ public struct JournalMessages {
             } catch {
                 throw unreadable(id, "snapshot \(snapshot.sequence)", .unreadable(error), layout)
             }
-            let values = JournalValueText(layout: try entryLayout(id, envelope.version, layout, "snapshot \(snapshot.sequence)"), children: layouts.children)
+            let values = layouts.values(try entryLayout(id, envelope.version, layout, "snapshot \(snapshot.sequence)"))
             do throws(JournalValueText.Failure) {
                 states[snapshot.sequence] = try values.stateFields(from: &envelope.reader)
             } catch {
@@ -109,7 +109,7 @@ public struct JournalMessages {
                 ])
             case .event:
                 var reader = JournalReader(envelope.event)
-                let values = JournalValueText(layout: try entryLayout(id, envelope.version, layout, "record \(record.sequence)"), children: layouts.children)
+                let values = layouts.values(try entryLayout(id, envelope.version, layout, "record \(record.sequence)"))
                 do throws(JournalValueText.Failure) {
                     let event = try values.text(ofType: GeneratedNames.event, from: &reader)
                     guard reader.isAtEnd else { throw .unreadable(.invalid(offset: reader.offset, reason: "bytes after the event")) }

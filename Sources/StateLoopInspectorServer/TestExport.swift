@@ -1,6 +1,7 @@
 // "Export as a test": the steps of an instance as a MachineTest snippet (I40-I43).
 
 import Foundation
+import StateLoop
 
 /// Writes the steps of one machine instance as Swift that drives `MachineTest` (Docs/Testing.md)
 /// from `.initial` through the last selected step: the steps before the selection unchecked
@@ -69,7 +70,7 @@ public struct TestExport {
         if let fired = after.first(where: { $0.type == "timer" && $0["phase"] == "fired" }), let name = fired["name"] {
             let wait = clock.advance(toDeadlineOf: name)
             if wait > 0 { lines.append("test.advance(by: .milliseconds(\(wait)))") }
-            call = "test.receive(\(event))"
+            call = "test.receive(\(TimerEvent.arguments(of: event) ?? event))"
         } else if let answered = after.first(where: { $0.type == "run" && $0["phase"] == "finished" }), let key = answered["key"] {
             try Self.checkNotRedacted(key, "the run answered by step \(seq)")
             lines.append("test.answer(\(key), with: \(event))")
@@ -91,7 +92,7 @@ public struct TestExport {
 
     /// A redacted value (I11 of the app side) never left the app, so no test can state it.
     private static func checkNotRedacted(_ text: String, _ what: String) throws(InspectorError) {
-        if text.contains("<redacted>") {
+        if text.contains(ValueDump.redacted) {
             throw .cannotExport("\(what) is redacted (`redact: true` in the spec), so the inspector never saw it; export steps that do not show it")
         }
     }

@@ -17,6 +17,9 @@ public struct JournalLayouts: Sendable {
     public let childOfEffect: [String: String]
     /// The file each machine's spec was read from, by machine name: the spec and its children.
     public let specFiles: [String: String]
+    /// The `redact: true` context fields of the spec and of its children, by name: what no text
+    /// read from the journal shows (Docs/Inspector.md I70, I71).
+    public let redacted: Set<String>
 
     /// The layouts of `checked`, read from `path`; `nil` when the machine does not persist.
     /// `loadChild` checks the spec of a child machine, or gives `nil` when it has errors (a
@@ -27,7 +30,10 @@ public struct JournalLayouts: Sendable {
         guard let layout = MachineContextBuilder.journalLayout(checked) else { return nil }
         var children: [String: JournalLayout] = [:]
         var specFiles = [checked.name.value: path]
+        var redacted = Self.redacted(in: checked.spec)
         for (name, child) in checked.children {
+            // A child's secrets whether or not its spec checks: its events reach the parent's journal.
+            redacted.formUnion(Self.redacted(in: child))
             if let spec = try loadChild(child), let childLayout = MachineContextBuilder.journalLayout(spec) {
                 children[name] = childLayout
                 specFiles[name] = child.file
@@ -43,6 +49,16 @@ public struct JournalLayouts: Sendable {
         self.childOfEffect = Dictionary(
             uniqueKeysWithValues: checked.spec.effects.compactMap { effect in effect.child.map { (effect.name.value, $0.machine.value) } })
         self.specFiles = specFiles
+        self.redacted = redacted
+    }
+
+    private static func redacted(in spec: MachineSpec) -> Set<String> {
+        Set(spec.context.filter(\.redact).map(\.name.value))
+    }
+
+    /// The text reader of entries written with `layout`, which redacts (`redacted`).
+    public func values(_ layout: JournalLayout) -> JournalValueText {
+        JournalValueText(layout: layout, children: children, redacting: redacted)
     }
 
     /// The layout that reads machine `id`: the spec's, or for a child of its machine

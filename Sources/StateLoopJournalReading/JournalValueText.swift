@@ -19,13 +19,21 @@ public struct JournalValueText: Sendable {
         case childNotLoaded(String)
     }
 
+    /// The layout the values are read with.
     public let layout: JournalLayout
     /// The layouts of the child machines, by machine name: a forwarded event is one of theirs.
     public let children: [String: JournalLayout]
+    /// The names whose values print `<redacted>`: the spec's and its children's `redact: true`
+    /// fields (`JournalLayouts.redacted`), as fields or payload labels at any depth, as the app's
+    /// dumps print them (Docs/Inspector.md I22, I70).
+    public let redacting: Set<String>
 
-    public init(layout: JournalLayout, children: [String: JournalLayout]) {
+    /// Reads values with `layout`, a forwarded event with its machine's of `children`, and prints
+    /// the values named in `redacting` as `<redacted>`; no caller may forget it, hence no default.
+    public init(layout: JournalLayout, children: [String: JournalLayout], redacting: Set<String>) {
         self.layout = layout
         self.children = children
+        self.redacting = redacting
     }
 
     /// The text of one value of `value`'s type, read from `reader`.
@@ -44,7 +52,7 @@ public struct JournalValueText: Sendable {
             return try text(ofType: name, from: &reader)
         case .childEvent(let machine):
             guard let child = children[machine] else { throw .childNotLoaded(machine + "." + GeneratedNames.event) }
-            return try JournalValueText(layout: child, children: children).text(ofType: GeneratedNames.event, from: &reader)
+            return try JournalValueText(layout: child, children: children, redacting: redacting).text(ofType: GeneratedNames.event, from: &reader)
         case .optional(let wrapped):
             return try Self.unreadable { () throws(JournalDecodingError) in try reader.readCase(below: 2) } == 0
                 ? "nil" : try text(wrapped, from: &reader)
@@ -80,7 +88,7 @@ public struct JournalValueText: Sendable {
     private func fields(_ fields: [JournalLayout.Field], from reader: inout JournalReader) throws(Failure) -> String {
         var texts: [String] = []
         for field in fields {
-            texts.append((field.name.isEmpty ? "" : field.name + ": ") + (try text(field.value, from: &reader)))
+            texts.append((field.name.isEmpty ? "" : field.name + ": ") + (try text(of: field, from: &reader)))
         }
         return texts.joined(separator: ", ")
     }
@@ -93,7 +101,7 @@ public struct JournalValueText: Sendable {
         }
         var shown: [(name: String, text: String)] = []
         for field in fields {
-            let value = try text(field.value, from: &reader)
+            let value = try text(of: field, from: &reader)
             // The mode and the context fields: the rest is the generated code's own bookkeeping.
             if field.name == "mode" {
                 shown.append((field.name, value))
@@ -102,6 +110,13 @@ public struct JournalValueText: Sendable {
             }
         }
         return shown
+    }
+
+    /// The text of `field`'s value, read from `reader` even when it is redacted (the bytes after
+    /// it are the next value's).
+    private func text(of field: JournalLayout.Field, from reader: inout JournalReader) throws(Failure) -> String {
+        let value = try text(field.value, from: &reader)
+        return redacting.contains(field.name) ? ValueDump.redacted : value
     }
 
     public static func unreadable<T>(_ body: () throws(JournalDecodingError) -> T) throws(Failure) -> T {

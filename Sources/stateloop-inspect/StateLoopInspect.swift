@@ -10,12 +10,14 @@ struct Inspect: AsyncParsableCommand {
         commandName: "stateloop-inspect",
         abstract: "Watch running state machines in the browser.",
         discussion: """
-            Serves a page at http://HOST:PORT/ showing every machine attached to ws://HOST:PORT/app: \
+            Serves a page at http://HOST:PORT/?token=TOKEN (TOKEN drawn afresh each run, and \
+            printed) showing every machine attached to ws://HOST:PORT/app: \
             its diagram with the active states highlighted, a timeline of its steps with the state \
             diffs, its runs and timers, time travel, and the steps exported as a MachineTest. \
             Diagrams need Graphviz's `dot`. Specs not named here are looked for by the file name \
             the app gives, in the current folder and below it. Listens on the loopback address \
-            only, unless --host says otherwise. With --journal and --spec, a durable machine's \
+            only, unless --host says otherwise, and answers only its own page (Host, Origin and token \
+            checked) and apps (which send no Origin). With --journal and --spec, a durable machine's \
             journal is shown offline, as if the machine had sent it (exit status 2 when it cannot \
             be read).
             """
@@ -75,7 +77,7 @@ struct Inspect: AsyncParsableCommand {
         }
         let server = InspectorServer(host: host, port: port, store: store, diagrams: Diagrams(specs: specs + (spec.map { [$0] } ?? [])))
         try await server.run { port in
-            FileHandle.standardOutput.write(Data("stateloop inspect: the page is at http://\(host):\(port)/ ; apps attach to ws://\(host):\(port)/app\n".utf8))
+            FileHandle.standardOutput.write(Data("stateloop inspect: the page is at http://\(host):\(port)/?token=\(server.token) ; apps attach to ws://\(host):\(port)/app\n".utf8))
         }
         #endif
     }

@@ -9,7 +9,8 @@ struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Watch running machines in the browser (runs stateloop-inspect).",
         discussion: """
-            Serves http://127.0.0.1:4567/ (--port, --host): every machine attached to the \
+            Serves a page at http://127.0.0.1:4567/?token=… (--port, --host; it prints the address, \
+            with a token drawn afresh each run, which the page needs): every machine attached to the \
             inspector, with its diagram, its active states, a timeline of its steps with state \
             diffs, time travel, and steps exported as a MachineTest. The server is the separate \
             executable stateloop-inspect, which must lie beside stateloop: build both with \

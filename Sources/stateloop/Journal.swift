@@ -138,6 +138,8 @@ struct JournalListing {
     private var layout: JournalLayout? { layouts?.layout(of: id) }
 
     private var children: [String: JournalLayout] { layouts?.children ?? [:] }
+    /// The spec's `redact: true` fields, printed `<redacted>` (Docs/Inspector.md I71).
+    private var redacted: Set<String> { layouts?.redacted ?? [] }
 
     /// Prints machine `id`.
     mutating func list(_ id: String) throws {
@@ -213,7 +215,7 @@ struct JournalListing {
             print("  snapshot bytes \(envelope.reader.bytes.count - envelope.reader.offset) (" + versionNote(envelope.version) + ")")
             return
         }
-        let values = JournalValueText(layout: layout, children: children)
+        let values = JournalValueText(layout: layout, children: children, redacting: redacted)
         var envelope = envelope
         do throws(JournalValueText.Failure) {
             for field in try values.stateFields(from: &envelope.reader) {
@@ -248,7 +250,7 @@ struct JournalListing {
             return number + "\(envelope.event.count) bytes" + (layout == nil ? "" : " (" + versionNote(envelope.version) + ")")
         }
         do throws(JournalValueText.Failure) {
-            let text = try JournalValueText(layout: layout, children: children).text(ofType: GeneratedNames.event, from: &reader)
+            let text = try JournalValueText(layout: layout, children: children, redacting: redacted).text(ofType: GeneratedNames.event, from: &reader)
             guard reader.isAtEnd else { throw .unreadable(.invalid(offset: reader.offset, reason: "bytes after the event")) }
             return text
         } catch {

@@ -12,7 +12,7 @@ func i41ExportedTrafficLightTest() {
     // TrafficLight#1, steps 1...5, exported by stateloop inspect.
     let test = MachineTest(TrafficLight.self, state: .initial)
     test.advance(by: .milliseconds(4000))
-    test.receive(._timer(TrafficLight.Event.Timer(state: .red, index: 0, entry: 0))) {
+    test.receive(timer: .red) {
         $0.mode = .green
         $0.cycles = 1
     }
@@ -20,7 +20,7 @@ func i41ExportedTrafficLightTest() {
         $0.mode = .yellow
     }
     test.advance(by: .milliseconds(1000))
-    test.receive(._timer(TrafficLight.Event.Timer(state: .yellow, index: 0, entry: 2))) {
+    test.receive(timer: .yellow) {
         $0.mode = .red
     }
     test.send(.powerFailed) {

@@ -14,19 +14,11 @@ import Testing
     /// The page's panel of `instance`, as a CSS selector.
     static func panel(_ instance: String) -> String { #"[data-instance="\#(instance)"]"# }
 
-    @Test("I38, I39, I40, I41, I43, I47, I49: live steps, time travel, the replay mismatch, the export, a child, its loop and a journal, in Chromium")
+    @Test("I38, I39, I40, I41, I43, I47, I49, I74: live steps, time travel, the replay mismatch, the export, a child, its loop and a journal, in Chromium")
     func i38ThePageInABrowser() async throws {
         try FileManager.default.createDirectory(at: Self.screenshots, withIntermediateDirectories: true)
         let inspector = try RunningInspector(builtExecutable("stateloop-inspect"), ["--port", "0"])
-        let browser = try await WebDriver()
-        do {
-            try await walkThrough(inspector, browser)
-        } catch {
-            try? await browser.screenshot(to: Self.screenshots.appending(path: "failure.png"))
-            await browser.quit()
-            throw error
-        }
-        await browser.quit()
+        try await WebDriver.session(failureShot: Self.screenshots.appending(path: "failure.png")) { try await walkThrough(inspector, $0) }
     }
 
     private func walkThrough(_ inspector: RunningInspector, _ page: WebDriver) async throws {
@@ -40,7 +32,7 @@ import Testing
             return names ?? []
         }
 
-        try await page.open(inspector.base)
+        try await page.open(inspector.page)
         try await page.wait("the page to connect", until: "return document.getElementById('status').textContent === 'connected';")
         try await shot("01-empty")
 
@@ -63,6 +55,8 @@ import Testing
         try await send(run.filter { seq($0) == 1 })
         try await page.wait("step 1", until: "return !!document.querySelector('\(light) .step[data-seq=\"1\"]');")
         #expect(try await lit(light) == ["green"])
+        // I74: red's timer fired, as a test receives it.
+        #expect(try await page.run("return document.querySelector('\(light) .step[data-seq=\"1\"] .event').textContent;") as? String == "timer: .red")
         #expect(try await page.run("return document.querySelector('\(light) [id=\"branch-3\"]').classList.contains('taken');") as? Bool == true)
         let diff = try await page.run("return [...document.querySelectorAll('\(light) .step[data-seq=\"1\"] .del, \(light) .step[data-seq=\"1\"] .ins')].map(e => e.textContent);") as? [String]
         #expect(diff == ["−   mode: .red,", "−   cycles: 0", "+   mode: .green,", "+   cycles: 1"])
@@ -122,7 +116,7 @@ import Testing
         // I44, I46, I47: a durable Till's journal, read offline by another inspector, in the same tab.
         let offline = try RunningInspector(
             builtExecutable("stateloop-inspect"), ["--port", "0", "--journal", try await JournalTests.tillJournal(), "--spec", "Specs/Till.machine.yml"])
-        try await page.open(offline.base)
+        try await page.open(offline.page)
         let till = Self.panel("till")
         try await page.wait("the journal's last step", until: "return !!document.querySelector('\(till) .step[data-seq=\"5\"]') && !!document.querySelector('\(till) g.active');")
         #expect(try await lit(till) == ["closing", "cluster_books"])
@@ -138,11 +132,10 @@ import Testing
     @Test("I38: a TrafficLight system attached with StateLoopInspector moves on the page as it runs")
     func i38ALiveSystem() async throws {
         let inspector = try RunningInspector(builtExecutable("stateloop-inspect"), ["--port", "0"])
-        let page = try await WebDriver()
-        do {
-            try await page.open(inspector.base)
+        try await WebDriver.session(failureShot: Self.screenshots.appending(path: "failure-live.png")) { page in
+            try await page.open(inspector.page)
             try await page.wait("the page to connect", until: "return document.getElementById('status').textContent === 'connected';")
-            let run = TrafficLight.system().inspected(TrafficLight.self, by: Inspector(url: "ws://127.0.0.1:\(inspector.base.port!)/app")).start { _ in }
+            let run = TrafficLight.system().inspected(TrafficLight.self, by: Inspector(url: "ws://127.0.0.1:\(inspector.port)/app")).start { _ in }
             // The instance's number counts the TrafficLights of this test process.
             let light = #"[data-instance^="TrafficLight#"]"#
             func lit() async throws -> [String] {
@@ -164,20 +157,55 @@ import Testing
             run.stop()
             try await page.wait("the bye", until: "return document.querySelector('\(light) .ended').textContent === 'stopped';")
             try await page.screenshot(to: Self.screenshots.appending(path: "11-live-system-stopped.png"))
-        } catch {
-            try? await page.screenshot(to: Self.screenshots.appending(path: "failure-live.png"))
-            await page.quit()
-            throw error
         }
-        await page.quit()
+    }
+
+    @Test("I66: a file:// document in Chromium can neither read /page, even with the token, nor attach to /app")
+    func i66AForeignDocument() async throws {
+        let inspector = try RunningInspector(builtExecutable("stateloop-inspect"), ["--port", "0"])
+        let evil = FileManager.default.temporaryDirectory.appending(path: "inspector-i66-\(UUID().uuidString).html")
+        defer { try? FileManager.default.removeItem(at: evil) }
+        // Each socket says whether it opened; the app's also tries to attach a fake instance.
+        try """
+            <!doctype html><title>evil</title><script>
+            window.results = {};
+            function attempt(name, url, onOpen) {
+              const ws = new WebSocket(url);
+              ws.onopen = () => { window.results[name] = "opened"; onOpen(ws); };
+              ws.onmessage = () => { window.results[name] = "read"; };
+              ws.onclose = () => { if (!window.results[name]) window.results[name] = "refused"; };
+            }
+            attempt("page", "ws://127.0.0.1:\(inspector.port)/page?token=\(inspector.token)", () => {});
+            attempt("app", "ws://127.0.0.1:\(inspector.port)/app", ws => ws.send(JSON.stringify({type: "hello", protocol: 1, instance: "Fake#1", machine: "Fake", spec: "Fake.machine.yml", parent: null, journalVersion: null})));
+            </script>
+            """.write(to: evil, atomically: true, encoding: .utf8)
+        try await WebDriver.session { page in
+            try await page.open(evil)
+            try await page.wait("both sockets", until: "return !!window.results.page && !!window.results.app;")
+            #expect(try await page.run("return [window.results.page, window.results.app];") as? [String] == ["refused", "refused"])
+            #expect(try await inspector.get("/stats").body == #"{"kept":0,"limitPerInstance":20000}"#)
+            try await page.screenshot(to: Self.screenshots.appending(path: "12-foreign-document-refused.png"))
+        }
+    }
+
+    @Test("I68: the page opened without the run's token, or with another's, says to open the printed address")
+    func i68APageWithoutTheToken() async throws {
+        let inspector = try RunningInspector(builtExecutable("stateloop-inspect"), ["--port", "0"])
+        try await WebDriver.session { page in
+            for address in [inspector.base, URL(string: "?token=0123456789abcdef0123456789abcdef", relativeTo: inspector.base)!] {
+                try await page.open(address)
+                try await page.wait("the refusal", until: "return document.getElementById('status').textContent.startsWith('refused: open the address stateloop inspect printed');")
+            }
+            try await page.open(inspector.page)
+            try await page.wait("the page to connect", until: "return document.getElementById('status').textContent === 'connected';")
+        }
     }
 
     @Test("I65: the page keeps its last 20,000 messages of an instance and one note of all it dropped, at the start")
     func i65ThePageBound() async throws {
         let inspector = try RunningInspector(builtExecutable("stateloop-inspect"), ["--port", "0"])
-        let page = try await WebDriver()
-        do {
-            try await page.open(inspector.base)
+        try await WebDriver.session { page in
+            try await page.open(inspector.page)
             try await page.wait("the page to connect", until: "return document.getElementById('status').textContent === 'connected';")
             // 20,500 steps of one instance, in batches of 250 as the server sends them (I63).
             let kept = try await page.run("""
@@ -190,10 +218,6 @@ import Testing
                 return [inst.entries.length, inst.steps.size, inst.entries.filter(e => e.type === "dropped").length, inst.entries[0].count, inst.entries[0].by, inst.entries[1].seq];
                 """) as? [Any]
             #expect(kept?.map { "\($0)" } == ["20001", "20000", "1", "500", "page", "500"])
-        } catch {
-            await page.quit()
-            throw error
         }
-        await page.quit()
     }
 }

@@ -83,4 +83,18 @@ func exportedTrafficLightTest() throws -> String {
         #expect(throws: InspectorError.cannotExport("choose steps 1 or later, the first no later than the last (asked for 0 to 2)")) { try export.snippet(from: 0, to: 2) }
         #expect(throws: InspectorError.cannotExport("Feed#1 has no step 9 (its last is 3)")) { try export.snippet(from: 1, to: 9) }
     }
+
+    @Test("I74: a timer's step is shown as timer: state and exported as receive(timer:), as Testing.md writes it")
+    func i74Timers() async throws {
+        #expect(TimerEvent.arguments(of: "._timer(TrafficLight.Event.Timer(state: .red, index: 0, entry: 0))") == "timer: .red")
+        #expect(TimerEvent.arguments(of: "._timer(Lamp.Event.Timer(state: .blinking, index: 2, entry: 14))") == "timer: .blinking, index: 2")
+        #expect(TimerEvent.arguments(of: ".timer(state: .red)") == nil && TimerEvent.arguments(of: ".open") == nil)
+        let store = InspectorStore()
+        for text in try trafficLightRun() { try await store.receive(text: text) }
+        let steps = try await store.messages(of: "TrafficLight#1").messages.filter { $0.type == "step" }
+        #expect(steps.map { $0["timer"] } == [nil, "timer: .red", nil, "timer: .yellow", nil, nil])
+        let export = try TestExport(machine: "TrafficLight", instance: "TrafficLight#1", messages: trafficLightRun().dropFirst().map { try InspectorMessage(text: $0) })
+        let snippet = try export.snippet(from: 1, to: 3)
+        #expect(snippet.contains("test.receive(timer: .red) {") && snippet.contains("test.receive(timer: .yellow) {") && !snippet.contains("_timer"), "\(snippet)")
+    }
 }

@@ -102,6 +102,49 @@ import Testing
         #expect(diff(2).isEmpty)
     }
 
+    /// Till's spec with its `balance` called `amount` (the same place, so the journal reads the
+    /// same) and `redact: true`: a secret in every state, and as the events' payload label.
+    static func secretTill(beside journal: String) throws -> String {
+        let spec = try String(contentsOfFile: till, encoding: .utf8)
+            .replacingOccurrences(of: "balance:  {type: Int, default: \"0\"}", with: "balance:  {type: Int, default: \"0\", redact: true}")
+            .replacingOccurrences(of: "balance", with: "amount")
+        let path = URL(fileURLWithPath: journal).deletingLastPathComponent().appending(path: "Till.machine.yml").path
+        try spec.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("I70: stateloop inspect --journal redacts the spec's redact: true fields, in states and as payload labels")
+    func i70RedactedOffline() async throws {
+        let journal = try await Self.tillJournal()
+        let messages = try JournalMessages.read(journal: journal, spec: try Self.secretTill(beside: journal))
+        let steps = messages.filter { $0.type == "step" }
+        #expect(steps[0]["state"] == "mode: books(open)\nposted: 0\namount: <redacted>\nbatches: 0\nchecksum: 0")
+        #expect(steps.compactMap { $0["state"] }.allSatisfy { $0.contains("amount: <redacted>") })
+        #expect(steps[1]["event"] == "credit(n: 1, amount: <redacted>)" && steps[2]["event"] == "debit(n: 2, amount: <redacted>)")
+        // What the page and /page get: the store's messages.
+        let store = InspectorStore()
+        for message in messages { await store.receive(message) }
+        let sent = await store.history().joined()
+        #expect(!sent.contains("500") && !sent.contains("487") && sent.contains("<redacted>"))
+    }
+
+    @Test("I71: stateloop journal --spec prints the spec's redact: true fields as <redacted>")
+    func i71RedactedListing() async throws {
+        let journal = try await Self.tillJournal()
+        let process = Process()
+        process.executableURL = builtExecutable("stateloop")
+        process.arguments = ["journal", journal, "--spec", try Self.secretTill(beside: journal)]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("  field amount = <redacted>"), "\(text)")
+        #expect(text.contains(": credit(n: 4, amount: <redacted>)"), "\(text)")
+        #expect(!text.contains("amount: 7") && !text.contains("= 487"), "\(text)")
+    }
+
     @Test("I47, I48: a journal's machine sends no replay mismatch, and its steps are not exported as a test", .enabled(if: serverBuilt, "runs the server: build with --traits Inspector"))
     func i48NoExportOfAJournal() async throws {
         let journal = try await Self.tillJournal()

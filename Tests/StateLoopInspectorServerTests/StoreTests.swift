@@ -145,3 +145,36 @@ func objects(_ texts: [String]) throws -> [[String: Any]] {
         #expect(await store.count == 0)
     }
 }
+
+@Suite struct OwnershipTests {
+    static var vault: [String: Any] { hello("Vault#1", machine: "Vault") }
+
+    func text(_ object: [String: Any]) throws -> String { try InspectorMessage(object: object).json }
+
+    @Test("I69: a connection cannot take an instance another live connection owns; once that one ends, it can")
+    func i69OneOwner() async throws {
+        let store = InspectorStore()
+        let owner = await store.connect(), stranger = await store.connect()
+        try await store.receive(text: text(Self.vault), from: owner)
+        try await store.receive(text: text(step("Vault#1", 0, event: nil, state: "Vault.State(\n  secret: <redacted>\n)")), from: owner)
+        for intruder in [Self.vault.merging(["spec": "Evil.machine.yml"]) { $1 }, step("Vault#1", 1, event: ".open", state: "Vault.State(\n  secret: \"fake\"\n)")] {
+            await #expect(throws: InspectorError.taken("Vault#1")) { try await store.receive(text: try text(intruder), from: stranger) }
+        }
+        let kept = try await store.messages(of: "Vault#1")
+        #expect(kept.hello["spec"] == "Vault.machine.yml" && kept.messages.map(\.seq) == [0])
+
+        // The owner's connection ends: the app reconnects and says hello again (I9), on a new one.
+        await store.disconnect(owner)
+        try await store.receive(text: text(Self.vault), from: stranger)
+        #expect(try await store.messages(of: "Vault#1").messages.map(\.seq) == [0])
+        #expect(InspectorError.taken("Vault#1").description.contains("another connection attached Vault#1 first"))
+    }
+
+    @Test("I69: an instance read from a journal belongs to the inspector: no connection takes it")
+    func i69JournalInstances() async throws {
+        let store = InspectorStore()
+        await store.receive(try InspectorMessage(object: hello("till", machine: "Till")))
+        let app = await store.connect()
+        await #expect(throws: InspectorError.taken("till")) { try await store.receive(text: try text(hello("till", machine: "Till")), from: app) }
+    }
+}

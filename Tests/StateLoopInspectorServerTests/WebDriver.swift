@@ -99,7 +99,7 @@ final class WebDriver: @unchecked Sendable {
     /// One WebDriver command: its `value`, or its error.
     private func request(_ method: String, _ path: String, _ body: [String: Any]? = nil) async throws -> Any? {
         let payload = try body.map { try JSONSerialization.data(withJSONObject: $0) } ?? Data()
-        let (status, data) = try Self.exchange(port: base.port!, method: method, path: path, body: payload)
+        let (status, data) = try RawHTTP.exchange(port: base.port!, method: method, path: path, headers: ["Content-Type": "application/json"], body: payload)
         let json = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) as? [String: Any]
         let value = json?["value"]
         guard status == 200 else {
@@ -108,50 +108,18 @@ final class WebDriver: @unchecked Sendable {
         return value is NSNull ? nil : value
     }
 
-    /// One HTTP/1.1 request on a connection of its own. Not URLSession: FoundationNetworking on
-    /// Linux fails on chromedriver's headers, which have no space after the colon.
-    private static func exchange(port: Int, method: String, path: String, body: Data) throws -> (status: Int, body: Data) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "no socket") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+    /// Runs `body` with a new browser session, which ends afterwards however `body` ends; a failure
+    /// first saves a screenshot to `failureShot`, when given.
+    static func session(failureShot: URL? = nil, _ body: (WebDriver) async throws -> Void) async throws {
+        let page = try await WebDriver()
+        do {
+            try await body(page)
+        } catch {
+            if let failureShot { try? await page.screenshot(to: failureShot) }
+            await page.quit()
+            throw error
         }
-        guard connected else { throw Failure(description: "cannot connect to 127.0.0.1:\(port)") }
-        let head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-        let request = Data(head.utf8) + body
-        try request.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = send(fd, bytes.baseAddress! + offset, bytes.count - offset, 0)
-                guard written > 0 else { throw Failure(description: "cannot send to chromedriver") }
-                offset += written
-            }
-        }
-        // The head, then as many bytes as its Content-Length says.
-        var answer = Data()
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        func complete() -> Bool {
-            guard let split = answer.firstRange(of: Data("\r\n\r\n".utf8)) else { return false }
-            let head = String(decoding: answer[..<split.lowerBound], as: UTF8.self).lowercased()
-            guard let length = head.firstMatch(of: /content-length:\s*([0-9]+)/).flatMap({ Int($0.1) }) else { return false }
-            return answer.count - split.upperBound >= length
-        }
-        while !complete() {
-            let count = recv(fd, &buffer, buffer.count, 0)
-            if count <= 0 { break }
-            answer.append(contentsOf: buffer[0..<count])
-        }
-        guard let split = answer.firstRange(of: Data("\r\n\r\n".utf8)),
-              let statusLine = String(data: answer[..<split.lowerBound], encoding: .utf8)?.split(separator: " "),
-              statusLine.count >= 2, let status = Int(statusLine[1]) else {
-            throw Failure(description: "\(method) \(path): no HTTP answer from chromedriver")
-        }
-        return (status, Data(answer[split.upperBound...]))
+        await page.quit()
     }
 
     /// A TCP port no one listens on now.
