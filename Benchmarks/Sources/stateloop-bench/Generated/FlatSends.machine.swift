@@ -111,29 +111,29 @@ public enum FlatSends {
 #sourceLocation()
         }
 
-        /// An action of FlatSends.machine.yml:23, run on the state as it is then.
-        fileprivate func _action0(_ _next: inout State) {
-            _next._send(.reset, id: "back", after: .milliseconds(1000))
+        /// An action of FlatSends.machine.yml:23, run on the state in place, as it is then.
+        fileprivate mutating func _action0() {
+            _send(.reset, id: "back", after: .milliseconds(1000))
         }
 
-        /// An action of FlatSends.machine.yml:23, run on the state as it is then.
-        fileprivate func _action1(_ _next: inout State) {
-            _next._raised.append(.toggle)
+        /// An action of FlatSends.machine.yml:23, run on the state in place, as it is then.
+        fileprivate mutating func _action1() {
+            _raised.append(.toggle)
         }
 
-        /// An action of FlatSends.machine.yml:29, run on the state as it is then.
-        fileprivate func _action2(_ _next: inout State) {
-            _next._send(.reset, id: "back", after: .milliseconds(1000))
+        /// An action of FlatSends.machine.yml:29, run on the state in place, as it is then.
+        fileprivate mutating func _action2() {
+            _send(.reset, id: "back", after: .milliseconds(1000))
         }
 
-        /// An action of FlatSends.machine.yml:29, run on the state as it is then.
-        fileprivate func _action3(_ _next: inout State) {
-            _next._raised.append(.toggle)
+        /// An action of FlatSends.machine.yml:29, run on the state in place, as it is then.
+        fileprivate mutating func _action3() {
+            _raised.append(.toggle)
         }
 
-        /// An action of FlatSends.machine.yml:32, run on the state as it is then.
-        fileprivate func _action4(_ _next: inout State) {
-            _next.pendingSends.removeAll { $0.id == "back" }
+        /// An action of FlatSends.machine.yml:32, run on the state in place, as it is then.
+        fileprivate mutating func _action4() {
+            pendingSends.removeAll { $0.id == "back" }
         }
 
         /// Takes the raised events one by one, each with its microsteps, before `reduce` returns (S121); past 1,000, or once a step did not settle, the rest are dropped and `isSettled` is false (S122).
@@ -167,16 +167,24 @@ public enum FlatSends {
             _sends &+= 1
         }
 
-        /// The state as a step reads it: every field but `_raised` and `pendingSends`, which no expression reads, so that `reduce` copies no array.
+        /// The state as a step reads it: every field but `_raised`, empty between steps, so that `reduce` retains no array of it.
         fileprivate var _old: State {
             var _old = State(
                 mode: mode,
                 count: self.count,
                 flag: self.flag
             )
+            _old.pendingSends = pendingSends
             _old._sends = _sends
             _old.isSettled = isSettled
             return _old
+        }
+
+        /// One step of `reduce`: `event`'s branches with their microsteps and raised events (S45, S121).
+        fileprivate mutating func _step<_R: StateLoop._TransitionRecorder>(_ event: Event, _ trace: inout _R) {
+            let old = _old
+            if old._reduce(event, &self, &trace) { _settle(&trace) }
+            if !_raised.isEmpty { _takeRaised(&trace) }
         }
 
         /// One step of `reduce`: `self` is the state before `event`, `_next` the state after it, so
@@ -220,8 +228,8 @@ public enum FlatSends {
 #sourceLocation(file: "FlatSends.machine.yml", line: 23)
                                _next.flag = true
 #sourceLocation()
-                do { let _s = _next; _s._action0(&_next) }
-                do { let _s = _next; _s._action1(&_next) }
+                _next._action0()
+                _next._action1()
                 _next.mode = .outside
                 return true
             case ._send:
@@ -257,8 +265,8 @@ public enum FlatSends {
 #sourceLocation(file: "FlatSends.machine.yml", line: 29)
                                _next.flag = true
 #sourceLocation()
-                do { let _s = _next; _s._action2(&_next) }
-                do { let _s = _next; _s._action3(&_next) }
+                _next._action2()
+                _next._action3()
                 _next.mode = .outside
                 return true
             case ._send:
@@ -274,7 +282,7 @@ public enum FlatSends {
 #sourceLocation(file: "FlatSends.machine.yml", line: 32)
                         _next.flag = false
 #sourceLocation()
-                do { let _s = _next; _s._action4(&_next) }
+                _next._action4()
                 _next.mode = .x
                 return true
             case .reset:
@@ -338,19 +346,14 @@ public enum FlatSends {
 
     /// `reduce`, telling `trace` the id of each branch it takes (`transitions`).
     fileprivate static func _reduceRecording<_R: StateLoop._TransitionRecorder>(_ state: inout State, _ event: Event, _ trace: inout _R) {
-        var event = event
-        if case ._send(let _number) = event {
-            guard let _due = state.pendingSends.first(where: { $0.number == _number }) else { return }
-            if let _earlier = state.pendingSends.first(where: { $0.number < _number && $0.delay <= _due.delay }) {
-                _reduceRecording(&state, ._send(_earlier.number), &trace)
-                return _reduceRecording(&state, event, &trace)
-            }
-            state.pendingSends.removeAll { $0.number == _number }
-            event = _due.event
+        if case ._send(let _number) = event, !state.pendingSends.contains(where: { $0.number == _number }) { return }
+        guard case ._send(let _number) = event else { return state._step(event, &trace) }
+        while let _due = state.pendingSends.first(where: { $0.number == _number }) {
+            let _first = state.pendingSends.first(where: { $0.number <= _number && $0.delay <= _due.delay }) ?? _due
+            state.pendingSends.removeAll { $0.number == _first.number }
+            state._step(_first.event, &trace)
+            if _first.number == _number { return }
         }
-        let old = state._old
-        if old._reduce(event, &state, &trace) { state._settle(&trace) }
-        if !state._raised.isEmpty { state._takeRaised(&trace) }
     }
 
     /// The feedback loops: one `react` per effect, one `timer` per `after:`.

@@ -164,10 +164,10 @@ public enum Hierarchical4 {
             }
         }
 
-        /// An action of Hierarchical4.machine.yml:22, run on the state as it is then.
-        fileprivate func _action0(_ _next: inout State) {
+        /// An action of Hierarchical4.machine.yml:22, run on the state in place, as it is then.
+        fileprivate mutating func _action0() {
 #sourceLocation(file: "Hierarchical4.machine.yml", line: 22)
-             _next.flag = false
+              self.flag = false
 #sourceLocation()
         }
 
@@ -175,7 +175,7 @@ public enum Hierarchical4 {
         fileprivate static func _enterBelow(_ _content: Mode, _ _next: inout State) {
             switch _content {
             case .a:
-                do { let _s = _next; _s._action0(&_next) }
+                _next._action0()
             case .outside:
                 break
             }
@@ -197,10 +197,10 @@ public enum Hierarchical4 {
             }
         }
 
-        /// An action of Hierarchical4.machine.yml:36, run on the state as it is then.
-        fileprivate func _action1(_ _next: inout State) {
+        /// An action of Hierarchical4.machine.yml:36, run on the state in place, as it is then.
+        fileprivate mutating func _action1() {
 #sourceLocation(file: "Hierarchical4.machine.yml", line: 36)
-                        _next.flag = true
+                         self.flag = true
 #sourceLocation()
         }
 
@@ -208,7 +208,7 @@ public enum Hierarchical4 {
         fileprivate static func _exitBelow_c(_ _content: Mode.C, _ _next: inout State) {
             switch _content {
             case .d:
-                do { let _s = _next; _s._action1(&_next) }
+                _next._action1()
             }
         }
 

@@ -338,10 +338,10 @@ public enum Till {
             }
         }
 
-        /// An action of Till.machine.yml:27, run on the state as it is then.
-        fileprivate func _action0(_ _next: inout State) {
+        /// An action of Till.machine.yml:27, run on the state in place, as it is then.
+        fileprivate mutating func _action0() {
 #sourceLocation(file: "../../Specs/Till.machine.yml", line: 27)
-                  _next._queue(.archive(batches
+                        _queue(.archive(batches
             ))
 #sourceLocation()
         }
@@ -352,7 +352,7 @@ public enum Till {
             case .`open`:
                 break
             case .closing:
-                do { let _s = _next; _s._action0(&_next) }
+                _next._action0()
             case .overdue:
                 break
             }
