@@ -79,6 +79,8 @@ final class TimerWait: @unchecked Sendable {
     /// When the source wakes next, if it is scheduled.
     private var scheduled: DispatchTime?
     private var isCancelled = false
+    /// The test's counters this wait reports to, bound where it was made.
+    private let counts = TimerWait.counts
 
     @usableFromInline
     init() {}
@@ -98,7 +100,7 @@ final class TimerWait: @unchecked Sendable {
         guard !isCancelled, let deadline else { return }
         let id = ObjectIdentifier(token)
         armings += 1
-        if armed.updateValue(Armed(deadline: deadline, order: armings, fire: fire), forKey: id) == nil { TimerWait.waiting.add(1) }
+        if armed.updateValue(Armed(deadline: deadline, order: armings, fire: fire), forKey: id) == nil { counts?.armings.add(1) }
         queue.insert(Entry(deadline: deadline, order: armings, token: id))
         // A later deadline than the source's next wake waits for that wake, which reschedules;
         // rescheduling a Dispatch timer costs a trip to its manager thread.
@@ -111,7 +113,7 @@ final class TimerWait: @unchecked Sendable {
     func disarm(_ token: EffectRun) {
         lock.lock()
         if armed.removeValue(forKey: ObjectIdentifier(token)) != nil {
-            TimerWait.waiting.add(-1)
+            counts?.armings.add(-1)
             // The queue keeps its dead entries until they come up; past twice the live ones it is
             // rebuilt from them, so memory follows what is armed, not what was.
             if queue.count > 2 * armed.count + 16 {
@@ -126,14 +128,14 @@ final class TimerWait: @unchecked Sendable {
     func cancel() {
         lock.lock()
         isCancelled = true
-        TimerWait.waiting.add(-armed.count)
+        counts?.armings.add(-armed.count)
         armed = [:]
         queue = Heap()
         let source = self.source.take()
         lock.unlock()
         if let source {
             source.cancel()
-            TimerWait.live.add(-1)
+            counts?.sources.add(-1)
         }
     }
 
@@ -149,7 +151,7 @@ final class TimerWait: @unchecked Sendable {
         self.source = source
         source.schedule(deadline: deadline, repeating: .never, leeway: .nanoseconds(0))
         source.activate()
-        TimerWait.live.add(1)
+        counts?.sources.add(1)
     }
 
     /// The source woke: fires every arming whose deadline has passed, earliest first, and sleeps
@@ -170,7 +172,7 @@ final class TimerWait: @unchecked Sendable {
             }
             _ = queue.popMin()
             armed[first.token] = nil
-            TimerWait.waiting.add(-1)
+            counts?.armings.add(-1)
             due.append(arming.fire)
         }
         lock.unlock()
@@ -193,12 +195,16 @@ final class TimerWait: @unchecked Sendable {
     @usableFromInline func cancel() {}
     #endif
 
-    /// How many timer sources are alive in the process: one per timer feedback of a running
-    /// instance that has been armed. Internal, for the tests (`@testable import`).
-    static let live = LiveCount()
-    /// How many armings wait in the process's timer waits, not yet fired, disarmed or cancelled.
-    /// Internal, for the tests.
-    static let waiting = LiveCount()
+    /// What a test counts of the waits made while it binds `$counts` (a task-local, so that
+    /// the waits of other tests running at the same time count elsewhere): the Dispatch sources
+    /// alive, one per armed timer feedback of a running instance, and the armings waiting, not
+    /// yet fired, disarmed or cancelled. Internal, for the tests (`@testable import`).
+    struct Counts: Sendable {
+        let sources = LiveCount()
+        let armings = LiveCount()
+    }
+
+    @TaskLocal static var counts: Counts?
 }
 
 /// A counter any thread may change.
