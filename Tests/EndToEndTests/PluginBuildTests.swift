@@ -143,7 +143,8 @@ struct PluginBuildTests {
                     ),
 
             """)
-        try package.edit("Package.swift", replacing: "dependencies: [.product(name: \"StateLoop\", package: \"StateLoop\")],\n            plugins: [.plugin(name: \"StateLoopPlugin\", package: \"StateLoop\")]\n        ),\n    ]", with: "dependencies: [\"\(target)\", .product(name: \"StateLoop\", package: \"StateLoop\")]\n        ),\n    ]")
+        // The executable's plugin goes: the specs' target generates; the tour's test target stays after it.
+        try package.edit("Package.swift", replacing: "dependencies: [.product(name: \"StateLoop\", package: \"StateLoop\")],\n            plugins: [.plugin(name: \"StateLoopPlugin\", package: \"StateLoop\")]\n        ),\n        .testTarget(", with: "dependencies: [\"\(target)\", .product(name: \"StateLoop\", package: \"StateLoop\")]\n        ),\n        .testTarget(")
         let sources = package.directory.appending(path: "Sources/\(target)")
         try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
         try FileManager.default.moveItem(at: package.directory.appending(path: Self.spec), to: sources.appending(path: "Door.machine.yml"))
