@@ -773,6 +773,11 @@ extension DrawerV1.Event.Timer: StateLoop.JournalCodable {
         self.state = try reader.read()
         self.index = try reader.read()
         self.entry = try reader.read()
+        switch (self.state, self.index) {
+        case (.closing, 0): break
+        default: throw .invalid(offset: reader.offset, reason: "a timer the machine does not have: after #\(self.index) in \(self.state)")
+        }
+        if self.entry < 0 { throw .invalid(offset: reader.offset, reason: "a timer armed at entry \(self.entry), below the first") }
     }
 }
 
