@@ -43,7 +43,7 @@ extension MachineContextBuilder {
         var out = SwiftPrinter(placement: placement, level: 2)
         if layout.hasTopLevelFinal { out.line("guard !state.isDone else { return }") }
         // S133: the delivery of a send no longer pending changes nothing, what the last step reported included.
-        if layout.sends { out.line("if case .\(GeneratedNames.sendCase)(let _number) = event, !state.pendingSends.contains(where: { $0.number == _number }) { return }") }
+        if layout.sends { out.line("if case .\(GeneratedNames.sendCase)(let _number) = event, !state.pendingSends.contains(number: _number) { return }") }
         if layout.hasRuns { out.line("state.runs = []") }
         if hasForwarding { out.line("state.forwarded = []") }
         if layout.sendsToParent { out.line("state.toParent = []") }

@@ -16,7 +16,7 @@ extension MachineContextBuilder {
                     case \(GeneratedNames.sendCase)(Swift.Int)
 
                     /// A `send:` not yet delivered nor cancelled (S127): its delay counts from the step that sent it.
-                    \(p)struct Send: Swift.Equatable, Swift.Sendable {
+                    \(p)struct Send: StateLoop.PendingSend {
                         /// How many sends ran before it since the start.
                         \(p)var number: Swift.Int
                         /// Its `id:`, which `cancel:` names.
@@ -66,12 +66,11 @@ extension MachineContextBuilder {
     /// with a delay no longer, which is due no later, takes its step first, in the order sent, each
     /// leaving `pendingSends` before its step; then the send itself. A loop, not a recursion: the
     /// steps of one call all report into the same `runs`, `forwarded` and `toParent`, and a
-    /// thousand sends due together take no thousand frames.
+    /// thousand sends due together take no thousand frames; `PendingSends.removeDue(through:)`
+    /// takes each off the front of the queue, so they take time linear in their number too.
     func deliveryLines(into out: inout SwiftPrinter) {
         out.line("guard case .\(GeneratedNames.sendCase)(let _number) = event else { return state._step(event, &trace) }")
-        out.block("while let _due = state.pendingSends.first(where: { $0.number == _number }) {") { out in
-            out.line("let _first = state.pendingSends.first(where: { $0.number <= _number && $0.delay <= _due.delay }) ?? _due")
-            out.line("state.pendingSends.removeAll { $0.number == _first.number }")
+        out.block("while let _first = state.pendingSends.removeDue(through: _number) {") { out in
             out.line("state._step(_first.event, &trace)")
             out.line("if _first.number == _number { return }")
         }

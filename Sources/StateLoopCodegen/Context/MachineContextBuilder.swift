@@ -165,7 +165,7 @@ public struct MachineContextBuilder {
         }
         if layout.sends {
             makeSendMember()
-            ownFields.append(.init(doc: "The `send:`s not yet delivered nor cancelled, in the order they were sent (S127).", name: "pendingSends", declaration: "[Event.Send] = []", journal: .array(.generated(GeneratedNames.sendType))))
+            ownFields.append(.init(doc: "The `send:`s not yet delivered nor cancelled, in the order they were sent (S127).", name: "pendingSends", declaration: "StateLoop.PendingSends<Event.Send> = []", journal: .array(.generated(GeneratedNames.sendType))))
             ownFields.append(.init(doc: "How many `send:`s have run since the start: the number of the next one.", name: "_sends", declaration: "Swift.Int = 0", journal: .standard("Int")))
         }
         if layout.raises {

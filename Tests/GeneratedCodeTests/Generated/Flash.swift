@@ -29,7 +29,7 @@ public enum Flash {
         /// The current state of the machine: `reduce` changes it; a test states it.
         public var mode: Mode
         /// The `send:`s not yet delivered nor cancelled, in the order they were sent (S127).
-        public internal(set) var pendingSends: [Event.Send] = []
+        public internal(set) var pendingSends: StateLoop.PendingSends<Event.Send> = []
         /// How many `send:`s have run since the start: the number of the next one.
         public internal(set) var _sends: Swift.Int = 0
         /// False when `always:` transitions were still enabled after 1,000 microsteps (S51).
@@ -172,7 +172,7 @@ public enum Flash {
         case _send(Swift.Int)
 
         /// A `send:` not yet delivered nor cancelled (S127): its delay counts from the step that sent it.
-        public struct Send: Swift.Equatable, Swift.Sendable {
+        public struct Send: StateLoop.PendingSend {
             /// How many sends ran before it since the start.
             public var number: Swift.Int
             /// Its `id:`, which `cancel:` names.
@@ -201,11 +201,9 @@ public enum Flash {
     /// `reduce`, telling `trace` the id of each branch it takes (`transitions`).
     fileprivate static func _reduceRecording<_R: StateLoop._TransitionRecorder>(_ state: inout State, _ event: Event, _ trace: inout _R) {
         guard !state.isDone else { return }
-        if case ._send(let _number) = event, !state.pendingSends.contains(where: { $0.number == _number }) { return }
+        if case ._send(let _number) = event, !state.pendingSends.contains(number: _number) { return }
         guard case ._send(let _number) = event else { return state._step(event, &trace) }
-        while let _due = state.pendingSends.first(where: { $0.number == _number }) {
-            let _first = state.pendingSends.first(where: { $0.number <= _number && $0.delay <= _due.delay }) ?? _due
-            state.pendingSends.removeAll { $0.number == _first.number }
+        while let _first = state.pendingSends.removeDue(through: _number) {
             state._step(_first.event, &trace)
             if _first.number == _number { return }
         }

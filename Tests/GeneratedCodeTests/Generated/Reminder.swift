@@ -81,7 +81,7 @@ public enum Reminder {
         /// `snooze` from `context:` (Reminder.machine.yml:9).
         public var snooze: Snooze
         /// The `send:`s not yet delivered nor cancelled, in the order they were sent (S127).
-        public internal(set) var pendingSends: [Event.Send] = []
+        public internal(set) var pendingSends: StateLoop.PendingSends<Event.Send> = []
         /// How many `send:`s have run since the start: the number of the next one.
         public internal(set) var _sends: Swift.Int = 0
 
@@ -292,7 +292,7 @@ public enum Reminder {
         case _send(Swift.Int)
 
         /// A `send:` not yet delivered nor cancelled (S127): its delay counts from the step that sent it.
-        public struct Send: Swift.Equatable, Swift.Sendable {
+        public struct Send: StateLoop.PendingSend {
             /// How many sends ran before it since the start.
             public var number: Swift.Int
             /// Its `id:`, which `cancel:` names.
@@ -350,11 +350,9 @@ public enum Reminder {
     /// `reduce`, telling `trace` the id of each branch it takes (`transitions`).
     fileprivate static func _reduceRecording<_R: StateLoop._TransitionRecorder>(_ state: inout State, _ event: Event, _ trace: inout _R) {
         guard !state.isDone else { return }
-        if case ._send(let _number) = event, !state.pendingSends.contains(where: { $0.number == _number }) { return }
+        if case ._send(let _number) = event, !state.pendingSends.contains(number: _number) { return }
         guard case ._send(let _number) = event else { return state._step(event, &trace) }
-        while let _due = state.pendingSends.first(where: { $0.number == _number }) {
-            let _first = state.pendingSends.first(where: { $0.number <= _number && $0.delay <= _due.delay }) ?? _due
-            state.pendingSends.removeAll { $0.number == _first.number }
+        while let _first = state.pendingSends.removeDue(through: _number) {
             state._step(_first.event, &trace)
             if _first.number == _number { return }
         }
