@@ -70,6 +70,31 @@ def rss_mib(pid):
     return 0.0
 
 
+def cpu_s(pid):
+    """The CPU time (user and system) process `pid` has used, in seconds."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def browser_cpu_s():
+    """The CPU time of every Chromium process, in seconds."""
+    total = 0.0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/comm") as f:
+                if f.read().strip().startswith("chrom"):
+                    total += cpu_s(pid)
+        except OSError:
+            pass
+    return total
+
+
+def load_average():
+    with open("/proc/loadavg") as f:
+        return float(f.read().split()[0])
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--server", required=True, help="the stateloop-inspect executable (the release build)")
@@ -94,6 +119,7 @@ def main():
         browser.run("window.longest = 0; let last = performance.now();"
                     "function tick(now) { window.longest = Math.max(window.longest, now - last); last = now; requestAnimationFrame(tick); }"
                     "requestAnimationFrame(tick); return true;")
+        server_cpu, browser_cpu = cpu_s(server.pid), browser_cpu_s()
         app = subprocess.Popen([options.app, "--child-inspected-page", f"ws://127.0.0.1:{port}/app"],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         # The server's memory, twice a second while the app sends (it prints when it is done).
@@ -122,6 +148,8 @@ def main():
             time.sleep(0.01)
         lag = (time.monotonic() - done) * 1000
         longest = browser.run("return window.longest;")
+        received = browser.run("return received;")
+        app_cpu = cpu_s(app.pid)
         app.stdin.close()
         app_peak = float(app.stdout.readline())
         app.wait()
@@ -133,6 +161,15 @@ def main():
         print(f"page_longest_frame_gap_ms {longest}")
         print(f"server_rss_mib {rss_mib(server.pid)}")
         print(f"server_rss_growth_second_half_mib {rss[-1] - rss[half]}")
+        # Where the time went (issue 30, 4.4): each side's CPU time over the run, the messages the
+        # page received of the app's steps (those short of them the app's or the server's buffer
+        # dropped), and the machine's load (its 1-minute average at the end).
+        print(f"cpu_s_server {cpu_s(server.pid) - server_cpu}")
+        print(f"cpu_s_browser {browser_cpu_s() - browser_cpu}")
+        print(f"cpu_s_app {app_cpu}")
+        print(f"page_received_messages {received}")
+        print(f"app_steps {last}")
+        print(f"load_average {load_average()}")
     finally:
         if app is not None and app.poll() is None:
             app.kill()

@@ -1,6 +1,7 @@
 // The wire of Docs/Inspector.md: one JSON object per WebSocket text frame, with a "type".
 
 import Foundation
+import StateLoopInspector
 
 /// One message of an app (or of a journal read offline), as the inspector keeps it: the JSON
 /// object and the facts the store and the exporter read from it.
@@ -62,6 +63,13 @@ public struct InspectorMessage: @unchecked Sendable {
     }
 
     private static func json(_ value: Any, options: JSONSerialization.WritingOptions = [.fragmentsAllowed, .withoutEscapingSlashes]) -> String {
+        // A key, and a step's diff (the keys the server adds): written by hand, as the app writes
+        // its messages; through `JSONSerialization`, which casts every value, the diff took a third
+        // of the server's time at 10,000 messages a second (issue 30, 4.4).
+        if options == [.fragmentsAllowed, .withoutEscapingSlashes] {
+            if let string = value as? String { return JSONText.quoted(string) }
+            if let strings = value as? [String] { return JSONText.array(strings) }
+        }
         let data = (try? JSONSerialization.data(withJSONObject: value, options: options)) ?? Data("null".utf8)
         return String(decoding: data, as: UTF8.self)
     }

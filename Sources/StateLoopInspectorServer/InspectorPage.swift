@@ -68,6 +68,10 @@ const KEEP = 20000;
 const instances = new Map();
 let received = 0;
 let scheduled = false;
+// While messages stream, at most one draw a DRAW_MS (I77): a draw takes tens of milliseconds, and
+// one an animation frame took a core that the server and the app needed on a loaded machine.
+const DRAW_MS = 100;
+let lastDraw = -Infinity;
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -102,7 +106,11 @@ function receive(m) {
 function receiveBatch(batch) {
   for (const m of batch) receive(m);
   for (const inst of instances.values()) trim(inst);
-  if (!scheduled) { scheduled = true; requestAnimationFrame(render); }
+  if (!scheduled) {
+    scheduled = true;
+    const wait = lastDraw + DRAW_MS - performance.now();
+    if (wait <= 0) requestAnimationFrame(render); else setTimeout(() => requestAnimationFrame(render), wait);
+  }
 }
 
 // Past KEEP messages, the oldest go at once, counted in one note at the start (I65).
@@ -120,6 +128,7 @@ function trim(inst) {
 
 function render() {
   scheduled = false;
+  lastDraw = performance.now();
   document.getElementById("empty").style.display = instances.size ? "none" : "";
   document.getElementById("counts").textContent = received + " messages";
   for (const inst of instances.values()) {

@@ -220,4 +220,36 @@ import Testing
             #expect(kept?.map { "\($0)" } == ["20001", "20000", "1", "500", "page", "500"])
         }
     }
+
+    @Test("I77: while 250 steps come every 25 ms for a second, the page draws at most once every 100 ms; the last batch is drawn")
+    func i77ThePageDrawsTenTimesASecondWhileMessagesStream() async throws {
+        let inspector = try RunningInspector(builtExecutable("stateloop-inspect"), ["--port", "0"])
+        try await WebDriver.session { page in
+            try await page.open(inspector.page)
+            try await page.wait("the page to connect", until: "return document.getElementById('status').textContent === 'connected';")
+            // `render` counted: the page's draws, however they are scheduled.
+            _ = try await page.run("""
+                window.draws = 0;
+                const draw = render;
+                render = function () { window.draws++; draw(); };
+                receiveBatch([{ type: "hello", instance: "Door#1", machine: "Door", spec: "Door.machine.yml" }]);
+                let seq = 0;
+                const start = performance.now();
+                window.streaming = true;
+                const feed = setInterval(() => {
+                  const batch = [];
+                  for (let i = 0; i < 250; i++, seq++) batch.push({ type: "step", instance: "Door#1", seq, event: ".open", diff: [], state: "S" + seq, branches: [], configuration: [] });
+                  receiveBatch(batch);
+                  if (performance.now() - start >= 1000) { clearInterval(feed); window.elapsed = performance.now() - start; window.last = seq - 1; window.streaming = false; }
+                }, 25);
+                return true;
+                """)
+            try await page.wait("the stream to end", until: "return window.streaming === false;")
+            try await page.wait("the last step drawn", until: "return instances.get('Door#1').shown === window.last;")
+            let counts = (try await page.run("return [window.draws, window.elapsed];") as? [Any])?.compactMap { Double("\($0)") }
+            let (draws, elapsed) = (counts?.first ?? 0, counts?.last ?? 0)
+            // One a 100 ms, the first at once and the last after the stream: one an animation frame was about 40.
+            #expect(draws >= 3 && draws <= elapsed / 100 + 2, "\(draws) draws in \(elapsed) ms")
+        }
+    }
 }

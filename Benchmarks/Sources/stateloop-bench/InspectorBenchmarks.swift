@@ -226,4 +226,12 @@ let inspectorBenchmarks: [Benchmark] = [
     Benchmark(name: "inspector.page.longest_frame_gap_ms", goal: 200) { pageFigure("page_longest_frame_gap_ms") },
     Benchmark(name: "inspector.page.server.rss_mib", goal: 256) { pageFigure("server_rss_mib") },
     Benchmark(name: "inspector.page.server.rss_growth_second_half_mib", goal: 16) { pageFigure("server_rss_growth_second_half_mib") },
+    // Issue 30, 4.4: how many of the app's steps reached the page (the rest the app's or the
+    // server's buffer dropped), where the CPU went, and the load the run had: a figure of this
+    // group means nothing without it (run it beside `stress --cpu 4` for a loaded machine).
+    Benchmark(name: "inspector.page.received_steps_ratio", floor: 0.99) { (pageFigure("page_received_messages") - 1) / (pageFigure("app_steps") + 1) },
+    Benchmark(name: "inspector.page.cpu_s.server") { pageFigure("cpu_s_server") },
+    Benchmark(name: "inspector.page.cpu_s.browser") { pageFigure("cpu_s_browser") },
+    Benchmark(name: "inspector.page.cpu_s.app") { pageFigure("cpu_s_app") },
+    Benchmark(name: "inspector.page.load_average") { pageFigure("load_average") },
 ]
