@@ -87,8 +87,9 @@ let package = Package(
             dependencies: [
                 // StateLoopDurable, StateLoopJournalReading and StateLoopInspector: a journal shown
                 // offline as the messages an app sends (`--journal`); StateLoopInspector: the
-                // branch fingerprint a hello carries (I76).
-                "StateLoop", "StateLoopSpec", "StateLoopDiagram", "StateLoopDurable", "StateLoopJournalReading", "StateLoopInspector",
+                // branch fingerprint a hello carries (I76); StateLoopCodegen: a spec loaded with the
+                // check of its locked journal layout (Docs/Durability.md D124).
+                "StateLoop", "StateLoopSpec", "StateLoopCodegen", "StateLoopDiagram", "StateLoopDurable", "StateLoopJournalReading", "StateLoopInspector",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Inspector"])),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket", condition: .when(traits: ["Inspector"])),

@@ -6,6 +6,7 @@
 
 import Foundation
 import StateLoop
+import StateLoopCodegen
 import StateLoopDurable
 import StateLoopInspector
 import StateLoopJournalReading
@@ -175,7 +176,7 @@ public struct JournalMessages {
             }
             let lockPath = SpecFileNaming.lockPath(forSpecAt: path)
             let lock = LockInput(path: lockPath, contents: FileManager.default.contents(atPath: lockPath).map { Array($0) })
-            let loaded = SpecLoader.load(contents: Array(bytes), path: path, library: library, lock: lock)
+            let loaded = GeneratorPipeline.load(contents: Array(bytes), path: path, library: library, lock: lock)
             guard let spec = loaded.spec else {
                 throw .spec("\(path) has errors (`stateloop check \(path)` lists them):\n" + loaded.diagnostics.map(\.description).joined(separator: "\n"))
             }

@@ -91,4 +91,12 @@ public struct SpecLoadResult: Sendable {
         self.spec = spec
         self.diagnostics = diagnostics
     }
+
+    /// The result with the diagnostics of a later stage's check added (the generator's, which
+    /// knows what the loader cannot: D124): sorted again, and without the spec when one is an error.
+    public func adding(_ more: [Diagnostic]) -> SpecLoadResult {
+        guard !more.isEmpty else { return self }
+        let all = (diagnostics + more).sortedByLocation()
+        return SpecLoadResult(spec: all.containsErrors ? nil : spec, diagnostics: all)
+    }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StateLoopCodegen
 import StateLoopSpec
 
 /// `stateloop check SPEC...`
@@ -31,7 +32,7 @@ struct Check: ParsableCommand {
         Console.report(read.duplicateNames)
         errors += read.duplicateNames.count
         for spec in specs {
-            let result = SpecLoader.load(contents: read.contents(of: spec), path: spec, library: read.library, lock: try Console.readLock(besideSpec: spec))
+            let result = GeneratorPipeline.load(contents: read.contents(of: spec), path: spec, library: read.library, lock: try Console.readLock(besideSpec: spec))
             Console.report(result.diagnostics)
             errors += result.diagnostics.filter { $0.severity == .error }.count
             warnings += result.diagnostics.filter { $0.severity == .warning }.count

@@ -102,11 +102,11 @@ struct JournalShow: ParsableCommand {
     static func layouts(of path: String) throws -> JournalLayouts {
         let read = try ChildSpecs(specs: [path])
         let lock = try Console.readLock(besideSpec: path)
-        let result = SpecLoader.load(contents: read.contents(of: path), path: path, library: read.library, lock: lock)
+        let result = GeneratorPipeline.load(contents: read.contents(of: path), path: path, library: read.library, lock: lock)
         Console.report(result.diagnostics)
         guard let checked = result.spec else { throw ExitCode.specErrors }
         let layouts = try JournalLayouts(checked, path: path) { child in
-            let loaded = SpecLoader.load(contents: try Console.readSpec(child.file), path: child.file, library: read.library, lock: try Console.readLock(besideSpec: child.file))
+            let loaded = GeneratorPipeline.load(contents: try Console.readSpec(child.file), path: child.file, library: read.library, lock: try Console.readLock(besideSpec: child.file))
             Console.report(loaded.diagnostics)
             return loaded.spec
         }

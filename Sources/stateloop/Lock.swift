@@ -31,7 +31,7 @@ struct Lock: ParsableCommand {
         failed = !read.duplicateNames.isEmpty
         for spec in specs {
             let lockInput = try Console.readLock(besideSpec: spec)
-            let result = SpecLoader.load(contents: read.contents(of: spec), path: spec, library: read.library, lock: lockInput)
+            let result = GeneratorPipeline.load(contents: read.contents(of: spec), path: spec, library: read.library, lock: lockInput)
             Console.report(result.diagnostics)
             guard let checked = result.spec, let lock = LockFile.read(lockInput.contents, path: lockInput.path).lock else {
                 failed = true

@@ -120,6 +120,44 @@ import Testing
 }
 
 extension LockTests {
+    /// Three edits of the door that change its journal's layout and nothing of its shape: a
+    /// `send:` (pending sends in `State`, a `_send` event), a `raise:` and a read of `trigger`.
+    static let layoutChanges: [(name: String, old: String, new: String)] = [
+        ("a send:", "open: {target: opened, set: {openings: openings + 1}}", "open: {target: opened, set: {openings: openings + 1}, do: [{send: {event: close, delay: 5s}}]}"),
+        ("a raise:", "open: {target: opened, set: {openings: openings + 1}}", "open: {target: opened, set: {openings: openings + 1}, do: [{raise: close}]}"),
+        ("a read of trigger", "  opened:\n    on:\n", "  opened:\n    entry:\n      - if: \"trigger == .open\"\n        then: [{set: {openings: openings + 1}}]\n    on:\n"),
+    ]
+
+    @Test("D124: a send:, a raise: or a read of trigger added at a locked version fails check, lock and generate at persist.version; at the next version they pass", arguments: 0..<3)
+    func d124ALayoutChangeAtALockedVersionIsRefused(_ change: Int) throws {
+        let (name, old, new) = Self.layoutChanges[change]
+        let directory = try StateLoopTool.temporaryDirectory()
+        let spec = directory.appending(path: "Door.machine.yml")
+        let lock = directory.appending(path: "Door.machine.lock")
+        try Data(try Self.version1().utf8).write(to: spec)
+        #expect(try StateLoopTool.run(["lock", "Door.machine.yml"], in: directory).status == 0)
+        let locked = try String(contentsOf: lock, encoding: .utf8)
+
+        let changed = try Self.version1().replacingOccurrences(of: old, with: new)
+        try #require(changed != (try Self.version1()), "\(name): the edit must apply")
+        try Data(changed.utf8).write(to: spec)
+        let prefix = "Door.machine.yml:2:10: error: version 1 is locked in Door.machine.lock with another journal layout ("
+        let fix = "): the journals that version wrote would be misread (fix: bump persist.version to 2: journals of the shipped version 1 are read through its lock)\n"
+        for command in [["check", "Door.machine.yml"], ["lock", "Door.machine.yml"], ["generate", "Door.machine.yml", "--output", directory.appending(path: "out").path]] {
+            let refused = try StateLoopTool.run(command, in: directory)
+            #expect(refused.status == 1, "\(name), \(command[0])")
+            #expect(refused.stderr.hasPrefix(prefix) && refused.stderr.contains(fix), "\(name), \(command[0]): \(refused.stderr)")
+        }
+        #expect(try String(contentsOf: lock, encoding: .utf8) == locked, "the lock stays as it was")
+        #expect(!FileManager.default.fileExists(atPath: directory.appending(path: "out").path))
+
+        // The next version reads version 1's journals through the lock (D92): nothing to migrate.
+        try Data(changed.replacingOccurrences(of: "persist: true\n", with: "persist: {version: 2}\n").utf8).write(to: spec)
+        let check = try StateLoopTool.run(["check", "Door.machine.yml"], in: directory)
+        #expect(check.status == 0, "\(name): \(check.stderr)")
+        let second = try StateLoopTool.run(["lock", "Door.machine.yml"], in: directory)
+        #expect(second.status == 0 && second.stderr == "Door.machine.lock: locked version 2\n", "\(name): \(second.stderr)")
+    }
     @Test("D91: a version locked without its layout, by an older stateloop, is still read, and lock adds its layout")
     func d91LockAddsTheLayoutOfAVersionLockedWithoutIt() throws {
         let directory = try StateLoopTool.temporaryDirectory()

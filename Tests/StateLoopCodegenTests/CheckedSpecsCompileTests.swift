@@ -5,14 +5,14 @@ import Testing
 /// What `check` accepts, swiftc compiles, and what swiftc refuses it reports once, at the YAML
 /// line (issue 30, 5): conditions that start with a brace, a final state's `output:` that no
 /// expression reads, a history's `default:` actions called from two places. Checked with the real
-/// `swiftc -typecheck` (see `Swiftc`).
+/// `swiftc` (see `Swiftc.compile`).
 @Suite(.enabled(if: Swiftc.isAvailable, "needs swiftc and the StateLoop module in .build/debug/Modules"))
 struct CheckedSpecsCompileTests {
     /// swiftc's errors at `path`, as `LINE:COL: message`.
     private func errors(_ yaml: String, path: String) throws -> (status: Int32, errors: [String], output: String) {
         let generated = GeneratorPipeline().generate(contents: Array(yaml.utf8), path: path)
         let source = try #require(generated.source, "\(generated.diagnostics)")
-        let result = try Swiftc.typecheck(["Generated.swift": source])
+        let result = try Swiftc.compile(["Generated.swift": source])
         let errors = result.output.split(separator: "\n").filter { $0.hasPrefix("\(path):") && $0.contains(": error: ") }
             .map { String($0.dropFirst(path.count + 1)) }
         return (result.status, errors, result.output)

@@ -46,7 +46,7 @@ struct GeneratedNamesTests {
     func aMachineNamedLikeAStandardOrRuntimeTypeCompiles(_ name: String) throws {
         let output = GeneratorPipeline().generate(contents: Array(Self.spec(machine: name).utf8), path: "\(name).machine.yml")
         let source = try #require(output.source, "\(output.diagnostics)")
-        let result = try Swiftc.typecheck(["\(name).machine.swift": source])
+        let result = try Swiftc.compile(["\(name).machine.swift": source])
         #expect(result.status == 0, "\(result.output)")
     }
 
@@ -154,7 +154,7 @@ struct SpecTypeNamesCompileTests {
         for (name, yaml) in [("PhotoSync", SpecTypeNamesTests.photoSync), ("Sync", SpecTypeNamesTests.generatedClashes), ("Shop", SpecTypeNamesTests.specClashes)] {
             files["\(name).machine.swift"] = generate(yaml, path: "\(name).machine.yml")
         }
-        let result = try Swiftc.typecheck(files, swiftVersion: swiftVersion)
+        let result = try Swiftc.compile(files, swiftVersion: swiftVersion)
         #expect(result.status == 0, "\(result.output)")
     }
 
@@ -171,7 +171,7 @@ struct SpecTypeNamesCompileTests {
               idle: {on: {go: idle}}
 
             """
-        let result = try Swiftc.typecheck(["Counter.machine.swift": generate(yaml, path: "Counter.machine.yml")])
+        let result = try Swiftc.compile(["Counter.machine.swift": generate(yaml, path: "Counter.machine.yml")])
         #expect(result.status != 0)
         let errors = MisspeltTypeTests.errors(in: result.output)
         #expect(errors.count == 1, "\(result.output)")

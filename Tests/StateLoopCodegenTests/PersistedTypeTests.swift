@@ -6,7 +6,7 @@ import Testing
 /// A persisted spec's types must be `Codable` (Docs/Durability.md D28): one that is not fails the
 /// build once, at its YAML line and column (through its `_Codable` alias), and nowhere in the
 /// generated file.
-/// Checked for real with `swiftc -typecheck` (see `Swiftc`).
+/// Checked for real with `swiftc` (see `Swiftc.compile`).
 @Suite(.enabled(if: Swiftc.isAvailable, "needs swiftc and the StateLoop module in .build/debug/Modules"))
 struct PersistedTypeTests {
     static func yaml(persist: Bool) -> String {
@@ -43,7 +43,7 @@ struct PersistedTypeTests {
         let path = "Specs/Vault.machine.yml"
         let generated = GeneratorPipeline().generate(contents: Array(Self.yaml(persist: true).utf8), path: path)
         let source = try #require(generated.source, "\(generated.diagnostics)")
-        let result = try Swiftc.typecheck(["Vault.swift": source, "Types.swift": Self.types])
+        let result = try Swiftc.compile(["Vault.swift": source, "Types.swift": Self.types])
         #expect(result.status != 0)
         #expect(MisspeltTypeTests.errors(in: result.output) == [
             "\(path):4:13: error: type 'Vault.F' (aka 'NotCodable') does not conform to protocol 'Decodable'",
@@ -57,7 +57,7 @@ struct PersistedTypeTests {
         let generated = GeneratorPipeline().generate(contents: Array(Self.yaml(persist: false).utf8), path: "Specs/Vault.machine.yml")
         let source = try #require(generated.source, "\(generated.diagnostics)")
         #expect(!source.contains("JournalCodable"))
-        let result = try Swiftc.typecheck(["Vault.swift": source, "Types.swift": Self.types])
+        let result = try Swiftc.compile(["Vault.swift": source, "Types.swift": Self.types])
         #expect(result.status == 0, "swiftc said:\n\(result.output)")
     }
 }

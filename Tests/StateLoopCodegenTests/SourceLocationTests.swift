@@ -5,7 +5,7 @@ import Testing
 
 /// Type errors in the spec's Swift expressions are reported by swiftc at the YAML file, line and
 /// column, because every expression sits in a `#sourceLocation` block at its YAML column. Checked
-/// for real with `swiftc -typecheck` (see `Swiftc`).
+/// for real with `swiftc` (see `Swiftc.compile`).
 @Suite(.enabled(if: Swiftc.isAvailable, "needs swiftc and the StateLoop module in .build/debug/Modules"))
 struct SourceLocationTests {
     static let yaml = """
@@ -40,7 +40,7 @@ struct SourceLocationTests {
     @Test func typeErrorsInExpressionsAreReportedAtTheirYAMLLineAndColumn() throws {
         let path = "Specs/Broken.machine.yml"
         let source = try #require(GeneratorPipeline().generate(contents: Array(Self.yaml.utf8), path: path).source)
-        let result = try Swiftc.typecheck(["Broken.swift": source])
+        let result = try Swiftc.compile(["Broken.swift": source])
         let reported = Set(result.output.split(separator: "\n").filter { $0.hasPrefix("\(path):") && $0.contains(": error: ") }
             .map { line in line.split(separator: ":").dropFirst().prefix(2).joined(separator: ":") })
         let expected: Set<String> = [
@@ -88,7 +88,7 @@ struct SourceLocationTests {
         let path = "Specs/Nested.machine.yml"
         let generated = GeneratorPipeline().generate(contents: Array(Self.nested.utf8), path: path)
         let source = try #require(generated.source, "\(generated.diagnostics)")
-        let result = try Swiftc.typecheck(["Nested.swift": source])
+        let result = try Swiftc.compile(["Nested.swift": source])
         let errors = result.output.split(separator: "\n").filter { $0.hasPrefix("\(path):") && $0.contains(": error: ") }
         let reported = Set(errors.map { line in line.split(separator: ":").dropFirst().prefix(2).joined(separator: ":") })
         let expected: Set<String> = [
@@ -122,7 +122,7 @@ struct SourceLocationTests {
         let path = "Specs/Conditions.machine.yml"
         let generated = GeneratorPipeline().generate(contents: Array(yaml.utf8), path: path)
         let source = try #require(generated.source, "\(generated.diagnostics)")
-        let result = try Swiftc.typecheck(["Conditions.swift": source])
+        let result = try Swiftc.compile(["Conditions.swift": source])
         let errors = result.output.split(separator: "\n").filter { $0.hasPrefix("\(path):") && $0.contains(": error: ") }
         let reported = Set(errors.map { line in line.split(separator: ":").dropFirst().prefix(2).joined(separator: ":") })
         #expect(reported == [
@@ -204,7 +204,7 @@ struct SourceLocationTests {
                 let generated = GeneratorPipeline().generate(contents: Array(yaml.utf8), path: "Specs/\(name).machine.yml", library: library)
                 files["\(name).swift"] = try #require(generated.source, "\(generated.diagnostics)")
             }
-            let result = try Swiftc.typecheck(files)
+            let result = try Swiftc.compile(files)
             let errors = result.output.split(separator: "\n").filter { $0.hasPrefix("Specs/") && $0.contains(": error: ") }
             return (result.status, Set(errors.map { line in line.split(separator: ":").prefix(2).joined(separator: ":") }), result.output)
         }
@@ -288,7 +288,7 @@ struct SourceLocationTests {
         let path = "Unusual.machine.yml"
         let output = GeneratorPipeline().generate(contents: encoding.bytes(Self.unusual), path: path)
         let source = try #require(output.source, "\(output.diagnostics)")
-        let result = try Swiftc.typecheck(["Unusual.swift": source])
+        let result = try Swiftc.compile(["Unusual.swift": source])
         let reported = result.output.split(separator: "\n").filter { $0.hasPrefix("\(path):") && $0.contains(": error: ") }
             .map { line in line.split(separator: ":").dropFirst().prefix(2).joined(separator: ":") }
         let lines = Self.unusual.split(separator: "\n", omittingEmptySubsequences: false)
@@ -331,7 +331,7 @@ struct SourceLocationTests {
         let path = "Widened.machine.yml"
         let output = GeneratorPipeline().generate(contents: Array(Self.widened.utf8), path: path)
         let source = try #require(output.source, "\(output.diagnostics)")
-        let result = try Swiftc.typecheck(["Widened.swift": source])
+        let result = try Swiftc.compile(["Widened.swift": source])
         let reported = result.output.split(separator: "\n").filter { $0.hasPrefix("\(path):") && $0.contains(": error: ") }
             .map { line in line.split(separator: ":").dropFirst().prefix(2).joined(separator: ":") }
         let lines = Self.widened.split(separator: "\n", omittingEmptySubsequences: false)
@@ -347,7 +347,7 @@ struct SourceLocationTests {
         let fixed = Self.widened.replacingOccurrences(of: #"q: {type: String, default: '""'}"#, with: #"q: {type: Int, default: "0"}"#)
         #expect(fixed != Self.widened)
         let fine = try #require(GeneratorPipeline().generate(contents: Array(fixed.utf8), path: path).source)
-        let compiled = try Swiftc.typecheck(["Widened.swift": fine])
+        let compiled = try Swiftc.compile(["Widened.swift": fine])
         #expect(compiled.status == 0, "\(compiled.output)")
     }
 
@@ -375,7 +375,7 @@ struct SourceLocationTests {
             """
         let path = "Fallback.machine.yml"
         let source = try #require(GeneratorPipeline().generate(contents: Array(yaml.utf8), path: path).source)
-        let result = try Swiftc.typecheck(["Fallback.swift": source])
+        let result = try Swiftc.compile(["Fallback.swift": source])
         let reported = result.output.split(separator: "\n").filter { $0.hasPrefix("\(path):") && $0.contains(": error: ") }
             .map { line in line.split(separator: ":").dropFirst().prefix(2).joined(separator: ":") }
         let start = try column(of: "name == ", onLine: 13, in: yaml)
@@ -397,7 +397,7 @@ struct SourceLocationTests {
             let source = try #require(TestPaths.generateFixture(name, pipeline: GeneratorPipeline(accessLevel: access)).source)
             files["\(name).swift"] = source
         }
-        let result = try Swiftc.typecheck(files, swiftVersion: swiftVersion)
+        let result = try Swiftc.compile(files, swiftVersion: swiftVersion)
         #expect(result.status == 0, "with \(access) access in Swift \(swiftVersion) mode:\n\(result.output)")
     }
 
@@ -419,7 +419,7 @@ struct SourceLocationTests {
             files[name] = try String(contentsOf: effects.appendingPathComponent(name), encoding: .utf8)
         }
         #expect(!names.isEmpty)
-        let result = try Swiftc.typecheck(files, swiftVersion: swiftVersion)
+        let result = try Swiftc.compile(files, swiftVersion: swiftVersion)
         #expect(result.status == 0, "in Swift \(swiftVersion) mode:\n\(result.output)")
     }
 
@@ -428,9 +428,9 @@ struct SourceLocationTests {
     @Test("S94: a warning fails the warning-free checks in either language mode", arguments: [6, 5])
     func aWarningFailsTheCheck(_ swiftVersion: Int) throws {
         let source = try #require(TestPaths.generateFixture("Counter").source)
-        let clean = try Swiftc.typecheck(["Counter.swift": source], swiftVersion: swiftVersion)
+        let clean = try Swiftc.compile(["Counter.swift": source], swiftVersion: swiftVersion)
         #expect(clean.status == 0, "\(clean.output)")
-        let warned = try Swiftc.typecheck(["Counter.swift": source, "Warning.swift": "func f() { let unused = 1 }\n"], swiftVersion: swiftVersion)
+        let warned = try Swiftc.compile(["Counter.swift": source, "Warning.swift": "func f() { let unused = 1 }\n"], swiftVersion: swiftVersion)
         #expect(warned.status != 0)
         #expect(warned.output.contains("initialization of immutable value 'unused' was never used"), "\(warned.output)")
     }

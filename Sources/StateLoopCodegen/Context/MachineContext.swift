@@ -43,6 +43,10 @@ public struct MachineContext: Sendable {
     public var eventEquality: [String]
     /// The body of `reduce`.
     public var reduceBody: [String]
+    /// True when `Event` has no case (no `events:`, `after:` or `send:`: a child that only
+    /// finishes). Nothing can call a function that takes an `Event` then, and Swift warns that
+    /// any statement of one will never be executed, so each is printed with an empty body (S93).
+    public var eventless: Bool
     /// The cases of `_reduce`'s switch on the configuration.
     public var dispatch: [String]
     /// ` -> Swift.Bool` when the reducer's methods say whether a branch was taken (the machine settles).
@@ -52,6 +56,9 @@ public struct MachineContext: Sendable {
     public var timerModes: [String]
     /// Cases of `Run`, the one-shot effects `run:` actions queue (none: no `Run`).
     public var runCases: [String]
+    /// `Run`'s `==`, written out when a run has a request: a request type swiftc cannot find is
+    /// then one error, at its YAML line, as for `Event` (`eventEquality`).
+    public var runEquality: [String]
     /// The `runs` feedback's lines, for one-shot effects.
     public var runFeedback: [String]
     /// `Event._send` and `Event.Send`, where an action sends an event to the machine (S126).

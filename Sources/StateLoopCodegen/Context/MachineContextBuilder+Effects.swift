@@ -164,7 +164,9 @@ extension MachineContextBuilder {
         if simple {
             out.block(".react(", closing: "),") { out in
                 out.line("\(requestKey): { state in state.\(member) },")
-                out.line("effect: { request in await \(call)._event }")
+                // The request's type written: inferred from `request:`, a type swiftc cannot find
+                // would be a second error here, besides the one at its YAML line.
+                out.line("effect: { (request: \(requestTypes[effect.name.value]!)) in await \(call)._event }")
             }
             return out.finished()
         }
@@ -180,8 +182,10 @@ extension MachineContextBuilder {
         let failure = effect.onError == nil ? nil : failureCall(effect)
         out.block(".react(", closing: "),") { out in
             out.line("\(requestKey): { state in state.\(member) },")
-            out.line("run: { request, send in \(run) }\(failure == nil ? "" : ",")")
-            if let failure { out.line("onError: { request, error in \(failure) }") }
+            // The request's type written, as in the simple `.react` above.
+            let request = "request: \(requestTypes[effect.name.value]!)"
+            out.line("run: { (\(request), send) in \(run) }\(failure == nil ? "" : ",")")
+            if let failure { out.line("onError: { (\(request), error) in \(failure) }") }
         }
         return out.finished()
     }
@@ -192,7 +196,8 @@ extension MachineContextBuilder {
         var out = SwiftPrinter(placement: placement, level: 3)
         out.block(".runs(", closing: "),") { out in
             out.line("pending: { state in (state._runsQueued, state.runs) },")
-            out.block("effect: { run in") { out in
+            // `Run` written: with a request type swiftc cannot find, inferring it is a second error.
+            out.block("effect: { (run: \(GeneratedNames.run)) in") { out in
                 out.switchBlock("run") { out in
                     for effect in oneShots {
                         let name = SwiftName.escaped(effect.name.value)

@@ -27,8 +27,14 @@ extension MachineContextBuilder {
     /// arity): equal when both are the same case with equal payloads. None when no case has a
     /// payload. Printed as a member of a type at `level`.
     func enumEquality(_ type: String, events: [EventSpec], extra: [(name: String, arity: Int)] = [], level: Int = 2) -> [String] {
-        let cases = events.map { (name: SwiftName.escaped($0.name.value), arity: $0.payload.count) } + extra
         guard events.contains(where: { !$0.payload.isEmpty }) else { return [] }
+        return enumEquality(type, cases: events.map { (name: SwiftName.escaped($0.name.value), arity: $0.payload.count) } + extra, level: level)
+    }
+
+    /// `static func ==` of an enum of `cases` (escaped name and payload arity), at `level`; none
+    /// when no case has a payload.
+    func enumEquality(_ type: String, cases: [(name: String, arity: Int)], level: Int) -> [String] {
+        guard cases.contains(where: { $0.arity > 0 }) else { return [] }
         var out = SwiftPrinter(placement: placement, level: level)
         out.line("")
         out.line("/// Equal when both are the same case with equal payloads (`Equatable`).")

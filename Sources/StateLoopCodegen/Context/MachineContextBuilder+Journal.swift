@@ -100,7 +100,8 @@ extension MachineContextBuilder {
             let name = "\(machine).\(type.name)"
             switch type.shape {
             case .structure(let fields):
-                journalStruct(name, doc: type.doc, properties: fields.map { (SwiftName.escaped($0.name), alias($0.value)) }, into: &out)
+                journalStruct(name, doc: type.doc, properties: fields.map { (SwiftName.escaped($0.name), alias($0.value)) },
+                              checks: type.name == GeneratedNames.event + "." + GeneratedNames.timer ? timerChecks : nil, into: &out)
             case .enumeration(let cases):
                 // The binding of an unlabeled payload: `_r` for an effect's, `_t` for a timer's, `_c` for what a state holds.
                 let binding = [GeneratedNames.run, GeneratedNames.forwarded].contains(type.name) ? "_r" : type.name == GeneratedNames.event ? "_t" : "_c"
@@ -230,13 +231,35 @@ extension MachineContextBuilder {
 
     /// `extension type: StateLoop.JournalCodable` for a struct: each stored property in order,
     /// with the alias of its spec type when it has one.
-    private func journalStruct(_ type: String, doc: String, properties: [(name: String, alias: String?)], into out: inout SwiftPrinter) {
+    /// `checks`: statements after the properties are read that refuse a value the machine cannot
+    /// have written (D125).
+    private func journalStruct(
+        _ type: String, doc: String, properties: [(name: String, alias: String?)], checks: ((inout SwiftPrinter) -> Void)? = nil,
+        into out: inout SwiftPrinter
+    ) {
         journalExtension(type, doc: doc, into: &out, encode: { out in
             // `self.`: a property may be named `writer` or `reader`.
             for property in properties { out.line(write("self.\(property.name)", property.alias)) }
         }, decode: { out in
             for property in properties { out.line("self.\(property.name) = \(read(property.alias))") }
+            checks?(&out)
         })
+    }
+
+    /// D125: a timer is one of the spec's `after:` entries, armed at an entry count that can be.
+    /// A damaged record that still decodes (a checksum recomputed, a journal of another spec of
+    /// the same layout) must not fire a timer no state has, which the reducer would ignore.
+    private func timerChecks(_ out: inout SwiftPrinter) {
+        let tree = layout.tree
+        let timed = tree.nodes.indices.filter { !tree[$0].spec.after.isEmpty }
+        out.switchBlock("(self.state, self.index)") { out in
+            for state in timed {
+                let count = tree[state].spec.after.count
+                out.line("case (.\(caseName(state)), \(count == 1 ? "0" : "0..<\(count)")): break")
+            }
+            out.line("default: throw .invalid(offset: reader.offset, reason: \"a timer the machine does not have: after #\\(self.index) in \\(self.state)\")")
+        }
+        out.line("if self.entry < 0 { throw .invalid(offset: reader.offset, reason: \"a timer armed at entry \\(self.entry), below the first\") }")
     }
 
     private func journalExtension(

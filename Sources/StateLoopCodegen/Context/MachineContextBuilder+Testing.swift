@@ -23,6 +23,8 @@ extension MachineContextBuilder {
                     for effect in spec.effects {
                         out.line("case \(SwiftName.escaped(effect.name.value))" + (requestParameterType(effect).map { "(\($0))" } ?? ""))
                     }
+                    // Written out, as `Event`'s: a request type swiftc cannot find is one error, at its YAML line.
+                    out.append(lines: enumEquality("Call", cases: spec.effects.map { (SwiftName.escaped($0.name.value), requestParameterType($0) == nil ? 0 : 1) }, level: 2))
                 }
             }
             out.line("")
@@ -37,12 +39,14 @@ extension MachineContextBuilder {
             out.line("")
             out.line("/// `reduce`, recording the id of every branch it takes in `trace`.")
             out.block("\(p)static func reduce(_ state: inout State, _ event: Event, trace: inout StateLoop.TransitionTrace) {") { out in
+                if eventless { return out.line(Self.eventlessBody) }
                 out.line("_reduceRecording(&state, event, &trace)")
             }
             out.line("")
             out.line("/// `reduce` for a running system that calls `onTransition` with every branch it takes: the")
             out.line("/// opt-in hook of transition coverage outside tests (`system(onTransition:)`).")
             out.block("\(p)static func tracingReducer(_ onTransition: @escaping @Sendable (StateLoop.TransitionInfo) -> Swift.Void) -> @Sendable (inout State, Event) -> Swift.Void {") { out in
+                if eventless { return out.line("{ _, _ in }") }
                 out.line("let handOn: @Sendable (Swift.Int) -> Swift.Void = { id in onTransition(transitions[id]) }")
                 out.block("return { state, event in") { out in
                     out.line("var trace = StateLoop.TransitionTrace(handingOn: handOn)")
@@ -52,6 +56,7 @@ extension MachineContextBuilder {
             out.line("")
             out.line("/// The reducer `system(...)` runs: plain, or tracing when given `onTransition`.")
             out.block("fileprivate static func _reducer(_ onTransition: (@Sendable (StateLoop.TransitionInfo) -> Swift.Void)?) -> @Sendable (inout State, Event) -> Swift.Void {") { out in
+                if eventless { return out.line("{ _, _ in }") }
                 out.line("guard let onTransition else { return { state, event in reduce(&state, event) } }")
                 out.line("return tracingReducer(onTransition)")
             }
@@ -141,16 +146,23 @@ extension MachineContextBuilder {
         }
         out.line("/// What `event` is to a run of `call`: one of its results (`emits:`, `onDone:`), its failure (`onError:`), " + (messages.isEmpty ? "or neither." : "an event its child sends (`events:`), or neither."))
         out.block("\(access.prefix)static func result(_ event: Event, of call: Call) -> StateLoop.EffectResultKind? {") { out in
+            if eventless { return out.line(Self.eventlessBody) }
             guard !results.isEmpty || !failures.isEmpty || !messages.isEmpty else { return out.line("nil") }
             out.switchBlock("(call, event)") { out in
                 if !results.isEmpty { out.line("case \(results.joined(separator: ", ")): .result") }
                 if !failures.isEmpty { out.line("case \(failures.joined(separator: ", ")): .failure") }
                 if !messages.isEmpty { out.line("case \(messages.joined(separator: ", ")): .message") }
-                out.line("default: nil")
+                // Not when the cases cover every pair: swiftc warns that it will never be executed (S93).
+                let events = spec.events.count + (hasTimers ? 1 : 0) + (layout.sends ? 1 : 0)
+                if Set(results + failures + messages).count < spec.effects.count * events { out.line("default: nil") }
             }
         }
         out.line("")
     }
+
+    /// The body of a function that takes an `Event` of a machine that has none: a comment, since
+    /// Swift warns that any statement there will never be executed (S93).
+    static let eventlessBody = "// `Event` has no case: nothing can call this."
 
     /// `timers(in:)`: each `after:` timer whose request is set, with its delay and the event it sends.
     private func printTimers(into out: inout SwiftPrinter) {

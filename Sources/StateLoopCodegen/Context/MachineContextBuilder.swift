@@ -116,6 +116,9 @@ public struct MachineContextBuilder {
         self.fileComment = SwiftLiteral.comment(Self.fileName(spec.file))
     }
 
+    /// `Event` has no case: every function that takes one gets an empty body (S93).
+    var eventless: Bool { spec.events.isEmpty && !hasTimers && !layout.sends }
+
     static func fileName(_ path: String) -> String {
         String(path.split(separator: "/").last ?? Substring(path))
     }
@@ -129,7 +132,7 @@ public struct MachineContextBuilder {
         makeDelayMembers()
         let tree = layout.tree
         // A flat spec is a statechart of one level: the same writer prints it (S78, S79).
-        let reducerModes = tree.leaves.filter { outermostParallel($0) == nil }.map { makeLeafReducer($0) }
+        let reducerModes = eventless ? [] : tree.leaves.filter { outermostParallel($0) == nil }.map { makeLeafReducer($0) }
         let dispatch = dispatchLines()
         makeParallelMembers()
         makeExitAndEntryMembers()
@@ -184,7 +187,7 @@ public struct MachineContextBuilder {
             internalFields.line("\(access.readOnlyPrefix)var \(field.name): \(field.declaration)")
         }
         let initialBody = initialLines(initialArguments)
-        let reduceBody = reduceLines(stateFields: stateFields)
+        let reduceBody = eventless ? [] : reduceLines(stateFields: stateFields)
         let runFeedback = runFeedbackLines(oneShots)
         var feedbacksParameters: [String] = []
         var systemParameters = [spec.input.isEmpty ? "initial: State = .initial" : "initial: State"]
@@ -223,6 +226,7 @@ public struct MachineContextBuilder {
                 GeneratedNames.event, events: spec.events,
                 extra: (hasTimers ? [(name: GeneratedNames.timerCase, arity: 1)] : []) + (layout.sends ? [(name: GeneratedNames.sendCase, arity: 1)] : [])),
             reduceBody: reduceBody,
+            eventless: eventless,
             dispatch: dispatch,
             reducerReturn: layout.settles ? " -> Swift.Bool" : "",
             timerModes: timerModeLines(),
@@ -230,6 +234,7 @@ public struct MachineContextBuilder {
                 let name = SwiftName.escaped(effect.name.value)
                 return requestTypes[effect.name.value].map { "\(name)(\($0))" } ?? name
             },
+            runEquality: enumEquality(GeneratedNames.run, cases: oneShots.map { (SwiftName.escaped($0.name.value), requestTypes[$0.name.value] == nil ? 0 : 1) }, level: 2),
             runFeedback: runFeedback,
             sendLines: sendLines(),
             sendFeedback: sendFeedbackLines(),

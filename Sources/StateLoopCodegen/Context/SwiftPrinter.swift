@@ -33,8 +33,13 @@ struct SwiftPrinter {
 
     /// What another printer printed, at the levels it printed it.
     mutating func append(_ other: SwiftPrinter) {
+        append(lines: other.finished())
+    }
+
+    /// Lines another printer printed, at the levels it printed them.
+    mutating func append(lines more: [String]) {
         closeBlock()
-        lines += other.finished()
+        lines += more
     }
 
     /// The next lines one level deeper.

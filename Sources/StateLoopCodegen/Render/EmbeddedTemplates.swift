@@ -43,6 +43,9 @@ enum EmbeddedTemplates {
 {{#runCases}}
         case {{{.}}}
 {{/runCases}}
+{{#runEquality}}
+{{{.}}}
+{{/runEquality}}
     }
 {{/hasRuns}}
 {{#typeLines}}
@@ -162,8 +165,13 @@ enum EmbeddedTemplates {
     /// The reducer: the transition the current state takes on `event`. Pure; switches on the
     /// mode, then on the event, without `default:`, so a missing case does not compile.
     {{{access}}}static func reduce(_ state: inout State, _ event: Event) {
+{{^eventless}}
         var trace = StateLoop._NoTrace()
         _reduceRecording(&state, event, &trace)
+{{/eventless}}
+{{#eventless}}
+        // `Event` has no case: nothing can call this.
+{{/eventless}}
     }
 
     /// `reduce`, telling `trace` the id of each branch it takes (`transitions`).
@@ -171,6 +179,9 @@ enum EmbeddedTemplates {
 {{#reduceBody}}
 {{{.}}}
 {{/reduceBody}}
+{{#eventless}}
+        // `Event` has no case: nothing can call this.
+{{/eventless}}
     }
 {{#hasEffects}}
 
@@ -264,11 +275,16 @@ enum EmbeddedTemplates {
         // One method per leaf: swiftc's mandatory passes take more than linear time in the size
         // of a function, so one switch over every (state, event) pair compiles slowly on large machines.
         fileprivate func _reduce<_R: StateLoop._TransitionRecorder>(_ _event: Event, _ _next: inout State, _ _trace: inout _R){{{reducerReturn}}} {
+{{^eventless}}
             switch mode {
 {{#dispatch}}
 {{{.}}}
 {{/dispatch}}
             }
+{{/eventless}}
+{{#eventless}}
+            // `Event` has no case: nothing can call this.
+{{/eventless}}
         }
 {{#reducerModes}}
 

@@ -25,10 +25,12 @@ extension MachineContext: MustacheParent {
         case "stateEquality": self.stateEquality
         case "eventEquality": self.eventEquality
         case "reduceBody": self.reduceBody
+        case "eventless": self.eventless
         case "dispatch": self.dispatch
         case "reducerReturn": self.reducerReturn
         case "timerModes": self.timerModes
         case "runCases": self.runCases
+        case "runEquality": self.runEquality
         case "hasRuns": !self.runCases.isEmpty
         case "runFeedback": self.runFeedback
         case "sendLines": self.sendLines

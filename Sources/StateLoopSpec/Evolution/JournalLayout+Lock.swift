@@ -85,3 +85,48 @@ extension JournalLayout {
         })
     }
 }
+
+extension JournalLayout {
+    /// What differs between `old`, a layout read from a lock, and this one, in words (D124): the
+    /// types added or removed, then, for each type both have, its cases or stored properties added,
+    /// removed, written otherwise or reordered. Empty exactly when the two write the same bytes.
+    public func differences(from old: JournalLayout) -> [String] {
+        let new = locked, old = old.locked
+        let oldNames = old.types.map(\.name), newNames = new.types.map(\.name)
+        var found = newNames.filter { !oldNames.contains($0) }.map { "type '\($0)' added" }
+        found += oldNames.filter { !newNames.contains($0) }.map { "type '\($0)' removed" }
+        for oldType in old.types {
+            guard let newShape = new[oldType.name], newShape != oldType.shape else { continue }
+            switch (oldType.shape, newShape) {
+            case let (.enumeration(before), .enumeration(after)):
+                found += Self.compare("case", of: oldType.name, before.map { ($0.name, $0.payload) }, after.map { ($0.name, $0.payload) })
+            case let (.structure(before), .structure(after)):
+                found += Self.compare("property", of: oldType.name, before.map { ($0.name, [$0]) }, after.map { ($0.name, [$0]) })
+            default:
+                found.append("type '\(oldType.name)' is written as \(newShape.kindWord) instead of \(oldType.shape.kindWord)")
+            }
+        }
+        if found.isEmpty, new.types != old.types { found.append("types reordered") }
+        return found
+    }
+
+    /// The items of one type, by name, with what each writes.
+    private static func compare(_ noun: String, of type: String, _ old: [(String, [Field])], _ new: [(String, [Field])]) -> [String] {
+        let oldNames = old.map(\.0), newNames = new.map(\.0)
+        let newItems = Dictionary(new, uniquingKeysWith: { first, _ in first })
+        var found = newNames.filter { !oldNames.contains($0) }.map { "\(noun) '\($0)' added to '\(type)'" }
+        found += oldNames.filter { !newNames.contains($0) }.map { "\(noun) '\($0)' removed from '\(type)'" }
+        found += old.filter { name, fields in newItems[name].map { $0 != fields } ?? false }.map { "\(noun) '\($0.0)' of '\(type)' written otherwise" }
+        if found.isEmpty { found.append("\(noun)s of '\(type)' reordered") }
+        return found
+    }
+}
+
+extension JournalLayout.Shape {
+    fileprivate var kindWord: String {
+        switch self {
+        case .enumeration: "an enum"
+        case .structure: "a struct"
+        }
+    }
+}

@@ -898,12 +898,12 @@ public enum Checkout {
         [
             .react(
                 requests: { state in state._request_loadImage },
-                run: { request, send in send(try await effects.loadImage(request)._event) },
-                onError: { request, error in State._failure0(error, request) }
+                run: { (request: LoadImageRequest, send) in send(try await effects.loadImage(request)._event) },
+                onError: { (request: LoadImageRequest, error) in State._failure0(error, request) }
             ),
             .react(
                 request: { state in state._request_holdStock },
-                run: { request, send in await effects.holdStock(request) }
+                run: { (request: HoldStockRequest, send) in await effects.holdStock(request) }
             ),
             .child(
                 machine: Payment.self,
@@ -914,8 +914,8 @@ public enum Checkout {
             ),
             .react(
                 request: { state in state._request_trackDelivery },
-                run: { request, send in for try await result in effects.trackDelivery(request) { send(result._event) } },
-                onError: { request, error in State._failure1(error, request) }
+                run: { (request: TrackDeliveryRequest, send) in for try await result in effects.trackDelivery(request) { send(result._event) } },
+                onError: { (request: TrackDeliveryRequest, error) in State._failure1(error, request) }
             ),
             .timer(
                 request: { state in state._timerRequest0 },
@@ -945,6 +945,24 @@ extension Checkout: StateLoop.StateMachine {
         case holdStock(HoldStockRequest)
         case pay(Payment.Input)
         case trackDelivery(TrackDeliveryRequest)
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Call, rhs: Call) -> Swift.Bool {
+            switch lhs {
+            case .loadImage(let _l0):
+                guard case .loadImage(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .holdStock(let _l0):
+                guard case .holdStock(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .pay(let _l0):
+                guard case .pay(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .trackDelivery(let _l0):
+                guard case .trackDelivery(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            }
+        }
     }
 
     /// The spec this machine was generated from.

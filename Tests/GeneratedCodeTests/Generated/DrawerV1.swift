@@ -118,6 +118,18 @@ public enum DrawerV1 {
     public enum Run: Swift.Equatable, Swift.Sendable {
         case archive(ArchiveRequest)
         case shred
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Run, rhs: Run) -> Swift.Bool {
+            switch lhs {
+            case .archive(let _l0):
+                guard case .archive(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .shred:
+                guard case .shred = rhs else { return false }
+                return true
+            }
+        }
     }
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
@@ -520,7 +532,7 @@ public enum DrawerV1 {
         [
             .runs(
                 pending: { state in (state._runsQueued, state.runs) },
-                effect: { run in
+                effect: { (run: Run) in
                     switch run {
                     case .archive(let request): await effects.archive(request); return nil
                     case .shred: await effects.shred(); return nil
@@ -548,6 +560,18 @@ extension DrawerV1: StateLoop.StateMachine {
     public enum Call: Swift.Equatable, Swift.Sendable {
         case archive(ArchiveRequest)
         case shred
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Call, rhs: Call) -> Swift.Bool {
+            switch lhs {
+            case .archive(let _l0):
+                guard case .archive(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .shred:
+                guard case .shred = rhs else { return false }
+                return true
+            }
+        }
     }
 
     /// The spec this machine was generated from.
@@ -773,6 +797,11 @@ extension DrawerV1.Event.Timer: StateLoop.JournalCodable {
         self.state = try reader.read()
         self.index = try reader.read()
         self.entry = try reader.read()
+        switch (self.state, self.index) {
+        case (.closing, 0): break
+        default: throw .invalid(offset: reader.offset, reason: "a timer the machine does not have: after #\(self.index) in \(self.state)")
+        }
+        if self.entry < 0 { throw .invalid(offset: reader.offset, reason: "a timer armed at entry \(self.entry), below the first") }
     }
 }
 

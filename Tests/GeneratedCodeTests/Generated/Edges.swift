@@ -406,7 +406,7 @@ public enum Edges {
         [
             .react(
                 request: { state in state._request_search },
-                effect: { request in await effects.search(request)._event }
+                effect: { (request: SearchRequest) in await effects.search(request)._event }
             ),
             .timer(
                 request: { state in state._timerRequest0 },
@@ -434,6 +434,15 @@ extension Edges: StateLoop.StateMachine {
     /// One run of an effect with its request: what a state asks for, what a test answers.
     public enum Call: Swift.Equatable, Swift.Sendable {
         case search(SearchRequest)
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Call, rhs: Call) -> Swift.Bool {
+            switch lhs {
+            case .search(let _l0):
+                guard case .search(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            }
+        }
     }
 
     /// The spec this machine was generated from.

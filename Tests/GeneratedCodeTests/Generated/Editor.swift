@@ -384,6 +384,15 @@ extension Editor: StateLoop.StateMachine {
     /// One run of an effect with its request: what a state asks for, what a test answers.
     public enum Call: Swift.Equatable, Swift.Sendable {
         case transfer(Transfer.Input)
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Call, rhs: Call) -> Swift.Bool {
+            switch lhs {
+            case .transfer(let _l0):
+                guard case .transfer(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            }
+        }
     }
 
     /// The spec this machine was generated from.

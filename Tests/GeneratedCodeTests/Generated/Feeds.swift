@@ -112,6 +112,15 @@ public enum Feeds {
     /// A one-shot effect queued by a `run:` action, with its request; the system starts each once.
     public enum Run: Swift.Equatable, Swift.Sendable {
         case save(SaveRequest)
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Run, rhs: Run) -> Swift.Bool {
+            switch lhs {
+            case .save(let _l0):
+                guard case .save(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            }
+        }
     }
 
     /// How the machine ended: a case per top-level final state, with its `output:` (E22).
@@ -469,16 +478,16 @@ public enum Feeds {
         [
             .react(
                 requests: { state in state._request_subscribe },
-                run: { request, send in for try await result in effects.subscribe(request) { send(result._event) } },
-                onError: { request, error in State._failure0(error, request) }
+                run: { (request: SubscribeRequest, send) in for try await result in effects.subscribe(request) { send(result._event) } },
+                onError: { (request: SubscribeRequest, error) in State._failure0(error, request) }
             ),
             .react(
                 requests: { state in state._request_mark },
-                run: { request, send in await effects.mark(request) }
+                run: { (request: MarkRequest, send) in await effects.mark(request) }
             ),
             .runs(
                 pending: { state in (state._runsQueued, state.runs) },
-                effect: { run in
+                effect: { (run: Run) in
                     switch run {
                     case .save(let request):
                         do { try await effects.save(request); return nil }
@@ -502,6 +511,21 @@ extension Feeds: StateLoop.StateMachine {
         case subscribe(SubscribeRequest)
         case mark(MarkRequest)
         case save(SaveRequest)
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Call, rhs: Call) -> Swift.Bool {
+            switch lhs {
+            case .subscribe(let _l0):
+                guard case .subscribe(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .mark(let _l0):
+                guard case .mark(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .save(let _l0):
+                guard case .save(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            }
+        }
     }
 
     /// The spec this machine was generated from.

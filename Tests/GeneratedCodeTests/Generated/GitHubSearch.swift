@@ -555,7 +555,7 @@ public enum GitHubSearch {
         [
             .react(
                 request: { state in state._request_loadNextPage },
-                effect: { request in await effects.loadNextPage(request)._event }
+                effect: { (request: LoadNextPageRequest) in await effects.loadNextPage(request)._event }
             ),
             .timer(
                 request: { state in state._timerRequest0 },
@@ -577,6 +577,15 @@ extension GitHubSearch: StateLoop.StateMachine {
     /// One run of an effect with its request: what a state asks for, what a test answers.
     public enum Call: Swift.Equatable, Swift.Sendable {
         case loadNextPage(LoadNextPageRequest)
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Call, rhs: Call) -> Swift.Bool {
+            switch lhs {
+            case .loadNextPage(let _l0):
+                guard case .loadNextPage(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            }
+        }
     }
 
     /// The spec this machine was generated from.

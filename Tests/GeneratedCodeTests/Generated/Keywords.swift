@@ -451,7 +451,7 @@ public enum Keywords {
         [
             .react(
                 request: { state in state._request_defer },
-                effect: { request in await effects.`defer`(request)._event }
+                effect: { (request: DeferRequest) in await effects.`defer`(request)._event }
             ),
             .timer(
                 request: { state in state._timerRequest0 },
@@ -473,6 +473,15 @@ extension Keywords: StateLoop.StateMachine {
     /// One run of an effect with its request: what a state asks for, what a test answers.
     public enum Call: Swift.Equatable, Swift.Sendable {
         case `defer`(DeferRequest)
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Call, rhs: Call) -> Swift.Bool {
+            switch lhs {
+            case .`defer`(let _l0):
+                guard case .`defer`(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            }
+        }
     }
 
     /// The spec this machine was generated from.

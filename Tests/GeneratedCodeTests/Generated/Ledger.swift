@@ -182,6 +182,18 @@ public enum Ledger {
     public enum Run: Swift.Equatable, Swift.Sendable {
         case save(SaveRequest)
         case notify
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Run, rhs: Run) -> Swift.Bool {
+            switch lhs {
+            case .save(let _l0):
+                guard case .save(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .notify:
+                guard case .notify = rhs else { return false }
+                return true
+            }
+        }
     }
 
     /// An event a step forwarded to a child machine (E43), by the effect that runs the child.
@@ -1157,7 +1169,7 @@ public enum Ledger {
             ),
             .runs(
                 pending: { state in (state._runsQueued, state.runs) },
-                effect: { run in
+                effect: { (run: Run) in
                     switch run {
                     case .save(let request): await effects.save(request); return nil
                     case .notify: await effects.notify(); return nil
@@ -1192,6 +1204,21 @@ extension Ledger: StateLoop.StateMachine {
         case save(SaveRequest)
         case notify
         case courier
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Call, rhs: Call) -> Swift.Bool {
+            switch lhs {
+            case .save(let _l0):
+                guard case .save(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .notify:
+                guard case .notify = rhs else { return false }
+                return true
+            case .courier:
+                guard case .courier = rhs else { return false }
+                return true
+            }
+        }
     }
 
     /// The spec this machine was generated from.
@@ -1614,6 +1641,12 @@ extension Ledger.Event.Timer: StateLoop.JournalCodable {
         self.state = try reader.read()
         self.index = try reader.read()
         self.entry = try reader.read()
+        switch (self.state, self.index) {
+        case (.posting, 0): break
+        case (.auditing, 0): break
+        default: throw .invalid(offset: reader.offset, reason: "a timer the machine does not have: after #\(self.index) in \(self.state)")
+        }
+        if self.entry < 0 { throw .invalid(offset: reader.offset, reason: "a timer armed at entry \(self.entry), below the first") }
     }
 }
 

@@ -79,6 +79,18 @@ public enum Microwave {
     public enum Run: Swift.Equatable, Swift.Sendable {
         case beep(BeepRequest)
         case log(LogRequest)
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Run, rhs: Run) -> Swift.Bool {
+            switch lhs {
+            case .beep(let _l0):
+                guard case .beep(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .log(let _l0):
+                guard case .log(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            }
+        }
     }
 
     /// How the machine ended: a case per top-level final state, with its `output:` (E22).
@@ -909,7 +921,7 @@ public enum Microwave {
         [
             .runs(
                 pending: { state in (state._runsQueued, state.runs) },
-                effect: { run in
+                effect: { (run: Run) in
                     switch run {
                     case .beep(let request): return await effects.beep(request)._event
                     case .log(let request): await effects.log(request); return nil
@@ -937,6 +949,18 @@ extension Microwave: StateLoop.StateMachine {
     public enum Call: Swift.Equatable, Swift.Sendable {
         case beep(BeepRequest)
         case log(LogRequest)
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Call, rhs: Call) -> Swift.Bool {
+            switch lhs {
+            case .beep(let _l0):
+                guard case .beep(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .log(let _l0):
+                guard case .log(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            }
+        }
     }
 
     /// The spec this machine was generated from.

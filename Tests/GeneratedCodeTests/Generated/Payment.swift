@@ -378,7 +378,7 @@ public enum Payment {
         [
             .react(
                 request: { state in state._request_authorize },
-                effect: { request in await effects.authorize(request)._event }
+                effect: { (request: AuthorizeRequest) in await effects.authorize(request)._event }
             ),
         ]
     }
@@ -399,6 +399,15 @@ extension Payment: StateLoop.StateMachine {
     /// One run of an effect with its request: what a state asks for, what a test answers.
     public enum Call: Swift.Equatable, Swift.Sendable {
         case authorize(AuthorizeRequest)
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Call, rhs: Call) -> Swift.Bool {
+            switch lhs {
+            case .authorize(let _l0):
+                guard case .authorize(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            }
+        }
     }
 
     /// The spec this machine was generated from.

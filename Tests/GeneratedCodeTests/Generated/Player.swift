@@ -54,6 +54,15 @@ public enum Player {
     /// A one-shot effect queued by a `run:` action, with its request; the system starts each once.
     public enum Run: Swift.Equatable, Swift.Sendable {
         case saveSession(SaveSessionRequest)
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Run, rhs: Run) -> Swift.Bool {
+            switch lhs {
+            case .saveSession(let _l0):
+                guard case .saveSession(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            }
+        }
     }
 
     /// How the machine ended: a case per top-level final state, with its `output:` (E22).
@@ -429,7 +438,7 @@ public enum Player {
         [
             .runs(
                 pending: { state in (state._runsQueued, state.runs) },
-                effect: { run in
+                effect: { (run: Run) in
                     switch run {
                     case .saveSession(let request): await effects.saveSession(request); return nil
                     }
@@ -455,6 +464,15 @@ extension Player: StateLoop.StateMachine {
     /// One run of an effect with its request: what a state asks for, what a test answers.
     public enum Call: Swift.Equatable, Swift.Sendable {
         case saveSession(SaveSessionRequest)
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Call, rhs: Call) -> Swift.Bool {
+            switch lhs {
+            case .saveSession(let _l0):
+                guard case .saveSession(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            }
+        }
     }
 
     /// The spec this machine was generated from.

@@ -898,7 +898,7 @@ public enum Regions {
         [
             .react(
                 request: { state in state._request_work },
-                run: { request, send in await effects.work(request) }
+                run: { (request: WorkRequest, send) in await effects.work(request) }
             ),
             .timer(
                 request: { state in state._timerRequest0 },
@@ -926,6 +926,15 @@ extension Regions: StateLoop.StateMachine {
     /// One run of an effect with its request: what a state asks for, what a test answers.
     public enum Call: Swift.Equatable, Swift.Sendable {
         case work(WorkRequest)
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Call, rhs: Call) -> Swift.Bool {
+            switch lhs {
+            case .work(let _l0):
+                guard case .work(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            }
+        }
     }
 
     /// The spec this machine was generated from.

@@ -79,6 +79,15 @@ public enum Relay {
     /// A one-shot effect queued by a `run:` action, with its request; the system starts each once.
     public enum Run: Swift.Equatable, Swift.Sendable {
         case announce(AnnounceRequest)
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Run, rhs: Run) -> Swift.Bool {
+            switch lhs {
+            case .announce(let _l0):
+                guard case .announce(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            }
+        }
     }
 
     /// How the machine ended: a case per top-level final state, with its `output:` (E22).
@@ -537,7 +546,7 @@ public enum Relay {
         [
             .runs(
                 pending: { state in (state._runsQueued, state.runs) },
-                effect: { run in
+                effect: { (run: Run) in
                     switch run {
                     case .announce(let request): await effects.announce(request); return nil
                     }
@@ -563,6 +572,15 @@ extension Relay: StateLoop.StateMachine {
     /// One run of an effect with its request: what a state asks for, what a test answers.
     public enum Call: Swift.Equatable, Swift.Sendable {
         case announce(AnnounceRequest)
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Call, rhs: Call) -> Swift.Bool {
+            switch lhs {
+            case .announce(let _l0):
+                guard case .announce(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            }
+        }
     }
 
     /// The spec this machine was generated from.

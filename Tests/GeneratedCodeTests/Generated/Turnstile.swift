@@ -428,7 +428,7 @@ public enum Turnstile {
         [
             .react(
                 request: { state in state._request_logAlarm },
-                effect: { request in await effects.logAlarm(request)._event }
+                effect: { (request: LogAlarmRequest) in await effects.logAlarm(request)._event }
             ),
             .timer(
                 request: { state in state._timerRequest0 },
@@ -450,6 +450,15 @@ extension Turnstile: StateLoop.StateMachine {
     /// One run of an effect with its request: what a state asks for, what a test answers.
     public enum Call: Swift.Equatable, Swift.Sendable {
         case logAlarm(LogAlarmRequest)
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Call, rhs: Call) -> Swift.Bool {
+            switch lhs {
+            case .logAlarm(let _l0):
+                guard case .logAlarm(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            }
+        }
     }
 
     /// The spec this machine was generated from.

@@ -150,6 +150,15 @@ public enum Till {
     /// A one-shot effect queued by a `run:` action, with its request; the system starts each once.
     public enum Run: Swift.Equatable, Swift.Sendable {
         case archive(ArchiveRequest)
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Run, rhs: Run) -> Swift.Bool {
+            switch lhs {
+            case .archive(let _l0):
+                guard case .archive(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            }
+        }
     }
 
     /// The whole state of the machine: the current mode and the fields of `context:`.
@@ -576,11 +585,11 @@ public enum Till {
         [
             .react(
                 request: { state in state._request_audit },
-                run: { request, send in await effects.audit(request) }
+                run: { (request: AuditRequest, send) in await effects.audit(request) }
             ),
             .runs(
                 pending: { state in (state._runsQueued, state.runs) },
-                effect: { run in
+                effect: { (run: Run) in
                     switch run {
                     case .archive(let request): await effects.archive(request); return nil
                     }
@@ -607,6 +616,18 @@ extension Till: StateLoop.StateMachine {
     public enum Call: Swift.Equatable, Swift.Sendable {
         case audit(AuditRequest)
         case archive(ArchiveRequest)
+
+        /// Equal when both are the same case with equal payloads (`Equatable`).
+        public static func == (lhs: Call, rhs: Call) -> Swift.Bool {
+            switch lhs {
+            case .audit(let _l0):
+                guard case .audit(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            case .archive(let _l0):
+                guard case .archive(let _r0) = rhs else { return false }
+                return _l0 == _r0
+            }
+        }
     }
 
     /// The spec this machine was generated from.
@@ -821,6 +842,11 @@ extension Till.Event.Timer: StateLoop.JournalCodable {
         self.state = try reader.read()
         self.index = try reader.read()
         self.entry = try reader.read()
+        switch (self.state, self.index) {
+        case (.closing, 0): break
+        default: throw .invalid(offset: reader.offset, reason: "a timer the machine does not have: after #\(self.index) in \(self.state)")
+        }
+        if self.entry < 0 { throw .invalid(offset: reader.offset, reason: "a timer armed at entry \(self.entry), below the first") }
     }
 }
 
