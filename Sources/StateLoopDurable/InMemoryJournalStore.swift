@@ -1,11 +1,11 @@
 // A journal store that keeps everything in memory, for tests: the promises of `JournalStore`
-// (D1–D6, D12) without a file. Nothing survives the process.
+// (D1–D6, D12) and of `HostJournalStore` (H22, H63) without a file. Nothing survives the process.
 
 import Foundation
 
 /// The in-memory `JournalStore`. Calls from any thread or task are served one at a time, under a
 /// lock (`@unchecked Sendable`: `journals` is touched only under it).
-public final class InMemoryJournalStore: JournalStore, @unchecked Sendable {
+public final class InMemoryJournalStore: HostJournalStore, @unchecked Sendable {
     private struct Journal {
         var records: [JournalRecord] = []
         var snapshot: JournalSnapshot?
@@ -15,6 +15,9 @@ public final class InMemoryJournalStore: JournalStore, @unchecked Sendable {
     private let lock = NSLock()
     private var journals: [String: Journal] = [:]
     private var owners: [String: JournalOwner] = [:]
+    /// Each instance's timer rows, by their events (H26).
+    private var timers: [String: [[UInt8]: HostTimer]] = [:]
+    private var instances: [String: HostedInstanceRow] = [:]
 
     /// An empty store.
     public init() {}
@@ -24,11 +27,7 @@ public final class InMemoryJournalStore: JournalStore, @unchecked Sendable {
     public func append(_ records: [JournalRecord], to machine: String) throws(JournalError) {
         lock.lock()
         defer { lock.unlock() }
-        var last = journals[machine]?.lastSequence
-        for record in records {
-            try record.checkFollows(last, in: machine)
-            last = record.sequence
-        }
+        try checkFollow(records, in: machine)
         journals[machine, default: Journal()].records.append(contentsOf: records)
     }
 
@@ -36,6 +35,61 @@ public final class InMemoryJournalStore: JournalStore, @unchecked Sendable {
     public func writeSnapshot(_ snapshot: JournalSnapshot, of machine: String) {
         lock.lock()
         defer { lock.unlock() }
+        keepLocked(snapshot, of: machine)
+    }
+
+    /// Applies each part of `batch` whole, or refuses it alone when its records do not follow its
+    /// journal (H22); checked before anything of the part is kept. Memory never fails a batch.
+    public func commit(_ batch: HostBatch) -> [String: JournalError] {
+        lock.lock()
+        defer { lock.unlock() }
+        var refused: [String: JournalError] = [:]
+        for part in batch.parts {
+            do throws(JournalError) {
+                try checkFollow(part.records, in: part.machine)
+            } catch {
+                refused[part.machine] = error
+                continue
+            }
+            if !part.records.isEmpty { journals[part.machine, default: Journal()].records.append(contentsOf: part.records) }
+            if let snapshot = part.snapshot { keepLocked(snapshot, of: part.machine) }
+            for event in part.deletedTimers { timers[part.machine]?[event] = nil }
+            for timer in part.armedTimers { timers[part.machine, default: [:]][timer.event] = timer }
+            if timers[part.machine]?.isEmpty == true { timers[part.machine] = nil }
+            if let instance = part.instance { instances[part.machine] = instance }
+        }
+        return refused
+    }
+
+    /// The due rows after `cursor`, in the order of their keys; memory keeps every row intact.
+    public func dueTimers(through deadline: Int64, after cursor: TimerRow.Key?, limit: Int) -> [CheckedRow<TimerRow>] {
+        lock.lock()
+        defer { lock.unlock() }
+        let due = timers.flatMap { machine, timers in
+            timers.values.lazy.filter { $0.deadline <= deadline }.map { TimerRow(machine: machine, timer: $0) }
+        }
+        return due.filter { row in cursor.map { row.key > $0 } ?? true }.sorted { $0.key < $1.key }.prefix(limit)
+            .map { CheckedRow(row: $0, checksumMatches: true) }
+    }
+
+    /// The instance row of `machine`.
+    public func hostedInstance(_ machine: String) -> CheckedRow<HostedInstanceRow>? {
+        lock.lock()
+        defer { lock.unlock() }
+        return instances[machine].map { CheckedRow(row: $0, checksumMatches: true) }
+    }
+
+    /// Checks that `records` may be appended to the journal of `machine` (D3), under the lock.
+    private func checkFollow(_ records: [JournalRecord], in machine: String) throws(JournalError) {
+        var last = journals[machine]?.lastSequence
+        for record in records {
+            try record.checkFollows(last, in: machine)
+            last = record.sequence
+        }
+    }
+
+    /// Keeps `snapshot` when it is the latest (D5), under the lock.
+    private func keepLocked(_ snapshot: JournalSnapshot, of machine: String) {
         if snapshot.sequence >= journals[machine]?.snapshot?.sequence ?? .min {
             journals[machine, default: Journal()].snapshot = snapshot
         }
