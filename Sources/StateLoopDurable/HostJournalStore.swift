@@ -6,6 +6,7 @@
 // Invariants:
 // - A part is all or nothing: its records (checked as `append(_:to:)` checks them, D2, D3), its
 //   snapshot, its timer rows and its instance row are kept together, or none of them is.
+// - A part after a refused part of the same instance is refused too, with the same error.
 // - A batch that fails as a whole (its transaction did not commit) fails every part in it (H24).
 // - The store decides nothing about what is shown: it only answers, per instance, what it kept.
 //
@@ -145,9 +146,10 @@ public struct HostBatchPart: Sendable, Equatable {
     }
 }
 
-/// The parts of one host transaction, one per instance, applied in their order (H18).
+/// The parts of one host transaction, applied in their order (H18).
 public struct HostBatch: Sendable, Equatable {
-    /// The parts; an instance has at most one.
+    /// The parts. An instance may have several, in the order of its steps: once one is refused,
+    /// its later ones are refused with the same error, so that no record follows a gap (H22).
     public var parts: [HostBatchPart]
 
     /// The batch of `parts`.
@@ -159,6 +161,15 @@ public struct HostBatch: Sendable, Equatable {
     func failingEveryPart(with error: JournalError) -> [String: JournalError] {
         Dictionary(parts.map { ($0.machine, error) }, uniquingKeysWith: { first, _ in first })
     }
+}
+
+/// Which instances ``HostJournalStore/instances(_:after:limit:)`` lists.
+public enum HostedInstanceKind: Hashable, Sendable {
+    /// The instances of the host of `host` whose row says they are awake (H48).
+    case awake(host: String)
+    /// The machine ids with a journal and no instance row, child machines (`parent/child`, D100)
+    /// aside: what a host may adopt (H67).
+    case unhosted
 }
 
 /// A journal store that a `MachineHost` writes through (Docs/Hosting.md H63): batches of many
@@ -175,4 +186,19 @@ public protocol HostJournalStore: JournalStore {
 
     /// The row of instance `machine`, or `nil` when no host wrote one.
     func hostedInstance(_ machine: String) async throws(JournalError) -> CheckedRow<HostedInstanceRow>?
+
+    /// What `recover(_:)` reads of `machine` (D5, D111, D114), read so that it does not wait for
+    /// the store's commits (H11): on a read connection of its own. Named apart from the
+    /// synchronous `recover(_:)`, since an overload on `async` alone would pick one silently.
+    func load(_ machine: String) async throws(JournalError) -> JournalRecovery
+
+    /// The ids of the instances of `kind`, by their bytes, after `machine`, at most `limit`.
+    func instances(_ kind: HostedInstanceKind, after machine: String?, limit: Int) async throws(JournalError) -> [String]
+
+    /// Takes the machine `host` for the host of `owner`, unless another owner whose process is
+    /// still running holds it: then returns that owner and takes nothing (H54, as D117 for ids).
+    func claimHost(_ host: String, for owner: JournalOwner) async throws(JournalError) -> JournalOwner?
+
+    /// Gives `host` back, when `owner` holds it (H55).
+    func releaseHost(_ host: String, by owner: JournalOwner) async throws(JournalError)
 }

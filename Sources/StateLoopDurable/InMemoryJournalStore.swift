@@ -18,6 +18,7 @@ public final class InMemoryJournalStore: HostJournalStore, @unchecked Sendable {
     /// Each instance's timer rows, by their events (H26).
     private var timers: [String: [[UInt8]: HostTimer]] = [:]
     private var instances: [String: HostedInstanceRow] = [:]
+    private var hostOwners: [String: JournalOwner] = [:]
 
     /// An empty store.
     public init() {}
@@ -44,7 +45,7 @@ public final class InMemoryJournalStore: HostJournalStore, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         var refused: [String: JournalError] = [:]
-        for part in batch.parts {
+        for part in batch.parts where refused[part.machine] == nil {
             do throws(JournalError) {
                 try checkFollow(part.records, in: part.machine)
             } catch {
@@ -77,6 +78,44 @@ public final class InMemoryJournalStore: HostJournalStore, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return instances[machine].map { CheckedRow(row: $0, checksumMatches: true) }
+    }
+
+    /// What `recover(_:)` gives: memory has no commit to wait for.
+    public func load(_ machine: String) -> JournalRecovery {
+        recover(machine)
+    }
+
+    /// The ids of `kind` after `machine`, by their bytes.
+    public func instances(_ kind: HostedInstanceKind, after machine: String?, limit: Int) -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        let ids = switch kind {
+        case .awake(let host): instances.filter { $0.value.host == host && $0.value.awake }.map(\.key)
+        case .unhosted: journals.keys.filter { instances[$0] == nil && !$0.contains("/") }
+        }
+        return ids.filter { id in machine.map { $0.utf8.lexicographicallyPrecedes(id.utf8) } ?? true }
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.prefix(limit).map { $0 }
+    }
+
+    /// Takes `host` for `owner` unless another owner holds it (H54).
+    public func claimHost(_ host: String, for owner: JournalOwner) -> JournalOwner? {
+        lock.lock()
+        defer { lock.unlock() }
+        return Self.take(host, for: owner, in: &hostOwners)
+    }
+
+    /// Gives `host` back when `owner` holds it.
+    public func releaseHost(_ host: String, by owner: JournalOwner) {
+        lock.lock()
+        defer { lock.unlock() }
+        if hostOwners[host] == owner { hostOwners[host] = nil }
+    }
+
+    /// Gives `key` to `owner` in `owners`, unless an owner whose process runs holds it (D117).
+    private static func take(_ key: String, for owner: JournalOwner, in owners: inout [String: JournalOwner]) -> JournalOwner? {
+        if let holder = owners[key], holder != owner, holder.isRunning { return holder }
+        owners[key] = owner
+        return nil
     }
 
     /// Checks that `records` may be appended to the journal of `machine` (D3), under the lock.
@@ -115,9 +154,7 @@ public final class InMemoryJournalStore: HostJournalStore, @unchecked Sendable {
     public func claim(_ machine: String, for owner: JournalOwner) -> JournalOwner? {
         lock.lock()
         defer { lock.unlock() }
-        if let holder = owners[machine], holder != owner, holder.isRunning { return holder }
-        owners[machine] = owner
-        return nil
+        return Self.take(machine, for: owner, in: &owners)
     }
 
     /// Gives `machine` back when `owner` holds it (D117).

@@ -10,6 +10,7 @@
 // The calls block their thread for the time of the transaction, as every call of this store does.
 
 import CSQLite
+import Foundation
 
 extension SQLiteJournalStore: HostJournalStore {
     /// Applies `batch` in one transaction, each part under its own savepoint (H22); a part that
@@ -20,7 +21,7 @@ extension SQLiteJournalStore: HostJournalStore {
         var refused: [String: JournalError] = [:]
         do throws(JournalError) {
             try transaction { () throws(JournalError) in
-                for part in batch.parts {
+                for part in batch.parts where refused[part.machine] == nil {
                     defer { sqlite3_reset(savepoint); sqlite3_reset(releaseSavepoint); sqlite3_reset(rollbackToSavepoint) }
                     _ = try step(savepoint)
                     do throws(JournalError) {
@@ -83,6 +84,79 @@ extension SQLiteJournalStore: HostJournalStore {
                 host: sqlite3_column_text(selectInstance, 0).map { String(cString: $0) } ?? "",
                 awake: sqlite3_column_int64(selectInstance, 1) != 0, finished: sqlite3_column_int64(selectInstance, 2) != 0)
             return CheckedRow(row: row, checksumMatches: Self.checksumMatches(selectInstance, 3, row.checksum(of: machine)))
+        }
+    }
+
+    /// What `recover(_:)` reads, through one of the store's read connections, so that a load never
+    /// waits behind this connection's commit (H11): in WAL mode, a reader sees the last commit and
+    /// does not wait for the writer. A load waits only for a read connection to be free.
+    public func load(_ machine: String) throws(JournalError) -> JournalRecovery {
+        let reader = try takeReader()
+        defer {
+            readers.lock()
+            idleReaders.append(reader)
+            readers.signal()
+            readers.unlock()
+        }
+        return try reader.recover(machine)
+    }
+
+    /// The ids of `kind` after `machine`, by their bytes (BINARY collation).
+    public func instances(_ kind: HostedInstanceKind, after machine: String?, limit: Int) throws(JournalError) -> [String] {
+        let after = machine == nil ? "" : "AND machine > :after"
+        let sql = switch kind {
+        case .awake:
+            "SELECT machine FROM host_instance WHERE host = :host AND awake = 1 \(after) ORDER BY machine LIMIT :limit"
+        case .unhosted:
+            """
+            SELECT machine FROM (SELECT machine FROM snapshot UNION SELECT machine FROM journal)
+            WHERE instr(machine, '/') = 0 AND machine NOT IN (SELECT machine FROM host_instance) \(after)
+            ORDER BY machine LIMIT :limit
+            """
+        }
+        return try transaction(writing: false) { () throws(JournalError) in
+            var prepared: OpaquePointer?
+            let result = sqlite3_prepare_v2(db, sql, -1, &prepared, nil)
+            defer { sqlite3_finalize(prepared) }
+            guard result == SQLITE_OK, let statement = prepared else { throw Self.error(result, db) }
+            if case .awake(let host) = kind { try bind(host, sqlite3_bind_parameter_index(statement, ":host"), statement) }
+            if let machine { try bind(machine, sqlite3_bind_parameter_index(statement, ":after"), statement) }
+            sqlite3_bind_int64(statement, sqlite3_bind_parameter_index(statement, ":limit"), Int64(limit))
+            var ids: [String] = []
+            while try step(statement) { ids.append(sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? "") }
+            return ids
+        }
+    }
+
+    /// Takes `host` for `owner` in one transaction, as `claim(_:for:)` takes an id (H54).
+    public func claimHost(_ host: String, for owner: JournalOwner) throws(JournalError) -> JournalOwner? {
+        try claim(host, for: owner, select: selectHostOwner, insert: insertHostOwner)
+    }
+
+    /// Deletes the claim of `host` when it names `owner`.
+    public func releaseHost(_ host: String, by owner: JournalOwner) throws(JournalError) {
+        try transaction { () throws(JournalError) in try stepOwner(deleteHostOwner, host, owner) }
+    }
+
+    /// An idle read connection, one opened when none is and fewer than `readConnections` are, or
+    /// the next one given back.
+    private func takeReader() throws(JournalError) -> SQLiteJournalStore {
+        readers.lock()
+        while idleReaders.isEmpty, openedReaders >= readConnections { readers.wait() }
+        if let reader = idleReaders.popLast() {
+            readers.unlock()
+            return reader
+        }
+        openedReaders += 1
+        readers.unlock()
+        do {
+            return try SQLiteJournalStore(path: path, durability: .processCrash, readConnections: 1, reader: true)
+        } catch {
+            readers.lock()
+            openedReaders -= 1
+            readers.signal()
+            readers.unlock()
+            throw error
         }
     }
 

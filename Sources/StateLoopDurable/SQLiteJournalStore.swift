@@ -1,6 +1,7 @@
 // The built-in journal store: one SQLite database file in WAL mode, shared by many machines.
 
 import CSQLite
+import Foundation
 
 /// A `JournalStore` in a SQLite file, created when missing.
 ///
@@ -49,10 +50,31 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     let selectDueTimersAfter: OpaquePointer
     let insertInstance: OpaquePointer
     let selectInstance: OpaquePointer
+    let selectHostOwner: OpaquePointer
+    let insertHostOwner: OpaquePointer
+    let deleteHostOwner: OpaquePointer
+    /// The file's path and how many read connections ``load(_:)`` may open (H11).
+    let path: String
+    let readConnections: Int
+    /// The read connections: stores of their own on the same file, opened at the first loads
+    /// that find none idle; `opened` counts them. Guarded by `readers`.
+    let readers = NSCondition()
+    var idleReaders: [SQLiteJournalStore] = []
+    var openedReaders = 0
 
     /// Opens the database at `path` (creating it and its schema when missing) in WAL mode with
-    /// the `synchronous` level of `durability`.
-    public init(path: String, durability: Durability = .processCrash) throws(JournalError) {
+    /// the `synchronous` level of `durability`; ``load(_:)`` reads through at most
+    /// `readConnections` connections of its own, opened when first needed (H11).
+    public convenience init(path: String, durability: Durability = .processCrash, readConnections: Int = 4) throws(JournalError) {
+        try self.init(path: path, durability: durability, readConnections: readConnections, reader: false)
+    }
+
+    /// Opens the database at `path`; a `reader` (a read connection of ``load(_:)``, on a file its
+    /// store has opened) sets nothing and upgrades nothing, so that it never waits for the
+    /// write lock (H11).
+    init(path: String, durability: Durability, readConnections: Int, reader: Bool) throws(JournalError) {
+        self.path = path
+        self.readConnections = max(1, readConnections)
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
         let opened = sqlite3_open_v2(path, &handle, flags, nil)
@@ -82,9 +104,11 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
             // Before anything is set, so that a newer file is left as it was (D9).
             let found = try Self.userVersion(handle)
             if found > Self.schemaVersion { throw .newerSchema(found: found, supported: Self.schemaVersion) }
-            try Self.execute("PRAGMA journal_mode = WAL", on: handle)
-            try Self.execute("PRAGMA synchronous = \(durability == .powerLoss ? "FULL" : "NORMAL")", on: handle)
-            try Self.migrate(handle)
+            if !reader {
+                try Self.execute("PRAGMA journal_mode = WAL", on: handle)
+                try Self.execute("PRAGMA synchronous = \(durability == .powerLoss ? "FULL" : "NORMAL")", on: handle)
+                try Self.migrate(handle)
+            }
             func prepare(_ sql: String) throws(JournalError) -> OpaquePointer {
                 var statement: OpaquePointer?
                 let result = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
@@ -116,6 +140,13 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
             selectDueTimersAfter = try prepare("\(due) AND (deadline, machine, armed, event) > (?3, ?4, ?5, ?6) \(order)")
             insertInstance = try prepare("INSERT OR REPLACE INTO host_instance (machine, host, awake, finished, crc) VALUES (?1, ?2, ?3, ?4, ?5)")
             selectInstance = try prepare("SELECT host, awake, finished, crc FROM host_instance WHERE machine = ?1")
+            selectHostOwner = try prepare("SELECT pid, started, system FROM host_owner WHERE host = ?1")
+            // A new claim keeps what the file says of its indexing (H67).
+            insertHostOwner = try prepare("""
+                INSERT INTO host_owner (host, pid, started, system, indexed) VALUES (?1, ?2, ?3, ?4, 0)
+                ON CONFLICT (host) DO UPDATE SET pid = ?2, started = ?3, system = ?4
+                """)
+            deleteHostOwner = try prepare("DELETE FROM host_owner WHERE host = ?1 AND pid = ?2 AND started = ?3 AND system = ?4")
         } catch {
             prepared.forEach { sqlite3_finalize($0) }
             sqlite3_close_v2(handle)
@@ -127,7 +158,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
         for statement in [
             insertRecord, insertSnapshot, selectSnapshot, selectRecords, selectLast, selectOwner, insertOwner, deleteOwner,
             begin, beginRead, commit, rollback, savepoint, releaseSavepoint, rollbackToSavepoint, insertTimer, deleteTimer,
-            selectDueTimers, selectDueTimersAfter, insertInstance, selectInstance,
+            selectDueTimers, selectDueTimersAfter, insertInstance, selectInstance, selectHostOwner, insertHostOwner, deleteHostOwner,
         ] {
             sqlite3_finalize(statement)
         }
@@ -230,20 +261,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     /// Takes `machine` for `owner` in one `BEGIN IMMEDIATE` transaction, unless the owner row
     /// names another owner whose process still runs, which it returns (D117).
     public func claim(_ machine: String, for owner: JournalOwner) throws(JournalError) -> JournalOwner? {
-        try transaction { () throws(JournalError) in
-            do {
-                defer { sqlite3_reset(selectOwner) }
-                try bind(machine, 1, selectOwner)
-                if try step(selectOwner) {
-                    let holder = JournalOwner(
-                        pid: sqlite3_column_int(selectOwner, 0), started: sqlite3_column_int64(selectOwner, 1),
-                        system: sqlite3_column_int64(selectOwner, 2))
-                    if holder != owner, holder.isRunning { return holder }
-                }
-            }
-            try stepOwner(insertOwner, machine, owner)
-            return nil
-        }
+        try claim(machine, for: owner, select: selectOwner, insert: insertOwner)
     }
 
     /// Deletes the owner row of `machine` when it names `owner` (D117).
@@ -251,10 +269,29 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
         try transaction { () throws(JournalError) in try stepOwner(deleteOwner, machine, owner) }
     }
 
+    /// Takes `key` for `owner` in one `BEGIN IMMEDIATE` transaction, unless the row `select` reads
+    /// names another owner whose process still runs, which it returns; else writes it with
+    /// `insert` (D117; a host's machine, H54).
+    func claim(_ key: String, for owner: JournalOwner, select: OpaquePointer, insert: OpaquePointer) throws(JournalError) -> JournalOwner? {
+        try transaction { () throws(JournalError) in
+            do {
+                defer { sqlite3_reset(select) }
+                try bind(key, 1, select)
+                if try step(select) {
+                    let holder = JournalOwner(
+                        pid: sqlite3_column_int(select, 0), started: sqlite3_column_int64(select, 1), system: sqlite3_column_int64(select, 2))
+                    if holder != owner, holder.isRunning { return holder }
+                }
+            }
+            try stepOwner(insert, key, owner)
+            return nil
+        }
+    }
+
     // MARK: - Statements
 
     /// Steps `statement` with `machine` and `owner` bound to ?1 … ?4.
-    private func stepOwner(_ statement: OpaquePointer, _ machine: String, _ owner: JournalOwner) throws(JournalError) {
+    func stepOwner(_ statement: OpaquePointer, _ machine: String, _ owner: JournalOwner) throws(JournalError) {
         defer { sqlite3_reset(statement) }
         try bind(machine, 1, statement)
         sqlite3_bind_int(statement, 2, owner.pid)

@@ -1,5 +1,5 @@
 // The store's half of the host (Docs/Hosting.md "The store and its file", H63–H65, and the store's
-// parts of H22, H24 and H37): batches of many instances, the rows of schema 3, their checksums.
+// parts of H22, H24 and H37; H63's loads, listings and claims serve H11, H48, H54 and H67): batches of many instances, the rows of schema 3, their checksums.
 
 import CSQLite
 import Foundation
@@ -36,7 +36,7 @@ import Testing
         #expect(try store.lastSequence(of: "a") == 5)
     }
 
-    @Test("H22 (store): a part the store refuses, after some of its records were written, is rolled back alone, and the other parts commit", arguments: StoreKind.allCases)
+    @Test("H22 (store): a part the store refuses, after some of its records were written, is rolled back alone with the instance's later parts, and the other parts commit", arguments: StoreKind.allCases)
     func h22ARefusedPartRollsBackAlone(kind: StoreKind) async throws {
         let store = try kind.make()
         try store.append(records(1...2), to: "a")
@@ -46,6 +46,8 @@ import Testing
             HostBatchPart(machine: "a", records: records(3...4) + records(4...4), snapshot: JournalSnapshot(sequence: 4, state: [4]),
                           armedTimers: [timer("a", due: 5, armed: 1)], instance: HostedInstanceRow(host: "Order", awake: true, finished: false)),
             HostBatchPart(machine: "c", records: records(1...2), instance: HostedInstanceRow(host: "Order", awake: true, finished: false)),
+            // After a's refused part: it would follow records 1 and 2, but not the part before it.
+            HostBatchPart(machine: "a", records: records(5...5)),
         ])
         #expect(await store.commit(batch) == ["a": .sequenceNotAfter(machine: "a", sequence: 4, last: 4)])
         #expect(try store.recover("a") == JournalRecovery(snapshot: nil, records: records(1...2)))
@@ -99,6 +101,69 @@ import Testing
         #expect(due.map(\.checksumMatches) == [true, false, false])
         #expect(try store.hostedInstance("b") == CheckedRow(row: HostedInstanceRow(host: "Order", awake: false, finished: false), checksumMatches: false))
         #expect(try store.hostedInstance("a")?.checksumMatches == true)
+    }
+
+    @Test("H63: a load reads through a read connection of its own, so it does not wait while the store's connection waits to commit")
+    func h63ALoadDoesNotWaitForTheWriter() async throws {
+        let path = try TemporaryFolder().file("journal.sqlite")
+        let store = try SQLiteJournalStore(path: path)
+        try store.append(records(1...3), to: "m")
+        _ = try store.pragma("busy_timeout = 3000")
+        var other: OpaquePointer?
+        #expect(sqlite3_open(path, &other) == SQLITE_OK)
+        #expect(sqlite3_exec(other, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK)
+        // The store's connection waits for the lock, up to 3 s, holding its own mutex.
+        let commit = Task.detached { store.commit(HostBatch(parts: [HostBatchPart(machine: "m", records: records(4...4))])) }
+        try await Task.sleep(for: .milliseconds(300))
+        let started = ContinuousClock.now
+        #expect(try await store.load("m").records == records(1...3))
+        #expect(ContinuousClock.now - started < .seconds(1))
+        #expect(sqlite3_exec(other, "ROLLBACK", nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(other)
+        #expect(await commit.value == [:])
+        #expect(try await store.load("m").records == records(1...4))
+    }
+
+    @Test("H63: the awake instances of a host are listed by id, after a cursor", arguments: StoreKind.allCases)
+    func h63AwakeInstancesAreListed(kind: StoreKind) async throws {
+        let store = try kind.make()
+        let rows = [("h1", "Order", true), ("h2", "Order", false), ("h3", "Other", true), ("h4", "Order", true)]
+        #expect(await store.commit(HostBatch(parts: rows.map { id, host, awake in
+            HostBatchPart(machine: id, records: records(1...1), instance: HostedInstanceRow(host: host, awake: awake, finished: false))
+        })) == [:])
+        #expect(try await store.instances(.awake(host: "Order"), after: nil, limit: 10) == ["h1", "h4"])
+        #expect(try await store.instances(.awake(host: "Order"), after: "h1", limit: 10) == ["h4"])
+        #expect(try await store.instances(.awake(host: "Order"), after: nil, limit: 1) == ["h1"])
+    }
+
+    @Test("H63: the ids with a journal and no instance row are listed, child machines aside", arguments: StoreKind.allCases)
+    func h63UnhostedInstancesAreListed(kind: StoreKind) async throws {
+        let store = try kind.make()
+        for id in ["u2", "u1", "u1/child"] { try store.append(records(1...1), to: id) }
+        try store.writeSnapshot(JournalSnapshot(sequence: 0, state: [0]), of: "u3")
+        #expect(await store.commit(HostBatch(parts: [
+            HostBatchPart(machine: "h1", records: records(1...1), instance: HostedInstanceRow(host: "Order", awake: false, finished: false)),
+        ])) == [:])
+        #expect(try await store.instances(.unhosted, after: nil, limit: 10) == ["u1", "u2", "u3"])
+        #expect(try await store.instances(.unhosted, after: "u1", limit: 1) == ["u2"])
+    }
+
+    @Test("H63: a host's claim of its machine is refused while another owner's process runs, naming it, and taken over once that process is gone", arguments: StoreKind.allCases)
+    func h63AHostsClaimIsRefusedWhileItsOwnerRuns(kind: StoreKind) async throws {
+        let store = try kind.make()
+        let (first, second) = (JournalOwner.next(), JournalOwner.next())
+        #expect(try await store.claimHost("Order", for: first) == nil)
+        #expect(try await store.claimHost("Order", for: first) == nil, "its own claim again")
+        #expect(try await store.claimHost("Order", for: second) == first)
+        try await store.releaseHost("Order", by: second)
+        #expect(try await store.claimHost("Order", for: second) == first, "only the holder gives it back")
+        try await store.releaseHost("Order", by: first)
+        #expect(try await store.claimHost("Order", for: second) == nil)
+        #expect(try store.claim("Order", for: first) == nil, "a host's claim is not an instance's")
+        var gone = JournalOwner.next()
+        gone.started += 1  // this pid, another start: a process that ended
+        #expect(try await store.claimHost("Tally", for: gone) == nil)
+        #expect(try await store.claimHost("Tally", for: second) == nil)
     }
 
     @Test("H64: a file of schema 1 or 2 is upgraded to 3 when it is opened, in one transaction: its entries read back as they were, and an upgrade that fails leaves it as it was", arguments: [Int32(1), 2])
