@@ -67,11 +67,19 @@ const WINDOW = 150;
 const KEEP = 20000;
 const instances = new Map();
 let received = 0;
-let scheduled = false;
 // While messages stream, at most one draw a DRAW_MS (I77): a draw takes tens of milliseconds, and
-// one an animation frame took a core that the server and the app needed on a loaded machine.
+// one an animation frame took a core that the server and the app needed on a loaded machine. The
+// next draw is one timer or frame at most; a draw made at once (a click) cancels it.
 const DRAW_MS = 100;
 let lastDraw = -Infinity;
+let pendingTimer = null, pendingFrame = null;
+
+function scheduleDraw() {
+  if (pendingTimer !== null || pendingFrame !== null) return;
+  const wait = lastDraw + DRAW_MS - performance.now();
+  if (wait <= 0) pendingFrame = requestAnimationFrame(render);
+  else pendingTimer = setTimeout(() => { pendingTimer = null; pendingFrame = requestAnimationFrame(render); }, wait);
+}
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -106,11 +114,7 @@ function receive(m) {
 function receiveBatch(batch) {
   for (const m of batch) receive(m);
   for (const inst of instances.values()) trim(inst);
-  if (!scheduled) {
-    scheduled = true;
-    const wait = lastDraw + DRAW_MS - performance.now();
-    if (wait <= 0) requestAnimationFrame(render); else setTimeout(() => requestAnimationFrame(render), wait);
-  }
+  scheduleDraw();
 }
 
 // Past KEEP messages, the oldest go at once, counted in one note at the start (I65).
@@ -127,7 +131,8 @@ function trim(inst) {
 }
 
 function render() {
-  scheduled = false;
+  if (pendingTimer !== null) { clearTimeout(pendingTimer); pendingTimer = null; }
+  if (pendingFrame !== null) { cancelAnimationFrame(pendingFrame); pendingFrame = null; }
   lastDraw = performance.now();
   document.getElementById("empty").style.display = instances.size ? "none" : "";
   document.getElementById("counts").textContent = received + " messages";
