@@ -69,8 +69,9 @@ final class WebDriver: @unchecked Sendable {
         try await request("POST", "/session/\(session)/execute/sync", ["script": script, "args": arguments])
     }
 
-    /// Waits up to `seconds` for `script` to return true.
-    func wait(_ what: String, seconds: Double = 20, until script: String) async throws {
+    /// Waits up to `seconds` for `script` to return true: a deadline, not a figure; in a loaded
+    /// CI run (`stress --cpu 4` beside the parallel suites) a diagram drawn by `dot` took over 20 s.
+    func wait(_ what: String, seconds: Double = 60, until script: String) async throws {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if try await run(script) as? Bool == true { return }
