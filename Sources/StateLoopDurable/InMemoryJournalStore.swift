@@ -1,11 +1,11 @@
 // A journal store that keeps everything in memory, for tests: the promises of `JournalStore`
-// (D1–D6, D12) without a file. Nothing survives the process.
+// (D1–D6, D12) and of `HostJournalStore` (H22, H63) without a file. Nothing survives the process.
 
 import Foundation
 
 /// The in-memory `JournalStore`. Calls from any thread or task are served one at a time, under a
 /// lock (`@unchecked Sendable`: `journals` is touched only under it).
-public final class InMemoryJournalStore: JournalStore, @unchecked Sendable {
+public final class InMemoryJournalStore: HostJournalStore, @unchecked Sendable {
     private struct Journal {
         var records: [JournalRecord] = []
         var snapshot: JournalSnapshot?
@@ -15,6 +15,10 @@ public final class InMemoryJournalStore: JournalStore, @unchecked Sendable {
     private let lock = NSLock()
     private var journals: [String: Journal] = [:]
     private var owners: [String: JournalOwner] = [:]
+    /// Each instance's timer rows, by their events (H26).
+    private var timers: [String: [[UInt8]: HostTimer]] = [:]
+    private var instances: [String: HostedInstanceRow] = [:]
+    private var hostOwners: [String: JournalOwner] = [:]
 
     /// An empty store.
     public init() {}
@@ -24,11 +28,7 @@ public final class InMemoryJournalStore: JournalStore, @unchecked Sendable {
     public func append(_ records: [JournalRecord], to machine: String) throws(JournalError) {
         lock.lock()
         defer { lock.unlock() }
-        var last = journals[machine]?.lastSequence
-        for record in records {
-            try record.checkFollows(last, in: machine)
-            last = record.sequence
-        }
+        try checkFollow(records, in: machine)
         journals[machine, default: Journal()].records.append(contentsOf: records)
     }
 
@@ -36,6 +36,99 @@ public final class InMemoryJournalStore: JournalStore, @unchecked Sendable {
     public func writeSnapshot(_ snapshot: JournalSnapshot, of machine: String) {
         lock.lock()
         defer { lock.unlock() }
+        keepLocked(snapshot, of: machine)
+    }
+
+    /// Applies each part of `batch` whole, or refuses it alone when its records do not follow its
+    /// journal (H22); checked before anything of the part is kept. Memory never fails a batch.
+    public func commit(_ batch: HostBatch) -> [String: JournalError] {
+        lock.lock()
+        defer { lock.unlock() }
+        var refused: [String: JournalError] = [:]
+        for part in batch.parts where refused[part.machine] == nil {
+            do throws(JournalError) {
+                try checkFollow(part.records, in: part.machine)
+            } catch {
+                refused[part.machine] = error
+                continue
+            }
+            if !part.records.isEmpty { journals[part.machine, default: Journal()].records.append(contentsOf: part.records) }
+            if let snapshot = part.snapshot { keepLocked(snapshot, of: part.machine) }
+            for event in part.deletedTimers { timers[part.machine]?[event] = nil }
+            for timer in part.armedTimers { timers[part.machine, default: [:]][timer.event] = timer }
+            if timers[part.machine]?.isEmpty == true { timers[part.machine] = nil }
+            if let instance = part.instance { instances[part.machine] = instance }
+        }
+        return refused
+    }
+
+    /// The due rows after `cursor`, in the order of their keys; memory keeps every row intact.
+    public func dueTimers(through deadline: Int64, after cursor: TimerRow.Key?, limit: Int) -> [CheckedRow<TimerRow>] {
+        lock.lock()
+        defer { lock.unlock() }
+        let due = timers.flatMap { machine, timers in
+            timers.values.lazy.filter { $0.deadline <= deadline }.map { TimerRow(machine: machine, timer: $0) }
+        }
+        return due.filter { row in cursor.map { row.key > $0 } ?? true }.sorted { $0.key < $1.key }.prefix(limit)
+            .map { CheckedRow(row: $0, checksumMatches: true) }
+    }
+
+    /// The instance row of `machine`.
+    public func hostedInstance(_ machine: String) -> CheckedRow<HostedInstanceRow>? {
+        lock.lock()
+        defer { lock.unlock() }
+        return instances[machine].map { CheckedRow(row: $0, checksumMatches: true) }
+    }
+
+    /// What `recover(_:)` gives: memory has no commit to wait for.
+    public func load(_ machine: String) -> JournalRecovery {
+        recover(machine)
+    }
+
+    /// The ids of `kind` after `machine`, by their bytes.
+    public func instances(_ kind: HostedInstanceKind, after machine: String?, limit: Int) -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        let ids = switch kind {
+        case .awake(let host): instances.filter { $0.value.host == host && $0.value.awake }.map(\.key)
+        case .unhosted: journals.keys.filter { instances[$0] == nil && !$0.contains("/") }
+        }
+        return ids.filter { id in machine.map { $0.utf8.lexicographicallyPrecedes(id.utf8) } ?? true }
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.prefix(limit).map { $0 }
+    }
+
+    /// Takes `host` for `owner` unless another owner holds it (H54).
+    public func claimHost(_ host: String, for owner: JournalOwner) -> JournalOwner? {
+        lock.lock()
+        defer { lock.unlock() }
+        return Self.take(host, for: owner, in: &hostOwners)
+    }
+
+    /// Gives `host` back when `owner` holds it.
+    public func releaseHost(_ host: String, by owner: JournalOwner) {
+        lock.lock()
+        defer { lock.unlock() }
+        if hostOwners[host] == owner { hostOwners[host] = nil }
+    }
+
+    /// Gives `key` to `owner` in `owners`, unless an owner whose process runs holds it (D117).
+    private static func take(_ key: String, for owner: JournalOwner, in owners: inout [String: JournalOwner]) -> JournalOwner? {
+        if let holder = owners[key], holder != owner, holder.isRunning { return holder }
+        owners[key] = owner
+        return nil
+    }
+
+    /// Checks that `records` may be appended to the journal of `machine` (D3), under the lock.
+    private func checkFollow(_ records: [JournalRecord], in machine: String) throws(JournalError) {
+        var last = journals[machine]?.lastSequence
+        for record in records {
+            try record.checkFollows(last, in: machine)
+            last = record.sequence
+        }
+    }
+
+    /// Keeps `snapshot` when it is the latest (D5), under the lock.
+    private func keepLocked(_ snapshot: JournalSnapshot, of machine: String) {
         if snapshot.sequence >= journals[machine]?.snapshot?.sequence ?? .min {
             journals[machine, default: Journal()].snapshot = snapshot
         }
@@ -61,9 +154,7 @@ public final class InMemoryJournalStore: JournalStore, @unchecked Sendable {
     public func claim(_ machine: String, for owner: JournalOwner) -> JournalOwner? {
         lock.lock()
         defer { lock.unlock() }
-        if let holder = owners[machine], holder != owner, holder.isRunning { return holder }
-        owners[machine] = owner
-        return nil
+        return Self.take(machine, for: owner, in: &owners)
     }
 
     /// Gives `machine` back when `owner` holds it (D117).

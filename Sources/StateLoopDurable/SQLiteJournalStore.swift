@@ -1,6 +1,7 @@
 // The built-in journal store: one SQLite database file in WAL mode, shared by many machines.
 
 import CSQLite
+import Foundation
 
 /// A `JournalStore` in a SQLite file, created when missing.
 ///
@@ -21,10 +22,11 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     }
 
     /// The schema this store writes and reads, kept in `PRAGMA user_version` (D9): 2 since
-    /// entries carry a checksum (D111; a file of schema 1 is upgraded when it is opened, D113).
-    public static let schemaVersion: Int32 = 2
+    /// entries carry a checksum (D111; a file of schema 1 is upgraded when it is opened, D113), 3
+    /// since a host keeps its instances' rows and timer rows beside the journal (H64).
+    public static let schemaVersion: Int32 = 3
 
-    private let db: OpaquePointer
+    let db: OpaquePointer
     private let mutex: OpaquePointer
     private let insertRecord: OpaquePointer
     private let insertSnapshot: OpaquePointer
@@ -38,10 +40,41 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     private let beginRead: OpaquePointer
     private let commit: OpaquePointer
     private let rollback: OpaquePointer
+    // A host's batches and rows (SQLiteJournalStore+Host.swift, H22, H63).
+    let savepoint: OpaquePointer
+    let releaseSavepoint: OpaquePointer
+    let rollbackToSavepoint: OpaquePointer
+    let insertTimer: OpaquePointer
+    let deleteTimer: OpaquePointer
+    let selectDueTimers: OpaquePointer
+    let selectDueTimersAfter: OpaquePointer
+    let insertInstance: OpaquePointer
+    let selectInstance: OpaquePointer
+    let selectHostOwner: OpaquePointer
+    let insertHostOwner: OpaquePointer
+    let deleteHostOwner: OpaquePointer
+    /// The file's path and how many read connections ``load(_:)`` may open (H11).
+    let path: String
+    let readConnections: Int
+    /// The read connections: stores of their own on the same file, opened at the first loads
+    /// that find none idle; `opened` counts them. Guarded by `readers`.
+    let readers = NSCondition()
+    var idleReaders: [SQLiteJournalStore] = []
+    var openedReaders = 0
 
     /// Opens the database at `path` (creating it and its schema when missing) in WAL mode with
-    /// the `synchronous` level of `durability`.
-    public init(path: String, durability: Durability = .processCrash) throws(JournalError) {
+    /// the `synchronous` level of `durability`; ``load(_:)`` reads through at most
+    /// `readConnections` connections of its own, opened when first needed (H11).
+    public convenience init(path: String, durability: Durability = .processCrash, readConnections: Int = 4) throws(JournalError) {
+        try self.init(path: path, durability: durability, readConnections: readConnections, reader: false)
+    }
+
+    /// Opens the database at `path`; a `reader` (a read connection of ``load(_:)``, on a file its
+    /// store has opened) sets nothing and upgrades nothing, so that it never waits for the
+    /// write lock (H11).
+    init(path: String, durability: Durability, readConnections: Int, reader: Bool) throws(JournalError) {
+        self.path = path
+        self.readConnections = max(1, readConnections)
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
         let opened = sqlite3_open_v2(path, &handle, flags, nil)
@@ -71,9 +104,11 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
             // Before anything is set, so that a newer file is left as it was (D9).
             let found = try Self.userVersion(handle)
             if found > Self.schemaVersion { throw .newerSchema(found: found, supported: Self.schemaVersion) }
-            try Self.execute("PRAGMA journal_mode = WAL", on: handle)
-            try Self.execute("PRAGMA synchronous = \(durability == .powerLoss ? "FULL" : "NORMAL")", on: handle)
-            try Self.migrate(handle)
+            if !reader {
+                try Self.execute("PRAGMA journal_mode = WAL", on: handle)
+                try Self.execute("PRAGMA synchronous = \(durability == .powerLoss ? "FULL" : "NORMAL")", on: handle)
+                try Self.migrate(handle)
+            }
             func prepare(_ sql: String) throws(JournalError) -> OpaquePointer {
                 var statement: OpaquePointer?
                 let result = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
@@ -93,6 +128,25 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
             beginRead = try prepare("BEGIN DEFERRED")
             commit = try prepare("COMMIT")
             rollback = try prepare("ROLLBACK")
+            savepoint = try prepare("SAVEPOINT part")
+            releaseSavepoint = try prepare("RELEASE part")
+            rollbackToSavepoint = try prepare("ROLLBACK TO part")
+            insertTimer = try prepare("INSERT OR REPLACE INTO host_timer (machine, event, deadline, armed, crc) VALUES (?1, ?2, ?3, ?4, ?5)")
+            deleteTimer = try prepare("DELETE FROM host_timer WHERE machine = ?1 AND event = ?2")
+            // The order of host_timer_due (its table's key, machine and event, ends each entry).
+            let due = "SELECT machine, event, deadline, armed, crc FROM host_timer WHERE deadline <= ?1"
+            let order = "ORDER BY deadline, machine, armed, event LIMIT ?2"
+            selectDueTimers = try prepare("\(due) \(order)")
+            selectDueTimersAfter = try prepare("\(due) AND (deadline, machine, armed, event) > (?3, ?4, ?5, ?6) \(order)")
+            insertInstance = try prepare("INSERT OR REPLACE INTO host_instance (machine, host, awake, finished, crc) VALUES (?1, ?2, ?3, ?4, ?5)")
+            selectInstance = try prepare("SELECT host, awake, finished, crc FROM host_instance WHERE machine = ?1")
+            selectHostOwner = try prepare("SELECT pid, started, system FROM host_owner WHERE host = ?1")
+            // A new claim keeps what the file says of its indexing (H67).
+            insertHostOwner = try prepare("""
+                INSERT INTO host_owner (host, pid, started, system, indexed) VALUES (?1, ?2, ?3, ?4, 0)
+                ON CONFLICT (host) DO UPDATE SET pid = ?2, started = ?3, system = ?4
+                """)
+            deleteHostOwner = try prepare("DELETE FROM host_owner WHERE host = ?1 AND pid = ?2 AND started = ?3 AND system = ?4")
         } catch {
             prepared.forEach { sqlite3_finalize($0) }
             sqlite3_close_v2(handle)
@@ -103,7 +157,8 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     deinit {
         for statement in [
             insertRecord, insertSnapshot, selectSnapshot, selectRecords, selectLast, selectOwner, insertOwner, deleteOwner,
-            begin, beginRead, commit, rollback,
+            begin, beginRead, commit, rollback, savepoint, releaseSavepoint, rollbackToSavepoint, insertTimer, deleteTimer,
+            selectDueTimers, selectDueTimersAfter, insertInstance, selectInstance, selectHostOwner, insertHostOwner, deleteHostOwner,
         ] {
             sqlite3_finalize(statement)
         }
@@ -124,34 +179,41 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
 
     /// Appends `records` in one `BEGIN IMMEDIATE` transaction, rolled back when any is refused (D2, D3).
     public func append(_ records: [JournalRecord], to machine: String) throws(JournalError) {
-        try transaction { () throws(JournalError) in
-            var last = try lastSequenceLocked(machine)
-            // Bindings outlive a reset: the machine is bound once per batch.
-            try bind(machine, 1, insertRecord)
-            for record in records {
-                try record.checkFollows(last, in: machine)
-                defer { sqlite3_reset(insertRecord) }
-                sqlite3_bind_int64(insertRecord, 2, record.sequence)
-                sqlite3_bind_int64(insertRecord, 5, Int64(JournalChecksum.of(machine, record.sequence, [record.event, record.stateAfter])))
-                let result = record.event.withUnsafeBytes { event in
-                    record.stateAfter.withUnsafeBytes { state in Self.stepBinding(event, state, from: 3, insertRecord) }
-                }
-                guard result == SQLITE_DONE else { throw Self.error(result, db) }
-                last = record.sequence
-            }
-        }
+        try transaction { () throws(JournalError) in try appendLocked(records, to: machine) }
     }
 
     /// Saves `snapshot`, replacing one of the same sequence number (D5).
     public func writeSnapshot(_ snapshot: JournalSnapshot, of machine: String) throws(JournalError) {
-        try transaction { () throws(JournalError) in
-            defer { sqlite3_reset(insertSnapshot) }
-            try bind(machine, 1, insertSnapshot)
-            sqlite3_bind_int64(insertSnapshot, 2, snapshot.sequence)
-            sqlite3_bind_int64(insertSnapshot, 4, Int64(JournalChecksum.of(machine, snapshot.sequence, [snapshot.state])))
-            let result = snapshot.state.withUnsafeBytes { state in Self.stepBinding(state, nil, from: 3, insertSnapshot) }
+        try transaction { () throws(JournalError) in try writeSnapshotLocked(snapshot, of: machine) }
+    }
+
+    /// Inserts `records` after checking each follows the one before (D3), inside the caller's
+    /// transaction or savepoint, which rolls back when one is refused (D2).
+    func appendLocked(_ records: [JournalRecord], to machine: String) throws(JournalError) {
+        var last = try lastSequenceLocked(machine)
+        // Bindings outlive a reset: the machine is bound once per batch.
+        try bind(machine, 1, insertRecord)
+        for record in records {
+            try record.checkFollows(last, in: machine)
+            defer { sqlite3_reset(insertRecord) }
+            sqlite3_bind_int64(insertRecord, 2, record.sequence)
+            sqlite3_bind_int64(insertRecord, 5, Int64(JournalChecksum.of(machine, record.sequence, [record.event, record.stateAfter])))
+            let result = record.event.withUnsafeBytes { event in
+                record.stateAfter.withUnsafeBytes { state in Self.stepBinding(event, state, from: 3, insertRecord) }
+            }
             guard result == SQLITE_DONE else { throw Self.error(result, db) }
+            last = record.sequence
         }
+    }
+
+    /// Inserts `snapshot` inside the caller's transaction or savepoint.
+    func writeSnapshotLocked(_ snapshot: JournalSnapshot, of machine: String) throws(JournalError) {
+        defer { sqlite3_reset(insertSnapshot) }
+        try bind(machine, 1, insertSnapshot)
+        sqlite3_bind_int64(insertSnapshot, 2, snapshot.sequence)
+        sqlite3_bind_int64(insertSnapshot, 4, Int64(JournalChecksum.of(machine, snapshot.sequence, [snapshot.state])))
+        let result = snapshot.state.withUnsafeBytes { state in Self.stepBinding(state, nil, from: 3, insertSnapshot) }
+        guard result == SQLITE_DONE else { throw Self.error(result, db) }
     }
 
     /// The latest snapshot and the records after it, read in one transaction (D5), with the
@@ -199,20 +261,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     /// Takes `machine` for `owner` in one `BEGIN IMMEDIATE` transaction, unless the owner row
     /// names another owner whose process still runs, which it returns (D117).
     public func claim(_ machine: String, for owner: JournalOwner) throws(JournalError) -> JournalOwner? {
-        try transaction { () throws(JournalError) in
-            do {
-                defer { sqlite3_reset(selectOwner) }
-                try bind(machine, 1, selectOwner)
-                if try step(selectOwner) {
-                    let holder = JournalOwner(
-                        pid: sqlite3_column_int(selectOwner, 0), started: sqlite3_column_int64(selectOwner, 1),
-                        system: sqlite3_column_int64(selectOwner, 2))
-                    if holder != owner, holder.isRunning { return holder }
-                }
-            }
-            try stepOwner(insertOwner, machine, owner)
-            return nil
-        }
+        try claim(machine, for: owner, select: selectOwner, insert: insertOwner)
     }
 
     /// Deletes the owner row of `machine` when it names `owner` (D117).
@@ -220,10 +269,29 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
         try transaction { () throws(JournalError) in try stepOwner(deleteOwner, machine, owner) }
     }
 
+    /// Takes `key` for `owner` in one `BEGIN IMMEDIATE` transaction, unless the row `select` reads
+    /// names another owner whose process still runs, which it returns; else writes it with
+    /// `insert` (D117; a host's machine, H54).
+    func claim(_ key: String, for owner: JournalOwner, select: OpaquePointer, insert: OpaquePointer) throws(JournalError) -> JournalOwner? {
+        try transaction { () throws(JournalError) in
+            do {
+                defer { sqlite3_reset(select) }
+                try bind(key, 1, select)
+                if try step(select) {
+                    let holder = JournalOwner(
+                        pid: sqlite3_column_int(select, 0), started: sqlite3_column_int64(select, 1), system: sqlite3_column_int64(select, 2))
+                    if holder != owner, holder.isRunning { return holder }
+                }
+            }
+            try stepOwner(insert, key, owner)
+            return nil
+        }
+    }
+
     // MARK: - Statements
 
     /// Steps `statement` with `machine` and `owner` bound to ?1 … ?4.
-    private func stepOwner(_ statement: OpaquePointer, _ machine: String, _ owner: JournalOwner) throws(JournalError) {
+    func stepOwner(_ statement: OpaquePointer, _ machine: String, _ owner: JournalOwner) throws(JournalError) {
         defer { sqlite3_reset(statement) }
         try bind(machine, 1, statement)
         sqlite3_bind_int(statement, 2, owner.pid)
@@ -262,7 +330,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws (D2).
     /// A writing one takes the database's write lock at once (`BEGIN IMMEDIATE`), so that what it
     /// reads first (the last sequence number) stays true until it commits.
-    private func transaction<T>(writing: Bool = true, _ body: () throws(JournalError) -> T) throws(JournalError) -> T {
+    func transaction<T>(writing: Bool = true, _ body: () throws(JournalError) -> T) throws(JournalError) -> T {
         try locked { () throws(JournalError) in
             let start = writing ? begin : beginRead
             defer { sqlite3_reset(start); sqlite3_reset(commit); sqlite3_reset(rollback) }
@@ -279,7 +347,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     }
 
     /// Steps `statement`: `true` for a row, `false` when done.
-    private func step(_ statement: OpaquePointer) throws(JournalError) -> Bool {
+    func step(_ statement: OpaquePointer) throws(JournalError) -> Bool {
         switch sqlite3_step(statement) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
@@ -287,7 +355,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
         }
     }
 
-    private func bind(_ text: String, _ index: Int32, _ statement: OpaquePointer) throws(JournalError) {
+    func bind(_ text: String, _ index: Int32, _ statement: OpaquePointer) throws(JournalError) {
         // SQLITE_TRANSIENT: SQLite copies the text before the call returns.
         let result = sqlite3_bind_text(statement, index, text, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
         guard result == SQLITE_OK else { throw Self.error(result, db) }
@@ -296,7 +364,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     /// Binds `first` and `second` to the parameters from `index` on and steps `statement` once,
     /// returning SQLite's result. The bytes are not copied (SQLITE_STATIC): they are valid only
     /// inside the caller's `withUnsafeBytes`, so the step happens here, and the caller resets.
-    private static func stepBinding(
+    static func stepBinding(
         _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer?, from index: Int32, _ statement: OpaquePointer
     ) -> Int32 {
         for (offset, bytes) in [first, second].enumerated() {
@@ -312,13 +380,13 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
         return sqlite3_step(statement)
     }
 
-    private static func bytes(_ statement: OpaquePointer, _ column: Int32) -> [UInt8] {
+    static func bytes(_ statement: OpaquePointer, _ column: Int32) -> [UInt8] {
         let count = Int(sqlite3_column_bytes(statement, column))
         guard count > 0, let base = sqlite3_column_blob(statement, column) else { return [] }
         return Array(UnsafeRawBufferPointer(start: base, count: count))
     }
 
-    private static func error(_ code: Int32, _ db: OpaquePointer) -> JournalError {
+    static func error(_ code: Int32, _ db: OpaquePointer) -> JournalError {
         .database(code: code, message: String(cString: sqlite3_errmsg(db)))
     }
 
@@ -329,12 +397,14 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
 
     // MARK: - Schema
 
-    /// Creates the schema of a new file, or upgrades one of schema 1 (D113), in one transaction
-    /// (so that of several connections opening a file at once, one does it and the others see it).
+    /// Creates the schema of a new file, or upgrades one of schema 1 (D113) or 2 (H64), in one
+    /// transaction (so that of several connections opening a file at once, one does it and the
+    /// others see it, and an upgrade that fails leaves the file as it was).
     private static func migrate(_ db: OpaquePointer) throws(JournalError) {
         try execute("BEGIN IMMEDIATE", on: db)
         do throws(JournalError) {
-            switch try userVersion(db) {
+            let found = try userVersion(db)
+            switch found {
             case 0:
                 try execute("""
                     CREATE TABLE journal (machine TEXT NOT NULL, seq INTEGER NOT NULL, event BLOB NOT NULL,
@@ -342,7 +412,6 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
                     CREATE TABLE snapshot (machine TEXT NOT NULL, seq INTEGER NOT NULL, state BLOB NOT NULL,
                         crc INTEGER NOT NULL, PRIMARY KEY (machine, seq)) WITHOUT ROWID;
                     \(ownerTable);
-                    PRAGMA user_version = \(schemaVersion);
                     """, on: db)
             case 1:
                 // Schema 1 kept no checksums: the rows get the checksums of their bytes as they are
@@ -354,10 +423,12 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
                     UPDATE journal SET crc = stateloop_crc32c(machine, seq, event, state);
                     UPDATE snapshot SET crc = stateloop_crc32c(machine, seq, state);
                     \(ownerTable);
-                    PRAGMA user_version = \(schemaVersion);
                     """, on: db)
             default:
                 break
+            }
+            if found < 3 {
+                try execute("\(hostTables); PRAGMA user_version = \(schemaVersion);", on: db)
             }
             try execute("COMMIT", on: db)
         } catch {
@@ -370,6 +441,22 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     private static let ownerTable = """
         CREATE TABLE owner (machine TEXT NOT NULL PRIMARY KEY, pid INTEGER NOT NULL, started INTEGER NOT NULL,
             system INTEGER NOT NULL) WITHOUT ROWID
+        """
+
+    /// A host's rows beside the journal (schema 3, Docs/Hosting.md "Schema 3"): each instance it
+    /// runs (host: its machine's `journalName`), each armed timer or pending send of an instance
+    /// (its event's bytes, its deadline in nanoseconds since the Unix epoch, its order of arming)
+    /// with the index the scheduler reads due rows by, and each host's claim of its machine (H54,
+    /// H67). Every row of an instance carries a checksum (H37).
+    private static let hostTables = """
+        CREATE TABLE host_instance (machine TEXT NOT NULL PRIMARY KEY, host TEXT NOT NULL,
+            awake INTEGER NOT NULL, finished INTEGER NOT NULL, crc INTEGER NOT NULL) WITHOUT ROWID;
+        CREATE INDEX host_instance_awake ON host_instance (host, machine) WHERE awake = 1;
+        CREATE TABLE host_timer (machine TEXT NOT NULL, event BLOB NOT NULL, deadline INTEGER NOT NULL,
+            armed INTEGER NOT NULL, crc INTEGER NOT NULL, PRIMARY KEY (machine, event)) WITHOUT ROWID;
+        CREATE INDEX host_timer_due ON host_timer (deadline, machine, armed);
+        CREATE TABLE host_owner (host TEXT NOT NULL PRIMARY KEY, pid INTEGER NOT NULL, started INTEGER NOT NULL,
+            system INTEGER NOT NULL, indexed INTEGER NOT NULL) WITHOUT ROWID
         """
 
     /// `stateloop_crc32c(machine, seq, blob...)`: ``JournalChecksum`` in SQL, for the upgrade of a

@@ -107,7 +107,7 @@ import Testing
         #expect(old.schemaVersion == 1)
         #expect(try old.history(of: "m").damaged == [], "a schema 1 file has nothing to check")
         let store = try SQLiteJournalStore(path: path)
-        #expect(try store.pragma("user_version") == "2")
+        #expect(try store.pragma("user_version") == "\(SQLiteJournalStore.schemaVersion)")
         #expect(try store.recover("m") == JournalRecovery(snapshot: JournalSnapshot(sequence: 0, state: [0]), records: records(1...2)))
         flipBit(path, table: "journal", column: "event", seq: 2)
         #expect(try store.recover("m").damaged == [.record(2)])

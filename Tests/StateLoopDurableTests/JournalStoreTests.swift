@@ -9,7 +9,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
     var testDescription: String { rawValue }
 
-    func make() throws -> any JournalStore {
+    func make() throws -> any HostJournalStore {
         switch self {
         case .sqlite: try SQLiteJournalStore(path: TemporaryFolder().file("journal.sqlite"))
         case .memory: InMemoryJournalStore()
