@@ -161,13 +161,14 @@ extension Feedback {
     }
 }
 
-/// Deadlines of the timers that sleep with `clock.sleep(until:)`.
+/// Deadlines of the timers that sleep with `clock.sleep(until:)` (and, for `never`, of a host's
+/// timer rows, which StateLoopDurable writes).
 @usableFromInline
-enum TimerDeadline {
+package enum TimerDeadline {
     /// Delays of this length or more never fire (2⁶² s, about 146 billion years): far beyond any
     /// run, and short enough that a system clock's instant plus it still fits its sleep.
     @usableFromInline
-    static let never = Duration.seconds(Int64(1) << 62)
+    package static let never = Duration.seconds(Int64(1) << 62)
 
     /// What is left of `delay` for a timer that sends `event` when it is armed: all of it in a
     /// fresh instance or for a new arming; in a restored one, `delay` less the wall-clock time

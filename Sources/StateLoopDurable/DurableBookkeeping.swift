@@ -89,6 +89,17 @@ struct DurableBookkeeping<M: DurableMachine> {
     /// numbered `sequence`.
     @inlinable
     mutating func step(_ event: M.Event, origin: EventOrigin, to state: M.State, at wallTime: Int64, sequence: Int64) {
+        var untracked = TimerChanges<M.Event>.untracked
+        step(event, origin: origin, to: state, at: wallTime, sequence: sequence, changes: &untracked)
+    }
+
+    /// ``step(_:origin:to:at:sequence:)``, adding to `changes` the timers the step fired, disarmed
+    /// and armed (H26, H27).
+    @inlinable
+    mutating func step(
+        _ event: M.Event, origin: EventOrigin, to state: M.State, at wallTime: Int64, sequence: Int64,
+        changes: inout TimerChanges<M.Event>
+    ) {
         switch origin {
         case .local(let run): if let run { finished(run) }
         case .childOutput(let effect):
@@ -96,10 +107,14 @@ struct DurableBookkeeping<M: DurableMachine> {
             if let index = children.firstIndex(where: { $0.effect == effect }) { children[index].reported = true }
         case .forwarded(let from): forwarded = from
         }
-        // Its event journaled: the timer fired; a state that keeps it keeps it fired (D40).
-        for index in timers.indices where timers[index].event == event { timers[index].fired = true }
+        // Its event journaled: the timer fired; a state that keeps it keeps it fired (D40), and
+        // its row goes (H33).
+        for index in timers.indices where timers[index].event == event {
+            if !timers[index].fired { changes.removed(event) }
+            timers[index].fired = true
+        }
         step = sequence
-        update(to: state, at: wallTime)
+        update(to: state, at: wallTime, changes: &changes)
     }
 
     /// The one-shot run `run` is finished (its event, or a record that it returned nothing).
@@ -113,6 +128,13 @@ struct DurableBookkeeping<M: DurableMachine> {
     /// other is a new child, named by this step, D101).
     @inlinable
     mutating func update(to state: M.State, at wallTime: Int64) {
+        var untracked = TimerChanges<M.Event>.untracked
+        update(to: state, at: wallTime, changes: &untracked)
+    }
+
+    /// ``update(to:at:)``, adding to `changes` the timers it disarmed and armed.
+    @inlinable
+    mutating func update(to state: M.State, at wallTime: Int64, changes: inout TimerChanges<M.Event>) {
         let requested = M.childRequests(in: state)
         if !(requested.isEmpty && children.isEmpty) {
             children = requested.map { child in
@@ -120,24 +142,32 @@ struct DurableBookkeeping<M: DurableMachine> {
                     ?? Child(effect: child.effect, request: child.request, since: step, reported: false)
             }
         }
-        // A pending send is a timer named by the event that delivers it (S133).
-        let armed = M.timers(in: state).map(\.event) + M.sends(in: state).map(\.delivery)
+        let armed = Self.armed(in: state)
         if !(armed.isEmpty && timers.isEmpty) {
             // The armed events keep the order of the timers they keep, so a cursor finds each in
             // one pass; only a new one (or one out of order) is searched for in the whole list.
             // A search per timer made each step cost the square of the pending sends (D123).
             var cursor = timers.startIndex
-            timers = armed.map { event in
+            // Which of the timers before the step are kept, when the changes are tracked.
+            var kept = changes.isTracked ? [Bool](repeating: false, count: timers.count) : []
+            let next = armed.map { event, delay in
+                let index: Int
                 if cursor < timers.endIndex, timers[cursor].event == event {
-                    defer { cursor += 1 }
-                    return timers[cursor]
-                }
-                guard let index = timers.firstIndex(where: { $0.event == event }) else {
+                    index = cursor
+                } else if let found = timers.firstIndex(where: { $0.event == event }) {
+                    index = found
+                } else {
+                    changes.armed(event, at: wallTime, delay: delay)
                     return Timer(event: event, armedAt: wallTime, fired: false)
                 }
                 cursor = index + 1
+                if changes.isTracked { kept[index] = true }
                 return timers[index]
             }
+            if changes.isTracked {
+                for (index, timer) in timers.enumerated() where !kept[index] && !timer.fired { changes.removed(timer.event) }
+            }
+            timers = next
         }
         let (queued, latest) = M.pendingRuns(in: state)
         guard queued > runsQueued else { return }
@@ -145,6 +175,27 @@ struct DurableBookkeeping<M: DurableMachine> {
         let fresh = latest.suffix(queued - runsQueued)
         for (offset, run) in fresh.enumerated() { runs.append((queued - fresh.count + offset, run)) }
         runsQueued = queued
+    }
+
+    /// The timers `state` arms, each with its delay: its `after:` timers, then its pending sends,
+    /// each named by the event that delivers it (S133).
+    @inlinable
+    static func armed(in state: M.State) -> [(event: M.Event, delay: Duration)] {
+        M.timers(in: state).map { ($0.event, $0.delay) } + M.sends(in: state).map { ($0.delivery, $0.delay) }
+    }
+
+    /// The timers armed and not fired, with the delays `state` gives them (this bookkeeping's
+    /// state): an instance's timer rows as its journal says (H26, H38).
+    @inlinable
+    func armedTimers(in state: M.State) -> [TimerChanges<M.Event>.Armed] {
+        let armed = Self.armed(in: state)
+        return timers.enumerated().compactMap { index, timer in
+            guard !timer.fired else { return nil }
+            // The timers follow the state's order (update(to:at:)); a search only for one that does not.
+            let delay = index < armed.count && armed[index].event == timer.event
+                ? armed[index].delay : armed.first { $0.event == timer.event }?.delay
+            return delay.map { .init(event: timer.event, armedAt: timer.armedAt, delay: $0) }
+        }
     }
 
     /// What the loops of the system restored in this bookkeeping's state resume with, at
@@ -156,6 +207,50 @@ struct DurableBookkeeping<M: DurableMachine> {
             (timer.event, timer.fired ? .fired : .elapsed(.nanoseconds(max(0, wallTime - timer.armedAt))))
         })
         return Resumption(timers: timers.take, runs: runs.map { ($0.key, $0.run) }, runsQueued: runsQueued, children: children)
+    }
+}
+
+/// The timers a step armed, and the armed timers it fired or disarmed: the changes of its
+/// instance's timer rows (Docs/Hosting.md H26, H27). Untracked (a `DurableSystem`'s, which keeps
+/// no rows), it records nothing and costs nothing.
+@usableFromInline
+struct TimerChanges<Event> {
+    /// A timer armed at a step's wall-clock time with its delay.
+    @usableFromInline
+    struct Armed {
+        @usableFromInline var event: Event
+        @usableFromInline var armedAt: Int64
+        @usableFromInline var delay: Duration
+
+        @inlinable
+        init(event: Event, armedAt: Int64, delay: Duration) {
+            self.event = event
+            self.armedAt = armedAt
+            self.delay = delay
+        }
+    }
+
+    @usableFromInline let isTracked: Bool
+    /// The events of the timers whose rows go, in the order they went.
+    @usableFromInline var removedEvents: [Event] = []
+    /// The timers armed, in the order they were.
+    @usableFromInline var armedTimers: [Armed] = []
+
+    @inlinable
+    init(isTracked: Bool) {
+        self.isTracked = isTracked
+    }
+
+    @usableFromInline static var untracked: Self { Self(isTracked: false) }
+
+    @inlinable
+    mutating func removed(_ event: Event) {
+        if isTracked { removedEvents.append(event) }
+    }
+
+    @inlinable
+    mutating func armed(_ event: Event, at wallTime: Int64, delay: Duration) {
+        if isTracked { armedTimers.append(Armed(event: event, armedAt: wallTime, delay: delay)) }
     }
 }
 

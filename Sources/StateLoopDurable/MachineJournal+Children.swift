@@ -18,12 +18,12 @@ extension MachineJournal: ChildJournals {
     /// The sequence number of the last event record: the step whose state the loops are shown.
     @inlinable
     var step: Int64 {
-        lock.withLock { book.step }
+        lock.withLock { steps.book.step }
     }
 
     @inlinable
     func openChild<Child: DurableMachine>(_ machine: Child.Type, effect: String, initial: Child.State) -> OpenedChild<Child>? {
-        let child = lock.withLock { book.children.first { $0.effect == effect } }
+        let child = lock.withLock { steps.book.children.first { $0.effect == effect } }
         guard let child else {
             fail(DurableError.undeclaredChild(machine: id, effect: effect))
             return nil

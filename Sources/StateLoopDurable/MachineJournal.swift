@@ -1,6 +1,6 @@
-// MachineJournal: the write side of one running durable system - numbers each record, appends it
-// before the state is shown (D30), keeps the bookkeeping, writes a snapshot every N records and
-// at the stop (D34), and opens the journals of its child machines in the same store (D100-D107).
+// MachineJournal: the write side of one running durable system - appends what each step writes
+// (JournalSteps: its record, a due snapshot) before the state is shown (D30), writes a snapshot at
+// the stop (D34), and opens the journals of its child machines in the same store (D100-D107).
 //
 // Invariants:
 // - Everything happens under `lock`: the draining thread's records and the one-shot runs' "returned
@@ -22,10 +22,8 @@ final class MachineJournal<M: DurableMachine>: @unchecked Sendable {
     @usableFromInline let owner: JournalOwner?
     @usableFromInline let lock = NSLock()
     // Guarded by `lock`.
-    @usableFromInline var state: M.State
-    @usableFromInline var book: DurableBookkeeping<M>
-    @usableFromInline var sequence: Int64
-    @usableFromInline var snapshotSequence: Int64
+    /// What the journal holds, and what each step writes (JournalSteps.swift).
+    @usableFromInline var steps: JournalSteps<M>
     @usableFromInline var closed = false
     /// The error that stopped the system, if one did.
     @usableFromInline var failed: (any Error)?
@@ -33,10 +31,8 @@ final class MachineJournal<M: DurableMachine>: @unchecked Sendable {
     /// journal); called without the lock.
     @usableFromInline var onFailure: (@Sendable () -> Void)?
 
-    /// The journal of `restored`, the machine `id` read back from `store`; a machine never
-    /// written gets its first snapshot (its initial state, sequence 0) now, so that its journal
-    /// does not depend on the `initial` of a later start; a restarted one records its runs that
-    /// must not run again as finished (D46).
+    /// The journal of `restored`, the machine `id` read back from `store`, with its opening
+    /// written (a new machine's first snapshot, a restarted one's dropped runs, D46).
     @inlinable
     init(
         _ id: String, store: any JournalStore, restored: RestoredMachine<M>, options: DurableOptions, now: Int64,
@@ -46,22 +42,15 @@ final class MachineJournal<M: DurableMachine>: @unchecked Sendable {
         self.id = id
         self.options = options
         self.owner = owner
-        state = restored.state
-        book = restored.book
-        sequence = restored.sequence ?? 0
-        snapshotSequence = restored.snapshotSequence ?? 0
-        if restored.sequence == nil {
-            try store.writeSnapshot(JournalSnapshot(sequence: 0, state: SnapshotEnvelope(state: state, wallTime: now, book: book).bytes), of: id)
-        } else {
-            try dropRuns(at: now)
-        }
+        steps = JournalSteps(restored, snapshotEvery: options.snapshotEvery, tracksTimerRows: false)
+        try write(steps.opening(at: now))
     }
 
     /// What the loops of the restored system resume with at `now` (D37–D39): its runs dropped,
     /// and this journal for its children's.
     @inlinable
     func resumption(at now: Int64) -> Resumption<M.Event> {
-        lock.withLock { book.resumption(at: now, children: self) }
+        lock.withLock { steps.book.resumption(at: now, children: self) }
     }
 
     /// The error that stopped the system, if one did.
@@ -77,12 +66,8 @@ final class MachineJournal<M: DurableMachine>: @unchecked Sendable {
     func record(_ event: M.Event, origin: EventOrigin, stateAfter: M.State) -> Bool {
         lock.withLock {
             guard !closed, failed == nil else { return false }
-            let now = options.wallClock.now()
             do {
-                try append(RecordEnvelope(event, wallTime: now, origin: origin))
-                book.step(event, origin: origin, to: stateAfter, at: now, sequence: sequence)
-                state = stateAfter
-                if sequence - snapshotSequence >= Int64(options.snapshotEvery) { try snapshot(at: now) }
+                try write(steps.step(event, origin: origin, to: stateAfter, at: options.wallClock.now()))
                 return true
             } catch {
                 failed = error
@@ -98,8 +83,7 @@ final class MachineJournal<M: DurableMachine>: @unchecked Sendable {
         let failedNow = lock.withLock { () -> Bool in
             guard !closed, failed == nil else { return false }
             do {
-                try append(.runReturnedNothing(run: run, wallTime: options.wallClock.now()))
-                book.finished(run)
+                try write(steps.runReturnedNothing(run, at: options.wallClock.now()))
                 return false
             } catch {
                 failed = error
@@ -117,8 +101,8 @@ final class MachineJournal<M: DurableMachine>: @unchecked Sendable {
         lock.withLock {
             guard !closed else { return failed }
             closed = true
-            if failed == nil, sequence > snapshotSequence {
-                do { try snapshot(at: options.wallClock.now()) } catch { failed = error }
+            if failed == nil, let snapshot = steps.closingSnapshot(at: options.wallClock.now()) {
+                do { try store.writeSnapshot(snapshot, of: id) } catch { failed = error }
             }
             if let owner {
                 do { try store.release(id, by: owner) } catch { failed = failed ?? error }
@@ -129,25 +113,10 @@ final class MachineJournal<M: DurableMachine>: @unchecked Sendable {
 
     // MARK: Under the lock (or before anyone else has the journal)
 
-    /// D46: each run not known finished that the machine does not run again after a restart is
-    /// recorded as finished, as a run that returned nothing is, so that no restart runs it.
+    /// Appends a step's records, then its snapshot (D30, D34).
     @inlinable
-    func dropRuns(at now: Int64) throws {
-        for (key, run) in book.runs where !M.rerunsAfterRestart(run) {
-            try append(.runReturnedNothing(run: key, wallTime: now))
-            book.finished(key)
-        }
-    }
-
-    @inlinable
-    func append(_ envelope: RecordEnvelope<M>) throws {
-        try store.append([JournalRecord(sequence: sequence + 1, event: envelope.bytes, stateAfter: [])], to: id)
-        sequence += 1
-    }
-
-    @inlinable
-    func snapshot(at now: Int64) throws {
-        try store.writeSnapshot(JournalSnapshot(sequence: sequence, state: SnapshotEnvelope(state: state, wallTime: now, book: book).bytes), of: id)
-        snapshotSequence = sequence
+    func write(_ writes: JournalWrites) throws {
+        if !writes.records.isEmpty { try store.append(writes.records, to: id) }
+        if let snapshot = writes.snapshot { try store.writeSnapshot(snapshot, of: id) }
     }
 }

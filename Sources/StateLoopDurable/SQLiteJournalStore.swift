@@ -107,7 +107,8 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
             if !reader {
                 try Self.execute("PRAGMA journal_mode = WAL", on: handle)
                 try Self.execute("PRAGMA synchronous = \(durability == .powerLoss ? "FULL" : "NORMAL")", on: handle)
-                try Self.migrate(handle)
+                // A file of the current schema is opened without the write lock (D126).
+                if found < Self.schemaVersion { try Self.migrate(handle) }
             }
             func prepare(_ sql: String) throws(JournalError) -> OpaquePointer {
                 var statement: OpaquePointer?
@@ -399,7 +400,9 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
 
     /// Creates the schema of a new file, or upgrades one of schema 1 (D113) or 2 (H64), in one
     /// transaction (so that of several connections opening a file at once, one does it and the
-    /// others see it, and an upgrade that fails leaves the file as it was).
+    /// others see it, and an upgrade that fails leaves the file as it was). Only an open that read
+    /// an older version calls it: the write lock it takes would make an open of a current file
+    /// wait for every other writer (D126).
     private static func migrate(_ db: OpaquePointer) throws(JournalError) {
         try execute("BEGIN IMMEDIATE", on: db)
         do throws(JournalError) {

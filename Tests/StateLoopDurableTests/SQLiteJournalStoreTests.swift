@@ -66,6 +66,21 @@ import Testing
         }
     }
 
+    @Test("D126: a file of the current schema opens at once while another connection holds the write lock")
+    func d126OpeningACurrentFileTakesNoWriteLock() throws {
+        let path = try TemporaryFolder().file("j.sqlite")
+        try SQLiteJournalStore(path: path).append(records(1...2), to: "m")
+        var other: OpaquePointer?
+        #expect(sqlite3_open(path, &other) == SQLITE_OK)
+        defer { sqlite3_close(other) }
+        #expect(sqlite3_exec(other, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK)
+        // An open that took the write lock would wait the whole 5 s of D13 and throw SQLITE_BUSY.
+        let store = try SQLiteJournalStore(path: path)
+        #expect(try store.recover("m").records == records(1...2))
+        #expect(sqlite3_exec(other, "ROLLBACK", nil, nil, nil) == SQLITE_OK)
+        try store.append(records(3...3), to: "m")
+    }
+
     @Test("D11: everything written is read back after the file is closed and opened again")
     func d11Reopen() throws {
         let path = try TemporaryFolder().file("j.sqlite")
