@@ -15,6 +15,8 @@
 // - Its deadline is read from the clock when the request is observed, on the draining thread.
 // - In an instance restored from a journal (StateLoopDurable), the arming of the restored state
 //   keeps its wall-clock deadline, and one that fired before the restart never fires (D38-D40).
+// - In an instance whose host fires its timers from rows (Docs/Hosting.md H29), a timer feedback
+//   arms nothing: no Dispatch source, no task.
 
 extension Feedback {
     /// A timer as an effect: while `request` is non-`nil`, sends `event(request)` once, `delay`
@@ -42,9 +44,9 @@ extension Feedback {
     ) -> Feedback {
         if TimerWait.serves(C.self) {
             // `C.Duration` is `Duration` on both system clocks.
-            return waitingTimer(request: request, delay: { delay($0) as! Duration }, event: event)
+            return unlessHosted(waitingTimer(request: request, delay: { delay($0) as! Duration }, event: event))
         }
-        return single(request: request, starting: { request, resume in
+        return unlessHosted(single(request: request, starting: { request, resume in
             // Now: the request is being observed. Restored (D38-D40): what is left of the delay,
             // or nothing for a timer that fired before the restart.
             guard let left = TimerDeadline.left(of: delay(request), sending: event(request), resume),
@@ -60,7 +62,7 @@ extension Feedback {
                 }
                 if !Task.isCancelled { send(event(request)) }
             }
-        })
+        }))
     }
 
     /// One timer per element of the requested set: the pending sends of a machine (S133). An
@@ -81,9 +83,9 @@ extension Feedback {
         event: @escaping @Sendable (Request) -> Event
     ) -> Feedback {
         if TimerWait.serves(C.self) {
-            return waitingTimers(requests: requests, delay: { delay($0) as! Duration }, event: event)
+            return unlessHosted(waitingTimers(requests: requests, delay: { delay($0) as! Duration }, event: event))
         }
-        return Feedback { launcher in
+        return unlessHosted(Feedback { launcher in
             let resume = launcher.resume
             let loop = RequestSetLoop(
                 requests: requests,
@@ -100,6 +102,14 @@ extension Feedback {
                     if !Task.isCancelled { send(event(request)) }
                 }) })
             return FeedbackLoop(observe: loop.observe, stop: loop.stop)
+        })
+    }
+
+    /// `timers`, unless the instance's host fires its timers (H29): then a loop that arms nothing.
+    @inlinable
+    static func unlessHosted(_ timers: Feedback) -> Feedback {
+        Feedback { launcher in
+            launcher.resume?.hostsTimers == true ? FeedbackLoop(observe: { _ in }, stop: {}) : timers.makeLoop(launcher)
         }
     }
 

@@ -53,7 +53,12 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     @usableFromInline let eventHook: (@Sendable (Event, State) -> Void)?
     /// The write-ahead of a durable instance (`SystemJournal.record`, handed the event's run),
     /// `nil` for any other.
-    @usableFromInline let record: (@Sendable (Event, EffectRun?, State) -> Bool)?
+    @usableFromInline let record: (@Sendable (Event, EffectRun?, State) -> RecordOutcome)?
+    /// A hosted instance's states whose records are pending, with their events, oldest first:
+    /// shown once durable (Docs/Hosting.md H20). Owned by the drainer; the lifecycle counts them.
+    @usableFromInline @exclusivity(unchecked) var held = Deque<(event: Event, state: State)>()
+    /// Whether a state is finished (the finish loop's check), for a held state (H8); set at the start.
+    @usableFromInline @exclusivity(unchecked) var isFinished: (@Sendable (State) -> Bool)?
     @usableFromInline let observer: @Sendable (State) -> Void
     @usableFromInline let onStop: (@Sendable () -> Void)?
     /// Called with the finished state when the instance ends because it finished (E53).
@@ -66,7 +71,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         initial: State,
         reduce: @escaping @Sendable (inout State, Event) -> Void,
         eventHook: (@Sendable (Event, State) -> Void)?,
-        record: (@Sendable (Event, EffectRun?, State) -> Bool)?,
+        record: (@Sendable (Event, EffectRun?, State) -> RecordOutcome)?,
         observer: @escaping @Sendable (State) -> Void,
         onStop: (@Sendable () -> Void)?,
         onFinished: (@Sendable (State) -> Void)?
@@ -109,6 +114,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
             resume: resume,
             runReturnedNothing: runReturnedNothing,
             watched: watched)
+        self.isFinished = isFinished
         observer(state)
         loops.reserveCapacity(feedbacks.count + 1)
         for feedback in feedbacks {
@@ -215,6 +221,9 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
             case .reduce(let pending):
                 budget -= 1
                 process(pending.event, from: pending.run)
+            case .show(let count):
+                budget -= count
+                showHeld(count)
             case .done:
                 return false
             case .handOn:
@@ -256,13 +265,23 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         // Stale: its run was cancelled (request changed or gone) after the event was produced.
         if let run, !run.isCurrent { return }
         reduce(&state, event)
-        // Write-ahead (D30): durable before anyone sees the state; a failed append stops (D33).
+        // Write-ahead (D30): durable before anyone sees the state; a failed append stops (D33),
+        // a pending one holds the state (H20).
         // The run's cast and the failure's path are out of line: inlined here, they made the
         // per-event code of every instance larger (Benchmarks/README.md, "durability off").
-        if let record, !record(event, run, state) {
-            stopAfterFailedRecord()
-            return
+        if let record {
+            let outcome = record(event, run, state)
+            if outcome != .durable {
+                holdOrStop(event, outcome)
+                return
+            }
         }
+        show(event, state)
+    }
+
+    /// Shows the state after `event` to the hook, the observer and every loop.
+    @inlinable @inline(__always)
+    func show(_ event: Event, _ state: State) {
         eventHook?(event, state)
         observer(state)
         // Stopped from inside this call: start no effect for this state.
@@ -270,10 +289,38 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         observeLoops?(state)
     }
 
-    /// Stops the instance from inside `process`, whose event could not be made durable (D33).
+    /// The record of `event` was refused: the instance stops from inside `process` (D33); or it
+    /// is pending: the state is held until the journal says it is durable (H20), and after a
+    /// finished one nothing more is reduced (H8).
     @inlinable @inline(never)
-    func stopAfterFailedRecord() {
-        stop()
+    func holdOrStop(_ event: Event, _ outcome: RecordOutcome) {
+        guard outcome == .pending else { return stop() }
+        held.append((event, state))
+        let finished = isFinished?(state) ?? false
+        lock.lock()
+        lifecycle.hold(finished: finished)
+        lock.unlock()
+    }
+
+    /// Shows the `count` oldest held states, which are durable now, unless a `stop()` from inside
+    /// one of them comes first.
+    @inlinable @inline(never)
+    func showHeld(_ count: Int) {
+        for _ in 0..<count where !isStopping {
+            let (event, state) = held.removeFirst()
+            show(event, state)
+        }
+    }
+
+    /// The journal made `count` more of the held states durable (a host's commit, from its
+    /// writer's thread): a task shows them, unless someone drains (H13: never on the writer's
+    /// thread).
+    @inlinable
+    func durable(_ count: Int) {
+        lock.lock()
+        let handsOn = lifecycle.durable(count)
+        lock.unlock()
+        if handsOn { handOn() }
     }
 
     /// Finishes the instance: called by the finish loop (on the draining thread) after every
@@ -298,6 +345,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         for loop in loops { loop.stop() }
         loops = []
         observeLoops = nil
+        held = []
         lock.lock()
         let ending = lifecycle.loopsStopped()
         lock.unlock()

@@ -5,7 +5,8 @@
 //   the instance's lock; `SystemCore` does what a method returns, outside the lock.
 // - At most one thread holds the drain role: `drainer`, in `.draining`, `.finishing` and
 //   `.stopping`. In `.handedOn` a task is about to take it; in every other phase nobody has it.
-// - The phases run forward only: `.draining`, `.idle` and `.handedOn` (running) alternate; then
+// - The phases run forward only: `.draining`, `.idle`, `.handedOn` and `.awaitingDurability`
+//   (running) alternate; then
 //   `.finishing` or `.stopping` (a finish may still become a stop), then `.waitingForRuns`
 //   (finished) or straight to `.ended`.
 //   Nothing leaves `.ended`.
@@ -13,6 +14,10 @@
 //   and no later event enters it.
 // - `finished` is `nil` outside `.finishing` and `.waitingForRuns`, `latch` outside `.stopping`;
 //   `drainer` means nothing outside the three phases that have a drainer.
+// - A hosted instance's states whose records are pending (Docs/Hosting.md H20) are `held` by the
+//   drainer, `heldDurable` of them durable and not yet shown; an event from an effect, and every
+//   event behind a held finished state, is not reduced while any is held (`.awaitingDurability`).
+//   Both counts are zero for every other instance, so its events pay one comparison.
 //
 // As Mobius's loop does (one state enum, its transitions in one place), so that a combination
 // nobody meant (stopped but open, torn down but still draining) cannot be written down.
@@ -37,6 +42,10 @@ struct SystemLifecycle<State, Event> {
         /// Running: a drainer spent its budget with events still queued (E60) and handed the role
         /// to a task that has not taken it yet.
         case handedOn
+        /// Running, and nobody drains: the next queued event is an effect's, or follows a finished
+        /// state, and waits until the held states are durable (H20, H8); `durable(_:)` hands the
+        /// role on.
+        case awaitingDurability
         /// A finished state was delivered (E53): new events are dropped, and `drainer` tears the
         /// instance down after its current step, keeping the one-shot runs.
         case finishing
@@ -78,6 +87,12 @@ struct SystemLifecycle<State, Event> {
     /// Events waiting for the drainer, oldest first. An event leaves it when its reduction starts,
     /// so memory follows the events waiting, not those reduced since the queue last ran empty.
     @usableFromInline var queue = Deque<Pending>()
+    /// How many states the drainer holds because their records are pending (H20), oldest first.
+    @usableFromInline var held = 0
+    /// How many of the held states the journal says are durable: the drainer shows them next.
+    @usableFromInline var heldDurable = 0
+    /// Whether a held state is finished: nothing more is reduced (H8).
+    @usableFromInline var holdsFinished = false
 
     /// An instance that `starter` is starting: it holds the drain role.
     @inlinable
@@ -105,10 +120,15 @@ struct SystemLifecycle<State, Event> {
     mutating func send(_ pending: Pending, from thread: PlatformThread) -> SendAction {
         switch phase {
         case .idle:
+            if held > 0, holdsFinished || pending.run != nil {
+                queue.append(pending)
+                phase = .awaitingDurability
+                return .queued
+            }
             phase = .draining
             drainer = thread
             return .reduceNow
-        case .draining, .handedOn:
+        case .draining, .handedOn, .awaitingDurability:
             queue.append(pending)
             return .queued
         case .finishing, .stopping, .waitingForRuns, .ended:
@@ -121,6 +141,8 @@ struct SystemLifecycle<State, Event> {
     enum DrainStep {
         /// Reduce this event.
         case reduce(Pending)
+        /// Show this many of the held states, the oldest first: they are durable.
+        case show(Int)
         /// The queue ran empty: the role is given back (`.idle`).
         case done
         /// The budget is spent with events queued: the role is handed on (`.handedOn`); the
@@ -137,6 +159,19 @@ struct SystemLifecycle<State, Event> {
     mutating func next(budgetLeft: Int) -> DrainStep {
         switch phase {
         case .draining:
+            if held > 0 {
+                if heldDurable > 0 {
+                    let shown = heldDurable
+                    heldDurable = 0
+                    held -= shown
+                    if held == 0 { holdsFinished = false }
+                    return .show(shown)
+                }
+                if holdsFinished || queue.first?.run != nil {
+                    phase = .awaitingDurability
+                    return .done
+                }
+            }
             if queue.isEmpty {
                 phase = .idle
                 return .done
@@ -148,8 +183,33 @@ struct SystemLifecycle<State, Event> {
             return .reduce(queue.removeFirst())
         case .finishing, .stopping:
             return .tearDown
-        case .idle, .handedOn, .waitingForRuns, .ended:
+        case .idle, .handedOn, .awaitingDurability, .waitingForRuns, .ended:
             preconditionFailure("StateLoop: a drainer without the drain role (\(phase))")
+        }
+    }
+
+    /// The drainer holds the state it just reduced until its record is durable (H20); `finished`:
+    /// it is a finished state, so nothing is reduced after it (H8).
+    @inlinable
+    mutating func hold(finished: Bool) {
+        held += 1
+        if finished { holdsFinished = true }
+    }
+
+    /// The journal made `count` more of the held states durable (from any thread). Returns whether
+    /// the caller must hand the role on (``SystemCore/handOn()``): nobody drains, and they are to
+    /// be shown (`.idle`, `.awaitingDurability` -> `.handedOn`).
+    @inlinable
+    mutating func durable(_ count: Int) -> Bool {
+        switch phase {
+        case .draining, .handedOn, .idle, .awaitingDurability:
+            // More than are held cannot be: the journal counts the pending records it was given.
+            heldDurable = min(held, heldDurable + max(0, count))
+            guard heldDurable > 0, phase == .idle || phase == .awaitingDurability else { return false }
+            phase = .handedOn
+            return true
+        case .finishing, .stopping, .waitingForRuns, .ended:
+            return false
         }
     }
 
@@ -198,7 +258,7 @@ struct SystemLifecycle<State, Event> {
     @inlinable
     mutating func stop(on thread: PlatformThread, dropping dropped: inout Dropped) -> StopAction {
         switch phase {
-        case .idle, .handedOn:
+        case .idle, .handedOn, .awaitingDurability:
             swap(&dropped.queue, &queue)
             phase = .stopping
             drainer = thread
@@ -253,7 +313,7 @@ struct SystemLifecycle<State, Event> {
             return .afterRuns
         case .stopping:
             return .stop
-        case .draining, .idle, .handedOn, .waitingForRuns, .ended:
+        case .draining, .idle, .handedOn, .awaitingDurability, .waitingForRuns, .ended:
             preconditionFailure("StateLoop: a teardown without a stop or a finish (\(phase))")
         }
     }

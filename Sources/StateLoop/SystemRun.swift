@@ -47,6 +47,14 @@ public final class SystemRun<State: Sendable, Event: Sendable>: Sendable {
     public func stop() {
         core.stop()
     }
+
+    /// The journal made `count` more of the states whose records it answered `pending` durable
+    /// (a host's commit, Docs/Hosting.md H12, H20): they are shown, the oldest first, on a task,
+    /// unless a thread is draining, which shows them next. From any thread.
+    @inlinable
+    package func durable(_ count: Int) {
+        core.durable(count)
+    }
 }
 
 /// A weak reference to an instance's handle, for a state callback that is handed the handle

@@ -59,19 +59,19 @@ final class MachineJournal<M: DurableMachine>: @unchecked Sendable {
         lock.withLock { failed }
     }
 
-    /// The write-ahead (D30): appends `event`, from `origin`, with the state after it; false when
-    /// it is not durable (D33).
+    /// The write-ahead (D30): appends `event`, from `origin`, with the state after it; `refused`
+    /// when it is not durable (D33).
     @Sendable
     @inlinable
-    func record(_ event: M.Event, origin: EventOrigin, stateAfter: M.State) -> Bool {
+    func record(_ event: M.Event, origin: EventOrigin, stateAfter: M.State) -> RecordOutcome {
         lock.withLock {
-            guard !closed, failed == nil else { return false }
+            guard !closed, failed == nil else { return .refused }
             do {
                 try write(steps.step(event, origin: origin, to: stateAfter, at: options.wallClock.now()))
-                return true
+                return .durable
             } catch {
                 failed = error
-                return false
+                return .refused
             }
         }
     }

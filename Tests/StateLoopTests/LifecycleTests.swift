@@ -17,6 +17,7 @@ private func describe(_ lifecycle: InstanceLifecycle, me: PlatformThread, other:
     case .draining: return "draining(\(name(lifecycle.drainer)))" + carried
     case .idle: return "idle" + carried
     case .handedOn: return "handedOn" + carried
+    case .awaitingDurability: return "awaitingDurability" + carried
     case .finishing: return "finishing(\(name(lifecycle.drainer)))" + carried
     case .stopping: return "stopping(\(name(lifecycle.drainer)))" + carried
     case .waitingForRuns: return "waitingForRuns" + carried
@@ -49,6 +50,7 @@ private func drainAll(_ lifecycle: inout InstanceLifecycle, budget: Int = 10) ->
     while true {
         switch lifecycle.next(budgetLeft: budget - events.count) {
         case .reduce(let pending): events.append(pending.event)
+        case .show(let count): return (events, "show \(count)")
         case .done: return (events, "done")
         case .handOn: return (events, "handOn")
         case .tearDown: return (events, "tearDown")
@@ -218,6 +220,57 @@ private func drainAll(_ lifecycle: inout InstanceLifecycle, budget: Int = 10) ->
             let returned = lifecycle.runsReturned()
             #expect(!resumed && !returned.ends)
             #expect(describe(lifecycle, me: me, other: other) == "ended")
+        }
+    }
+
+    // MARK: H20, H8. A hosted instance's held states
+
+    @Test("H20 (lifecycle): with a state held, events from outside are reduced, an effect's event waits until the held states are durable and shown, and a durable mark wakes nobody that drains")
+    func heldStatesLetOutsideEventsThroughAndStopAnEffectsEvent() {
+        withOtherThread { other in
+            let me = currentThread()
+            var lifecycle = InstanceLifecycle(startingOn: me)
+            lifecycle.hold(finished: false)
+            _ = lifecycle.send(pending(1), from: other)
+            #expect(drainAll(&lifecycle) == ([1], "done"))
+            #expect(describe(lifecycle, me: me, other: other) == "idle")
+            // Idle with a held state: an effect's event is queued, and nobody takes the role.
+            guard case .queued = lifecycle.send(InstanceLifecycle.Pending(event: 2, run: EffectRun()), from: other) else {
+                Issue.record("an effect's event was not queued behind a held state")
+                return
+            }
+            guard case .queued = lifecycle.send(pending(3), from: other) else { Issue.record("not queued"); return }
+            #expect(describe(lifecycle, me: me, other: other) == "awaitingDurability")
+            // Durable: the caller hands the role on; the task shows the state, then drains.
+            let handsOn = lifecycle.durable(1)
+            #expect(handsOn)
+            #expect(describe(lifecycle, me: me, other: other) == "handedOn")
+            let resumes = lifecycle.resume(on: me)
+            #expect(resumes)
+            #expect(drainAll(&lifecycle) == ([], "show 1"))
+            #expect(drainAll(&lifecycle) == ([2, 3], "done"))
+            // More durable than held is none: nothing to show, nobody woken.
+            let wakes = lifecycle.durable(5)
+            #expect(!wakes)
+            #expect(lifecycle.held == 0 && lifecycle.heldDurable == 0)
+        }
+    }
+
+    @Test("H8 (lifecycle): behind a held finished state nothing is reduced, from outside either, until it is shown")
+    func nothingIsReducedBehindAHeldFinishedState() {
+        withOtherThread { other in
+            let me = currentThread()
+            var lifecycle = InstanceLifecycle(startingOn: me)
+            lifecycle.hold(finished: true)
+            _ = lifecycle.send(pending(1), from: other)
+            #expect(drainAll(&lifecycle) == ([], "done"))
+            #expect(describe(lifecycle, me: me, other: other) == "awaitingDurability")
+            // A stop while it waits takes the role and drops the queue.
+            var dropped = InstanceLifecycle.Dropped()
+            guard case .tearDown = lifecycle.stop(on: me, dropping: &dropped) else { Issue.record("no teardown"); return }
+            #expect(dropped.queue.map(\.event) == [1])
+            let wakes = lifecycle.durable(1)
+            #expect(!wakes, "a stopping instance shows nothing more")
         }
     }
 }

@@ -4,19 +4,34 @@
 //
 // Invariants:
 // - `record` runs on the draining thread, after the stale check and the reducer, before the event
-//   hook, the observer and every loop see the state; when it returns false, nobody sees the state
-//   and the instance stops.
+//   hook, the observer and every loop see the state; when it answers `refused`, nobody sees the
+//   state and the instance stops; when it answers `pending` (a host's group commit, Docs/Hosting.md
+//   H20), the state is shown once the journal says it is durable (`SystemRun.durable(_:)`), and
+//   only events from outside are reduced meanwhile.
 // - A resumed instance's timer loops and its one-shot runs loop take their part of `resume` once,
 //   when they first see the restored state; later armings and runs are new.
+
+/// What the write-ahead made of one reduced event's record.
+@usableFromInline
+package enum RecordOutcome: Sendable {
+    /// Durable now: the state is shown at once (a `DurableSystem`, D30).
+    case durable
+    /// Durable once the journal commits it: the state is held until
+    /// ``SystemRun/durable(_:)`` says so (a hosted instance, H12, H20).
+    case pending
+    /// Not durable, and never will be: the instance stops without showing the state (D33).
+    case refused
+}
 
 /// The write-ahead hook of one instance and what its loops resume with.
 @usableFromInline
 package struct SystemJournal<State: Sendable, Event: Sendable>: Sendable {
     /// Makes one reduced event durable: the event, where it came from (the one-shot run that sent
     /// it, a child's output, a parent's forwarding) and the state after it.
-    /// Called on the draining thread before anyone sees that state; returns false when the
-    /// record could not be made durable (the instance then stops without showing the state).
-    @usableFromInline package var record: @Sendable (_ event: Event, _ origin: EventOrigin, _ stateAfter: State) -> Bool
+    /// Called on the draining thread before anyone sees that state; answers whether the record
+    /// is durable, will be, or could not be made durable (the instance then stops without
+    /// showing the state).
+    @usableFromInline package var record: @Sendable (_ event: Event, _ origin: EventOrigin, _ stateAfter: State) -> RecordOutcome
     /// A one-shot run returned without an event (and was not cancelled): it is finished.
     /// Called on the run's task.
     @usableFromInline package var runReturnedNothing: @Sendable (_ run: Int) -> Void
@@ -26,14 +41,14 @@ package struct SystemJournal<State: Sendable, Event: Sendable>: Sendable {
     /// `record`, handed the effect run that sent the event: its token tells where it came from
     /// (a one-shot run's carries its number).
     @usableFromInline
-    var recordOfRun: @Sendable (Event, EffectRun?, State) -> Bool {
+    var recordOfRun: @Sendable (Event, EffectRun?, State) -> RecordOutcome {
         let record = self.record
         return { event, run, state in record(event, EventOrigin(run), state) }
     }
 
     @usableFromInline
     package init(
-        record: @escaping @Sendable (_ event: Event, _ origin: EventOrigin, _ stateAfter: State) -> Bool,
+        record: @escaping @Sendable (_ event: Event, _ origin: EventOrigin, _ stateAfter: State) -> RecordOutcome,
         runReturnedNothing: @escaping @Sendable (_ run: Int) -> Void,
         resume: Resumption<Event>
     ) {
@@ -70,6 +85,9 @@ package final class Resumption<Event: Sendable>: @unchecked Sendable {
     @usableFromInline package let runsQueued: Int
     /// The journals of the instance's child machines (D100).
     @usableFromInline package let children: (any ChildJournals)?
+    /// Whether the instance's timers and pending sends are its host's (rows the host's scheduler
+    /// fires, Docs/Hosting.md H29): its timer feedbacks then arm nothing.
+    @usableFromInline package let hostsTimers: Bool
 
     /// - Parameters:
     ///   - timers: The timer that sends an event (`nil`: not armed before the restart); each
@@ -77,14 +95,17 @@ package final class Resumption<Event: Sendable>: @unchecked Sendable {
     ///   - runs: The one-shot runs queued and not known finished, in key order.
     ///   - runsQueued: How many one-shot runs the restored state has ever queued.
     ///   - children: The journals of the instance's child machines.
+    ///   - hostsTimers: Whether a host fires the instance's timers (its timer feedbacks arm nothing).
     @usableFromInline
     package init(
-        timers: @escaping @Sendable (Event) -> Timer?, runs: [Run], runsQueued: Int, children: (any ChildJournals)? = nil
+        timers: @escaping @Sendable (Event) -> Timer?, runs: [Run], runsQueued: Int, children: (any ChildJournals)? = nil,
+        hostsTimers: Bool = false
     ) {
         self.timers = timers
         self.runs = runs
         self.runsQueued = runsQueued
         self.children = children
+        self.hostsTimers = hostsTimers
     }
 
     deinit { lock.deallocate() }
