@@ -86,6 +86,8 @@ public enum JournalError: Error, Equatable, CustomStringConvertible {
     /// The file could be opened only to be read (D119): no permission to write it or its folder,
     /// or a read-only file system.
     case readOnly(path: String)
+    /// A host's writer had stopped (its host stopped) when the write came: nothing was written.
+    case writerStopped
 
     /// What went wrong and what to do about it.
     public var description: String {
@@ -100,6 +102,8 @@ public enum JournalError: Error, Equatable, CustomStringConvertible {
             "journal database error \(code): \(message)"
         case let .readOnly(path):
             "journal file \(path) can only be read: give this process the right to write it and its folder (SQLite writes \(path)-wal and \(path)-shm beside it), or read it with SQLiteJournalFile or `stateloop journal`; nothing was written and nothing was run"
+        case .writerStopped:
+            "the host's journal writer has stopped (the host was stopped): nothing was written; send to a running host"
         }
     }
 }

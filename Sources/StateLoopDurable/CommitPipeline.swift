@@ -1,0 +1,148 @@
+// CommitPipeline: the writer of a host (Docs/Hosting.md H17-H19, H22, H24) - instances queue the
+// parts their steps write; one thread forms transactions of what is waiting and commits them, one
+// at a time, in the order it formed them, while the next one fills.
+//
+// Invariants:
+// - One writer thread; the queue is touched only under `condition`. Parts leave the queue in the
+//   order they entered it, so each instance's parts commit in the order its steps made them.
+// - A transaction starts when the writer is free and either `batchSize` records wait or the
+//   oldest waiting part has waited `maxDelay` (H19); it takes the waiting parts from the front,
+//   up to `batchSize` records, and always at least one part (H18).
+// - Once a part of an instance fails, every later part of that instance fails with the same error
+//   without being written, until `forget(_:)`: a refused record is never followed by one of its
+//   successors, so no journal gets a gap (the store refuses only records not after its last, D3).
+// - Each part's completion is called once, on the writer thread, after its transaction ended:
+//   completions must not block (a host hands its work on, H13).
+
+import DequeModule
+import Foundation
+
+/// Commits the parts of many instances in few transactions, through one writer thread.
+final class CommitPipeline: @unchecked Sendable {
+    /// When a transaction starts and how much it holds (H18, H19).
+    struct Settings: Sendable {
+        /// The most records one transaction holds (a part is never split; one larger than this
+        /// commits alone).
+        var batchSize: Int
+        /// How long the oldest waiting part may wait for more to join it; zero: a transaction
+        /// starts as soon as the writer is free.
+        var maxDelay: Duration
+
+        init(batchSize: Int = 1_000, maxDelay: Duration = .zero) {
+            self.batchSize = max(1, batchSize)
+            self.maxDelay = max(.zero, maxDelay)
+        }
+    }
+
+    /// What becomes of a part: `nil` once its transaction committed it, else why it was not kept.
+    typealias Completion = @Sendable (JournalError?) -> Void
+
+    private struct Waiting {
+        let part: HostBatchPart
+        let completion: Completion
+        let queued: ContinuousClock.Instant
+    }
+
+    private let commit: @Sendable (HostBatch) -> [String: JournalError]
+    private let settings: Settings
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var queue = Deque<Waiting>()
+    private var queuedRecords = 0
+    private var failed: [String: JournalError] = [:]
+    private var closing = false
+    private let stopped = DispatchSemaphore(value: 0)
+
+    /// A pipeline that commits each transaction with `commit` (a store's batch commit, H63),
+    /// which answers the error of each part it did not keep.
+    init(settings: Settings, commit: @escaping @Sendable (HostBatch) -> [String: JournalError]) {
+        self.settings = settings
+        self.commit = commit
+        // The writer holds the pipeline until `close()` stops it.
+        let writer = Thread { [self] in run() }
+        writer.name = "StateLoop host writer"
+        writer.start()
+    }
+
+    /// Queues `part`; `completion` is called once its transaction has ended. A part of an
+    /// instance whose earlier part failed fails at once, with that error (until `forget(_:)`);
+    /// after `close()`, every part fails with `JournalError.writerStopped`.
+    func enqueue(_ part: HostBatchPart, completion: @escaping Completion) {
+        condition.lock()
+        if closing {
+            condition.unlock()
+            return completion(.writerStopped)
+        }
+        queue.append(Waiting(part: part, completion: completion, queued: .now))
+        queuedRecords += part.records.count
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// The instance `machine` starts again from what its journal holds: its later parts are
+    /// committed again (H23: the host reloads an instance that failed).
+    func forget(_ machine: String) {
+        condition.withLock { _ = failed.removeValue(forKey: machine) }
+    }
+
+    /// Commits what is queued, then stops the writer; returns once it has stopped.
+    func close() {
+        condition.withLock {
+            closing = true
+            condition.signal()
+        }
+        stopped.wait()
+    }
+
+    // MARK: The writer thread
+
+    private func run() {
+        while let (batch, waiting) = nextTransaction() {
+            let refused = batch.parts.isEmpty ? [:] : commit(batch)
+            let failures = condition.withLock { () -> [JournalError?] in
+                waiting.map { entry in
+                    // An instance whose part failed before this one was taken fails here too.
+                    let error = refused[entry.part.machine] ?? failed[entry.part.machine]
+                    if let error, failed[entry.part.machine] == nil { failed[entry.part.machine] = error }
+                    return error
+                }
+            }
+            for (entry, error) in zip(waiting, failures) { entry.completion(error) }
+        }
+        stopped.signal()
+    }
+
+    /// Waits until a transaction is due (H19) and takes its parts (H18), leaving out those of
+    /// instances that failed, which it hands back to fail; `nil` once closed with nothing left.
+    private func nextTransaction() -> (HostBatch, [Waiting])? {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let oldest = queue.first {
+                if closing || queuedRecords >= settings.batchSize || settings.maxDelay == .zero { break }
+                let due = oldest.queued + settings.maxDelay
+                if ContinuousClock.now >= due { break }
+                _ = condition.wait(until: Date(timeIntervalSinceNow: Self.seconds(due - ContinuousClock.now)))
+            } else {
+                if closing { return nil }
+                condition.wait()
+            }
+        }
+        var waiting: [Waiting] = []
+        var parts: [HostBatchPart] = []
+        var records = 0
+        while let next = queue.first, waiting.isEmpty || records + next.part.records.count <= settings.batchSize {
+            queue.removeFirst()
+            queuedRecords -= next.part.records.count
+            records += next.part.records.count
+            waiting.append(next)
+            if failed[next.part.machine] == nil { parts.append(next.part) }
+        }
+        return (HostBatch(parts: parts), waiting)
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = duration.components
+        return max(0, Double(seconds) + Double(attoseconds) / 1e18)
+    }
+}

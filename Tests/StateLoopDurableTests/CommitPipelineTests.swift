@@ -1,0 +1,184 @@
+// A host's writer (Docs/Hosting.md H17-H19, H22, H24): CommitPipeline forms transactions of the
+// parts waiting and commits them one at a time; what each part became reaches its completion.
+
+import CSQLite
+import Dispatch
+import Foundation
+@testable import StateLoopDurable
+import StateLoopTestSupport
+import Testing
+
+/// A commit that records each batch it is given and can hold the writer inside a commit until the
+/// test lets it go, answering through `store` (or keeping nothing and refusing nothing).
+final class RecordingCommit: @unchecked Sendable {
+    private let lock = NSLock()
+    private var batches: [HostBatch] = []
+    private var inside = 0
+    private var mostInside = 0
+    private var held: DispatchSemaphore?
+    private let entered = DispatchSemaphore(value: 0)
+    let store: InMemoryJournalStore?
+
+    init(store: InMemoryJournalStore? = nil) { self.store = store }
+
+    var committed: [HostBatch] { lock.withLock { batches } }
+    var mostAtOnce: Int { lock.withLock { mostInside } }
+
+    /// The next commit waits inside until `release()`; returns once the writer is inside it.
+    func holdNext() -> () -> Void {
+        let gate = DispatchSemaphore(value: 0)
+        lock.withLock { held = gate }
+        return { gate.signal() }
+    }
+
+    /// Waits until the writer entered a commit.
+    func waitUntilInside() { entered.wait() }
+
+    func commit(_ batch: HostBatch) -> [String: JournalError] {
+        let gate = lock.withLock { () -> DispatchSemaphore? in
+            batches.append(batch)
+            inside += 1
+            mostInside = max(mostInside, inside)
+            defer { held = nil }
+            return held
+        }
+        entered.signal()
+        gate?.wait()
+        let refused = store?.commit(batch) ?? [:]
+        lock.withLock { inside -= 1 }
+        return refused
+    }
+}
+
+/// What became of each part, by a name the test gives it.
+final class Outcomes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [String: JournalError?] = [:]
+    private let done = DispatchSemaphore(value: 0)
+
+    func completion(_ name: String) -> CommitPipeline.Completion {
+        { error in
+            self.lock.withLock { self.results[name] = .some(error) }
+            self.done.signal()
+        }
+    }
+
+    /// Waits for `count` completions, then gives every result so far.
+    func wait(for count: Int) -> [String: JournalError?] {
+        for _ in 0..<count { done.wait() }
+        return lock.withLock { results }
+    }
+}
+
+func part(_ machine: String, _ range: ClosedRange<Int64>) -> HostBatchPart {
+    HostBatchPart(machine: machine, records: records(range))
+}
+
+@Suite struct CommitPipelineTests {
+    @Test("H17: one writer commits the host's transactions one at a time, in the order it formed them, while the next one fills; H18: a transaction holds every part waiting when it starts, of any number of instances, each instance's in order")
+    func h17OneWriterCommitsInOrderWhileTheNextFills() {
+        let commit = RecordingCommit()
+        let pipeline = CommitPipeline(settings: .init(batchSize: 1_000), commit: commit.commit)
+        let outcomes = Outcomes()
+        let release = commit.holdNext()
+        pipeline.enqueue(part("a", 1...1), completion: outcomes.completion("a1"))
+        commit.waitUntilInside()
+        // While the writer is inside the first commit, the next transaction fills.
+        pipeline.enqueue(part("b", 1...2), completion: outcomes.completion("b1"))
+        pipeline.enqueue(part("a", 2...2), completion: outcomes.completion("a2"))
+        pipeline.enqueue(part("c", 1...1), completion: outcomes.completion("c1"))
+        pipeline.enqueue(part("b", 3...3), completion: outcomes.completion("b3"))
+        release()
+        #expect(outcomes.wait(for: 5).values.allSatisfy { $0 == nil })
+        pipeline.close()
+        #expect(commit.committed.map { $0.parts.map(\.machine) } == [["a"], ["b", "a", "c", "b"]])
+        #expect(commit.committed[1].parts.map { $0.records.map(\.sequence) } == [[1, 2], [2], [1], [3]])
+        #expect(commit.mostAtOnce == 1, "two transactions were committed at once")
+    }
+
+    @Test("H18: a transaction holds at most batchSize records, a part never split (one larger commits alone)")
+    func h18ATransactionHoldsAtMostTheBatchSize() {
+        let commit = RecordingCommit()
+        let pipeline = CommitPipeline(settings: .init(batchSize: 3), commit: commit.commit)
+        let outcomes = Outcomes()
+        let release = commit.holdNext()
+        pipeline.enqueue(part("x", 1...1), completion: outcomes.completion("x"))
+        commit.waitUntilInside()
+        for (index, size) in [1, 1, 1, 1, 5, 2, 2].enumerated() {
+            pipeline.enqueue(part("m\(index)", 1...Int64(size)), completion: outcomes.completion("m\(index)"))
+        }
+        release()
+        _ = outcomes.wait(for: 8)
+        pipeline.close()
+        #expect(commit.committed.map { $0.parts.map(\.records.count) } == [[1], [1, 1, 1], [1], [5], [2], [2]])
+    }
+
+    @Test("H19: with a longest wait, a transaction starts once batchSize records wait or the oldest part has waited that long, not before")
+    func h19ATransactionWaitsForTheBatchOrTheLongestWait() {
+        let commit = RecordingCommit()
+        let pipeline = CommitPipeline(settings: .init(batchSize: 10, maxDelay: .milliseconds(300)), commit: commit.commit)
+        let outcomes = Outcomes()
+        let started = ContinuousClock.now
+        pipeline.enqueue(part("a", 1...1), completion: outcomes.completion("a"))
+        _ = outcomes.wait(for: 1)
+        #expect(ContinuousClock.now - started >= .milliseconds(300), "committed before the longest wait")
+        #expect(commit.committed.count == 1)
+
+        // A full batch does not wait: a minute's wait would time the test out.
+        let full = CommitPipeline(settings: .init(batchSize: 10, maxDelay: .seconds(60)), commit: commit.commit)
+        full.enqueue(part("b", 1...4), completion: outcomes.completion("b"))
+        full.enqueue(part("c", 1...6), completion: outcomes.completion("c"))
+        _ = outcomes.wait(for: 2)
+        #expect(commit.committed.last?.parts.map(\.machine) == ["b", "c"])
+        pipeline.close()
+        full.close()
+    }
+
+    @Test("H22 (writer): a refused part fails alone, and every later part of its instance fails with the same error without being written, until the host forgets the failure")
+    func h22ARefusedPartFailsItsInstanceAlone() throws {
+        let store = InMemoryJournalStore()
+        try store.append(records(1...2), to: "a")
+        let commit = RecordingCommit(store: store)
+        let pipeline = CommitPipeline(settings: .init(batchSize: 100), commit: commit.commit)
+        let outcomes = Outcomes()
+        let release = commit.holdNext()
+        pipeline.enqueue(part("a", 2...2), completion: outcomes.completion("a2"))  // not after 2: refused
+        commit.waitUntilInside()
+        pipeline.enqueue(part("a", 4...4), completion: outcomes.completion("a4"))  // would leave a gap
+        pipeline.enqueue(part("b", 1...1), completion: outcomes.completion("b1"))
+        release()
+        let results = outcomes.wait(for: 3)
+        let refused = JournalError.sequenceNotAfter(machine: "a", sequence: 2, last: 2)
+        #expect(results["a2"] == .some(refused) && results["a4"] == .some(refused) && results["b1"] == .some(nil))
+        #expect(try store.lastSequence(of: "a") == 2, "a record after the refused one was written")
+        #expect(commit.committed.last?.parts.map(\.machine) == ["b"], "the failed instance's part reached the store")
+        pipeline.forget("a")
+        pipeline.enqueue(part("a", 3...3), completion: outcomes.completion("a3"))
+        #expect(outcomes.wait(for: 1)["a3"] == .some(nil))
+        #expect(try store.lastSequence(of: "a") == 3)
+        pipeline.close()
+        pipeline.enqueue(part("b", 2...2), completion: outcomes.completion("late"))
+        #expect(outcomes.wait(for: 1)["late"] == .some(.writerStopped))
+    }
+
+    @Test("H24 (writer): a transaction that fails fails every part in it, and the writer goes on with the next one")
+    func h24AFailedTransactionFailsEveryPartAndTheWriterGoesOn() throws {
+        let path = try TemporaryFolder().file("journal.sqlite")
+        let store = try SQLiteJournalStore(path: path)
+        _ = try store.pragma("busy_timeout = 50")
+        var other: OpaquePointer?
+        #expect(sqlite3_open(path, &other) == SQLITE_OK)
+        #expect(sqlite3_exec(other, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK)
+        let pipeline = CommitPipeline(settings: .init(batchSize: 100), commit: store.commit)
+        let outcomes = Outcomes()
+        pipeline.enqueue(part("a", 1...1), completion: outcomes.completion("a"))
+        let busy = JournalError.database(code: SQLITE_BUSY, message: "database is locked")
+        #expect(outcomes.wait(for: 1)["a"] == .some(busy))
+        #expect(sqlite3_exec(other, "ROLLBACK", nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(other)
+        pipeline.enqueue(part("b", 1...1), completion: outcomes.completion("b"))
+        #expect(outcomes.wait(for: 1)["b"] == .some(nil))
+        #expect(try store.lastSequence(of: "b") == 1 && store.lastSequence(of: "a") == nil)
+        pipeline.close()
+    }
+}
