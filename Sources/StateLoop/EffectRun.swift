@@ -20,7 +20,7 @@
 /// drains the system; the hand-over of that role happens under the system's lock, which orders
 /// every access (see `SystemCore`).
 @usableFromInline
-class EffectRun: CancellableRun, @unchecked Sendable {
+package class EffectRun: CancellableRun, @unchecked Sendable {
     /// Cleared when the run is cancelled; read when one of its events is dequeued.
     /// (Touched only by the draining thread; see SystemCore for why the checks are off.)
     @usableFromInline @exclusivity(unchecked) final var isCurrent = true

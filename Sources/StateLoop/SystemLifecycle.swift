@@ -68,6 +68,14 @@ struct SystemLifecycle<State, Event> {
             self.event = event
             self.run = run
         }
+
+        /// Whether it waits behind held states (H20): an effect's event does, one from outside
+        /// (no token, or a host's ``SentToken``) does not. Asked only while states are held.
+        @inlinable
+        var waitsBehindHeld: Bool {
+            guard let run else { return false }
+            return !(run is SentToken)
+        }
     }
 
     // The phase is a one-byte enum, and what some phases carry (the drainer, the finished state,
@@ -120,7 +128,7 @@ struct SystemLifecycle<State, Event> {
     mutating func send(_ pending: Pending, from thread: PlatformThread) -> SendAction {
         switch phase {
         case .idle:
-            if held > 0, holdsFinished || pending.run != nil {
+            if held > 0, holdsFinished || pending.waitsBehindHeld {
                 queue.append(pending)
                 phase = .awaitingDurability
                 return .queued
@@ -167,7 +175,7 @@ struct SystemLifecycle<State, Event> {
                     if held == 0 { holdsFinished = false }
                     return .show(shown)
                 }
-                if holdsFinished || queue.first?.run != nil {
+                if holdsFinished || queue.first?.waitsBehindHeld == true {
                     phase = .awaitingDurability
                     return .done
                 }

@@ -48,6 +48,13 @@ public final class SystemRun<State: Sendable, Event: Sendable>: Sendable {
         core.stop()
     }
 
+    /// Sends an event from outside, as ``send(_:)`` does, with the token a host's record is
+    /// handed for it (its sender, Docs/Hosting.md H12).
+    @inlinable
+    package func send(_ event: Event, token: SentToken) {
+        core.enqueue(event, from: token)
+    }
+
     /// The journal made `count` more of the states whose records it answered `pending` durable
     /// (a host's commit, Docs/Hosting.md H12, H20): they are shown, the oldest first, on a task,
     /// unless a thread is draining, which shows them next. From any thread.

@@ -10,8 +10,10 @@
 // - A batch that fails as a whole (its transaction did not commit) fails every part in it (H24).
 // - The store decides nothing about what is shown: it only answers, per instance, what it kept.
 //
-// The requirements are asynchronous so that a networked store can answer from its own connection;
-// a store whose calls block (SQLite) conforms with synchronous functions.
+// `commit` is synchronous: a host's writer thread (CommitPipeline) calls it and waits, so a networked
+// store blocks that thread, never one of the cooperative pool. The reads are asynchronous, so that a
+// networked store can answer from its own connection; a store whose reads block (SQLite) conforms
+// with synchronous functions.
 
 /// An armed timer or pending send of one instance, as a row of the journal keeps it (H26).
 public struct HostTimer: Hashable, Sendable {
@@ -178,7 +180,7 @@ public protocol HostJournalStore: JournalStore {
     /// Applies `batch` in one transaction, each part under a savepoint of its own: a part the
     /// store refuses is rolled back alone (H22), and when the transaction fails every part does
     /// (H24). Returns the error of each part that was not kept, by instance; empty when all were.
-    func commit(_ batch: HostBatch) async -> [String: JournalError]
+    func commit(_ batch: HostBatch) -> [String: JournalError]
 
     /// The timer rows due by `deadline` (nanoseconds since the Unix epoch), after `cursor` in the
     /// order of ``TimerRow/Key``, at most `limit` of them, each with whether its checksum matched (H37).

@@ -24,7 +24,13 @@ struct RestoredMachine<M: DurableMachine> {
     /// through `M.reduce` (D35); `initial` for a machine never written, armed at `now`.
     @inlinable
     init(_ id: String, from store: any JournalStore, initial: M.State, now: Int64) throws {
-        let recovery = try store.recover(id)
+        try self.init(id, recovery: store.recover(id), initial: initial, now: now)
+    }
+
+    /// Machine `id` as `recovery` (what a store read of it) restores it, `initial` for a machine
+    /// never written.
+    @inlinable
+    init(_ id: String, recovery: JournalRecovery, initial: @autoclosure () throws -> M.State, now: Int64) throws {
         // Nothing is read that is not the whole journal (D111, D114).
         if let problem = journalProblems(
             id, damaged: recovery.damaged, records: recovery.records, after: recovery.snapshot?.sequence ?? 0, through: recovery.lastSequence
@@ -43,8 +49,8 @@ struct RestoredMachine<M: DurableMachine> {
             sequence = snapshot.sequence
             snapshotSequence = snapshot.sequence
         } else {
-            state = initial
-            book = DurableBookkeeping(starting: initial, at: now)
+            state = try initial()
+            book = DurableBookkeeping(starting: state, at: now)
         }
         for record in recovery.records {
             var version: Int?

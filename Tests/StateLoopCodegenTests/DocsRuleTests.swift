@@ -14,21 +14,12 @@ import Testing
     /// Docs/Hosting.md's rules were written before the host (issue 31): each leaves this list
     /// with the step of the build order there that pins it.
     static let untested: [String: String] = [
-        "H1": "not built yet: Docs/Hosting.md, build order step 4 (MachineHost: send, create, load, write-ahead, group commit)",
-        "H2": "not built yet: Docs/Hosting.md, build order step 4 (MachineHost: send, create, load, write-ahead, group commit)",
-        "H3": "not built yet: Docs/Hosting.md, build order step 4 (MachineHost: send, create, load, write-ahead, group commit)",
-        "H4": "not built yet: Docs/Hosting.md, build order step 4 (MachineHost: send, create, load, write-ahead, group commit)",
-        "H5": "not built yet: Docs/Hosting.md, build order step 4 (MachineHost: send, create, load, write-ahead, group commit)",
         "H6": "not built yet: Docs/Hosting.md, build order step 4 (MachineHost: send, create, load, write-ahead, group commit)",
-        "H7": "not built yet: Docs/Hosting.md, build order step 4 (MachineHost: send, create, load, write-ahead, group commit)",
         "H9": "not built yet: Docs/Hosting.md, build order step 4 (MachineHost: send, create, load, write-ahead, group commit)",
         "H10": "not built yet: Docs/Hosting.md, build order step 4 (MachineHost: send, create, load, write-ahead, group commit)",
         "H11": "not built yet: Docs/Hosting.md, build order step 7 (passivation)",
-        "H12": "not built yet: Docs/Hosting.md, build order step 4 (MachineHost: send, create, load, write-ahead, group commit)",
-        "H14": "not built yet: Docs/Hosting.md, build order step 4 (MachineHost: send, create, load, write-ahead, group commit)",
         "H15": "not built yet: Docs/Hosting.md, build order step 11 (the demos)",
         "H16": "not built yet: Docs/Hosting.md, build order step 4 (MachineHost: send, create, load, write-ahead, group commit)",
-        "H21": "not built yet: Docs/Hosting.md, build order step 4 (MachineHost: send, create, load, write-ahead, group commit)",
         "H23": "not built yet: Docs/Hosting.md, build order step 5 (failures and errors)",
         "H25": "not built yet: Docs/Hosting.md, build order step 4 (MachineHost: send, create, load, write-ahead, group commit)",
         "H30": "not built yet: Docs/Hosting.md, build order step 6 (the scheduler)",

@@ -18,7 +18,7 @@ import Testing
             HostBatchPart(machine: "b", records: records(1...1), snapshot: JournalSnapshot(sequence: 0, state: [0]),
                           armedTimers: [b1], instance: HostedInstanceRow(host: "Order", awake: false, finished: false)),
         ])
-        #expect(await store.commit(first) == [:])
+        #expect(store.commit(first) == [:])
         #expect(try store.recover("a") == JournalRecovery(snapshot: JournalSnapshot(sequence: 4, state: [4]), records: []))
         #expect(try store.recover("b") == JournalRecovery(snapshot: JournalSnapshot(sequence: 0, state: [0]), records: records(1...1)))
         #expect(try await store.dueTimers(through: 150, after: nil, limit: 10) == intact([row("a", a1), row("b", b1)]))
@@ -29,7 +29,7 @@ import Testing
             HostBatchPart(machine: "a", records: records(5...5), deletedTimers: [a1.event], armedTimers: [a2Later],
                           instance: HostedInstanceRow(host: "Order", awake: false, finished: true)),
         ])
-        #expect(await store.commit(second) == [:])
+        #expect(store.commit(second) == [:])
         #expect(try await store.dueTimers(through: .max, after: nil, limit: 10) == intact([row("b", b1), row("a", a2Later)]))
         #expect(try await store.hostedInstance("a") == CheckedRow(row: HostedInstanceRow(host: "Order", awake: false, finished: true), checksumMatches: true))
         #expect(try await store.hostedInstance("c") == nil)
@@ -49,7 +49,7 @@ import Testing
             // After a's refused part: it would follow records 1 and 2, but not the part before it.
             HostBatchPart(machine: "a", records: records(5...5)),
         ])
-        #expect(await store.commit(batch) == ["a": .sequenceNotAfter(machine: "a", sequence: 4, last: 4)])
+        #expect(store.commit(batch) == ["a": .sequenceNotAfter(machine: "a", sequence: 4, last: 4)])
         #expect(try store.recover("a") == JournalRecovery(snapshot: nil, records: records(1...2)))
         #expect(try await store.hostedInstance("a") == nil)
         #expect(try store.recover("b").records == records(1...1))
@@ -130,7 +130,7 @@ import Testing
     func h63AwakeInstancesAreListed(kind: StoreKind) async throws {
         let store = try kind.make()
         let rows = [("h1", "Order", true), ("h2", "Order", false), ("h3", "Other", true), ("h4", "Order", true)]
-        #expect(await store.commit(HostBatch(parts: rows.map { id, host, awake in
+        #expect(store.commit(HostBatch(parts: rows.map { id, host, awake in
             HostBatchPart(machine: id, records: records(1...1), instance: HostedInstanceRow(host: host, awake: awake, finished: false))
         })) == [:])
         #expect(try await store.instances(.awake(host: "Order"), after: nil, limit: 10) == ["h1", "h4"])
@@ -143,7 +143,7 @@ import Testing
         let store = try kind.make()
         for id in ["u2", "u1", "u1/child"] { try store.append(records(1...1), to: id) }
         try store.writeSnapshot(JournalSnapshot(sequence: 0, state: [0]), of: "u3")
-        #expect(await store.commit(HostBatch(parts: [
+        #expect(store.commit(HostBatch(parts: [
             HostBatchPart(machine: "h1", records: records(1...1), instance: HostedInstanceRow(host: "Order", awake: false, finished: false)),
         ])) == [:])
         #expect(try await store.instances(.unhosted, after: nil, limit: 10) == ["u1", "u2", "u3"])

@@ -109,7 +109,7 @@ final class ForwardedToken: EffectRun, @unchecked Sendable {
 extension EventOrigin {
     /// The origin of an event delivered with `run`'s token.
     @inlinable
-    init(_ run: EffectRun?) {
+    package init(_ run: EffectRun?) {
         switch run {
         case let token as OneShotToken: self = .local(run: token.key)
         case let token as ChildOutputToken: self = .childOutput(effect: token.effect)

@@ -26,25 +26,18 @@ package enum RecordOutcome: Sendable {
 /// The write-ahead hook of one instance and what its loops resume with.
 @usableFromInline
 package struct SystemJournal<State: Sendable, Event: Sendable>: Sendable {
-    /// Makes one reduced event durable: the event, where it came from (the one-shot run that sent
-    /// it, a child's output, a parent's forwarding) and the state after it.
-    /// Called on the draining thread before anyone sees that state; answers whether the record
-    /// is durable, will be, or could not be made durable (the instance then stops without
-    /// showing the state).
-    @usableFromInline package var record: @Sendable (_ event: Event, _ origin: EventOrigin, _ stateAfter: State) -> RecordOutcome
     /// A one-shot run returned without an event (and was not cancelled): it is finished.
     /// Called on the run's task.
     @usableFromInline package var runReturnedNothing: @Sendable (_ run: Int) -> Void
     /// What the loops of a restored instance resume with.
     @usableFromInline package var resume: Resumption<Event>
 
-    /// `record`, handed the effect run that sent the event: its token tells where it came from
-    /// (a one-shot run's carries its number).
-    @usableFromInline
-    var recordOfRun: @Sendable (Event, EffectRun?, State) -> RecordOutcome {
-        let record = self.record
-        return { event, run, state in record(event, EventOrigin(run), state) }
-    }
+    /// Makes one reduced event durable, handed the event, the effect run that sent it (its token
+    /// tells where it came from: a one-shot run's carries its number, a host's send its sender,
+    /// ``SentToken``) and the state after it. Called on the draining thread before anyone sees
+    /// that state; answers whether the record is durable, will be, or could not be made durable
+    /// (the instance then stops without showing the state).
+    @usableFromInline let recordOfRun: @Sendable (Event, EffectRun?, State) -> RecordOutcome
 
     @usableFromInline
     package init(
@@ -52,9 +45,36 @@ package struct SystemJournal<State: Sendable, Event: Sendable>: Sendable {
         runReturnedNothing: @escaping @Sendable (_ run: Int) -> Void,
         resume: Resumption<Event>
     ) {
-        self.record = record
+        recordOfRun = { event, run, state in record(event, EventOrigin(run), state) }
         self.runReturnedNothing = runReturnedNothing
         self.resume = resume
+    }
+
+    /// The hook of a host's instance, whose record is handed the event's token itself: a
+    /// ``SentToken`` names the send it answers (`EventOrigin(run)` gives where it came from).
+    @usableFromInline
+    package init(
+        recordRun: @escaping @Sendable (_ event: Event, _ run: EffectRun?, _ stateAfter: State) -> RecordOutcome,
+        runReturnedNothing: @escaping @Sendable (_ run: Int) -> Void,
+        resume: Resumption<Event>
+    ) {
+        recordOfRun = recordRun
+        self.runReturnedNothing = runReturnedNothing
+        self.resume = resume
+    }
+}
+
+/// The token of an event a host sent from outside (Docs/Hosting.md H5, H12): it carries the
+/// sender's `waiter` to the record, is never stale, and, unlike an effect's token, does not wait
+/// behind held states (H20). Released with its queued event when the instance drops it.
+@usableFromInline
+package final class SentToken: EffectRun, @unchecked Sendable {
+    @usableFromInline package let waiter: any Sendable
+
+    @inlinable
+    package init(waiter: any Sendable) {
+        self.waiter = waiter
+        super.init()
     }
 }
 

@@ -1,0 +1,248 @@
+// MachineHost: many instances of one durable machine in one process, each by id (Docs/Hosting.md
+// H1-H25): an instance is recovered, or created, by the first send that needs it; its states wait
+// for the host's group commit (CommitPipeline) before anyone sees them, while its events from
+// outside run on (H20).
+//
+//   send(e, to: id) ─► instance(id) ──not in memory──► load: claim (D117), read, restore, open
+//                          │                                   (its opening committed first, H3)
+//                          ▼
+//           HostedInstance: SystemCore reduces e ── record ──► JournalSteps ──► CommitPipeline
+//                          ▲                                                       │
+//           durable(1): show the state, start its effects,                         ▼
+//           resume the sender with its receipt ◄──────────────── one transaction of many parts
+//
+// Invariants:
+// - One `HostedInstance` per id in memory, made under `lock`; it is the only way to reach its
+//   machine, and the host's claim of the id (D117) is held while it is in memory.
+// - Nothing of an instance is shown, and no send returns, before its record committed (H12).
+// - User code (reducers, feedbacks, `onState`) never runs on the writer's thread (H13).
+//
+// Not built yet (Docs/Hosting.md, build order): timers as rows and their scheduler (step 6),
+// passivation (step 7), children (step 8), lifecycle, logs and metrics (step 9).
+
+import Foundation
+import StateLoop
+
+/// What a host decides for all its instances.
+public struct HostOptions: Sendable {
+    /// The most records one transaction holds (H18).
+    public var commitBatchSize: Int
+    /// How long the oldest waiting record may wait for others to share its transaction (H19).
+    public var commitMaxDelay: Duration
+    /// A snapshot is written once this many records follow the latest (D34, H25).
+    public var snapshotEvery: Int
+    /// The wall clock each record is stamped with (D38).
+    public var wallClock: WallClock
+
+    public init(commitBatchSize: Int = 1_000, commitMaxDelay: Duration = .zero, snapshotEvery: Int = 1_000, wallClock: WallClock = .system) {
+        self.commitBatchSize = max(1, commitBatchSize)
+        self.commitMaxDelay = commitMaxDelay
+        self.snapshotEvery = max(1, snapshotEvery)
+        self.wallClock = wallClock
+    }
+}
+
+/// What a send to a hosted instance answers once its event is durable (H12).
+public struct Receipt<M: DurableMachine>: Sendable {
+    /// The sequence number of the event's record in the instance's journal.
+    public var sequence: Int64
+    /// The state after the event.
+    public var state: M.State
+}
+
+/// Why a host refused or could not carry out a call; each says what to do.
+public enum HostError: Error, Equatable, CustomStringConvertible {
+    /// An id that is empty or holds `/` (which names child machines, D100) (H1).
+    case invalidID(String)
+    /// A send to an id without a journal, for a machine whose `initial` gives no state for it
+    /// (H3): create it first.
+    case unknownInstance(String)
+    /// `create` of an id that has a journal (H4).
+    case instanceExists(String)
+    /// A send to an instance that finished, or one queued behind its finishing step (H8).
+    case finished(String)
+    /// The instance's event could not be made durable, or the instance stopped before it was
+    /// (H23): the journal holds what committed, and the next send recovers the instance from it.
+    case notDurable(String, reason: String)
+    /// Another running process holds the id (D117).
+    case claimed(String, by: JournalOwner)
+    /// The instance's journal cannot be restored (damaged, another machine's, a newer version:
+    /// D111-D120): it is left as it is.
+    case unreadableJournal(String, reason: String)
+    /// The host was stopped.
+    case stopped
+
+    public var description: String {
+        switch self {
+        case let .invalidID(id):
+            "instance id '\(id)' is not valid: give a non-empty id without '/' ('/' names a child machine); nothing was read or written"
+        case let .unknownInstance(id):
+            "instance '\(id)' has no journal and the host's initial gives it no state: create it with create(_:initial:) first; nothing was written"
+        case let .instanceExists(id):
+            "instance '\(id)' already has a journal: send to it instead of creating it; nothing was written"
+        case let .finished(id):
+            "instance '\(id)' has finished: it takes no more events; nothing was journaled"
+        case let .notDurable(id, reason):
+            "instance '\(id)': the event is not durable (\(reason)); the next send recovers the instance from its journal"
+        case let .claimed(id, owner):
+            "instance '\(id)' is run by another process (\(owner)): send to that process, or stop it first"
+        case let .unreadableJournal(id, reason):
+            "instance '\(id)': its journal cannot be restored (\(reason)); it was left as it is"
+        case .stopped:
+            "the host was stopped: start a host to send to its instances"
+        }
+    }
+}
+
+/// Runs the instances of one durable machine `M` on one store, each by its id (Docs/Hosting.md).
+public final class MachineHost<M: DurableMachine>: Sendable {
+    let store: any HostJournalStore
+    let initial: @Sendable (String) -> M.State?
+    let feedbacks: @Sendable (String) -> [Feedback<M.State, M.Event>]
+    let onState: @Sendable (String, M.State) -> Void
+    let options: HostOptions
+    let owner = JournalOwner.next()
+    let pipeline: CommitPipeline
+    private let lock = NSLock()
+    private nonisolated(unsafe) var instances: [String: HostedInstance<M>] = [:]  // guarded by `lock`
+    private nonisolated(unsafe) var stopped = false  // guarded by `lock`
+
+    /// A host of `M` on `store`.
+    ///
+    /// - Parameters:
+    ///   - initial: The state an id without a journal starts in, or `nil` when such an id must be
+    ///     created first (`create(_:initial:)`, a machine with `input:`).
+    ///   - feedbacks: The feedbacks of instance `id` (its effects; its timers are the host's).
+    ///   - onState: Each state of each instance, once durable, in order (H13), on a task.
+    public init(
+        store: any HostJournalStore,
+        initial: @escaping @Sendable (String) -> M.State?,
+        feedbacks: @escaping @Sendable (String) -> [Feedback<M.State, M.Event>] = { _ in [] },
+        options: HostOptions = HostOptions(),
+        onState: @escaping @Sendable (String, M.State) -> Void = { _, _ in }
+    ) {
+        self.store = store
+        self.initial = initial
+        self.feedbacks = feedbacks
+        self.options = options
+        self.onState = onState
+        pipeline = CommitPipeline(
+            settings: .init(batchSize: options.commitBatchSize, maxDelay: options.commitMaxDelay),
+            commit: { store.commit($0) })
+    }
+
+    /// Delivers `event` to instance `id`, recovering it when it is not in memory and creating it
+    /// from `initial(id)` when it has no journal (H2, H3); returns once the event is durable,
+    /// with its sequence number and the state after it (H12). Cancelling the caller does not
+    /// withdraw an accepted event (H9).
+    public func send(_ event: M.Event, to id: String) async throws -> Receipt<M> {
+        try Self.check(id)
+        let instance = try instance(id)
+        return try await withCheckedThrowingContinuation { continuation in
+            instance.accept(event, Waiter<M>(id: id, continuation: continuation, ending: instance.ending))
+        }
+    }
+
+    /// Creates instance `id` in `initial`: its first snapshot committed before this returns (H4);
+    /// throws `HostError.instanceExists` for an id with a journal.
+    public func create(_ id: String, initial: M.State) async throws {
+        try Self.check(id)
+        if try await store.load(id).lastSequence != nil { throw HostError.instanceExists(id) }
+        try await instance(id, creating: initial).opened()
+    }
+
+    /// The last shown state of instance `id` when it is in memory, the state its journal restores
+    /// when it is not (read without loading it: nothing claimed, run or written), `nil` for an id
+    /// never created (H7).
+    public func state(of id: String) async throws -> M.State? {
+        try Self.check(id)
+        if let instance = lock.withLock({ instances[id] }), let shown = instance.shownState { return shown }
+        let recovery = try await store.load(id)
+        guard recovery.lastSequence != nil else { return nil }
+        return try RestoredMachine<M>(id, recovery: recovery, initial: try initialState(of: id), now: options.wallClock.now()).state
+    }
+
+    /// Stops every instance, commits what is queued, and gives their ids back (D117).
+    public func stop() {
+        let running = lock.withLock { () -> [HostedInstance<M>] in
+            stopped = true
+            defer { instances = [:] }
+            return Array(instances.values)
+        }
+        for instance in running { instance.stop() }
+        pipeline.close()
+        for instance in running { try? store.release(instance.id, by: owner) }
+    }
+
+    // MARK: Instances
+
+    static func check(_ id: String) throws {
+        if id.isEmpty || id.contains("/") { throw HostError.invalidID(id) }
+    }
+
+    /// The state instance `id` starts in without a journal (H3).
+    func initialState(of id: String, creating: M.State? = nil) throws -> M.State {
+        guard let state = creating ?? initial(id) else { throw HostError.unknownInstance(id) }
+        return state
+    }
+
+    /// The instance `id` in memory, loaded (or created in `creating`) by a task of its own when it
+    /// is not.
+    func instance(_ id: String, creating: M.State? = nil) throws -> HostedInstance<M> {
+        try lock.withLock {
+            if stopped { throw HostError.stopped }
+            if let found = instances[id] {
+                if creating != nil { throw HostError.instanceExists(id) }
+                return found
+            }
+            let made = HostedInstance<M>(id: id, host: self)
+            instances[id] = made
+            Task { await made.load(creating: creating) }
+            return made
+        }
+    }
+
+    /// `instance` left memory (it failed, or found nothing to load): the next send loads it again.
+    func remove(_ instance: HostedInstance<M>) {
+        lock.withLock {
+            if instances[instance.id] === instance { instances[instance.id] = nil }
+        }
+        try? store.release(instance.id, by: owner)
+    }
+}
+
+/// Why an incarnation of an instance ended, once it did: what a send whose event it dropped is told.
+final class Ending: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: HostError?
+
+    var reason: HostError? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { if stored == nil { stored = newValue } } }
+    }
+}
+
+/// A sender waiting for its event to be durable: answered once, with its receipt or an error; one
+/// released unanswered (its event dropped with the queue of an instance that stopped or finished)
+/// throws why its instance ended.
+final class Waiter<M: DurableMachine>: @unchecked Sendable {
+    let id: String
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Receipt<M>, any Error>?  // guarded by `lock`
+    private let ending: Ending
+
+    init(id: String, continuation: CheckedContinuation<Receipt<M>, any Error>, ending: Ending) {
+        self.id = id
+        self.continuation = continuation
+        self.ending = ending
+    }
+
+    /// Answers the sender, unless it was answered.
+    func answer(_ result: Result<Receipt<M>, any Error>) {
+        lock.withLock { continuation.take() }?.resume(with: result)
+    }
+
+    deinit {
+        continuation?.resume(throwing: ending.reason ?? .notDurable(id, reason: "the instance stopped before the event was reduced"))
+    }
+}

@@ -1,0 +1,240 @@
+// MachineHost (Docs/Hosting.md H1-H14): many instances of one durable machine, each by id, their
+// steps group-committed; a send returns once its event is durable.
+
+import Dispatch
+import Foundation
+import StateLoop
+@testable import StateLoopDurable
+import StateLoopTestSupport
+import Testing
+
+/// Every event appended to the state; -1 finishes it.
+enum Ledger: TestMachine {
+    typealias Run = NoRun
+    typealias State = [Int]
+    typealias Event = Int
+
+    static func reduce(_ state: inout [Int], _ event: Int) { state.append(event) }
+    static func isDone(_ state: [Int]) -> Bool { state.last == -1 }
+}
+
+/// A store whose commits can be held at a gate, delegating everything to an in-memory store.
+final class GatedStore: HostJournalStore, @unchecked Sendable {
+    let inner = InMemoryJournalStore()
+    private let lock = NSLock()
+    private var gate: DispatchSemaphore?
+
+    /// Commits wait from now until `open()`.
+    func close() { lock.withLock { gate = DispatchSemaphore(value: 0) } }
+    func open() {
+        let held = lock.withLock { () -> DispatchSemaphore? in defer { gate = nil }; return gate }
+        held?.signal()
+    }
+
+    func commit(_ batch: HostBatch) -> [String: JournalError] {
+        if let gate = lock.withLock({ gate }) {
+            gate.wait()
+            gate.signal()
+        }
+        return inner.commit(batch)
+    }
+
+    func append(_ records: [JournalRecord], to machine: String) throws(JournalError) { try inner.append(records, to: machine) }
+    func writeSnapshot(_ snapshot: JournalSnapshot, of machine: String) throws(JournalError) { try inner.writeSnapshot(snapshot, of: machine) }
+    func recover(_ machine: String) throws(JournalError) -> JournalRecovery { try inner.recover(machine) }
+    func lastSequence(of machine: String) throws(JournalError) -> Int64? { try inner.lastSequence(of: machine) }
+    func claim(_ machine: String, for owner: JournalOwner) throws(JournalError) -> JournalOwner? { try inner.claim(machine, for: owner) }
+    func release(_ machine: String, by owner: JournalOwner) throws(JournalError) { try inner.release(machine, by: owner) }
+    func dueTimers(through deadline: Int64, after cursor: TimerRow.Key?, limit: Int) throws(JournalError) -> [CheckedRow<TimerRow>] {
+        try inner.dueTimers(through: deadline, after: cursor, limit: limit)
+    }
+    func hostedInstance(_ machine: String) throws(JournalError) -> CheckedRow<HostedInstanceRow>? { try inner.hostedInstance(machine) }
+    func load(_ machine: String) throws(JournalError) -> JournalRecovery { try inner.load(machine) }
+    func instances(_ kind: HostedInstanceKind, after machine: String?, limit: Int) throws(JournalError) -> [String] {
+        try inner.instances(kind, after: machine, limit: limit)
+    }
+    func claimHost(_ host: String, for owner: JournalOwner) throws(JournalError) -> JournalOwner? { try inner.claimHost(host, for: owner) }
+    func releaseHost(_ host: String, by owner: JournalOwner) throws(JournalError) { try inner.releaseHost(host, by: owner) }
+}
+
+/// The wall clock of a differential test: the same time for every step of both sides.
+let fixedClock = WallClock { 1_700_000_000_000_000_000 }
+
+@Suite struct MachineHostTests {
+    @Test("H1: an id that is empty or holds '/' is refused with HostError.invalidID before anything is read or written")
+    func h1InvalidIDsAreRefused() async throws {
+        let store = InMemoryJournalStore()
+        let host = MachineHost<Ledger>(store: store, initial: { _ in [] })
+        defer { host.stop() }
+        for id in ["", "a/b", "/"] {
+            await #expect(throws: HostError.invalidID(id)) { try await host.send(1, to: id) }
+            await #expect(throws: HostError.invalidID(id)) { try await host.state(of: id) }
+        }
+        #expect(try store.instances(.unhosted, after: nil, limit: 10) == [])
+    }
+
+    @Test("H3, H12: a send to an id without a journal creates it from initial (its snapshot 0 and instance row committed first) and returns once its record committed, with its sequence number and state; without an initial state it throws unknownInstance and writes nothing")
+    func h3ASendCreatesTheInstance() async throws {
+        for kind in StoreKind.allCases {
+            let store = try kind.make()
+            let host = MachineHost<Ledger>(store: store, initial: { $0 == "known" ? [0] : nil })
+            let receipt = try await host.send(5, to: "known")
+            #expect(receipt.sequence == 1 && receipt.state == [0, 5])
+            let recovery = try store.recover("known")
+            #expect(recovery.snapshot?.sequence == 0 && recovery.records.map(\.sequence) == [1])
+            #expect(try await store.hostedInstance("known")?.row == HostedInstanceRow(host: "Ledger", awake: false, finished: false))
+            await #expect(throws: HostError.unknownInstance("stranger")) { try await host.send(1, to: "stranger") }
+            #expect(try store.lastSequence(of: "stranger") == nil)
+            host.stop()
+        }
+    }
+
+    @Test("H4: create(_:initial:) writes the new instance's row and snapshot 0 and returns once they committed; for an id with a journal it throws instanceExists and writes nothing")
+    func h4CreateMakesAnInstance() async throws {
+        let store = InMemoryJournalStore()
+        let host = MachineHost<Ledger>(store: store, initial: { _ in nil })
+        try await host.create("a", initial: [9])
+        #expect(try store.recover("a").snapshot?.sequence == 0)
+        #expect(try store.hostedInstance("a") != nil)
+        await #expect(throws: HostError.instanceExists("a")) { try await host.create("a", initial: [1]) }
+        let receipt = try await host.send(3, to: "a")
+        #expect(receipt.sequence == 1 && receipt.state == [9, 3])
+        host.stop()
+        let again = MachineHost<Ledger>(store: store, initial: { _ in nil })
+        await #expect(throws: HostError.instanceExists("a")) { try await again.create("a", initial: [1]) }
+        #expect(try store.lastSequence(of: "a") == 1)
+        again.stop()
+    }
+
+    @Test("H5, H2: the events of one instance are reduced one at a time in the order accepted, each receipt the state after its event; instances are independent; a new host recovers each instance and goes on after its last event")
+    func h5EventsOfAnInstanceAreReducedInOrder() async throws {
+        let store = try StoreKind.sqlite.make()
+        let host = MachineHost<Ledger>(store: store, initial: { _ in [] }, options: HostOptions(commitBatchSize: 16))
+        let receipts = try await withThrowingTaskGroup(of: (String, Int, Receipt<Ledger>).self) { group in
+            for event in 1...200 {
+                let id = "i\(event % 4)"
+                group.addTask { (id, event, try await host.send(event, to: id)) }
+            }
+            var all: [(String, Int, Receipt<Ledger>)] = []
+            for try await receipt in group { all.append(receipt) }
+            return all
+        }
+        for id in ["i0", "i1", "i2", "i3"] {
+            let mine = receipts.filter { $0.0 == id }.sorted { $0.2.sequence < $1.2.sequence }
+            #expect(mine.map(\.2.sequence) == Array(1...50))
+            let order = mine.map(\.1)
+            for (index, receipt) in mine.enumerated() {
+                #expect(receipt.2.state == Array(order.prefix(index + 1)), "\(id): the state after event \(receipt.1)")
+            }
+        }
+        host.stop()
+        let again = MachineHost<Ledger>(store: store, initial: { _ in [] })
+        let next = try await again.send(1_000, to: "i2")
+        #expect(next.sequence == 51 && next.state.count == 51 && next.state.last == 1_000)
+        again.stop()
+    }
+
+    @Test("H7: state(of:) gives an instance in memory's last shown state, one not in memory's state as its journal restores it without loading it (nothing claimed or written), and nil for an id never created")
+    func h7StateOfAnInstance() async throws {
+        let store = InMemoryJournalStore()
+        let host = MachineHost<Ledger>(store: store, initial: { _ in [] })
+        _ = try await host.send(1, to: "a")
+        _ = try await host.send(2, to: "a")
+        #expect(try await host.state(of: "a") == [1, 2])
+        host.stop()
+        let reader = MachineHost<Ledger>(store: store, initial: { _ in [] })
+        #expect(try await reader.state(of: "a") == [1, 2])
+        #expect(try await reader.state(of: "never") == nil)
+        // Not claimed: another owner of this process may take it.
+        let other = JournalOwner.next()
+        #expect(try store.claim("a", for: other) == nil)
+        try store.release("a", by: other)
+        #expect(try store.lastSequence(of: "never") == nil)
+        reader.stop()
+    }
+
+    @Test("H12: until the transaction that holds an event's record has committed, its send does not return and nobody sees the state after it")
+    func h12SendReturnsOnlyOnceDurable() async throws {
+        let store = GatedStore()
+        let shown = Box<[[Int]]>([])
+        let host = MachineHost<Ledger>(store: store, initial: { _ in [] }, onState: { _, state in shown.update { $0.append(state) } })
+        _ = try await host.send(1, to: "a")
+        store.close()
+        let returned = Box(false)
+        let send = Task {
+            defer { returned.value = true }
+            return try await host.send(2, to: "a")
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(!returned.value, "the send returned before its commit")
+        #expect(shown.value.last == [1], "a state was shown before its commit")
+        #expect(try await host.state(of: "a") == [1])
+        store.open()
+        let receipt = try await send.value
+        #expect(receipt.sequence == 2 && receipt.state == [1, 2])
+        _ = await eventually { shown.value.last == [1, 2] ? true : nil }
+        #expect(shown.value == [[], [1], [1, 2]])
+        host.stop()
+    }
+
+    @Test("H8: a send to a finished instance throws HostError.finished and journals nothing, in memory or loaded again")
+    func h8ASendToAFinishedInstanceThrows() async throws {
+        let store = InMemoryJournalStore()
+        let host = MachineHost<Ledger>(store: store, initial: { _ in [] })
+        _ = try await host.send(-1, to: "a")
+        _ = await eventually { try? store.hostedInstance("a")?.row.finished == true ? true : nil }
+        await #expect(throws: HostError.finished("a")) { try await host.send(3, to: "a") }
+        host.stop()
+        let again = MachineHost<Ledger>(store: store, initial: { _ in [] })
+        await #expect(throws: HostError.finished("a")) { try await again.send(4, to: "a") }
+        #expect(try store.lastSequence(of: "a") == 1)
+        again.stop()
+    }
+
+    @Test("H14, H21: a hosted instance journals, record for record, what a DurableSystem of the same machine journals when sent the same events, whatever the batch size and longest wait")
+    func h14AHostedInstanceJournalsWhatADurableSystemDoes() async throws {
+        var random = SeededGenerator(seed: 14)
+        let events = (0..<120).map { _ in Int.random(in: 0..<1_000, using: &random) }
+        let reference = InMemoryJournalStore()
+        let shown = Box(0)
+        let system = Ledger.durable(
+            id: "m", store: reference, initial: [], feedbacks: [], options: DurableOptions(snapshotEvery: 7, wallClock: fixedClock),
+            onState: { _ in shown.update { $0 += 1 } })
+        try await system.recovered()
+        for event in events { system.send(event) }
+        _ = await eventually { shown.value == events.count + 1 ? true : nil }
+        let expected = try reference.recover("m")
+        system.stop()
+        for (batch, delay) in [(1, Duration.zero), (7, .zero), (1_000, .milliseconds(5))] {
+            let store = InMemoryJournalStore()
+            let host = MachineHost<Ledger>(
+                store: store, initial: { _ in [] },
+                options: HostOptions(commitBatchSize: batch, commitMaxDelay: delay, snapshotEvery: 7, wallClock: fixedClock))
+            for event in events { _ = try await host.send(event, to: "m") }
+            #expect(try store.recover("m") == expected, "batch \(batch), wait \(delay)")
+            host.stop()
+        }
+    }
+}
+
+/// A value shared with the threads a host runs its instances on.
+final class Box<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+    func update(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
+}
+
+/// `value()` once it is non-`nil`, polling for up to about twenty seconds.
+func eventually<Value>(_ value: () -> Value?) async -> Value? {
+    for _ in 0..<20_000 {
+        if let found = value() { return found }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+    return value()
+}
