@@ -64,17 +64,14 @@ import Testing
         let store = try SQLiteJournalStore(path: path)
         _ = try store.pragma("busy_timeout = 50")
         // Another connection holds the write lock past the store's wait.
-        var other: OpaquePointer?
-        #expect(sqlite3_open(path, &other) == SQLITE_OK)
-        #expect(sqlite3_exec(other, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK)
+        let other = WriteLockHolder(path)
         let batch = HostBatch(parts: [
             HostBatchPart(machine: "a", records: records(1...1), armedTimers: [timer("a", due: 5, armed: 1)]),
             HostBatchPart(machine: "b", records: records(1...3)),
         ])
         let busy = JournalError.database(code: SQLITE_BUSY, message: "database is locked")
         #expect(store.commit(batch) == ["a": busy, "b": busy])
-        #expect(sqlite3_exec(other, "ROLLBACK", nil, nil, nil) == SQLITE_OK)
-        sqlite3_close(other)
+        other.release()
         #expect(try store.lastSequence(of: "a") == nil)
         #expect(try store.lastSequence(of: "b") == nil)
         #expect(try store.dueTimers(through: .max, after: nil, limit: 10) == [])
@@ -111,17 +108,14 @@ import Testing
         // Long enough for a loaded machine: the commit waits until the ROLLBACK below, whatever the
         // load, and a load that waited for it would take the whole minute.
         _ = try store.pragma("busy_timeout = 60000")
-        var other: OpaquePointer?
-        #expect(sqlite3_open(path, &other) == SQLITE_OK)
-        #expect(sqlite3_exec(other, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK)
+        let other = WriteLockHolder(path)
         // The store's connection waits for the lock, holding its own mutex.
         let commit = Task.detached { store.commit(HostBatch(parts: [HostBatchPart(machine: "m", records: records(4...4))])) }
         try await Task.sleep(for: .milliseconds(300))
         let started = ContinuousClock.now
         #expect(try store.load("m").records == records(1...3))
         #expect(ContinuousClock.now - started < .seconds(20))
-        #expect(sqlite3_exec(other, "ROLLBACK", nil, nil, nil) == SQLITE_OK)
-        sqlite3_close(other)
+        other.release()
         #expect(await commit.value == [:])
         #expect(try store.load("m").records == records(1...4))
     }

@@ -216,25 +216,3 @@ let fixedClock = WallClock { 1_700_000_000_000_000_000 }
         }
     }
 }
-
-/// A value shared with the threads a host runs its instances on.
-final class Box<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-
-    init(_ value: Value) { stored = value }
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-    func update(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
-}
-
-/// `value()` once it is non-`nil`, polling for up to about twenty seconds.
-func eventually<Value>(_ value: () -> Value?) async -> Value? {
-    for _ in 0..<20_000 {
-        if let found = value() { return found }
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-    return value()
-}

@@ -70,14 +70,11 @@ import Testing
     func d126OpeningACurrentFileTakesNoWriteLock() throws {
         let path = try TemporaryFolder().file("j.sqlite")
         try SQLiteJournalStore(path: path).append(records(1...2), to: "m")
-        var other: OpaquePointer?
-        #expect(sqlite3_open(path, &other) == SQLITE_OK)
-        defer { sqlite3_close(other) }
-        #expect(sqlite3_exec(other, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK)
+        let other = WriteLockHolder(path)
         // An open that took the write lock would wait the whole 5 s of D13 and throw SQLITE_BUSY.
         let store = try SQLiteJournalStore(path: path)
         #expect(try store.recover("m").records == records(1...2))
-        #expect(sqlite3_exec(other, "ROLLBACK", nil, nil, nil) == SQLITE_OK)
+        other.release()
         try store.append(records(3...3), to: "m")
     }
 
@@ -96,4 +93,24 @@ import Testing
         try store.append(records(4...4), to: "a")
         #expect(try store.lastSequence(of: "a") == 4)
     }
+}
+
+/// Another connection to the SQLite file at `path`, holding its write lock (`BEGIN IMMEDIATE`)
+/// until `release()`: what makes a store's commit wait for the lock, or fail once its busy
+/// timeout runs out.
+final class WriteLockHolder {
+    private var connection: OpaquePointer?
+
+    init(_ path: String) {
+        #expect(sqlite3_open(path, &connection) == SQLITE_OK)
+        #expect(sqlite3_exec(connection, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK)
+    }
+
+    func release() {
+        #expect(sqlite3_exec(connection, "ROLLBACK", nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(connection)
+        connection = nil
+    }
+
+    deinit { if connection != nil { sqlite3_close(connection) } }
 }

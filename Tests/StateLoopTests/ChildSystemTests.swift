@@ -4,6 +4,7 @@
 
 import Foundation
 import StateLoop
+import StateLoopTestSupport
 import Testing
 
 /// The child machine of these tests: it adds numbers, and finishes on `.done` with its total as

@@ -4,6 +4,7 @@
 
 import Foundation
 @testable import StateLoop
+import StateLoopTestSupport
 import Testing
 
 /// The calling thread, printable (a synchronous function: async code may not ask for it).

@@ -169,12 +169,3 @@ final class Gate: Sendable {
         plain.0.stop()
     }
 }
-
-/// `value()` once it is non-`nil`, polling for up to about ten seconds.
-func eventually<Value>(_ value: () -> Value?) async -> Value? {
-    for _ in 0..<10_000 {
-        if let found = value() { return found }
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-    return value()
-}

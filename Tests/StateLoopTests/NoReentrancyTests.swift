@@ -4,6 +4,7 @@
 import Dispatch
 import StateLoop
 import Synchronization
+import StateLoopTestSupport
 import Testing
 
 /// Counts how many reductions are in progress at once, and the most ever seen.

@@ -3,6 +3,7 @@
 // every state at once, a steady producer).
 
 import StateLoop
+import StateLoopTestSupport
 import Testing
 
 /// An event whose live instances are counted: made alive when sent, dead once released.

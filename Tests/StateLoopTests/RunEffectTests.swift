@@ -2,6 +2,7 @@
 // number of times until it returns; a changed request cancels it and drops its later events.
 
 import StateLoop
+import StateLoopTestSupport
 import Testing
 
 private struct Boom: Error, CustomStringConvertible {

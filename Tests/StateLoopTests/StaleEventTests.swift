@@ -3,6 +3,7 @@
 
 import Dispatch
 import StateLoop
+import StateLoopTestSupport
 import Testing
 
 /// Waits a random number of scheduler turns: effects finish in a random order.

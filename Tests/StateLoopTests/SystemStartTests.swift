@@ -3,6 +3,7 @@
 
 import Dispatch
 import StateLoop
+import StateLoopTestSupport
 import Testing
 
 @Suite(.bothStartModes) struct SystemStartTests {

@@ -3,6 +3,7 @@
 // take n states and dispose). The caller's thread must get its handle back after bounded work.
 
 @testable import StateLoop
+import StateLoopTestSupport
 import Testing
 
 /// Each answer makes a new request: `"" -> "_a" -> "_a_a" -> ...` for ever (the peers' test).

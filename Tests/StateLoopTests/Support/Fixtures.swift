@@ -62,20 +62,6 @@ final class Recorder<Element: Sendable>: @unchecked Sendable {
     }
 }
 
-/// A thread-safe holder for a value set after creation (e.g. a run handle a feedback needs).
-final class Box<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-
-    init(_ value: Value) { stored = value }
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-    /// Applies `change` atomically and returns its result.
-    func update<R: Sendable>(_ change: @Sendable (inout Value) -> R) -> R { lock.withLock { change(&stored) } }
-}
-
 /// What an effect reports about its own life, so tests can wait for it instead of sleeping.
 enum Lifecycle: Hashable, Sendable {
     case started(Int)
