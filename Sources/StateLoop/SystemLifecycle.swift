@@ -97,7 +97,8 @@ struct SystemLifecycle<State, Event> {
     @usableFromInline var queue = Deque<Pending>()
     /// How many states the drainer holds because their records are pending (H20), oldest first.
     @usableFromInline var held = 0
-    /// How many of the held states the journal says are durable: the drainer shows them next.
+    /// How many of the held states the journal says are durable: the drainer shows them next
+    /// (more than `held` while the drainer has yet to hold a state whose record committed).
     @usableFromInline var heldDurable = 0
     /// Whether a held state is finished: nothing more is reduced (H8).
     @usableFromInline var holdsFinished = false
@@ -169,8 +170,8 @@ struct SystemLifecycle<State, Event> {
         case .draining:
             if held > 0 {
                 if heldDurable > 0 {
-                    let shown = heldDurable
-                    heldDurable = 0
+                    let shown = min(held, heldDurable)
+                    heldDurable -= shown
                     held -= shown
                     if held == 0 { holdsFinished = false }
                     return .show(shown)
@@ -211,9 +212,10 @@ struct SystemLifecycle<State, Event> {
     mutating func durable(_ count: Int) -> Bool {
         switch phase {
         case .draining, .handedOn, .idle, .awaitingDurability:
-            // More than are held cannot be: the journal counts the pending records it was given.
-            heldDurable = min(held, heldDurable + max(0, count))
-            guard heldDurable > 0, phase == .idle || phase == .awaitingDurability else { return false }
+            // It may come before the drainer holds the state (the writer committed its record
+            // before `record` returned): the drainer then shows it as soon as it holds it.
+            heldDurable += max(0, count)
+            guard held > 0, phase == .idle || phase == .awaitingDurability else { return false }
             phase = .handedOn
             return true
         case .finishing, .stopping, .waitingForRuns, .ended:

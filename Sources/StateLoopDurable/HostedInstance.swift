@@ -33,7 +33,8 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     private var phase = Phase.loading([])
     private var run: Run?
     private var steps: JournalSteps<M>?
-    private var shown: M.State?
+    /// The state after the last durable step (H7): what a send that returned has made true.
+    private var durable: M.State?
     private var opening: Result<Void, any Error>?
     private var openWaiters: [CheckedContinuation<Void, any Error>] = []
 
@@ -42,8 +43,8 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
         self.host = host
     }
 
-    /// The last state shown, once the instance runs (H7).
-    var shownState: M.State? { lock.withLock { shown } }
+    /// The state after the last durable step, once the instance is open (H7).
+    var durableState: M.State? { lock.withLock { durable } }
 
     /// Why a send to this instance fails now that it ended, or `nil` while it may take events.
     var endReason: HostError? {
@@ -111,7 +112,10 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
             let resume = Resumption<M.Event>(
                 timers: { _ in nil }, runs: steps.book.runs.map { ($0.key, $0.run) }, runsQueued: steps.book.runsQueued,
                 hostsTimers: true)
-            lock.withLock { self.steps = steps }
+            lock.withLock {
+                self.steps = steps
+                durable = restored.state
+            }
             let journal = SystemJournal<M.State, M.Event>(
                 recordRun: { [weak self] event, run, state in self?.record(event, run, state) ?? .refused },
                 runReturnedNothing: { [weak self] key in self?.runReturnedNothing(key) },
@@ -177,7 +181,10 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
                 end(failure, openingFailed: nil)
                 return
             }
-            lock.withLock { self.run }?.durable(1)
+            lock.withLock { () -> Run? in
+                durable = stateAfter
+                return self.run
+            }?.durable(1)
             waiter?.answer(.success(Receipt(sequence: sequence, state: stateAfter)))
         }
         return .pending
@@ -194,13 +201,12 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     }
 
     private func show(_ state: M.State) {
-        lock.withLock { shown = state }
         host?.onState(id, state)
     }
 
     /// The system ended by itself (it finished, H8) or was stopped.
     private func systemEnded() {
-        let finished = lock.withLock { shown.map { M.isDone($0) } ?? false }
+        let finished = lock.withLock { durable.map { M.isDone($0) } ?? false }
         end(finished ? .finished(id) : .notDurable(id, reason: "the instance stopped"), openingFailed: nil)
     }
 

@@ -151,12 +151,12 @@ public final class MachineHost<M: DurableMachine>: Sendable {
         try await instance(id, creating: initial).opened()
     }
 
-    /// The last shown state of instance `id` when it is in memory, the state its journal restores
-    /// when it is not (read without loading it: nothing claimed, run or written), `nil` for an id
-    /// never created (H7).
+    /// The state after instance `id`'s last durable event when it is in memory (what every send
+    /// that returned made true), the state its journal restores when it is not (read without
+    /// loading it: nothing claimed, run or written), `nil` for an id never created (H7).
     public func state(of id: String) async throws -> M.State? {
         try Self.check(id)
-        if let instance = lock.withLock({ instances[id] }), let shown = instance.shownState { return shown }
+        if let instance = lock.withLock({ instances[id] }), let durable = instance.durableState { return durable }
         let recovery = try await store.load(id)
         guard recovery.lastSequence != nil else { return nil }
         return try RestoredMachine<M>(id, recovery: recovery, initial: try initialState(of: id), now: options.wallClock.now()).state

@@ -15,13 +15,10 @@ import Testing
     /// with the step of the build order there that pins it.
     static let untested: [String: String] = [
         "H6": "not built yet: Docs/Hosting.md, build order step 4 (MachineHost: send, create, load, write-ahead, group commit)",
-        "H9": "not built yet: Docs/Hosting.md, build order step 4 (MachineHost: send, create, load, write-ahead, group commit)",
         "H10": "not built yet: Docs/Hosting.md, build order step 4 (MachineHost: send, create, load, write-ahead, group commit)",
         "H11": "not built yet: Docs/Hosting.md, build order step 7 (passivation)",
         "H15": "not built yet: Docs/Hosting.md, build order step 11 (the demos)",
-        "H16": "not built yet: Docs/Hosting.md, build order step 4 (MachineHost: send, create, load, write-ahead, group commit)",
         "H23": "not built yet: Docs/Hosting.md, build order step 5 (failures and errors)",
-        "H25": "not built yet: Docs/Hosting.md, build order step 4 (MachineHost: send, create, load, write-ahead, group commit)",
         "H30": "not built yet: Docs/Hosting.md, build order step 6 (the scheduler)",
         "H31": "not built yet: Docs/Hosting.md, build order step 6 (the scheduler)",
         "H32": "not built yet: Docs/Hosting.md, build order step 6 (the scheduler)",

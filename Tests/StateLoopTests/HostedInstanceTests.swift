@@ -62,6 +62,28 @@ final class Gate: Sendable {
         run.stop()
     }
 
+    @Test("H20: a record the journal makes durable before its record call returns (a writer faster than the drainer) is shown all the same, once")
+    func h20ADurableMarkBeforeTheHoldIsKept() async {
+        let handle = Box<SystemRun<Model, Action>?>(nil)
+        let shown = Recorder<Model>()
+        let journal = SystemJournal<Model, Action>(
+            record: { _, _, _ in
+                handle.value?.durable(1)
+                return .pending
+            },
+            runReturnedNothing: { _ in },
+            resume: Resumption(timers: { _ in nil }, runs: [], runsQueued: 0))
+        let run = System<Model, Action>(initial: Model(), reduce: reduceModel, feedbacks: [])
+            .start(journal: journal, onState: shown.append, onStop: {})
+        handle.value = run
+        for _ in 1...3 { run.send(.increment) }
+        let all = await shown.eventually { $0.count == 4 }
+        #expect(all.map(\.count) == [0, 1, 2, 3])
+        try? await Task.sleep(for: .milliseconds(50))
+        #expect(shown.all.count == 4, "a state was shown twice")
+        run.stop()
+    }
+
     @Test("H13: a state made durable from a writer's thread is shown on another thread")
     func h13StatesAreShownOffTheWritersThread() async {
         let threads = Recorder<String>()
@@ -165,7 +187,8 @@ final class Gate: Sendable {
         // The same system without a host arms its waits (the check above can fail).
         let plain = TimerWait.$counts.withValue(counts) { system.start() }
         plain.0.send(.query(1))
-        #expect(counts.armings.value == 1)
+        // Armed on its system clock's wait (the arming itself may have fired already: no delay).
+        #expect(counts.sources.value >= 1)
         plain.0.stop()
     }
 }
