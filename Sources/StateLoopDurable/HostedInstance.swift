@@ -123,11 +123,7 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
             let run = system.start(journal: journal, onState: { [weak self] state in self?.show(state) }, onStop: { [weak self] in self?.systemEnded() })
             flush(into: run)
         } catch {
-            let reason: HostError = switch error {
-            case let error as HostError: error
-            case let error as JournalError: .notDurable(id, reason: "\(error)")
-            default: .unreadableJournal(id, reason: "\(error)")
-            }
+            let reason = error as? HostError ?? .loadFailed(id, reason: "\(error)")
             end(reason, openingFailed: error)
         }
     }
@@ -214,7 +210,7 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
 
     /// The host stops: the instance stops, and the sends still waiting fail.
     func stop() {
-        end(.stopped, openingFailed: nil)
+        end(.shuttingDown, openingFailed: nil)
     }
 
     /// Ends the incarnation with `reason`: waiting sends fail with it, later ones too, the system

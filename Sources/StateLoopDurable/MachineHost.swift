@@ -66,11 +66,12 @@ public enum HostError: Error, Equatable, CustomStringConvertible {
     case notDurable(String, reason: String)
     /// Another running process holds the id (D117).
     case claimed(String, by: JournalOwner)
-    /// The instance's journal cannot be restored (damaged, another machine's, a newer version:
-    /// D111-D120): it is left as it is.
-    case unreadableJournal(String, reason: String)
+    /// The instance could not be loaded: its journal cannot be read or restored (damaged,
+    /// another machine's, a newer version: D111-D120), or the store failed; it is left as it is
+    /// (H53).
+    case loadFailed(String, reason: String)
     /// The host was stopped.
-    case stopped
+    case shuttingDown
 
     public var description: String {
         switch self {
@@ -86,10 +87,10 @@ public enum HostError: Error, Equatable, CustomStringConvertible {
             "instance '\(id)': the event is not durable (\(reason)); the next send recovers the instance from its journal"
         case let .claimed(id, owner):
             "instance '\(id)' is run by another process (\(owner)): send to that process, or stop it first"
-        case let .unreadableJournal(id, reason):
-            "instance '\(id)': its journal cannot be restored (\(reason)); it was left as it is"
-        case .stopped:
-            "the host was stopped: start a host to send to its instances"
+        case let .loadFailed(id, reason):
+            "instance '\(id)' could not be loaded (\(reason)); its journal was left as it is, and the next send tries again"
+        case .shuttingDown:
+            "the host is stopping or stopped: start a host to send to its instances; nothing was written"
         }
     }
 }
@@ -190,7 +191,7 @@ public final class MachineHost<M: DurableMachine>: Sendable {
     /// is not.
     func instance(_ id: String, creating: M.State? = nil) throws -> HostedInstance<M> {
         try lock.withLock {
-            if stopped { throw HostError.stopped }
+            if stopped { throw HostError.shuttingDown }
             if let found = instances[id] {
                 if creating != nil { throw HostError.instanceExists(id) }
                 return found

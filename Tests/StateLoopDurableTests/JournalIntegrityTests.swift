@@ -94,15 +94,7 @@ import Testing
     @Test("D113: a journal of schema 1 is upgraded when a store opens it: its entries get the checksums of their bytes, and read back as they were")
     func d113SchemaOneIsUpgraded() throws {
         let path = try TemporaryFolder().file("old.sqlite")
-        execute(path, """
-            CREATE TABLE journal (machine TEXT NOT NULL, seq INTEGER NOT NULL, event BLOB NOT NULL,
-                state BLOB NOT NULL, PRIMARY KEY (machine, seq)) WITHOUT ROWID;
-            CREATE TABLE snapshot (machine TEXT NOT NULL, seq INTEGER NOT NULL, state BLOB NOT NULL,
-                PRIMARY KEY (machine, seq)) WITHOUT ROWID;
-            INSERT INTO snapshot VALUES ('m', 0, x'00');
-            INSERT INTO journal VALUES ('m', 1, CAST('e1' AS BLOB), CAST('s1' AS BLOB)), ('m', 2, CAST('e2' AS BLOB), CAST('s2' AS BLOB));
-            PRAGMA user_version = 1;
-            """)
+        try HostJournalStoreTests.writeFile(ofSchema: 1, at: path)
         let old = try SQLiteJournalFile(path: path)
         #expect(old.schemaVersion == 1)
         #expect(try old.history(of: "m").damaged == [], "a schema 1 file has nothing to check")

@@ -182,6 +182,22 @@ let fixedClock = WallClock { 1_700_000_000_000_000_000 }
         host.stop()
     }
 
+    @Test("H53: an instance whose journal cannot be read fails alone with HostError.loadFailed, its journal left as it was, while another instance's sends commit")
+    func h53AnUnreadableInstanceFailsAlone() async throws {
+        let store = InMemoryJournalStore()
+        store.writeSnapshot(JournalSnapshot(sequence: 0, state: [0xFF, 0xFF]), of: "bad")
+        let host = MachineHost<Ledger>(store: store, initial: { _ in [] })
+        await #expect {
+            try await host.send(1, to: "bad")
+        } throws: { error in
+            guard case .loadFailed("bad", let reason) = error as? HostError else { return false }
+            return !reason.isEmpty
+        }
+        #expect(try await host.send(2, to: "good").sequence == 1)
+        #expect(store.recover("bad") == JournalRecovery(snapshot: JournalSnapshot(sequence: 0, state: [0xFF, 0xFF]), records: []))
+        host.stop()
+    }
+
     @Test("H9: cancelling the task that awaits a send does not withdraw its event: the send returns once the event is durable")
     func h9ACancelledSendStillCompletes() async throws {
         let store = GatedStore()
