@@ -17,6 +17,12 @@ let durableSystemBenchmarks: [Benchmark] = [
     Benchmark(name: "durable.system.sqlite_fsync.ns_per_event") {
         durableTime(events: 2_000) { try! SQLiteJournalStore(path: $0, durability: .powerLoss) }
     },
+    Benchmark(name: "host.sqlite.events_per_s", floor: 200_000) { hostRate(instances: 1_000, senders: 256, events: 100_000) },
+    Benchmark(name: "host.sqlite.over_durable_system.ratio") {
+        // In one run: the host's rate over one durable system's (one commit per event) on the same file kind.
+        let system = 1e9 / durableTime(events: 20_000) { try! SQLiteJournalStore(path: $0, durability: .processCrash) }
+        return hostRate(instances: 1_000, senders: 256, events: 100_000) / system
+    },
     Benchmark(name: "durable.recovery.replay_1M.ms", goal: 1_000) { recoveryTime(snapshot: false) },
     Benchmark(name: "durable.recovery.snapshot_1M.ms", goal: 5) { recoveryTime(snapshot: true) },
 ]
@@ -97,6 +103,46 @@ private func durableTime(events: Int, open: (String) -> any JournalStore) -> Dou
         times.append(nanoseconds(per: events, in: elapsed))
     }
     return times.sorted()[times.count / 2]
+}
+
+/// Events per second through a `MachineHost` on a new SQLite file (Docs/Hosting.md, "The
+/// figures"): `instances` instances created first, then `senders` tasks each sending its share of
+/// `events` to instances drawn at random, each send awaited (returned once durable); the median of
+/// `STATELOOP_BENCH_RUNS` runs (5 unless set).
+private func hostRate(instances: Int, senders: Int, events: Int) -> Double {
+    let runs = ProcessInfo.processInfo.environment["STATELOOP_BENCH_RUNS"].flatMap(Int.init) ?? 5
+    var rates: [Double] = []
+    for _ in 0..<runs {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "stateloop-bench-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try! SQLiteJournalStore(path: folder.appending(path: "journal.sqlite").path, durability: .processCrash)
+        let host = MachineHost<Tally>(store: store, initial: { _ in .init() })
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var elapsed = Duration.zero  // written by the task before `done`, read after
+        Task {
+            await withTaskGroup { group in
+                for instance in 0..<instances { group.addTask { _ = try! await host.send(.add(1), to: "i\(instance)") } }
+            }
+            let start = ContinuousClock.now
+            await withTaskGroup { group in
+                for _ in 0..<senders {
+                    group.addTask {
+                        var random = SystemRandomNumberGenerator()
+                        for _ in 0..<(events / senders) {
+                            _ = try! await host.send(.add(1), to: "i\(Int.random(in: 0..<instances, using: &random))")
+                        }
+                    }
+                }
+            }
+            elapsed = ContinuousClock.now - start
+            done.signal()
+        }
+        done.wait()
+        host.stop()
+        rates.append(1e9 / nanoseconds(per: events / senders * senders, in: elapsed))
+    }
+    return rates.sorted()[rates.count / 2]
 }
 
 /// Milliseconds from the start of a durable system until it shows its restored state, from a SQLite
