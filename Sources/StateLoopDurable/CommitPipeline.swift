@@ -85,13 +85,15 @@ final class CommitPipeline: @unchecked Sendable {
         condition.withLock { _ = failed.removeValue(forKey: machine) }
     }
 
-    /// Commits what is queued, then stops the writer; returns once it has stopped.
+    /// Commits what is queued, then stops the writer; returns once it has stopped (the first
+    /// call; a later one returns at once).
     func close() {
-        condition.withLock {
-            closing = true
+        let first = condition.withLock { () -> Bool in
+            defer { closing = true }
             condition.signal()
+            return !closing
         }
-        stopped.wait()
+        if first { stopped.wait() }
     }
 
     // MARK: The writer thread

@@ -131,12 +131,18 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     /// Hands `run` the sends that waited while the instance loaded, then those sent meanwhile,
     /// in order, then lets sends go to it directly.
     private func flush(into run: Run) {
-        var waiting = lock.withLock { () -> [(M.Event, Waiter<M>)] in
+        let flushing = lock.withLock { () -> [(M.Event, Waiter<M>)]? in
+            // Ended while it loaded (the host stopped): the system it started stops at once.
+            if case .ended = phase { return nil }
             self.run = run
             guard case .loading(let waiting) = phase else { return [] }
             phase = .flushing([])
             if opening == nil { opening = .success(()) }
             return waiting
+        }
+        guard var waiting = flushing else {
+            Task.detached { run.stop() }
+            return
         }
         resumeOpenWaiters()
         while true {

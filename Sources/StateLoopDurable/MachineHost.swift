@@ -163,7 +163,12 @@ public final class MachineHost<M: DurableMachine>: Sendable {
         return try RestoredMachine<M>(id, recovery: recovery, initial: try initialState(of: id), now: options.wallClock.now()).state
     }
 
-    /// Stops every instance, commits what is queued, and gives their ids back (D117).
+    deinit {
+        stop()
+    }
+
+    /// Stops every instance, commits what is queued, and gives their ids back (D117); later sends
+    /// throw `HostError.shuttingDown`. Stopping twice is harmless; a host released without it stops.
     public func stop() {
         let running = lock.withLock { () -> [HostedInstance<M>] in
             stopped = true

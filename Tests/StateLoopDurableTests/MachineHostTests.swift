@@ -198,6 +198,25 @@ let fixedClock = WallClock { 1_700_000_000_000_000_000 }
         host.stop()
     }
 
+    @Test("A stopped host refuses sends with shuttingDown and gives its instances' ids back; stopping it twice, or releasing it, is harmless")
+    func aStoppedHostRefusesSendsAndFreesItsIDs() async throws {
+        let store = InMemoryJournalStore()
+        let host = MachineHost<Ledger>(store: store, initial: { _ in [] })
+        _ = try await host.send(1, to: "a")
+        host.stop()
+        host.stop()
+        await #expect(throws: HostError.shuttingDown) { try await host.send(2, to: "a") }
+        let other = JournalOwner.next()
+        #expect(store.claim("a", for: other) == nil, "the stopped host still holds the id")
+        store.release("a", by: other)
+        do {
+            let released = MachineHost<Ledger>(store: store, initial: { _ in [] })
+            _ = try await released.send(2, to: "a")
+        }
+        #expect(store.claim("a", for: other) == nil, "a released host still holds the id")
+        #expect(store.lastSequence(of: "a") == 2)
+    }
+
     @Test("H9: cancelling the task that awaits a send does not withdraw its event: the send returns once the event is durable")
     func h9ACancelledSendStillCompletes() async throws {
         let store = GatedStore()
