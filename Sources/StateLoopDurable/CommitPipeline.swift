@@ -18,6 +18,7 @@ import DequeModule
 import Foundation
 
 /// Commits the parts of many instances in few transactions, through one writer thread.
+@usableFromInline
 final class CommitPipeline: @unchecked Sendable {
     /// When a transaction starts and how much it holds (H18, H19).
     struct Settings: Sendable {
@@ -35,7 +36,7 @@ final class CommitPipeline: @unchecked Sendable {
     }
 
     /// What becomes of a part: `nil` once its transaction committed it, else why it was not kept.
-    typealias Completion = @Sendable (JournalError?) -> Void
+    @usableFromInline typealias Completion = @Sendable (JournalError?) -> Void
 
     private struct Waiting {
         let part: HostBatchPart
@@ -67,6 +68,7 @@ final class CommitPipeline: @unchecked Sendable {
     /// Queues `part`; `completion` is called once its transaction has ended. A part of an
     /// instance whose earlier part failed fails at once, with that error (until `forget(_:)`);
     /// after `close()`, every part fails with `JournalError.writerStopped`.
+    @usableFromInline
     func enqueue(_ part: HostBatchPart, completion: @escaping Completion) {
         condition.lock()
         if closing {
@@ -81,6 +83,7 @@ final class CommitPipeline: @unchecked Sendable {
 
     /// The instance `machine` starts again from what its journal holds: its later parts are
     /// committed again (H23: the host reloads an instance that failed).
+    @usableFromInline
     func forget(_ machine: String) {
         condition.withLock { _ = failed.removeValue(forKey: machine) }
     }

@@ -14,9 +14,11 @@
 import Foundation
 import StateLoop
 
+@usableFromInline
 final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
-    typealias Run = SystemRun<M.State, M.Event>
+    @usableFromInline typealias Run = SystemRun<M.State, M.Event>
 
+    @usableFromInline
     enum Phase {
         case loading([(M.Event, Waiter<M>)])
         case flushing([(M.Event, Waiter<M>)])
@@ -24,29 +26,32 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
         case ended(HostError)
     }
 
-    let id: String
+    @usableFromInline let id: String
     /// Why this incarnation ended, for the sends it dropped unreduced.
-    let ending = Ending()
-    private weak var host: MachineHost<M>?
-    private let lock = NSLock()
+    @usableFromInline let ending = Ending()
+    @usableFromInline weak var host: MachineHost<M>?
+    @usableFromInline let lock = NSLock()
     // Guarded by `lock`.
-    private var phase = Phase.loading([])
-    private var run: Run?
-    private var steps: JournalSteps<M>?
+    @usableFromInline var phase = Phase.loading([])
+    @usableFromInline var run: Run?
+    @usableFromInline var steps: JournalSteps<M>?
     /// The state after the last durable step (H7): what a send that returned has made true.
-    private var durable: M.State?
-    private var opening: Result<Void, any Error>?
-    private var openWaiters: [CheckedContinuation<Void, any Error>] = []
+    @usableFromInline var durable: M.State?
+    @usableFromInline var opening: Result<Void, any Error>?
+    @usableFromInline var openWaiters: [CheckedContinuation<Void, any Error>] = []
 
+    @inlinable
     init(id: String, host: MachineHost<M>) {
         self.id = id
         self.host = host
     }
 
     /// The state after the last durable step, once the instance is open (H7).
+    @inlinable
     var durableState: M.State? { lock.withLock { durable } }
 
     /// Why a send to this instance fails now that it ended, or `nil` while it may take events.
+    @inlinable
     var endReason: HostError? {
         lock.withLock {
             guard case .ended(let reason) = phase else { return nil }
@@ -56,6 +61,7 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
 
     /// A send from outside: it waits while the instance loads and is reduced after what waited
     /// before it (H2, H5); to an ended instance it fails with why it ended.
+    @inlinable
     func accept(_ event: M.Event, _ waiter: Waiter<M>) {
         lock.lock()
         switch phase {
@@ -78,6 +84,7 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     }
 
     /// Returns once the instance's opening committed, or throws why it could not load.
+    @inlinable
     func opened() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let result = lock.withLock { () -> Result<Void, any Error>? in
@@ -94,6 +101,7 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     /// starts it in `creating`, or `initial(id)`, when it has none, H3, H4), commits its opening
     /// (a new instance's snapshot 0 and row, a restored one's dropped runs and rows) before
     /// anything of it is shown, then starts it and hands it the sends that waited (H2).
+    @inlinable
     func load(creating: M.State?) async {
         guard let host else { return }
         do {
@@ -130,7 +138,8 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
 
     /// Hands `run` the sends that waited while the instance loaded, then those sent meanwhile,
     /// in order, then lets sends go to it directly.
-    private func flush(into run: Run) {
+    @inlinable
+    func flush(into run: Run) {
         let flushing = lock.withLock { () -> [(M.Event, Waiter<M>)]? in
             // Ended while it loaded (the host stopped): the system it started stops at once.
             if case .ended = phase { return nil }
@@ -161,7 +170,8 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
 
     /// The write-ahead of a hosted step: its writes join the host's next transaction, and its
     /// state is held until they commit (H12, H20).
-    private func record(_ event: M.Event, _ run: EffectRun?, _ stateAfter: M.State) -> RecordOutcome {
+    @inlinable
+    func record(_ event: M.Event, _ run: EffectRun?, _ stateAfter: M.State) -> RecordOutcome {
         guard let host else { return .refused }
         let waiter = (run as? SentToken)?.waiter as? Waiter<M>
         let now = host.options.wallClock.now()
@@ -193,7 +203,8 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     }
 
     /// A one-shot run returned nothing: its record joins the next transaction (D37).
-    private func runReturnedNothing(_ key: Int) {
+    @inlinable
+    func runReturnedNothing(_ key: Int) {
         guard let host else { return }
         let now = host.options.wallClock.now()
         guard let writes = lock.withLock({ steps == nil ? nil : steps!.runReturnedNothing(key, at: now) }) else { return }
@@ -202,12 +213,14 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
         }
     }
 
-    private func show(_ state: M.State) {
+    @inlinable
+    func show(_ state: M.State) {
         host?.onState(id, state)
     }
 
     /// The system ended by itself (it finished, H8) or was stopped.
-    private func systemEnded() {
+    @inlinable
+    func systemEnded() {
         let finished = lock.withLock { durable.map { M.isDone($0) } ?? false }
         end(finished ? .finished(id) : .notDurable(id, reason: "the instance stopped"), openingFailed: nil)
     }
@@ -215,6 +228,7 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     // MARK: Ending
 
     /// The host stops: the instance stops, and the sends still waiting fail.
+    @inlinable
     func stop() {
         end(.shuttingDown, openingFailed: nil)
     }
@@ -222,7 +236,8 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     /// Ends the incarnation with `reason`: waiting sends fail with it, later ones too, the system
     /// stops (on a task: this may run on the writer's thread), and the instance leaves memory, so
     /// the next send loads it again from what its journal holds (H23).
-    private func end(_ reason: HostError, openingFailed: (any Error)?) {
+    @inlinable
+    func end(_ reason: HostError, openingFailed: (any Error)?) {
         let (waiting, stopping, first) = lock.withLock { () -> ([(M.Event, Waiter<M>)], Run?, Bool) in
             var waiting: [(M.Event, Waiter<M>)] = []
             switch phase {
@@ -242,7 +257,8 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
         if let stopping { Task.detached { stopping.stop() } }
     }
 
-    private func resumeOpenWaiters() {
+    @inlinable
+    func resumeOpenWaiters() {
         let (waiters, result) = lock.withLock { () -> ([CheckedContinuation<Void, any Error>], Result<Void, any Error>?) in
             defer { openWaiters = [] }
             return (openWaiters, opening)
@@ -253,7 +269,8 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     // MARK: Parts
 
     /// Commits `part` through the host's writer and returns once it did (or throws its error).
-    private func commit(_ part: HostBatchPart, through host: MachineHost<M>) async throws {
+    @inlinable
+    func commit(_ part: HostBatchPart, through host: MachineHost<M>) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             host.pipeline.enqueue(part) { error in
                 if let error { continuation.resume(throwing: error) } else { continuation.resume() }
@@ -261,6 +278,7 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
         }
     }
 
+    @inlinable
     static func part(_ id: String, _ writes: JournalWrites, instance: HostedInstanceRow?) -> HostBatchPart {
         HostBatchPart(
             machine: id, records: writes.records, snapshot: writes.snapshot, deletedTimers: writes.deletedTimers,

@@ -16,6 +16,9 @@
 //   machine, and the host's claim of the id (D117) is held while it is in memory.
 // - Nothing of an instance is shown, and no send returns, before its record committed (H12).
 // - User code (reducers, feedbacks, `onState`) never runs on the writer's thread (H13).
+// - The per-event path (`send`, `HostedInstance`, `Waiter`) is `@inlinable`, so that it is
+//   specialized for the client's machine, as `DurableSystem`'s is: unspecialized, 8% of its CPU
+//   went to generic metadata lookups (Benchmarks/README.md, `host.sqlite.events_per_s`).
 //
 // Not built yet (Docs/Hosting.md, build order): timers as rows and their scheduler (step 6),
 // passivation (step 7), children (step 8), lifecycle, logs and metrics (step 9).
@@ -48,6 +51,12 @@ public struct Receipt<M: DurableMachine>: Sendable {
     public var sequence: Int64
     /// The state after the event.
     public var state: M.State
+
+    @inlinable
+    init(sequence: Int64, state: M.State) {
+        self.sequence = sequence
+        self.state = state
+    }
 }
 
 /// Why a host refused or could not carry out a call; each says what to do.
@@ -97,16 +106,16 @@ public enum HostError: Error, Equatable, CustomStringConvertible {
 
 /// Runs the instances of one durable machine `M` on one store, each by its id (Docs/Hosting.md).
 public final class MachineHost<M: DurableMachine>: Sendable {
-    let store: any HostJournalStore
-    let initial: @Sendable (String) -> M.State?
-    let feedbacks: @Sendable (String) -> [Feedback<M.State, M.Event>]
-    let onState: @Sendable (String, M.State) -> Void
-    let options: HostOptions
-    let owner = JournalOwner.next()
-    let pipeline: CommitPipeline
-    private let lock = NSLock()
-    private nonisolated(unsafe) var instances: [String: HostedInstance<M>] = [:]  // guarded by `lock`
-    private nonisolated(unsafe) var stopped = false  // guarded by `lock`
+    @usableFromInline let store: any HostJournalStore
+    @usableFromInline let initial: @Sendable (String) -> M.State?
+    @usableFromInline let feedbacks: @Sendable (String) -> [Feedback<M.State, M.Event>]
+    @usableFromInline let onState: @Sendable (String, M.State) -> Void
+    @usableFromInline let options: HostOptions
+    @usableFromInline let owner = JournalOwner.next()
+    @usableFromInline let pipeline: CommitPipeline
+    @usableFromInline let lock = NSLock()
+    @usableFromInline nonisolated(unsafe) var instances: [String: HostedInstance<M>] = [:]  // guarded by `lock`
+    @usableFromInline nonisolated(unsafe) var stopped = false  // guarded by `lock`
 
     /// A host of `M` on `store`.
     ///
@@ -136,6 +145,7 @@ public final class MachineHost<M: DurableMachine>: Sendable {
     /// from `initial(id)` when it has no journal (H2, H3); returns once the event is durable,
     /// with its sequence number and the state after it (H12). Cancelling the caller does not
     /// withdraw an accepted event (H9).
+    @inlinable
     public func send(_ event: M.Event, to id: String) async throws -> Receipt<M> {
         try Self.check(id)
         let instance = try instance(id)
@@ -146,6 +156,7 @@ public final class MachineHost<M: DurableMachine>: Sendable {
 
     /// Creates instance `id` in `initial`: its first snapshot committed before this returns (H4);
     /// throws `HostError.instanceExists` for an id with a journal.
+    @inlinable
     public func create(_ id: String, initial: M.State) async throws {
         try Self.check(id)
         if try await store.load(id).lastSequence != nil { throw HostError.instanceExists(id) }
@@ -182,11 +193,13 @@ public final class MachineHost<M: DurableMachine>: Sendable {
 
     // MARK: Instances
 
+    @inlinable
     static func check(_ id: String) throws {
         if id.isEmpty || id.contains("/") { throw HostError.invalidID(id) }
     }
 
     /// The state instance `id` starts in without a journal (H3).
+    @inlinable
     func initialState(of id: String, creating: M.State? = nil) throws -> M.State {
         guard let state = creating ?? initial(id) else { throw HostError.unknownInstance(id) }
         return state
@@ -194,6 +207,7 @@ public final class MachineHost<M: DurableMachine>: Sendable {
 
     /// The instance `id` in memory, loaded (or created in `creating`) by a task of its own when it
     /// is not.
+    @inlinable
     func instance(_ id: String, creating: M.State? = nil) throws -> HostedInstance<M> {
         try lock.withLock {
             if stopped { throw HostError.shuttingDown }
@@ -209,6 +223,7 @@ public final class MachineHost<M: DurableMachine>: Sendable {
     }
 
     /// `instance` left memory (it failed, or found nothing to load): the next send loads it again.
+    @inlinable
     func remove(_ instance: HostedInstance<M>) {
         lock.withLock {
             if instances[instance.id] === instance { instances[instance.id] = nil }
@@ -218,10 +233,15 @@ public final class MachineHost<M: DurableMachine>: Sendable {
 }
 
 /// Why an incarnation of an instance ended, once it did: what a send whose event it dropped is told.
+@usableFromInline
 final class Ending: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: HostError?
+    @usableFromInline let lock = NSLock()
+    @usableFromInline var stored: HostError?
 
+    @inlinable
+    init() {}
+
+    @inlinable
     var reason: HostError? {
         get { lock.withLock { stored } }
         set { lock.withLock { if stored == nil { stored = newValue } } }
@@ -231,12 +251,14 @@ final class Ending: @unchecked Sendable {
 /// A sender waiting for its event to be durable: answered once, with its receipt or an error; one
 /// released unanswered (its event dropped with the queue of an instance that stopped or finished)
 /// throws why its instance ended.
+@usableFromInline
 final class Waiter<M: DurableMachine>: @unchecked Sendable {
-    let id: String
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<Receipt<M>, any Error>?  // guarded by `lock`
-    private let ending: Ending
+    @usableFromInline let id: String
+    @usableFromInline let lock = NSLock()
+    @usableFromInline var continuation: CheckedContinuation<Receipt<M>, any Error>?  // guarded by `lock`
+    @usableFromInline let ending: Ending
 
+    @inlinable
     init(id: String, continuation: CheckedContinuation<Receipt<M>, any Error>, ending: Ending) {
         self.id = id
         self.continuation = continuation
@@ -244,6 +266,7 @@ final class Waiter<M: DurableMachine>: @unchecked Sendable {
     }
 
     /// Answers the sender, unless it was answered.
+    @inlinable
     func answer(_ result: Result<Receipt<M>, any Error>) {
         lock.withLock { continuation.take() }?.resume(with: result)
     }
