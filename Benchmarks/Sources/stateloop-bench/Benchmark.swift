@@ -35,6 +35,21 @@ func nanoseconds(per count: Int, in duration: Duration) -> Double {
     return total / Double(count)
 }
 
+/// The median of `STATELOOP_BENCH_RUNS` measurements (5 unless set).
+func medianOfRuns(_ measure: () -> Double) -> Double {
+    let runs = ProcessInfo.processInfo.environment["STATELOOP_BENCH_RUNS"].flatMap(Int.init) ?? 5
+    let values = (0..<max(1, runs)).map { _ in measure() }.sorted()
+    return values[values.count / 2]
+}
+
+/// `body` given a new folder under the system's temporary folder, removed once `body` returns.
+func withTemporaryFolder<T>(_ body: (URL) throws -> T) rethrows -> T {
+    let folder = FileManager.default.temporaryDirectory.appending(path: "stateloop-bench-\(UUID().uuidString)")
+    try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    return try body(folder)
+}
+
 /// Keeps the optimizer from deleting work whose result is otherwise unused.
 @inline(never)
 func blackHole<T>(_ value: T) {

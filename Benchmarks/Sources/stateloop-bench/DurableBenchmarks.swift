@@ -25,17 +25,13 @@ private func appendRate(_ durability: SQLiteJournalStore.Durability, batches: In
             return JournalRecord(sequence: sequence, event: event, stateAfter: event + event)
         }
     }
-    let runs = ProcessInfo.processInfo.environment["STATELOOP_BENCH_RUNS"].flatMap(Int.init) ?? 5
-    var rates: [Double] = []
-    for _ in 0..<runs {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "stateloop-bench-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try! SQLiteJournalStore(path: folder.appending(path: "journal.sqlite").path, durability: durability)
-        let start = ContinuousClock.now
-        for batch in records { try! store.append(batch, to: "bench") }
-        let elapsed = ContinuousClock.now - start
-        rates.append(1e9 / nanoseconds(per: batches * batchSize, in: elapsed))
+    return medianOfRuns {
+        withTemporaryFolder { folder in
+            let store = try! SQLiteJournalStore(path: folder.appending(path: "journal.sqlite").path, durability: durability)
+            let start = ContinuousClock.now
+            for batch in records { try! store.append(batch, to: "bench") }
+            let elapsed = ContinuousClock.now - start
+            return 1e9 / nanoseconds(per: batches * batchSize, in: elapsed)
+        }
     }
-    return rates.sorted()[rates.count / 2]
 }

@@ -79,30 +79,26 @@ private func plainTime(events: Int) -> Double {
 /// new temporary folder), from the first send until the last state is shown; the median of
 /// `STATELOOP_BENCH_RUNS` runs (5 unless set).
 private func durableTime(events: Int, open: (String) -> any JournalStore) -> Double {
-    let runs = ProcessInfo.processInfo.environment["STATELOOP_BENCH_RUNS"].flatMap(Int.init) ?? 5
-    var times: [Double] = []
-    for _ in 0..<runs {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "stateloop-bench-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let restored = DispatchSemaphore(value: 0)
-        let done = DispatchSemaphore(value: 0)
-        let system = Tally.durable(
-            id: "bench", store: open(folder.appending(path: "journal.sqlite").path), initial: .init(), feedbacks: [],
-            options: DurableOptions(snapshotEvery: 1_000_000),
-            onState: { state in
-                if state.count == 0 { restored.signal() }
-                if state.count == events { done.signal() }
-            })
-        restored.wait()
-        let start = ContinuousClock.now
-        for _ in 0..<events { system.send(.add(1)) }
-        done.wait()
-        let elapsed = ContinuousClock.now - start
-        system.stop()
-        times.append(nanoseconds(per: events, in: elapsed))
+    medianOfRuns {
+        withTemporaryFolder { folder in
+            let restored = DispatchSemaphore(value: 0)
+            let done = DispatchSemaphore(value: 0)
+            let system = Tally.durable(
+                id: "bench", store: open(folder.appending(path: "journal.sqlite").path), initial: .init(), feedbacks: [],
+                options: DurableOptions(snapshotEvery: 1_000_000),
+                onState: { state in
+                    if state.count == 0 { restored.signal() }
+                    if state.count == events { done.signal() }
+                })
+            restored.wait()
+            let start = ContinuousClock.now
+            for _ in 0..<events { system.send(.add(1)) }
+            done.wait()
+            let elapsed = ContinuousClock.now - start
+            system.stop()
+            return nanoseconds(per: events, in: elapsed)
+        }
     }
-    return times.sorted()[times.count / 2]
 }
 
 /// Events per second through a `MachineHost` on a new SQLite file (Docs/Hosting.md, "The
@@ -110,39 +106,35 @@ private func durableTime(events: Int, open: (String) -> any JournalStore) -> Dou
 /// `events` to instances drawn at random, each send awaited (returned once durable); the median of
 /// `STATELOOP_BENCH_RUNS` runs (5 unless set).
 private func hostRate(instances: Int, senders: Int, events: Int) -> Double {
-    let runs = ProcessInfo.processInfo.environment["STATELOOP_BENCH_RUNS"].flatMap(Int.init) ?? 5
-    var rates: [Double] = []
-    for _ in 0..<runs {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "stateloop-bench-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try! SQLiteJournalStore(path: folder.appending(path: "journal.sqlite").path, durability: .processCrash)
-        let host = MachineHost<Tally>(store: store, initial: { _ in .init() })
-        let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var elapsed = Duration.zero  // written by the task before `done`, read after
-        Task {
-            await withTaskGroup { group in
-                for instance in 0..<instances { group.addTask { _ = try! await host.send(.add(1), to: "i\(instance)") } }
-            }
-            let start = ContinuousClock.now
-            await withTaskGroup { group in
-                for _ in 0..<senders {
-                    group.addTask {
-                        var random = SystemRandomNumberGenerator()
-                        for _ in 0..<(events / senders) {
-                            _ = try! await host.send(.add(1), to: "i\(Int.random(in: 0..<instances, using: &random))")
+    medianOfRuns {
+        withTemporaryFolder { folder in
+            let store = try! SQLiteJournalStore(path: folder.appending(path: "journal.sqlite").path, durability: .processCrash)
+            let host = MachineHost<Tally>(store: store, initial: { _ in .init() })
+            let done = DispatchSemaphore(value: 0)
+            nonisolated(unsafe) var elapsed = Duration.zero  // written by the task before `done`, read after
+            Task {
+                await withTaskGroup { group in
+                    for instance in 0..<instances { group.addTask { _ = try! await host.send(.add(1), to: "i\(instance)") } }
+                }
+                let start = ContinuousClock.now
+                await withTaskGroup { group in
+                    for _ in 0..<senders {
+                        group.addTask {
+                            var random = SystemRandomNumberGenerator()
+                            for _ in 0..<(events / senders) {
+                                _ = try! await host.send(.add(1), to: "i\(Int.random(in: 0..<instances, using: &random))")
+                            }
                         }
                     }
                 }
+                elapsed = ContinuousClock.now - start
+                done.signal()
             }
-            elapsed = ContinuousClock.now - start
-            done.signal()
+            done.wait()
+            host.stop()
+            return 1e9 / nanoseconds(per: events / senders * senders, in: elapsed)
         }
-        done.wait()
-        host.stop()
-        rates.append(1e9 / nanoseconds(per: events / senders * senders, in: elapsed))
     }
-    return rates.sorted()[rates.count / 2]
 }
 
 /// Milliseconds from the start of a durable system until it shows its restored state, from a SQLite
