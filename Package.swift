@@ -73,7 +73,11 @@ let package = Package(
 
         // Durable machines: the journal stores (`JournalStore`, `SQLiteJournalStore`,
         // `InMemoryJournalStore`) and `DurableSystem`, a system that journals and resumes.
-        .target(name: "StateLoopDurable", dependencies: ["CSQLite", "StateLoop"]),
+        // DequeModule: the host's commit queue; HeapModule: its scheduler's window of timer rows.
+        .target(name: "StateLoopDurable", dependencies: [
+            "CSQLite", "StateLoop",
+            .product(name: "DequeModule", package: "swift-collections"), .product(name: "HeapModule", package: "swift-collections"),
+        ]),
 
         // Attaches running systems to `stateloop inspect`: a thread of its own, POSIX sockets, a
         // minimal WebSocket client (Docs/Inspector.md I1-I29). The runtime only: no networking library.

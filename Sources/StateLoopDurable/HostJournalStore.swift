@@ -126,6 +126,9 @@ public struct HostBatchPart: Sendable, Equatable {
     public var records: [JournalRecord]
     /// A snapshot written with them (its first, H3, or a due one, H25), after the records.
     public var snapshot: JournalSnapshot?
+    /// Whether every timer row the instance had goes first: a load's opening, which writes its
+    /// rows again from its restored bookkeeping (H38), so that no row outlives the journal's word.
+    public var replacesTimers: Bool
     /// The rows of the timers the part's steps disarmed or fired, by their events (H26, H33).
     public var deletedTimers: [[UInt8]]
     /// The rows of the timers they armed, written after the deletions, replacing a row of the
@@ -136,12 +139,13 @@ public struct HostBatchPart: Sendable, Equatable {
 
     /// The part of `machine`.
     public init(
-        machine: String, records: [JournalRecord] = [], snapshot: JournalSnapshot? = nil,
+        machine: String, records: [JournalRecord] = [], snapshot: JournalSnapshot? = nil, replacesTimers: Bool = false,
         deletedTimers: [[UInt8]] = [], armedTimers: [HostTimer] = [], instance: HostedInstanceRow? = nil
     ) {
         self.machine = machine
         self.records = records
         self.snapshot = snapshot
+        self.replacesTimers = replacesTimers
         self.deletedTimers = deletedTimers
         self.armedTimers = armedTimers
         self.instance = instance

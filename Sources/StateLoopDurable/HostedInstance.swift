@@ -10,6 +10,12 @@
 //   queues each step's writes in the order it reduced them, so the writer commits them in order.
 // - A sender is answered once: by its record's commit, or, when its event is dropped unreduced
 //   (the instance stopped or finished), by the waiter's release with the instance's end reason.
+// - A timer row's delivery is taken only while its timer is armed, unfired and due in the state
+//   it follows (H31), and once: while one is in the system's queue, a step that fires or disarms
+//   its timer makes it stale, and a second delivery of the same row is dropped.
+// - `writing` orders the steps' writes: a step and the queueing of its writes happen under it, so
+//   the writer gets them in the order they were numbered, whichever thread made them (the drainer,
+//   a one-shot run's task, a rewrite of the rows).
 
 import Foundation
 import StateLoop
@@ -20,10 +26,30 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
 
     @usableFromInline
     enum Phase {
-        case loading([(M.Event, Waiter<M>)])
-        case flushing([(M.Event, Waiter<M>)])
+        case loading([Delivery])
+        case flushing([Delivery])
         case running
         case ended(HostError)
+    }
+
+    /// An event for the instance: a send from outside, or a timer row's event from the scheduler.
+    @usableFromInline
+    enum Delivery {
+        case sent(M.Event, Waiter<M>)
+        case timer(M.Event, TimerDelivery)
+    }
+
+    /// A timer row's delivery in the system's queue: its event's bytes (its row's key) and its token.
+    @usableFromInline
+    struct TimerInQueue {
+        @usableFromInline let bytes: [UInt8]
+        @usableFromInline let token: SentToken
+
+        @inlinable
+        init(bytes: [UInt8], token: SentToken) {
+            self.bytes = bytes
+            self.token = token
+        }
     }
 
     @usableFromInline let id: String
@@ -31,6 +57,8 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     @usableFromInline let ending = Ending()
     @usableFromInline weak var host: MachineHost<M>?
     @usableFromInline let lock = NSLock()
+    /// Held while a step is taken and its writes queued (the order of the writes).
+    @usableFromInline let writing = NSLock()
     // Guarded by `lock`.
     @usableFromInline var phase = Phase.loading([])
     @usableFromInline var run: Run?
@@ -39,6 +67,7 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     @usableFromInline var durable: M.State?
     @usableFromInline var opening: Result<Void, any Error>?
     @usableFromInline var openWaiters: [CheckedContinuation<Void, any Error>] = []
+    @usableFromInline var timersInQueue: [TimerInQueue] = []
 
     @inlinable
     init(id: String, host: MachineHost<M>) {
@@ -63,23 +92,68 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     /// before it (H2, H5); to an ended instance it fails with why it ended.
     @inlinable
     func accept(_ event: M.Event, _ waiter: Waiter<M>) {
+        take(.sent(event, waiter))
+    }
+
+    /// A timer row's event, from the scheduler (H30): taken as a send is, and reduced only while
+    /// its timer is armed, unfired and due in the state it follows (H31).
+    @inlinable
+    func deliver(timer event: M.Event, _ delivery: TimerDelivery) {
+        take(.timer(event, delivery))
+    }
+
+    @inlinable
+    func take(_ delivery: Delivery) {
         lock.lock()
         switch phase {
         case .loading(var waiting):
-            waiting.append((event, waiter))
+            waiting.append(delivery)
             phase = .loading(waiting)
             lock.unlock()
         case .flushing(var waiting):
-            waiting.append((event, waiter))
+            waiting.append(delivery)
             phase = .flushing(waiting)
             lock.unlock()
         case .running:
             let run = run
+            let token = tokenLocked(delivery)
             lock.unlock()
-            run?.send(event, token: SentToken(waiter: waiter))
+            send(delivery, token, into: run)
         case .ended(let reason):
             lock.unlock()
-            waiter.answer(.failure(reason))
+            switch delivery {
+            case .sent(_, let waiter): waiter.answer(.failure(reason))
+            case .timer(_, let timer): timer.answer(reason)
+            }
+        }
+    }
+
+    /// The token `delivery`'s event goes into the system with; `nil` for a timer's delivery that
+    /// is not taken: its timer is not armed, has fired or is not due in the last state stepped, or
+    /// a delivery of it is already queued (H31).
+    @inlinable
+    func tokenLocked(_ delivery: Delivery) -> SentToken? {
+        switch delivery {
+        case .sent(_, let waiter):
+            return SentToken(waiter: waiter)
+        case .timer(let event, let timer):
+            guard let steps, let host, let deadline = steps.deadline(ofArmed: event), deadline <= host.options.clock.now() else { return nil }
+            let bytes = JournalSteps<M>.bytes(of: event)
+            guard !timersInQueue.contains(where: { $0.bytes == bytes }) else { return nil }
+            let token = SentToken(waiter: timer)
+            timersInQueue.append(TimerInQueue(bytes: bytes, token: token))
+            return token
+        }
+    }
+
+    /// Sends `delivery`'s event into `run` with `token`, or answers a timer's delivery that was
+    /// not taken (nothing to do: its row went with the step that fired or disarmed it).
+    @inlinable
+    func send(_ delivery: Delivery, _ token: SentToken?, into run: Run?) {
+        switch delivery {
+        case .sent(let event, _): if let token { run?.send(event, token: token) }
+        case .timer(let event, let timer):
+            if let token { run?.send(event, token: token) } else { timer.answer(retry: false) }
         }
     }
 
@@ -108,7 +182,7 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
             if let other = try host.store.claim(id, for: host.owner) { throw HostError.claimed(id, by: other) }
             let recovery = try await host.store.load(id)
             if creating != nil, recovery.lastSequence != nil { throw HostError.instanceExists(id) }
-            let now = host.options.wallClock.now()
+            let now = host.options.clock.now()
             let restored = try RestoredMachine<M>(id, recovery: recovery, initial: try host.initialState(of: id, creating: creating), now: now)
             if M.isDone(restored.state) { throw HostError.finished(id) }
             var steps = JournalSteps(restored, snapshotEvery: host.options.snapshotEvery, tracksTimerRows: true)
@@ -140,7 +214,7 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     /// in order, then lets sends go to it directly.
     @inlinable
     func flush(into run: Run) {
-        let flushing = lock.withLock { () -> [(M.Event, Waiter<M>)]? in
+        let flushing = lock.withLock { () -> [Delivery]? in
             // Ended while it loaded (the host stopped): the system it started stops at once.
             if case .ended = phase { return nil }
             self.run = run
@@ -155,7 +229,7 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
         }
         resumeOpenWaiters()
         while true {
-            for (event, waiter) in waiting { run.send(event, token: SentToken(waiter: waiter)) }
+            for delivery in waiting { send(delivery, lock.withLock { tokenLocked(delivery) }, into: run) }
             waiting = lock.withLock {
                 guard case .flushing(let more) = phase else { return [] }
                 if more.isEmpty { phase = .running }
@@ -173,11 +247,16 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     @inlinable
     func record(_ event: M.Event, _ run: EffectRun?, _ stateAfter: M.State) -> RecordOutcome {
         guard let host else { return .refused }
-        let waiter = (run as? SentToken)?.waiter as? Waiter<M>
-        let now = host.options.wallClock.now()
+        let token = run as? SentToken
+        let waiter = token?.waiter as? Waiter<M>
+        let timer = waiter == nil ? token?.waiter as? TimerDelivery : nil
+        let now = host.options.clock.now()
+        writing.lock()
+        defer { writing.unlock() }
         let step = lock.withLock { () -> (JournalWrites, Int64)? in
             guard steps != nil else { return nil }
             let writes = steps!.step(event, origin: EventOrigin(run), to: stateAfter, at: now)
+            if !timersInQueue.isEmpty { dequeueTimers(writes.deletedTimers, reduced: token) }
             return (writes, steps!.sequence)
         }
         guard let (writes, sequence) = step else { return .refused }
@@ -190,6 +269,7 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
             if let error {
                 let failure = HostError.notDurable(id, reason: "\(error)")
                 waiter?.answer(.failure(failure))
+                timer?.answer(failure)
                 end(failure, openingFailed: nil)
                 return
             }
@@ -198,16 +278,47 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
                 return self.run
             }?.durable(1)
             waiter?.answer(.success(Receipt(sequence: sequence, state: stateAfter)))
+            timer?.answer(retry: false)
         }
         return .pending
+    }
+
+    /// A step fired or disarmed the timers of `rows`: their deliveries still queued are stale
+    /// (dropped unreduced, H31), but for the one it reduced. On the drainer, under `lock`.
+    @inlinable
+    func dequeueTimers(_ rows: [[UInt8]], reduced: SentToken?) {
+        for bytes in rows {
+            guard let index = timersInQueue.firstIndex(where: { $0.bytes == bytes }) else { continue }
+            let queued = timersInQueue.remove(at: index)
+            if queued.token !== reduced { queued.token.makeStale() }
+        }
     }
 
     /// A one-shot run returned nothing: its record joins the next transaction (D37).
     @inlinable
     func runReturnedNothing(_ key: Int) {
         guard let host else { return }
-        let now = host.options.wallClock.now()
+        let now = host.options.clock.now()
+        writing.lock()
+        defer { writing.unlock() }
         guard let writes = lock.withLock({ steps == nil ? nil : steps!.runReturnedNothing(key, at: now) }) else { return }
+        host.pipeline.enqueue(Self.part(id, writes, instance: nil)) { [weak self] error in
+            if let error, let self { end(.notDurable(id, reason: "\(error)"), openingFailed: nil) }
+        }
+    }
+
+    /// A row of the instance was found damaged (H37): every row is written again from its
+    /// bookkeeping (H38), unless it still loads (its opening writes them).
+    @inlinable
+    func rewriteTimerRows() {
+        guard let host else { return }
+        writing.lock()
+        defer { writing.unlock() }
+        let writes = lock.withLock { () -> JournalWrites? in
+            guard case .running = phase, steps != nil else { return nil }
+            return steps!.allTimerRows()
+        }
+        guard let writes else { return }
         host.pipeline.enqueue(Self.part(id, writes, instance: nil)) { [weak self] error in
             if let error, let self { end(.notDurable(id, reason: "\(error)"), openingFailed: nil) }
         }
@@ -238,8 +349,8 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     /// the next send loads it again from what its journal holds (H23).
     @inlinable
     func end(_ reason: HostError, openingFailed: (any Error)?) {
-        let (waiting, stopping, first) = lock.withLock { () -> ([(M.Event, Waiter<M>)], Run?, Bool) in
-            var waiting: [(M.Event, Waiter<M>)] = []
+        let (waiting, stopping, first) = lock.withLock { () -> ([Delivery], Run?, Bool) in
+            var waiting: [Delivery] = []
             switch phase {
             case .ended: return ([], nil, false)
             case .loading(let queued), .flushing(let queued): waiting = queued
@@ -247,12 +358,18 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
             }
             phase = .ended(reason)
             ending.reason = reason
+            timersInQueue = []
             if opening == nil { opening = .failure(openingFailed ?? reason) }
             return (waiting, self.run, true)
         }
         guard first else { return }
         resumeOpenWaiters()
-        for (_, waiter) in waiting { waiter.answer(.failure(reason)) }
+        for delivery in waiting {
+            switch delivery {
+            case .sent(_, let waiter): waiter.answer(.failure(reason))
+            case .timer(_, let timer): timer.answer(reason)
+            }
+        }
         host?.remove(self)
         if let stopping { Task.detached { stopping.stop() } }
     }
@@ -281,7 +398,54 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     @inlinable
     static func part(_ id: String, _ writes: JournalWrites, instance: HostedInstanceRow?) -> HostBatchPart {
         HostBatchPart(
-            machine: id, records: writes.records, snapshot: writes.snapshot, deletedTimers: writes.deletedTimers,
+            machine: id, records: writes.records, snapshot: writes.snapshot, replacesTimers: writes.replacesTimers,
+            deletedTimers: writes.deletedTimers,
             armedTimers: writes.armedTimers, instance: instance)
+    }
+}
+
+/// A timer row's delivery from the scheduler: answered once, when its event's record committed
+/// (or was not taken: nothing to do) or its instance could not take it (the scheduler tries the row
+/// again after a back-off, H39); one released unanswered (its event dropped with the queue of an
+/// instance that ended, or stale) answers by why its instance ended.
+@usableFromInline
+final class TimerDelivery: @unchecked Sendable {
+    @usableFromInline let ending: Ending
+    @usableFromInline let lock = NSLock()
+    @usableFromInline var ended: (@Sendable (_ retry: Bool) -> Void)?  // guarded by `lock`
+
+    @inlinable
+    init(ending: Ending, ended: @escaping @Sendable (_ retry: Bool) -> Void) {
+        self.ending = ending
+        self.ended = ended
+    }
+
+    /// Tells the scheduler the delivery ended: `retry` when the row must be tried again.
+    @inlinable
+    func answer(retry: Bool) {
+        lock.withLock { ended.take() }?(retry)
+    }
+
+    /// The instance could not take the delivery for `reason`.
+    @inlinable
+    func answer(_ reason: HostError) {
+        answer(retry: reason.retriesTimer)
+    }
+
+    deinit {
+        ended?(ending.reason?.retriesTimer ?? false)
+    }
+}
+
+extension HostError {
+    /// Whether a timer's delivery that failed for this is tried again (H39): its instance could
+    /// not be loaded or its record committed, or another process held it; not when it finished or
+    /// the host stops.
+    @inlinable
+    var retriesTimer: Bool {
+        switch self {
+        case .notDurable, .loadFailed, .claimed: true
+        case .invalidID, .unknownInstance, .instanceExists, .finished, .shuttingDown: false
+        }
     }
 }

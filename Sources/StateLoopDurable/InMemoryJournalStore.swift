@@ -54,6 +54,7 @@ public final class InMemoryJournalStore: HostJournalStore, @unchecked Sendable {
             }
             if !part.records.isEmpty { journals[part.machine, default: Journal()].records.append(contentsOf: part.records) }
             if let snapshot = part.snapshot { keepLocked(snapshot, of: part.machine) }
+            if part.replacesTimers { timers[part.machine] = nil }
             for event in part.deletedTimers { timers[part.machine]?[event] = nil }
             for timer in part.armedTimers { timers[part.machine, default: [:]][timer.event] = timer }
             if timers[part.machine]?.isEmpty == true { timers[part.machine] = nil }

@@ -20,6 +20,9 @@ struct JournalWrites: Equatable {
     @usableFromInline var records: [JournalRecord] = []
     /// A snapshot, written after the records: a new machine's first (D34) or a due one (H25).
     @usableFromInline var snapshot: JournalSnapshot?
+    /// Whether the instance's timer rows all go before `armedTimers` are written: its opening
+    /// writes them again from the restored bookkeeping (H38).
+    @usableFromInline var replacesTimers = false
     /// The events (their `JournalCodable` bytes) of the timer rows that go: fired or disarmed.
     @usableFromInline var deletedTimers: [[UInt8]] = []
     /// The timer rows armed, written after the deletions.
@@ -62,7 +65,8 @@ struct JournalSteps<M: DurableMachine> {
     /// What the journal writes when it opens at `now`: a machine never written gets its first
     /// snapshot (its initial state, sequence 0), so that its journal does not depend on the
     /// `initial` of a later start; a restored one records its runs that must not run again as
-    /// finished (D46). A host's instance also writes the rows of every armed timer (H26, H38).
+    /// finished (D46). A host's instance also writes the rows of every armed timer in place of
+    /// the rows it had (H26, H38).
     @inlinable
     mutating func opening(at now: Int64) -> JournalWrites {
         var writes = JournalWrites()
@@ -75,9 +79,31 @@ struct JournalSteps<M: DurableMachine> {
             }
         }
         if tracksTimerRows {
-            writes.armedTimers = book.armedTimers(in: state).compactMap { row(of: $0) }
+            let rows = allTimerRows()
+            writes.replacesTimers = rows.replacesTimers
+            writes.armedTimers = rows.armedTimers
         }
         return writes
+    }
+
+    /// The rows of every armed timer, in place of the rows the instance has (H38): what its
+    /// opening writes, and what replaces a row found damaged while it runs (H37).
+    @inlinable
+    mutating func allTimerRows() -> JournalWrites {
+        var writes = JournalWrites()
+        writes.replacesTimers = true
+        writes.armedTimers = book.armedTimers(in: state).compactMap { row(of: $0) }
+        return writes
+    }
+
+    /// When the timer that sends `event` falls due, while it is armed and has not fired in the
+    /// last state; `nil` otherwise (a delivery of its row is then dropped, H31).
+    @inlinable
+    func deadline(ofArmed event: M.Event) -> Int64? {
+        guard let timer = book.timers.first(where: { $0.event == event && !$0.fired }),
+              let delay = DurableBookkeeping<M>.armed(in: state).first(where: { $0.event == event })?.delay
+        else { return nil }
+        return Self.deadline(armedAt: timer.armedAt, delay: delay)
     }
 
     /// The write-ahead of `event`, from `origin`, reduced at `now` to `stateAfter` (D30): its

@@ -10,6 +10,10 @@
 //                          ▲                                                       │
 //           durable(1): show the state, start its effects,                         ▼
 //           resume the sender with its receipt ◄──────────────── one transaction of many parts
+//                                                                                  │
+//           TimerScheduler: the window of the earliest rows ◄── rows armed, deleted ┘
+//               └─ a due row ─► deliver(timer:) to its instance, loading it (H30); taken only
+//                               while its timer is armed and unfired (H31)
 //
 // Invariants:
 // - One `HostedInstance` per id in memory, made under `lock`; it is the only way to reach its
@@ -20,8 +24,8 @@
 //   specialized for the client's machine, as `DurableSystem`'s is: unspecialized, 8% of its CPU
 //   went to generic metadata lookups (Benchmarks/README.md, `host.sqlite.events_per_s`).
 //
-// Not built yet (Docs/Hosting.md, build order): timers as rows and their scheduler (step 6),
-// passivation (step 7), children (step 8), lifecycle, logs and metrics (step 9).
+// Not built yet (Docs/Hosting.md, build order): passivation (step 7), children (step 8),
+// lifecycle, logs and metrics (step 9).
 
 import Foundation
 import StateLoop
@@ -34,14 +38,23 @@ public struct HostOptions: Sendable {
     public var commitMaxDelay: Duration
     /// A snapshot is written once this many records follow the latest (D34, H25).
     public var snapshotEvery: Int
-    /// The wall clock each record is stamped with (D38).
-    public var wallClock: WallClock
+    /// The wall clock each record is stamped with and the timer rows fall due by (D38, H36).
+    public var clock: any HostClock
+    /// The most timer rows the scheduler holds in memory (H35).
+    public var timerWindow: Int
+    /// The most instances the scheduler loads at once to deliver their timers (H11).
+    public var maxConcurrentLoads: Int
 
-    public init(commitBatchSize: Int = 1_000, commitMaxDelay: Duration = .zero, snapshotEvery: Int = 1_000, wallClock: WallClock = .system) {
+    public init(
+        commitBatchSize: Int = 1_000, commitMaxDelay: Duration = .zero, snapshotEvery: Int = 1_000,
+        clock: any HostClock = .system, timerWindow: Int = 10_000, maxConcurrentLoads: Int = 4
+    ) {
         self.commitBatchSize = max(1, commitBatchSize)
         self.commitMaxDelay = commitMaxDelay
         self.snapshotEvery = max(1, snapshotEvery)
-        self.wallClock = wallClock
+        self.clock = clock
+        self.timerWindow = max(1, timerWindow)
+        self.maxConcurrentLoads = max(1, maxConcurrentLoads)
     }
 }
 
@@ -113,6 +126,7 @@ public final class MachineHost<M: DurableMachine>: Sendable {
     @usableFromInline let options: HostOptions
     @usableFromInline let owner = JournalOwner.next()
     @usableFromInline let pipeline: CommitPipeline
+    @usableFromInline let scheduler: TimerScheduler
     @usableFromInline let lock = NSLock()
     @usableFromInline nonisolated(unsafe) var instances: [String: HostedInstance<M>] = [:]  // guarded by `lock`
     @usableFromInline nonisolated(unsafe) var stopped = false  // guarded by `lock`
@@ -136,9 +150,21 @@ public final class MachineHost<M: DurableMachine>: Sendable {
         self.feedbacks = feedbacks
         self.options = options
         self.onState = onState
+        let scheduler = TimerScheduler(
+            store: store, clock: options.clock,
+            settings: .init(window: options.timerWindow, concurrentDeliveries: options.maxConcurrentLoads))
+        self.scheduler = scheduler
         pipeline = CommitPipeline(
             settings: .init(batchSize: options.commitBatchSize, maxDelay: options.commitMaxDelay),
-            commit: { store.commit($0) })
+            commit: { batch in
+                let failed = store.commit(batch)
+                scheduler.committed(batch, failed: failed)
+                return failed
+            })
+        scheduler.start { [weak self] row, ended in
+            guard let self else { return ended(false) }
+            await deliverTimer(row, ended: ended)
+        }
     }
 
     /// Delivers `event` to instance `id`, recovering it when it is not in memory and creating it
@@ -171,7 +197,7 @@ public final class MachineHost<M: DurableMachine>: Sendable {
         if let instance = lock.withLock({ instances[id] }), let durable = instance.durableState { return durable }
         let recovery = try await store.load(id)
         guard recovery.lastSequence != nil else { return nil }
-        return try RestoredMachine<M>(id, recovery: recovery, initial: try initialState(of: id), now: options.wallClock.now()).state
+        return try RestoredMachine<M>(id, recovery: recovery, initial: try initialState(of: id), now: options.clock.now()).state
     }
 
     deinit {
@@ -186,6 +212,7 @@ public final class MachineHost<M: DurableMachine>: Sendable {
             defer { instances = [:] }
             return Array(instances.values)
         }
+        scheduler.stop()
         for instance in running { instance.stop() }
         pipeline.close()
         for instance in running { try? store.release(instance.id, by: owner) }
@@ -220,6 +247,24 @@ public final class MachineHost<M: DurableMachine>: Sendable {
             Task { await made.load(creating: creating) }
             return made
         }
+    }
+
+    /// Delivers a due timer row's event to its instance, loading it when it is not in memory
+    /// (H30); returns once the instance took it. A row whose checksum fails, or whose event this
+    /// machine cannot read, is not delivered: its instance writes its rows again from its journal
+    /// (H37, H38), loaded for it when it is not in memory.
+    func deliverTimer(_ row: CheckedRow<TimerRow>, ended: @escaping @Sendable (_ retry: Bool) -> Void) async {
+        let id = row.row.machine
+        // A child machine's rows are its parent's to deliver (Docs/Hosting.md, step 8).
+        guard (try? Self.check(id)) != nil, let instance = try? instance(id) else { return ended(false) }
+        var reader = JournalReader(row.row.timer.event)
+        if row.checksumMatches, let event = try? reader.read(M.Event.self), reader.isAtEnd {
+            instance.deliver(timer: event, TimerDelivery(ending: instance.ending, ended: ended))
+        } else {
+            instance.rewriteTimerRows()
+            ended(false)
+        }
+        try? await instance.opened()
     }
 
     /// `instance` left memory (it failed, or found nothing to load): the next send loads it again.

@@ -162,10 +162,15 @@ extension SQLiteJournalStore: HostJournalStore {
 
     /// Writes one part inside the savepoint the caller holds: its records first (so that a due
     /// snapshot of its last record follows them, H25), then its snapshot, its timer rows deleted
-    /// and armed, and its instance row.
+    /// (all of them first for a part that replaces them, H38) and armed, and its instance row.
     private func applyLocked(_ part: HostBatchPart) throws(JournalError) {
         if !part.records.isEmpty { try appendLocked(part.records, to: part.machine) }
         if let snapshot = part.snapshot { try writeSnapshotLocked(snapshot, of: part.machine) }
+        if part.replacesTimers {
+            defer { sqlite3_reset(deleteTimers) }
+            try bind(part.machine, 1, deleteTimers)
+            _ = try step(deleteTimers)
+        }
         for event in part.deletedTimers {
             defer { sqlite3_reset(deleteTimer) }
             try bind(part.machine, 1, deleteTimer)

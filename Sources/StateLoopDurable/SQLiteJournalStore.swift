@@ -46,6 +46,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     let rollbackToSavepoint: OpaquePointer
     let insertTimer: OpaquePointer
     let deleteTimer: OpaquePointer
+    let deleteTimers: OpaquePointer
     let selectDueTimers: OpaquePointer
     let selectDueTimersAfter: OpaquePointer
     let insertInstance: OpaquePointer
@@ -134,6 +135,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
             rollbackToSavepoint = try prepare("ROLLBACK TO part")
             insertTimer = try prepare("INSERT OR REPLACE INTO host_timer (machine, event, deadline, armed, crc) VALUES (?1, ?2, ?3, ?4, ?5)")
             deleteTimer = try prepare("DELETE FROM host_timer WHERE machine = ?1 AND event = ?2")
+            deleteTimers = try prepare("DELETE FROM host_timer WHERE machine = ?1")
             // The order of host_timer_due (its table's key, machine and event, ends each entry).
             let due = "SELECT machine, event, deadline, armed, crc FROM host_timer WHERE deadline <= ?1"
             let order = "ORDER BY deadline, machine, armed, event LIMIT ?2"
@@ -159,7 +161,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
         for statement in [
             insertRecord, insertSnapshot, selectSnapshot, selectRecords, selectLast, selectOwner, insertOwner, deleteOwner,
             begin, beginRead, commit, rollback, savepoint, releaseSavepoint, rollbackToSavepoint, insertTimer, deleteTimer,
-            selectDueTimers, selectDueTimersAfter, insertInstance, selectInstance, selectHostOwner, insertHostOwner, deleteHostOwner,
+            deleteTimers, selectDueTimers, selectDueTimersAfter, insertInstance, selectInstance, selectHostOwner, insertHostOwner, deleteHostOwner,
         ] {
             sqlite3_finalize(statement)
         }

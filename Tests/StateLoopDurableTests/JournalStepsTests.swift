@@ -117,6 +117,7 @@ enum Alarms: TestMachine {
     ) throws {
         if !writes.records.isEmpty { try store.append(writes.records, to: "i") }
         if let snapshot = writes.snapshot { store.writeSnapshot(snapshot, of: "i") }
+        if writes.replacesTimers { rows = [:] }
         for event in writes.deletedTimers {
             #expect(rows.removeValue(forKey: event) != nil || rowless.contains(event), "a deleted row that was not there")
         }

@@ -18,11 +18,31 @@ enum Ledger: TestMachine {
     static func isDone(_ state: [Int]) -> Bool { state.last == -1 }
 }
 
-/// A store whose commits can be held at a gate, delegating everything to an in-memory store.
+/// A store whose commits can be held at a gate, and whose parts and loads can be made to fail,
+/// delegating everything else to an in-memory store.
 final class GatedStore: HostJournalStore, @unchecked Sendable {
-    let inner = InMemoryJournalStore()
+    let inner: InMemoryJournalStore
     private let lock = NSLock()
     private var gate: DispatchSemaphore?
+    /// The parts refused (each once it matched), and the ids whose loads fail.
+    private var refusing: (@Sendable (HostBatchPart) -> Bool)?
+    private var failingLoads: Set<String> = []
+    private var loadCounts: [String: Int] = [:]
+
+    init(_ inner: InMemoryJournalStore = InMemoryJournalStore()) {
+        self.inner = inner
+    }
+
+    /// The next part for which `matches` holds is refused with a database error.
+    func refuseNext(_ matches: @escaping @Sendable (HostBatchPart) -> Bool) { lock.withLock { refusing = matches } }
+    /// Loads of `id` fail with a database error (`false`: they read again).
+    func failLoads(of id: String, _ failing: Bool = true) {
+        lock.withLock {
+            if failing { failingLoads.insert(id) } else { failingLoads.remove(id) }
+        }
+    }
+    /// How many times `id` was loaded.
+    func loads(of id: String) -> Int { lock.withLock { loadCounts[id, default: 0] } }
 
     /// Commits wait from now until `open()`.
     func close() { lock.withLock { gate = DispatchSemaphore(value: 0) } }
@@ -41,7 +61,16 @@ final class GatedStore: HostJournalStore, @unchecked Sendable {
             gate.wait()
             gate.signal()
         }
-        return inner.commit(batch)
+        let refused = lock.withLock { () -> String? in
+            guard let refusing, let part = batch.parts.first(where: refusing) else { return nil }
+            self.refusing = nil
+            return part.machine
+        }
+        guard let refused else { return inner.commit(batch) }
+        let error = JournalError.database(code: 13, message: "database or disk is full")
+        var failed = inner.commit(HostBatch(parts: batch.parts.filter { $0.machine != refused }))
+        failed[refused] = error
+        return failed
     }
 
     func append(_ records: [JournalRecord], to machine: String) throws(JournalError) { try inner.append(records, to: machine) }
@@ -54,7 +83,14 @@ final class GatedStore: HostJournalStore, @unchecked Sendable {
         inner.dueTimers(through: deadline, after: cursor, limit: limit)
     }
     func hostedInstance(_ machine: String) throws(JournalError) -> CheckedRow<HostedInstanceRow>? { inner.hostedInstance(machine) }
-    func load(_ machine: String) throws(JournalError) -> JournalRecovery { inner.load(machine) }
+    func load(_ machine: String) throws(JournalError) -> JournalRecovery {
+        let fails = lock.withLock { () -> Bool in
+            loadCounts[machine, default: 0] += 1
+            return failingLoads.contains(machine)
+        }
+        if fails { throw .database(code: 10, message: "disk I/O error") }
+        return inner.load(machine)
+    }
     func instances(_ kind: HostedInstanceKind, after machine: String?, limit: Int) throws(JournalError) -> [String] {
         inner.instances(kind, after: machine, limit: limit)
     }
@@ -288,7 +324,7 @@ let fixedClock = WallClock { 1_700_000_000_000_000_000 }
             let store = InMemoryJournalStore()
             let host = MachineHost<Ledger>(
                 store: store, initial: { _ in [] },
-                options: HostOptions(commitBatchSize: batch, commitMaxDelay: delay, snapshotEvery: 7, wallClock: fixedClock))
+                options: HostOptions(commitBatchSize: batch, commitMaxDelay: delay, snapshotEvery: 7, clock: ManualHostClock(start: fixedClock.now())))
             for event in events { _ = try await host.send(event, to: "m") }
             #expect(store.recover("m") == expected, "batch \(batch), wait \(delay)")
             host.stop()

@@ -76,6 +76,14 @@ package final class SentToken: EffectRun, @unchecked Sendable {
         self.waiter = waiter
         super.init()
     }
+
+    /// Makes the event stale: it is dropped unreduced when it is dequeued, as a cancelled run's
+    /// event is (a host's timer delivery whose timer a step before it fired or disarmed, H31).
+    /// On the draining thread only, as every change of `isCurrent`.
+    @inlinable
+    package func makeStale() {
+        isCurrent = false
+    }
 }
 
 /// What the loops of a restored instance take from the journal: how long each armed timer has
