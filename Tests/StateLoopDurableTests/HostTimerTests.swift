@@ -180,10 +180,17 @@ enum Bells: TestMachine {
         _ = try await host.send(.arm(id: 3, seconds: 10), to: "b")
         let gate = DispatchSemaphore(value: 0)
         Bells.gates.update { $0[3] = gate }
-        let held = Task { try await host.send(.hold(id: 3), to: "b") }
+        let instance = try #require(host.lock.withLock { host.instances["b"] })
+        // Sent from a thread of its own, which becomes the drainer and waits at the gate there:
+        // a wait on a thread of the cooperative pool (two on this machine) would starve every
+        // test running beside this one.
+        let held = Task {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Receipt<Bells>, any Error>) in
+                Thread { instance.accept(.hold(id: 3), Waiter(id: "b", continuation: continuation, ending: instance.ending)) }.start()
+            }
+        }
         _ = await eventually { Bells.holding.value.contains(3) ? true : nil }
         clock.advance(by: .seconds(10))
-        let instance = try #require(host.lock.withLock { host.instances["b"] })
         #expect(await eventually { instance.lock.withLock { instance.timersInQueue.count == 1 ? true : nil } } == true)
         gate.signal()
         _ = try await held.value
