@@ -70,8 +70,7 @@ public final class ManualHostClock: HostClock, @unchecked Sendable {
 
     /// Moves the clock forward by `duration` and wakes the sleepers it brings due.
     public func advance(by duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        let nanoseconds = duration.hostNanoseconds
         move { $0 &+ nanoseconds }
     }
 
@@ -114,5 +113,15 @@ public final class ManualHostClock: HostClock, @unchecked Sendable {
             return Array(due.values)
         }
         for sleeper in woken { sleeper.continuation.resume() }
+    }
+}
+
+extension Duration {
+    /// The duration in nanoseconds, the unit of a host's clock; `Int64.max` for one too long for it.
+    var hostNanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (nanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (sum, pastMax) = nanoseconds.addingReportingOverflow(attoseconds / 1_000_000_000)
+        return overflow || pastMax ? .max : sum
     }
 }

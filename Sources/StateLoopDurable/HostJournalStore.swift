@@ -136,11 +136,15 @@ public struct HostBatchPart: Sendable, Equatable {
     public var armedTimers: [HostTimer]
     /// The instance's row, when the steps changed it (H3, H46, H48).
     public var instance: HostedInstanceRow?
+    /// The owner whose claim of the instance (D117) goes with the part, when it holds it: a
+    /// passivation's (H42).
+    public var releasedBy: JournalOwner?
 
     /// The part of `machine`.
     public init(
         machine: String, records: [JournalRecord] = [], snapshot: JournalSnapshot? = nil, replacesTimers: Bool = false,
-        deletedTimers: [[UInt8]] = [], armedTimers: [HostTimer] = [], instance: HostedInstanceRow? = nil
+        deletedTimers: [[UInt8]] = [], armedTimers: [HostTimer] = [], instance: HostedInstanceRow? = nil,
+        releasedBy: JournalOwner? = nil
     ) {
         self.machine = machine
         self.records = records
@@ -149,6 +153,7 @@ public struct HostBatchPart: Sendable, Equatable {
         self.deletedTimers = deletedTimers
         self.armedTimers = armedTimers
         self.instance = instance
+        self.releasedBy = releasedBy
     }
 }
 

@@ -4,8 +4,13 @@
 //
 // Invariants:
 // - The phase is one value under `lock`: loading (events sent meanwhile wait, in order), flushing
-//   (the restored system takes those, and those sent meanwhile wait behind them), running, ended.
+//   (the restored system takes those, and those sent meanwhile wait behind them), running,
+//   passivating (its last part commits; events sent meanwhile wait for the next incarnation, H43),
+//   passivated (a send that still reaches it goes to the host's current incarnation), ended.
 //   No user code and no call into the system runs under `lock`.
+// - `queued` counts the deliveries in the system's queue and `committing` the parts in the
+//   pipeline: a passivation is decided under `lock` only while both are zero (H40, H42), and no
+//   step is taken once it was.
 // - `steps` follows the system's reduced states: `record` runs on its drainer, one at a time, and
 //   queues each step's writes in the order it reduced them, so the writer commits them in order.
 // - A sender is answered once: by its record's commit, or, when its event is dropped unreduced
@@ -29,6 +34,8 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
         case loading([Delivery])
         case flushing([Delivery])
         case running
+        case passivating([Delivery])
+        case passivated
         case ended(HostError)
     }
 
@@ -60,7 +67,7 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     /// Held while a step is taken and its writes queued (the order of the writes).
     @usableFromInline let writing = NSLock()
     // Guarded by `lock`.
-    @usableFromInline var phase = Phase.loading([])
+    @usableFromInline var phase: Phase
     @usableFromInline var run: Run?
     @usableFromInline var steps: JournalSteps<M>?
     /// The state after the last durable step (H7): what a send that returned has made true.
@@ -68,16 +75,33 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     @usableFromInline var opening: Result<Void, any Error>?
     @usableFromInline var openWaiters: [CheckedContinuation<Void, any Error>] = []
     @usableFromInline var timersInQueue: [TimerInQueue] = []
+    /// The deliveries sent into the system and not yet reduced or dropped as stale.
+    @usableFromInline var queued = 0
+    /// The parts enqueued in the host's pipeline and not yet committed or failed.
+    @usableFromInline var committing = 0
+    /// When the instance last reduced an event or finished loading, by the host's clock (H41).
+    @usableFromInline var lastActive: Int64 = 0
 
+    /// An incarnation of `id` that loads, then takes `waiting` before any later delivery (H43).
     @inlinable
-    init(id: String, host: MachineHost<M>) {
+    init(id: String, host: MachineHost<M>, waiting: [Delivery] = []) {
         self.id = id
         self.host = host
+        phase = .loading(waiting)
     }
 
     /// The state after the last durable step, once the instance is open (H7).
     @inlinable
     var durableState: M.State? { lock.withLock { durable } }
+
+    /// When the running instance last reduced an event or loaded (H41); `nil` while it is not running.
+    @inlinable
+    var activeSince: Int64? {
+        lock.withLock {
+            guard case .running = phase else { return nil }
+            return lastActive
+        }
+    }
 
     /// Why a send to this instance fails now that it ended, or `nil` while it may take events.
     @inlinable
@@ -119,12 +143,16 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
             let token = tokenLocked(delivery)
             lock.unlock()
             send(delivery, token, into: run)
+        case .passivating(var waiting):
+            waiting.append(delivery)
+            phase = .passivating(waiting)
+            lock.unlock()
+        case .passivated:
+            lock.unlock()
+            if let host { host.redeliver(delivery, to: id) } else { delivery.fail(.shuttingDown) }
         case .ended(let reason):
             lock.unlock()
-            switch delivery {
-            case .sent(_, let waiter): waiter.answer(.failure(reason))
-            case .timer(_, let timer): timer.answer(reason)
-            }
+            delivery.fail(reason)
         }
     }
 
@@ -135,6 +163,7 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     func tokenLocked(_ delivery: Delivery) -> SentToken? {
         switch delivery {
         case .sent(_, let waiter):
+            queued += 1
             return SentToken(waiter: waiter)
         case .timer(let event, let timer):
             guard let steps, let host, let deadline = steps.deadline(ofArmed: event), deadline <= host.options.clock.now() else { return nil }
@@ -142,6 +171,7 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
             guard !timersInQueue.contains(where: { $0.bytes == bytes }) else { return nil }
             let token = SentToken(waiter: timer)
             timersInQueue.append(TimerInQueue(bytes: bytes, token: token))
+            queued += 1
             return token
         }
     }
@@ -220,6 +250,7 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
             self.run = run
             guard case .loading(let waiting) = phase else { return [] }
             phase = .flushing([])
+            lastActive = host?.options.clock.now() ?? 0
             if opening == nil { opening = .success(()) }
             return waiting
         }
@@ -228,6 +259,7 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
             return
         }
         resumeOpenWaiters()
+        host?.loaded()
         while true {
             for delivery in waiting { send(delivery, lock.withLock { tokenLocked(delivery) }, into: run) }
             waiting = lock.withLock {
@@ -254,9 +286,13 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
         writing.lock()
         defer { writing.unlock() }
         let step = lock.withLock { () -> (JournalWrites, Int64)? in
-            guard steps != nil else { return nil }
+            // A passivating instance takes no step: the late event of an effect its stop cancelled.
+            guard steps != nil, isTakingSteps else { return nil }
             let writes = steps!.step(event, origin: EventOrigin(run), to: stateAfter, at: now)
+            if token != nil { queued -= 1 }
             if !timersInQueue.isEmpty { dequeueTimers(writes.deletedTimers, reduced: token) }
+            committing += 1
+            lastActive = now
             return (writes, steps!.sequence)
         }
         guard let (writes, sequence) = step else { return .refused }
@@ -270,11 +306,13 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
                 let failure = HostError.notDurable(id, reason: "\(error)")
                 waiter?.answer(.failure(failure))
                 timer?.answer(failure)
+                lock.withLock { committing -= 1 }
                 end(failure, openingFailed: nil)
                 return
             }
             lock.withLock { () -> Run? in
                 durable = stateAfter
+                committing -= 1
                 return self.run
             }?.durable(1)
             waiter?.answer(.success(Receipt(sequence: sequence, state: stateAfter)))
@@ -289,8 +327,11 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     func dequeueTimers(_ rows: [[UInt8]], reduced: SentToken?) {
         for bytes in rows {
             guard let index = timersInQueue.firstIndex(where: { $0.bytes == bytes }) else { continue }
-            let queued = timersInQueue.remove(at: index)
-            if queued.token !== reduced { queued.token.makeStale() }
+            let taken = timersInQueue.remove(at: index)
+            if taken.token !== reduced {
+                taken.token.makeStale()
+                queued -= 1
+            }
         }
     }
 
@@ -301,10 +342,13 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
         let now = host.options.clock.now()
         writing.lock()
         defer { writing.unlock() }
-        guard let writes = lock.withLock({ steps == nil ? nil : steps!.runReturnedNothing(key, at: now) }) else { return }
-        host.pipeline.enqueue(Self.part(id, writes, instance: nil)) { [weak self] error in
-            if let error, let self { end(.notDurable(id, reason: "\(error)"), openingFailed: nil) }
+        let writes = lock.withLock { () -> JournalWrites? in
+            guard steps != nil, isTakingSteps else { return nil }
+            committing += 1
+            return steps!.runReturnedNothing(key, at: now)
         }
+        guard let writes else { return }
+        enqueue(Self.part(id, writes, instance: nil), through: host)
     }
 
     /// A row of the instance was found damaged (H37): every row is written again from its
@@ -316,11 +360,30 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
         defer { writing.unlock() }
         let writes = lock.withLock { () -> JournalWrites? in
             guard case .running = phase, steps != nil else { return nil }
+            committing += 1
             return steps!.allTimerRows()
         }
         guard let writes else { return }
-        host.pipeline.enqueue(Self.part(id, writes, instance: nil)) { [weak self] error in
-            if let error, let self { end(.notDurable(id, reason: "\(error)"), openingFailed: nil) }
+        enqueue(Self.part(id, writes, instance: nil), through: host)
+    }
+
+    /// Queues `part`, which answers no sender, under `writing`; the caller counted it in
+    /// `committing` under `lock` with the step that made it, so no passivation comes in between.
+    @inlinable
+    func enqueue(_ part: HostBatchPart, through host: MachineHost<M>) {
+        host.pipeline.enqueue(part) { [weak self] error in
+            guard let self else { return }
+            lock.withLock { committing -= 1 }
+            if let error { end(.notDurable(id, reason: "\(error)"), openingFailed: nil) }
+        }
+    }
+
+    /// Whether the system's steps are journaled: not while it loads, passivates or ended.
+    @inlinable
+    var isTakingSteps: Bool {
+        switch phase {
+        case .running, .flushing: true
+        case .loading, .passivating, .passivated, .ended: false
         }
     }
 
@@ -332,8 +395,79 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     /// The system ended by itself (it finished, H8) or was stopped.
     @inlinable
     func systemEnded() {
-        let finished = lock.withLock { durable.map { M.isDone($0) } ?? false }
+        let (finished, passivating) = lock.withLock { () -> (Bool, Bool) in
+            switch phase {
+            case .passivating, .passivated: return (false, true)
+            default: return (durable.map { M.isDone($0) } ?? false, false)
+            }
+        }
+        // A passivation stopped it: the passivation ends the incarnation.
+        if passivating { return }
         end(finished ? .finished(id) : .notDurable(id, reason: "the instance stopped"), openingFailed: nil)
+    }
+
+    // MARK: Passivation
+
+    /// Passivates the instance unless it is pinned (H40): it stops taking steps (sends made now
+    /// wait for its next incarnation, H43), stops its system (its effects cancelled), and writes in
+    /// one part its snapshot when records followed the latest, its instance row and the release of
+    /// its claim (H42); once that committed it leaves memory. Returns whether it passivates.
+    @inlinable
+    func passivate() -> Bool {
+        guard let host else { return false }
+        // What pins it by its state is decided outside `lock` (it runs the machine's code), then
+        // taken only if no step came in between.
+        guard let (state, sequence) = lock.withLock({ () -> (M.State, Int64)? in
+            guard case .running = phase, queued == 0, committing == 0, let steps, steps.book.runs.isEmpty else { return nil }
+            return (steps.state, steps.sequence)
+        }) else { return false }
+        if Self.pins(state, host.options) { return false }
+        let now = host.options.clock.now()
+        let decided = lock.withLock { () -> (Run?, JournalSnapshot?)? in
+            guard case .running = phase, queued == 0, committing == 0, steps?.sequence == sequence else { return nil }
+            phase = .passivating([])
+            return (run, steps!.closingSnapshot(at: now))
+        }
+        guard let (run, snapshot) = decided else { return false }
+        run?.stop()
+        let part = HostBatchPart(
+            machine: id, snapshot: snapshot, instance: HostedInstanceRow(host: M.journalName, awake: false, finished: false),
+            releasedBy: host.owner)
+        // Committed or not, its records are: the next incarnation recovers from what committed.
+        host.pipeline.enqueue(part) { [weak self] _ in self?.passivated() }
+        return true
+    }
+
+    /// Whether `state` keeps its instance in memory (H40, H50): a child machine runs, or, unless
+    /// `queryEffects` is `.restartOnLoad`, a query effect, a set's element or a stream.
+    @inlinable
+    static func pins(_ state: M.State, _ options: HostOptions) -> Bool {
+        if !M.childRequests(in: state).isEmpty { return true }
+        return options.queryEffects == .pin && M.runs(in: state).contains { !$0.isOneShot }
+    }
+
+    /// The passivation's part committed: the instance leaves memory, and the sends that waited go,
+    /// in order, to a new incarnation, which recovers from the snapshot just written (H43, H44).
+    @inlinable
+    func passivated() {
+        guard let host else { return }
+        let successor = host.lock.withLock { () -> HostedInstance<M>? in
+            let waiting = lock.withLock { () -> [Delivery]? in
+                guard case .passivating(let waiting) = phase else { return nil }
+                phase = .passivated
+                return waiting
+            }
+            // Ended meanwhile (the host stopped): nothing is left to hand on.
+            guard let waiting, host.instances[id] === self else { return nil }
+            guard !waiting.isEmpty else {
+                host.instances[id] = nil
+                return nil
+            }
+            let next = HostedInstance(id: id, host: host, waiting: waiting)
+            host.instances[id] = next
+            return next
+        }
+        if let successor { Task { await successor.load(creating: nil) } }
     }
 
     // MARK: Ending
@@ -352,8 +486,8 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
         let (waiting, stopping, first) = lock.withLock { () -> ([Delivery], Run?, Bool) in
             var waiting: [Delivery] = []
             switch phase {
-            case .ended: return ([], nil, false)
-            case .loading(let queued), .flushing(let queued): waiting = queued
+            case .ended, .passivated: return ([], nil, false)
+            case .loading(let queued), .flushing(let queued), .passivating(let queued): waiting = queued
             case .running: break
             }
             phase = .ended(reason)
@@ -364,12 +498,7 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
         }
         guard first else { return }
         resumeOpenWaiters()
-        for delivery in waiting {
-            switch delivery {
-            case .sent(_, let waiter): waiter.answer(.failure(reason))
-            case .timer(_, let timer): timer.answer(reason)
-            }
-        }
+        for delivery in waiting { delivery.fail(reason) }
         host?.remove(self)
         if let stopping { Task.detached { stopping.stop() } }
     }
@@ -401,6 +530,17 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
             machine: id, records: writes.records, snapshot: writes.snapshot, replacesTimers: writes.replacesTimers,
             deletedTimers: writes.deletedTimers,
             armedTimers: writes.armedTimers, instance: instance)
+    }
+}
+
+extension HostedInstance.Delivery {
+    /// Tells the sender, or the scheduler, that the delivery could not be taken, for `reason`.
+    @inlinable
+    func fail(_ reason: HostError) {
+        switch self {
+        case .sent(_, let waiter): waiter.answer(.failure(reason))
+        case .timer(_, let timer): timer.answer(reason)
+        }
     }
 }
 

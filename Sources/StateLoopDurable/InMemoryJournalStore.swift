@@ -59,6 +59,7 @@ public final class InMemoryJournalStore: HostJournalStore, @unchecked Sendable {
             for timer in part.armedTimers { timers[part.machine, default: [:]][timer.event] = timer }
             if timers[part.machine]?.isEmpty == true { timers[part.machine] = nil }
             if let instance = part.instance { instances[part.machine] = instance }
+            if let owner = part.releasedBy, owners[part.machine] == owner { owners[part.machine] = nil }
         }
         return refused
     }

@@ -15,6 +15,9 @@
 //               └─ a due row ─► deliver(timer:) to its instance, loading it (H30); taken only
 //                               while its timer is armed and unfired (H31)
 //
+//           sweep (every quarter of idleTimeout, at most 1 s): an instance idle that long, then
+//           the least recently used past maxInstancesInMemory, passivates unless pinned (H40-H45)
+//
 // Invariants:
 // - One `HostedInstance` per id in memory, made under `lock`; it is the only way to reach its
 //   machine, and the host's claim of the id (D117) is held while it is in memory.
@@ -24,8 +27,8 @@
 //   specialized for the client's machine, as `DurableSystem`'s is: unspecialized, 8% of its CPU
 //   went to generic metadata lookups (Benchmarks/README.md, `host.sqlite.events_per_s`).
 //
-// Not built yet (Docs/Hosting.md, build order): passivation (step 7), children (step 8),
-// lifecycle, logs and metrics (step 9).
+// Not built yet (Docs/Hosting.md, build order): the awake rows and the start's loads (H48),
+// children (step 8), lifecycle, logs and metrics (step 9).
 
 import Foundation
 import StateLoop
@@ -44,10 +47,27 @@ public struct HostOptions: Sendable {
     public var timerWindow: Int
     /// The most instances the scheduler loads at once to deliver their timers (H11).
     public var maxConcurrentLoads: Int
+    /// How long an instance that is not pinned stays in memory without an event (H41).
+    public var idleTimeout: Duration
+    /// The most instances in memory: past it, the least recently used that are not pinned are
+    /// passivated (H45).
+    public var maxInstancesInMemory: Int
+    /// Whether a running query effect, set element or stream keeps its instance in memory (H40, H50).
+    public var queryEffects: QueryEffects
+
+    /// What a running query effect, set element or stream does to its instance's passivation.
+    public enum QueryEffects: Sendable, Equatable {
+        /// It keeps the instance in memory while it runs (the default).
+        case pin
+        /// It does not: a passivation cancels it, and the restored state starts it again at the
+        /// instance's next load (D41, H50).
+        case restartOnLoad
+    }
 
     public init(
         commitBatchSize: Int = 1_000, commitMaxDelay: Duration = .zero, snapshotEvery: Int = 1_000,
-        clock: any HostClock = .system, timerWindow: Int = 10_000, maxConcurrentLoads: Int = 4
+        clock: any HostClock = .system, timerWindow: Int = 10_000, maxConcurrentLoads: Int = 4,
+        idleTimeout: Duration = .seconds(120), maxInstancesInMemory: Int = 10_000, queryEffects: QueryEffects = .pin
     ) {
         self.commitBatchSize = max(1, commitBatchSize)
         self.commitMaxDelay = commitMaxDelay
@@ -55,7 +75,13 @@ public struct HostOptions: Sendable {
         self.clock = clock
         self.timerWindow = max(1, timerWindow)
         self.maxConcurrentLoads = max(1, maxConcurrentLoads)
+        self.idleTimeout = max(.zero, idleTimeout)
+        self.maxInstancesInMemory = max(1, maxInstancesInMemory)
+        self.queryEffects = queryEffects
     }
+
+    /// `idleTimeout` in nanoseconds of the host's clock.
+    var idleNanoseconds: Int64 { idleTimeout.hostNanoseconds }
 }
 
 /// What a send to a hosted instance answers once its event is durable (H12).
@@ -130,6 +156,11 @@ public final class MachineHost<M: DurableMachine>: Sendable {
     @usableFromInline let lock = NSLock()
     @usableFromInline nonisolated(unsafe) var instances: [String: HostedInstance<M>] = [:]  // guarded by `lock`
     @usableFromInline nonisolated(unsafe) var stopped = false  // guarded by `lock`
+    /// Held by the sweep that runs (one at a time).
+    let sweeping = NSLock()
+    /// A sweep is asked for, for the instances past the limit (H45); guarded by `lock`.
+    @usableFromInline nonisolated(unsafe) var sweepAsked = false
+    nonisolated(unsafe) var sweeper: Task<Void, Never>?  // set once, by `init`
 
     /// A host of `M` on `store`.
     ///
@@ -165,6 +196,7 @@ public final class MachineHost<M: DurableMachine>: Sendable {
             guard let self else { return ended(false) }
             await deliverTimer(row, ended: ended)
         }
+        sweeper = Self.sweeps(every: Self.sweepInterval(options), on: options.clock) { [weak self] in self?.sweep() }
     }
 
     /// Delivers `event` to instance `id`, recovering it when it is not in memory and creating it
@@ -213,6 +245,7 @@ public final class MachineHost<M: DurableMachine>: Sendable {
             return Array(instances.values)
         }
         scheduler.stop()
+        sweeper?.cancel()
         for instance in running { instance.stop() }
         pipeline.close()
         for instance in running { try? store.release(instance.id, by: owner) }
@@ -246,6 +279,77 @@ public final class MachineHost<M: DurableMachine>: Sendable {
             instances[id] = made
             Task { await made.load(creating: creating) }
             return made
+        }
+    }
+
+    /// An instance loaded: past `maxInstancesInMemory`, a sweep passivates the least recently
+    /// used (H45), on a task, once however many loads ask.
+    @inlinable
+    func loaded() {
+        let asks = lock.withLock { () -> Bool in
+            guard instances.count > options.maxInstancesInMemory, !sweepAsked else { return false }
+            sweepAsked = true
+            return true
+        }
+        if asks { Task { [weak self] in self?.sweep() } }
+    }
+
+    /// Hands `delivery` to the incarnation of `id` in memory, loading one when there is none: a
+    /// send that reached an incarnation after it passivated (H43).
+    @inlinable
+    func redeliver(_ delivery: HostedInstance<M>.Delivery, to id: String) {
+        do {
+            try instance(id).take(delivery)
+        } catch {
+            delivery.fail(error as? HostError ?? .shuttingDown)
+        }
+    }
+
+    // MARK: Passivation
+
+    /// How often the host looks for idle instances, by its clock: a quarter of `idleTimeout`,
+    /// between a millisecond and a second, so an instance leaves at most that late (H41).
+    static func sweepInterval(_ options: HostOptions) -> Int64 {
+        min(1_000_000_000, max(1_000_000, options.idleNanoseconds / 4))
+    }
+
+    /// A task that calls `sweep` every `interval` nanoseconds of `clock` until it is cancelled.
+    private static func sweeps(every interval: Int64, on clock: any HostClock, _ sweep: @escaping @Sendable () -> Void) -> Task<Void, Never> {
+        Task {
+            while true {
+                do { try await clock.sleep(until: clock.now() &+ interval) } catch { return }
+                sweep()
+            }
+        }
+    }
+
+    /// Passivates the instances that reduced no event for `idleTimeout` (H41), then, while more
+    /// than `maxInstancesInMemory` are in memory, the least recently used (H45); a pinned one
+    /// stays (H40). One sweep at a time: a second waits for the first (bounded work).
+    @usableFromInline
+    func sweep() {
+        sweeping.lock()
+        defer { sweeping.unlock() }
+        let running = lock.withLock { () -> [HostedInstance<M>]? in
+            sweepAsked = false
+            return stopped ? nil : Array(instances.values)
+        }
+        guard let running else { return }
+        let (idleBefore, overflow) = options.clock.now().subtractingReportingOverflow(options.idleNanoseconds)
+        var kept: [(active: Int64, instance: HostedInstance<M>)] = []
+        var inMemory = running.count
+        for instance in running {
+            guard let active = instance.activeSince else { continue }
+            if !overflow, active <= idleBefore, instance.passivate() {
+                inMemory -= 1
+            } else {
+                kept.append((active, instance))
+            }
+        }
+        guard inMemory > options.maxInstancesInMemory else { return }
+        kept.sort { $0.active < $1.active }
+        for (_, instance) in kept where inMemory > options.maxInstancesInMemory {
+            if instance.passivate() { inMemory -= 1 }
         }
     }
 

@@ -195,5 +195,6 @@ extension SQLiteJournalStore: HostJournalStore {
             sqlite3_bind_int64(insertInstance, 5, Int64(instance.checksum(of: part.machine)))
             _ = try step(insertInstance)
         }
+        if let owner = part.releasedBy { try stepOwner(deleteOwner, part.machine, owner) }
     }
 }

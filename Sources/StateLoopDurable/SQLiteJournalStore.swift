@@ -35,7 +35,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     private let selectLast: OpaquePointer
     private let selectOwner: OpaquePointer
     private let insertOwner: OpaquePointer
-    private let deleteOwner: OpaquePointer
+    let deleteOwner: OpaquePointer
     private let begin: OpaquePointer
     private let beginRead: OpaquePointer
     private let commit: OpaquePointer

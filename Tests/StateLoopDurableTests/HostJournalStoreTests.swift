@@ -100,6 +100,20 @@ import Testing
         #expect(try store.hostedInstance("a")?.checksumMatches == true)
     }
 
+    @Test("H42 (store): a part's releasedBy deletes that owner's claim of its instance in the part's transaction, and leaves another owner's", arguments: StoreKind.allCases)
+    func h42APartReleasesItsOwnersClaim(kind: StoreKind) throws {
+        let store = try kind.make()
+        let (host, other) = (JournalOwner.next(), JournalOwner.next())
+        #expect(try store.claim("a", for: host) == nil)
+        #expect(try store.claim("b", for: other) == nil)
+        #expect(store.commit(HostBatch(parts: [
+            HostBatchPart(machine: "a", records: records(1...1), releasedBy: host),
+            HostBatchPart(machine: "b", records: records(1...1), releasedBy: host),
+        ])) == [:])
+        #expect(try store.claim("a", for: other) == nil, "the host's claim of a was released")
+        #expect(try store.claim("b", for: host) == other, "another owner's claim was released")
+    }
+
     @Test("H63: a load reads through a read connection of its own, so it does not wait while the store's connection waits to commit")
     func h63ALoadDoesNotWaitForTheWriter() async throws {
         let path = try TemporaryFolder().file("journal.sqlite")

@@ -5,15 +5,19 @@
 import StateLoop
 import StateLoopDurable
 
-/// What the test machines leave out of `StateMachine`: no calls, branches or final states.
-protocol TestMachine: DurableMachine where Call == NoCall, StateName == String {}
+/// What the test machines leave out of `StateMachine`: no branches or final states, and no calls
+/// unless they say.
+protocol TestMachine: DurableMachine where StateName == String {}
+
+extension TestMachine where Call == NoCall {
+    static func runs(in state: State) -> [EffectRequest<NoCall>] { [] }
+    static func result(_ event: Event, of call: NoCall) -> EffectResultKind? { nil }
+}
 
 extension TestMachine {
     static var specFile: String { "\(Self.self).machine.yml" }
     static var journalVersion: Int { 1 }
     static func reduce(_ state: inout State, _ event: Event, trace: inout TransitionTrace) { reduce(&state, event) }
-    static func runs(in state: State) -> [EffectRequest<NoCall>] { [] }
-    static func result(_ event: Event, of call: NoCall) -> EffectResultKind? { nil }
     static func timers(in state: State) -> [ArmedTimer<String, Event>] { [] }
     static func copyBookkeeping(from source: State, to state: inout State) {}
     static var transitions: [TransitionInfo] { [] }
@@ -28,6 +32,8 @@ extension TestMachine where Run == NoRun {
 
 enum Search: TestMachine {
     typealias Run = NoRun
+    /// The query the effect loads.
+    typealias Call = Int
 
     struct State: Equatable, Sendable, JournalCodable {
         /// The query being loaded: the effect's request.
@@ -67,6 +73,15 @@ enum Search: TestMachine {
             state.results.append(result)
             state.query = nil
         }
+    }
+
+    /// The query effect runs while a query is set, and `loaded` is its result.
+    static func runs(in state: State) -> [EffectRequest<Int>] {
+        state.query.map { [EffectRequest(call: $0, shape: .answer)] } ?? []
+    }
+
+    static func result(_ event: Event, of call: Int) -> EffectResultKind? {
+        if case .loaded = event { .result } else { nil }
     }
 
     /// The query effect: `load` answers each query.
