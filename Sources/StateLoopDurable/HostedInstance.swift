@@ -81,6 +81,10 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     @usableFromInline var committing = 0
     /// When the instance last reduced an event or finished loading, by the host's clock (H41).
     @usableFromInline var lastActive: Int64 = 0
+    /// Whether the last state stepped pins the instance by a child or a query effect (H40), and
+    /// whether its row says it is awake (that, or a one-shot run not known finished, H48).
+    @usableFromInline var statePinned = false
+    @usableFromInline var awake = false
 
     /// An incarnation of `id` that loads, then takes `waiting` before any later delivery (H43).
     @inlinable
@@ -217,8 +221,10 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
             if M.isDone(restored.state) { throw HostError.finished(id) }
             var steps = JournalSteps(restored, snapshotEvery: host.options.snapshotEvery, tracksTimerRows: true)
             let writes = steps.opening(at: now)
+            let pinned = Self.pins(restored.state, host.options)
+            let awake = pinned || !steps.book.runs.isEmpty
             host.pipeline.forget(id)
-            try await commit(Self.part(id, writes, instance: HostedInstanceRow(host: M.journalName, awake: false, finished: false)), through: host)
+            try await commit(Self.part(id, writes, instance: HostedInstanceRow(host: M.journalName, awake: awake, finished: false)), through: host)
             let system = System<M.State, M.Event>(
                 initial: restored.state, reduce: M.reduce, feedbacks: host.feedbacks(id), isFinished: { M.isDone($0) })
             let resume = Resumption<M.Event>(
@@ -227,6 +233,8 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
             lock.withLock {
                 self.steps = steps
                 durable = restored.state
+                statePinned = pinned
+                self.awake = awake
             }
             let journal = SystemJournal<M.State, M.Event>(
                 recordRun: { [weak self] event, run, state in self?.record(event, run, state) ?? .refused },
@@ -283,9 +291,10 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
         let waiter = token?.waiter as? Waiter<M>
         let timer = waiter == nil ? token?.waiter as? TimerDelivery : nil
         let now = host.options.clock.now()
+        let pinned = Self.pins(stateAfter, host.options)
         writing.lock()
         defer { writing.unlock() }
-        let step = lock.withLock { () -> (JournalWrites, Int64)? in
+        let step = lock.withLock { () -> (JournalWrites, Int64, HostedInstanceRow?)? in
             // A passivating instance takes no step: the late event of an effect its stop cancelled.
             guard steps != nil, isTakingSteps else { return nil }
             let writes = steps!.step(event, origin: EventOrigin(run), to: stateAfter, at: now)
@@ -293,13 +302,14 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
             if !timersInQueue.isEmpty { dequeueTimers(writes.deletedTimers, reduced: token) }
             committing += 1
             lastActive = now
-            return (writes, steps!.sequence)
+            statePinned = pinned
+            return (writes, steps!.sequence, awakeRowLocked())
         }
-        guard let (writes, sequence) = step else { return .refused }
+        guard let (writes, sequence, awakeRow) = step else { return .refused }
         let finished = M.isDone(stateAfter)
         // Every event queued behind a finished state is dropped: its sender learns why (H8).
         if finished { ending.reason = .finished(id) }
-        let part = Self.part(id, writes, instance: finished ? HostedInstanceRow(host: M.journalName, awake: false, finished: true) : nil)
+        let part = Self.part(id, writes, instance: finished ? HostedInstanceRow(host: M.journalName, awake: false, finished: true) : awakeRow)
         host.pipeline.enqueue(part) { [weak self] error in
             guard let self else { return }
             if let error {
@@ -335,6 +345,16 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
         }
     }
 
+    /// The instance's row when whether it is awake changed with the step just taken (H48): awake
+    /// while its state pins it or a one-shot run is not known finished. Under `lock`.
+    @inlinable
+    func awakeRowLocked() -> HostedInstanceRow? {
+        let now = statePinned || !(steps?.book.runs.isEmpty ?? true)
+        guard now != awake else { return nil }
+        awake = now
+        return HostedInstanceRow(host: M.journalName, awake: now, finished: false)
+    }
+
     /// A one-shot run returned nothing: its record joins the next transaction (D37).
     @inlinable
     func runReturnedNothing(_ key: Int) {
@@ -342,13 +362,13 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
         let now = host.options.clock.now()
         writing.lock()
         defer { writing.unlock() }
-        let writes = lock.withLock { () -> JournalWrites? in
+        let writes = lock.withLock { () -> (JournalWrites, HostedInstanceRow?)? in
             guard steps != nil, isTakingSteps else { return nil }
             committing += 1
-            return steps!.runReturnedNothing(key, at: now)
+            return (steps!.runReturnedNothing(key, at: now), awakeRowLocked())
         }
-        guard let writes else { return }
-        enqueue(Self.part(id, writes, instance: nil), through: host)
+        guard let (writes, awakeRow) = writes else { return }
+        enqueue(Self.part(id, writes, instance: awakeRow), through: host)
     }
 
     /// A row of the instance was found damaged (H37): every row is written again from its
@@ -378,12 +398,13 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
         }
     }
 
-    /// Whether the system's steps are journaled: not while it loads, passivates or ended.
+    /// Whether the system's steps are journaled: from its start (a one-shot run resumed by it
+    /// answers while the sends that waited are still being handed on) until it passivates or ends.
     @inlinable
     var isTakingSteps: Bool {
         switch phase {
-        case .running, .flushing: true
-        case .loading, .passivating, .passivated, .ended: false
+        case .loading, .flushing, .running: true
+        case .passivating, .passivated, .ended: false
         }
     }
 
@@ -415,16 +436,9 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     @inlinable
     func passivate() -> Bool {
         guard let host else { return false }
-        // What pins it by its state is decided outside `lock` (it runs the machine's code), then
-        // taken only if no step came in between.
-        guard let (state, sequence) = lock.withLock({ () -> (M.State, Int64)? in
-            guard case .running = phase, queued == 0, committing == 0, let steps, steps.book.runs.isEmpty else { return nil }
-            return (steps.state, steps.sequence)
-        }) else { return false }
-        if Self.pins(state, host.options) { return false }
         let now = host.options.clock.now()
         let decided = lock.withLock { () -> (Run?, JournalSnapshot?)? in
-            guard case .running = phase, queued == 0, committing == 0, steps?.sequence == sequence else { return nil }
+            guard case .running = phase, queued == 0, committing == 0, !statePinned, steps?.book.runs.isEmpty == true else { return nil }
             phase = .passivating([])
             return (run, steps!.closingSnapshot(at: now))
         }
@@ -439,7 +453,8 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     }
 
     /// Whether `state` keeps its instance in memory (H40, H50): a child machine runs, or, unless
-    /// `queryEffects` is `.restartOnLoad`, a query effect, a set's element or a stream.
+    /// `queryEffects` is `.restartOnLoad`, a query effect, a set's element or a stream. Asked of
+    /// each state stepped, outside `lock` (it runs the machine's code).
     @inlinable
     static func pins(_ state: M.State, _ options: HostOptions) -> Bool {
         if !M.childRequests(in: state).isEmpty { return true }

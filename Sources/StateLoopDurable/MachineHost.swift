@@ -27,7 +27,7 @@
 //   specialized for the client's machine, as `DurableSystem`'s is: unspecialized, 8% of its CPU
 //   went to generic metadata lookups (Benchmarks/README.md, `host.sqlite.events_per_s`).
 //
-// Not built yet (Docs/Hosting.md, build order): the awake rows and the start's loads (H48),
+// Not built yet (Docs/Hosting.md, build order): a finished instance's passivation (H46),
 // children (step 8), lifecycle, logs and metrics (step 9).
 
 import Foundation
@@ -197,6 +197,21 @@ public final class MachineHost<M: DurableMachine>: Sendable {
             await deliverTimer(row, ended: ended)
         }
         sweeper = Self.sweeps(every: Self.sweepInterval(options), on: options.clock) { [weak self] in self?.sweep() }
+        Task { [weak self] in await self?.loadAwakeInstances() }
+    }
+
+    /// Loads every instance whose row says it is awake, a page of ids at a time, one after
+    /// another (H48): after a crash, their one-shot runs run again or are dropped, their children
+    /// resume and their query effects restart; sends are taken meanwhile.
+    func loadAwakeInstances() async {
+        var after: String?
+        while let ids = try? await store.instances(.awake(host: M.journalName), after: after, limit: 100), let last = ids.last {
+            for id in ids {
+                guard let instance = try? instance(id) else { return }
+                try? await instance.opened()
+            }
+            after = last
+        }
     }
 
     /// Delivers `event` to instance `id`, recovering it when it is not in memory and creating it

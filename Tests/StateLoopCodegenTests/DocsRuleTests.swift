@@ -19,7 +19,6 @@ import Testing
         "H15": "not built yet: Docs/Hosting.md, build order step 11 (the demos)",
         "H23": "not built yet: Docs/Hosting.md, build order step 5 (failures and errors)",
         "H46": "not built yet: Docs/Hosting.md, build order step 7 (a finished instance passivated once its runs returned)",
-        "H48": "not built yet: Docs/Hosting.md, build order step 7 (the awake rows and the start's loads)",
         "H52": "not built yet: Docs/Hosting.md, build order step 8 (children in a host)",
         "H54": "not built yet: Docs/Hosting.md, build order step 9 (lifecycle, logs, metrics)",
         "H55": "not built yet: Docs/Hosting.md, build order step 9 (lifecycle, logs, metrics)",

@@ -272,4 +272,48 @@ import Testing
         #expect(await eventually { starts.value == 2 ? true : nil } == true)
         #expect(incarnations.value == 2)
     }
+
+    @Test("H48: an instance's row says it is awake from the step whose state pins it (a one-shot run not known finished, a query effect) until the step whose state no longer does; a host that starts loads every awake instance and no other, so a run its stop cut off runs again without a send")
+    func h48AwakeInstancesAreLoadedAtStart() async throws {
+        let store = GatedStore()
+        let clock = ManualHostClock(start: Self.start)
+        func awake(_ id: String) -> Bool? { (try? store.hostedInstance(id))?.row.awake }
+        let charges = Box<[Int]>([])
+        let never = Gate()
+        defer { never.open() }
+        var host = MachineHost<Payments>(
+            store: store, initial: { _ in .init() },
+            feedbacks: { _ in Payments.feedbacks(charge: { amount in charges.update { $0.append(amount) }; await never.wait() }, log: { _ in }) },
+            options: Self.options(clock))
+        _ = try await host.send(.note(1), to: "quiet")
+        _ = try await host.send(.pay(5), to: "p")
+        #expect(await eventually { charges.value == [5] ? true : nil } == true)
+        #expect(awake("p") == true)
+        #expect(await eventually { awake("quiet") == false && (try? store.recover("quiet").records.count) == 2 ? true : nil } == true,
+                "a log run that returned leaves its instance asleep")
+        host.stop()
+
+        let quietLoads = store.loads(of: "quiet")
+        host = MachineHost<Payments>(
+            store: store, initial: { _ in .init() },
+            feedbacks: { _ in Payments.feedbacks(charge: { amount in charges.update { $0.append(amount) } }, log: { _ in }) },
+            options: Self.options(clock))
+        defer { host.stop() }
+        #expect(await eventually { (try? store.recover("p").records.last).map { _ in charges.value == [5, 5] } == true ? true : nil } == true)
+        #expect(await eventually { awake("p") == false ? true : nil } == true)
+        #expect(try await host.state(of: "p")?.charged == [5])
+        #expect(store.loads(of: "quiet") == quietLoads, "an instance that is not awake was loaded at the start")
+
+        // A query effect that runs keeps its instance awake; its result lets it sleep.
+        let answering = Gate()
+        let search = MachineHost<Search>(
+            store: store, initial: { _ in .init() },
+            feedbacks: { _ in Search.feedbacks(load: { query in await answering.wait(); return query }) },
+            options: Self.options(clock))
+        defer { search.stop() }
+        _ = try await search.send(.search(3), to: "s")
+        #expect(awake("s") == true)
+        answering.open()
+        #expect(await eventually { awake("s") == false ? true : nil } == true)
+    }
 }
