@@ -132,6 +132,38 @@ struct SourceLocationTests {
         ], "swiftc said:\n\(result.output)")
     }
 
+    @Test("V3: an invariant is type-checked as a Bool at its YAML line and column, at the top level and on a state")
+    func invariantTypeErrorsLandAtTheirYAMLLine() throws {
+        let yaml = """
+            machine: Invariants
+            context:
+              count: {type: Int, default: "0"}
+              name: {type: String, default: '""'}
+            events: {go: {}}
+            invariants:
+              counted: count
+              fine: "count >= 0 && isIn(.idle)"
+            initial: idle
+            states:
+              idle:
+                invariants: {named: "name", known: "isIn(.nowhere)"}
+                on: {go: {set: {count: count + 1}}}
+
+            """
+        let path = "Specs/Invariants.machine.yml"
+        let generated = GeneratorPipeline().generate(contents: Array(yaml.utf8), path: path)
+        let source = try #require(generated.source, "\(generated.diagnostics)")
+        let result = try Swiftc.compile(["Invariants.swift": source])
+        let errors = result.output.split(separator: "\n").filter { $0.hasPrefix("\(path):") && $0.contains(": error: ") }
+        let reported = Set(errors.map { line in line.split(separator: ":").dropFirst().prefix(2).joined(separator: ":") })
+        let expected: Set<String> = [
+            "7:\(try column(of: ": count", onLine: 7, in: yaml) + 2)",      // Int is not Bool
+            "12:\(try column(of: "name\", known", onLine: 12, in: yaml))",  // String is not Bool
+            "12:\(try column(of: "nowhere", onLine: 12, in: yaml))",        // no such state
+        ]
+        #expect(reported == expected, "swiftc said:\n\(result.output)")
+    }
+
     /// A parent and its child machine with one type error in each place the effect shapes add
     /// Swift: `requests:`, `delays:`, `input` outside `default:`, a child's `input:`, an
     /// `onError:` event's fields, a `forward:` entry's payload, an `onDone:` entry's fields, a
