@@ -196,7 +196,8 @@ final class InspectedInstance<Machine: StateMachine & SendableMetatype>: Inspect
         }
     }
 
-    /// The step's message, then its mismatch if any (I20), then the runs and timers that changed.
+    /// The step's message, then its mismatch if any (I20), then each invariant its state breaks
+    /// (I78), then the runs and timers that changed.
     private func messages(of step: Step) -> [InspectorMessage] {
         var out: [InspectorMessage] = [.step(
             instance: name, seq: step.seq, time: step.time,
@@ -215,6 +216,11 @@ final class InspectedInstance<Machine: StateMachine & SendableMetatype>: Inspect
                     recorded: InspectorDump.state(step.state, redacting: Machine.redactedFields),
                     replayed: InspectorDump.state(replayed, redacting: Machine.redactedFields)))
             }
+        }
+        for invariant in Machine.brokenInvariants(step.state) {
+            out.append(.invariant(
+                instance: name, seq: step.seq, name: invariant.name, expression: invariant.expression,
+                state: invariant.state, line: invariant.line, column: invariant.column))
         }
         out += EffectChanges<Machine>.messages(
             instance: name, seq: step.seq, time: step.time, from: before, to: step.state, event: step.event)

@@ -1,4 +1,4 @@
-// InspectorMessage: the wire's messages (Docs/Inspector.md I1-I22), one JSON object per text frame.
+// InspectorMessage: the wire's messages (Docs/Inspector.md I1-I22, I78), one JSON object per text frame.
 //
 // Written by hand, without Foundation: the objects are flat and few, and the inspector library
 // must link nothing but the runtime.
@@ -12,6 +12,7 @@ enum InspectorMessage: Sendable {
     case child(instance: String, seq: Int, phase: String, child: String)
     case dropped(instance: String, count: Int)
     case mismatch(instance: String, seq: Int, recorded: String, replayed: String)
+    case invariant(instance: String, seq: Int, name: String, expression: String, state: String?, line: Int, column: Int)
     case bye(instance: String)
 
     /// The version of the wire a `hello` announces.
@@ -69,6 +70,15 @@ enum InspectorMessage: Sendable {
             object.add("seq", raw: String(seq))
             object.add("recorded", string: recorded)
             object.add("replayed", string: replayed)
+        case .invariant(let instance, let seq, let name, let expression, let state, let line, let column):
+            object.add("type", string: "invariant")
+            object.add("instance", string: instance)
+            object.add("seq", raw: String(seq))
+            object.add("name", string: name)
+            object.add("expression", string: expression)
+            object.add("state", string: state)
+            object.add("line", raw: String(line))
+            object.add("column", raw: String(column))
         case .bye(let instance):
             object.add("type", string: "bye")
             object.add("instance", string: instance)

@@ -44,6 +44,9 @@ enum InspectorPage {
   .step.selected { background: #ddf4ff; }
   .step.in-range { background: #eef8ff; }
   .step.bad { background: #ffebe9; }
+  .step.broken { box-shadow: inset 4px 0 #bf8700; }
+  .step .broken-note { color: #9a6700; font-weight: bold; }
+  .invariant { color: #9a6700; }
   .run, .timer, .child { color: #0969da; padding-left: 30px; }
   .timer { color: #9a6700; }
   .gap { color: #cf222e; font-style: italic; }
@@ -92,7 +95,7 @@ function instanceFor(name) {
   let inst = instances.get(name);
   if (inst) return inst;
   inst = { name, hello: null, entries: [], steps: new Map(), lastSeq: -1, live: true, shown: -1,
-           from: null, to: null, mismatches: [], ended: false, dirty: true, panel: null, pageNote: null };
+           from: null, to: null, mismatches: [], invariants: [], ended: false, dirty: true, panel: null, pageNote: null };
   instances.set(name, inst);
   return inst;
 }
@@ -104,6 +107,7 @@ function receive(m) {
     case "hello": inst.hello = m; inst.panel = null; break;
     case "bye": inst.ended = true; break;
     case "mismatch": inst.mismatches.push(m); inst.entries.push(m); break;
+    case "invariant": inst.invariants.push(m); inst.entries.push(m); break;
     case "step": inst.steps.set(m.seq, m); inst.lastSeq = Math.max(inst.lastSeq, m.seq); inst.entries.push(m); break;
     default: inst.entries.push(m);
   }
@@ -127,6 +131,7 @@ function trim(inst) {
   }
   const gone = inst.entries.splice(1, kept - KEEP);
   for (const g of gone) if (g.type === "step") inst.steps.delete(g.seq);
+  if (gone.some(g => g.type === "invariant")) { const goneSet = new Set(gone); inst.invariants = inst.invariants.filter(b => !goneSet.has(b)); }
   inst.pageNote.count += gone.length;
 }
 
@@ -231,13 +236,16 @@ function drawTimeline(inst) {
   if (start > 0) tl.append(el("div", "more", "… " + start + " earlier entries"));
   const lo = inst.from === null ? null : Math.min(inst.from, inst.to), hi = inst.from === null ? null : Math.max(inst.from, inst.to);
   const bad = new Set(inst.mismatches.map(m => m.seq));
-  for (let i = start; i < end; i++) tl.append(entry(inst, entries[i], lo, hi, bad));
+  // I79: the steps whose state broke an invariant, with the invariants' names.
+  const broken = new Map();
+  for (const b of inst.invariants) broken.set(b.seq, (broken.get(b.seq) || []).concat([b.name]));
+  for (let i = start; i < end; i++) tl.append(entry(inst, entries[i], lo, hi, bad, broken));
   if (end < entries.length) tl.append(el("div", "more", "… " + (entries.length - end) + " later entries"));
   const sel = tl.querySelector(".step.selected");
   if (inst.live) tl.scrollTop = tl.scrollHeight; else if (sel) sel.scrollIntoView({ block: "nearest" });
 }
 
-function entry(inst, m, lo, hi, bad) {
+function entry(inst, m, lo, hi, bad, broken) {
   switch (m.type) {
     case "step": {
       const e = el("div", "entry step");
@@ -246,6 +254,10 @@ function entry(inst, m, lo, hi, bad) {
       if (lo !== null && m.seq >= lo && m.seq <= hi) e.classList.add("in-range");
       if (bad.has(m.seq)) e.classList.add("bad");
       e.append(el("span", "t", ms(m.time)), el("b", "", "#" + m.seq + " "), el("span", "event", m.event === null ? "initial state" : (m.timer || m.event)));
+      if (broken.has(m.seq)) {
+        e.classList.add("broken");
+        e.append(" ", el("span", "broken-note", "⚠ breaks " + broken.get(m.seq).join(", ")));
+      }
       for (const line of m.diff || []) {
         if (line.startsWith("− ")) e.append("\n", el("span", "del", line));
         else if (line.startsWith("+ ")) e.append("\n", el("span", "ins", line));
@@ -258,6 +270,7 @@ function entry(inst, m, lo, hi, bad) {
     case "child": return el("div", "entry child", "❐ child " + m.phase + ": " + m.child + "  (after #" + m.seq + ")");
     case "dropped": return el("div", "entry gap", "⋯ " + m.count + " messages dropped by the " + (m.by || "app") + "'s buffer");
     case "mismatch": return el("div", "entry gap", "✗ replay mismatch at #" + m.seq);
+    case "invariant": return el("div", "entry invariant", "⚠ invariant '" + m.name + "' broken at #" + m.seq + ": " + m.expression + "  (" + (inst.hello ? inst.hello.spec : "spec") + ":" + m.line + (m.state ? ", in " + m.state : "") + ")");
     default: return el("div", "entry", JSON.stringify(m));
   }
 }

@@ -1,4 +1,5 @@
-// MachineTest: the exhaustive test harness of Docs/Testing.md (T1-T11).
+// MachineTest: the exhaustive test harness of Docs/Testing.md (T1-T11), which also checks the
+// spec's invariants after every step (V5).
 
 import StateLoop
 
@@ -83,6 +84,7 @@ public final class MachineTest<M: StateMachine> {
     private var isFinished = false
 
     /// Starts a test of `machine` in `state` (T1). The runs and timers `state` asks for start now.
+    /// An invariant `state` breaks fails the test here (V5).
     ///
     /// - Parameter coverage: the registry the steps' transitions are recorded in (T11).
     public init(
@@ -97,6 +99,7 @@ public final class MachineTest<M: StateMachine> {
         createdAt = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         coverage.record(machine, taken: [])
         updateRunsAndTimers(from: nil)
+        checkInvariants(after: "MachineTest(state:)", at: createdAt)
     }
 
     deinit {
@@ -174,7 +177,7 @@ public final class MachineTest<M: StateMachine> {
         let next = queue.removeFirst()
         if let problem = mismatch(next) {
             reportFailure("\(call): \(problem).", at: site)
-            return reduce(next.event)
+            return reduce(next.event, call, at: site)
         }
         step(next.event, call, expected, at: site)
     }
@@ -182,7 +185,7 @@ public final class MachineTest<M: StateMachine> {
     /// Reduces `event` and checks the state after it against `expected`.
     private func step(_ event: M.Event, _ call: String, _ expected: ((inout M.State) throws -> Void)?, at site: CallSite) {
         let before = state
-        reduce(event)
+        reduce(event, call, at: site)
         guard checksState else { return }
         var expectedState = before
         M.copyBookkeeping(from: state, to: &expectedState)
@@ -206,8 +209,8 @@ public final class MachineTest<M: StateMachine> {
     }
 
     /// One step of the machine: reduces `event` with a trace, records the transitions taken,
-    /// and updates the runs and timers.
-    private func reduce(_ event: M.Event) {
+    /// updates the runs and timers, and checks the invariants (V5), failing at `site` for `call`.
+    private func reduce(_ event: M.Event, _ call: String, at site: CallSite) {
         // A finished machine changes nothing, and its last step's one-shot runs must not start again.
         guard !M.isDone(state) else { return }
         let before = state
@@ -215,6 +218,18 @@ public final class MachineTest<M: StateMachine> {
         M.reduce(&state, event, trace: &trace)
         coverage.record(M.self, taken: trace.taken)
         updateRunsAndTimers(from: before)
+        checkInvariants(after: call, at: site)
+    }
+
+    /// Fails the test at `site` for each invariant the state breaks (V5), naming it, its YAML
+    /// line and the state: `send(.chunk): invariant 'atMostTwo' (Upload.machine.yml:21:3) is broken`.
+    private func checkInvariants(after call: String, at site: CallSite) {
+        let broken = M.brokenInvariants(state)
+        guard !broken.isEmpty else { return }
+        let dump = ValueDump.lines(of: state).joined(separator: "\n")
+        for invariant in broken {
+            reportFailure("\(call): \(invariant) is broken by the state after it:\n\n\(dump)", at: site)
+        }
     }
 
     /// Compares what the state asks for now with what it asked for `before` (T5, T8): a run
@@ -326,11 +341,16 @@ public final class MachineTest<M: StateMachine> {
         pending.removeAll()
     }
 
-    /// Reduces every event queued now, in order, without checking the state after each (T9).
-    public func skipReceivedEvents() {
+    /// Reduces every event queued now, in order, without checking the state after each (T9);
+    /// an invariant a step breaks fails the test at this call (V5).
+    public func skipReceivedEvents(
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
+        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         let skipped = queue
         queue.removeAll()
-        for queued in skipped { reduce(queued.event) }
+        for queued in skipped { reduce(queued.event, "skipReceivedEvents(): \(describe(queued))", at: site) }
     }
 
     /// Forgets every timer armed and every send pending now: they never fire (T9, T16).

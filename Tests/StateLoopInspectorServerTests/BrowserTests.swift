@@ -14,7 +14,7 @@ import Testing
     /// The page's panel of `instance`, as a CSS selector.
     static func panel(_ instance: String) -> String { #"[data-instance="\#(instance)"]"# }
 
-    @Test("I38, I39, I40, I41, I43, I47, I49, I74: live steps, time travel, the replay mismatch, the export, a child, its loop and a journal, in Chromium")
+    @Test("I38, I39, I40, I41, I43, I47, I49, I74, I79: live steps, time travel, the replay mismatch, a broken invariant, the export, a child, its loop and a journal, in Chromium")
     func i38ThePageInABrowser() async throws {
         try FileManager.default.createDirectory(at: Self.screenshots, withIntermediateDirectories: true)
         let inspector = try RunningInspector(builtExecutable("stateloop-inspect"), ["--port", "0"])
@@ -112,6 +112,15 @@ import Testing
         #expect(banner.contains("cycles: 2"))
         #expect(try await page.run("return document.querySelector('\(light) .step[data-seq=\"5\"]').classList.contains('bad');") as? Bool == true)
         try await shot("08-replay-mismatch")
+
+        // I79: a step whose state broke an invariant is marked, and the invariant named after it.
+        try await send([#"{"type":"invariant","instance":"TrafficLight#1","seq":4,"name":"fewCycles","expression":"cycles < 1","state":null,"line":7,"column":3}"#])
+        try await page.wait("the broken step", until: "return !!document.querySelector('\(light) .step[data-seq=\"4\"].broken');")
+        #expect(try await page.run("return document.querySelector('\(light) .step[data-seq=\"4\"] .broken-note').textContent;") as? String == "⚠ breaks fewCycles")
+        #expect(try await page.run("return document.querySelector('\(light) .step[data-seq=\"3\"]').classList.contains('broken');") as? Bool == false)
+        #expect(try await page.run("return document.querySelector('\(light) .entry.invariant').textContent;") as? String
+            == "⚠ invariant 'fewCycles' broken at #4: cycles < 1  (TrafficLight.machine.yml:7)")
+        try await shot("08b-broken-invariant")
 
         // I44, I46, I47: a durable Till's journal, read offline by another inspector, in the same tab.
         let offline = try RunningInspector(

@@ -123,7 +123,7 @@ import Testing
 
     @Test func unknownKeyWithoutCloseMatchListsTheKeys() {
         #expect(printedDiagnostics("colour: red\n" + header + "    on: {go: a}\n") == [
-            "test.machine.yml:1:1: error: unknown key 'colour' at the top level of a spec (fix: use one of machine, imports, persist, input, context, events, groups, on, ignore, delays, initial, states, effects)",
+            "test.machine.yml:1:1: error: unknown key 'colour' at the top level of a spec (fix: use one of machine, imports, persist, input, context, events, groups, on, ignore, delays, initial, states, effects, invariants)",
         ])
     }
 

@@ -55,6 +55,14 @@ public protocol StateMachine {
     /// The `context:` fields the spec marks `redact: true`: what leaves the process (the
     /// inspector's dumps) prints `<redacted>` for them (Docs/Inspector.md I21, I22).
     static var redactedFields: Set<String> { get }
+
+    /// Every entry of the spec's `invariants:`, the machine's own first, then each state's in
+    /// document order (Docs/Testing.md V4). A machine without any has none (the default).
+    static var invariants: [InvariantInfo] { get }
+
+    /// The invariants `state` breaks, in `invariants` order: the machine's own, and those of the
+    /// states active in it (V4). A machine without invariants breaks none (the default).
+    static func brokenInvariants(_ state: State) -> [InvariantInfo]
 }
 
 extension StateMachine {

@@ -68,6 +68,7 @@ extension MachineContextBuilder {
             printResults(into: &out)
             printTimers(into: &out)
             printSends(into: &out)
+            printInvariants(into: &out)
             out.line("/// Copies the fields only the reducer writes from `source`: a test never states them.")
             out.block("\(p)static func copyBookkeeping(from source: State, to state: inout State) {") { out in
                 for field in bookkeeping { out.line("state.\(field) = source.\(field)") }

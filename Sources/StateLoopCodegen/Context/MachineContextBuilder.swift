@@ -18,6 +18,7 @@ import StateLoopSpec
 //   MachineContextBuilder+InitialAndReduce  `State.initial` and `reduce`
 //   MachineContextBuilder+Effects           effects and `after:` timers: request members, feedbacks
 //   MachineContextBuilder+Testing           the `StateMachine` conformance tests and coverage read
+//   MachineContextBuilder+Invariants        `invariants:`: their members of `State`, `invariants`, `brokenInvariants`
 //   MachineContextBuilder+Descriptions      how `Mode` and its nested types, `Event`, `Call` and `Run` print
 //   MachineContextBuilder+Journal           a persisted machine's journal coding and `DurableMachine` conformance
 //   MachineContextBuilder+Migration         the readers of its older locked versions, which migrate what they read
@@ -130,6 +131,7 @@ public struct MachineContextBuilder {
         eventCaseSpellings = makeEventCaseSpellings()
         let initialArguments = makeDefaults()
         makeDelayMembers()
+        makeInvariantMembers()
         let tree = layout.tree
         // A flat spec is a statechart of one level: the same writer prints it (S78, S79).
         let reducerModes = eventless ? [] : tree.leaves.filter { outermostParallel($0) == nil }.map { makeLeafReducer($0) }

@@ -1,5 +1,5 @@
 /// The Swift text of a spec (types, `default:`, `guard:`, `set:`, `request.value`, a child's
-/// `input:`, `output:` values, `delays:`) lands in
+/// `input:`, `output:` values, `delays:`, `invariants:`) lands in
 /// generated code as it is. Text that could leave its place (close the member, open a string or
 /// comment that swallows what follows, reset `#sourceLocation`) is an error at its YAML line;
 /// everything else is left to swiftc, which reports it at the YAML line too.
@@ -43,6 +43,8 @@ extension SpecChecker {
             expressions.append(field.value)
         }
         expressions += spec.delays.map(\.expression)
+        // Docs/Testing.md V3: invariants are expressions of the state like any other.
+        expressions += (spec.invariants + states.flatMap(\.invariants)).map(\.expression)
         return (types, expressions)
     }
 

@@ -53,6 +53,7 @@ public struct SpecChecker: Sendable {
         checkSendsToParent(spec, into: &findings)
         checkEmbeddedSwift(spec, into: &findings)
         checkEventScope(spec, into: &findings)
+        checkInvariants(spec, into: &findings)
         checkHierarchy(spec, into: &findings)
         checkEffects(spec, into: &findings)
         let stateCount = findings.tree.nodes.count

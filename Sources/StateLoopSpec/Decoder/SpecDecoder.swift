@@ -27,13 +27,13 @@ struct SpecDecoder: Sendable {
     /// The keys of each part of a spec, in the order they are usually written (for suggestions).
     enum Keys {
         /// Top-level keys.
-        static let machine = ["machine", "imports", "persist", "input", "context", "events", "groups", "on", "ignore", "delays", "initial", "states", "effects"]
+        static let machine = ["machine", "imports", "persist", "input", "context", "events", "groups", "on", "ignore", "delays", "initial", "states", "effects", "invariants"]
         /// Keys of `persist:` written as a mapping.
         static let persist = ["version", "migrations"]
         /// Keys of a context field.
         static let contextField = ["type", "default", "redact"]
         /// Keys of a state.
-        static let state = ["type", "history", "target", "default", "initial", "states", "entry", "exit", "on", "ignore", "after", "always", "onDone", "output", "doneEvent"]
+        static let state = ["type", "history", "target", "default", "initial", "states", "entry", "exit", "on", "ignore", "after", "always", "onDone", "output", "doneEvent", "invariants"]
         /// Values of a state's `type:`.
         static let stateTypes = ["parallel", "final", "history"]
         /// Keys of a transition.
@@ -102,6 +102,7 @@ struct DecodingSession {
         var delays: [Assignment] = []
         var persist: PersistSpec?
         var groups: [EventGroup] = []
+        var invariants: [InvariantSpec] = []
         for entry in known(entries, keys: SpecDecoder.Keys.machine, in: "at the top level of a spec") {
             switch entry.key.value {
             case "machine": name = text(entry.value, expected: "the machine's name", fixIt: "write 'machine: MyMachine'")
@@ -126,6 +127,7 @@ struct DecodingSession {
                 initialTargets = initialList(entry.value)
                 initial = initialTargets.map(\.first) ?? text(entry.value, expected: "the name of the initial state", fixIt: "write 'initial: idle'")
             case "states": states = stateSpecs(entry.value)
+            case "invariants": invariants = self.invariants(entry.value)
             case "input": input = inputFields(entry.value)
             case "persist": persist = persistSpec(entry)
             case "delays":
@@ -154,7 +156,28 @@ struct DecodingSession {
             file: path, name: name, imports: imports, context: context, events: events, on: on, ignore: ignore,
             initial: initial, states: states, effects: effects, input: input, delays: delays, groups: groups, persist: persist)
         spec.initialTargets = initialTargets
+        spec.invariants = invariants
         return spec
+    }
+
+    /// `invariants: {name: "Swift Bool expression"}`, at the top level or on a state (V1, V2): a
+    /// mapping of non-empty names to expressions; a name twice in the machine is the checker's.
+    mutating func invariants(_ node: YAMLNode) -> [InvariantSpec] {
+        let fixIt = "write 'invariants: {withinTotal: \"sent <= total\"}', one name and Swift Bool expression an entry"
+        guard let entries = mapping(node, expected: "a mapping from invariant names to Swift Bool expressions", fixIt: fixIt) else { return [] }
+        return entries.compactMap { entry in
+            guard !entry.key.value.isEmpty else {
+                error("an invariant needs a name", at: entry.key.location, fixIt: "name the invariant: 'withinTotal: \"sent <= total\"'; failures say it")
+                return nil
+            }
+            guard entry.value.scalar != nil else {
+                error(
+                    "expected a Swift Bool expression for invariant '\(entry.key.value)', found \(Self.found(entry.value))",
+                    at: entry.value.location, fixIt: "quote the expression so YAML reads it as text: '\(entry.key.value): \"sent <= total\"'")
+                return nil
+            }
+            return expression(entry.value, of: "invariant '\(entry.key.value)'").map { InvariantSpec(name: entry.key.located, expression: $0) }
+        }
     }
 
     /// `persist: true` (version 1) or `persist: {version: N}` with N an integer of 1 or more (D20),
@@ -333,6 +356,7 @@ struct DecodingSession {
                 case "always": state.always = branches(item.value, of: "'always:'") ?? []
                 case "output": state.output = outputFields(item.value)
                 case "doneEvent": state.doneEvent = text(item.value, expected: "the name of a declared event", fixIt: "write 'doneEvent: eventName'")
+                case "invariants": state.invariants = invariants(item.value)
                 default: state.onDone = branches(item.value, of: "'onDone:'") ?? []
                 }
             }

@@ -37,6 +37,8 @@ public struct MachineSpec: Sendable {
     /// `persist:` — the machine is durable: its states and events are journaled (Docs/Durability.md);
     /// `nil` when the spec does not persist.
     public var persist: PersistSpec?
+    /// `invariants:` at the top level — what must hold after every step (Docs/Testing.md V1).
+    public var invariants: [InvariantSpec] = []
 
     public init(
         file: String, name: Located<String>, imports: [Located<String>] = [],
@@ -201,6 +203,8 @@ public struct StateSpec: Sendable {
     /// do:}`, run when its `initial:` is read, or of a history state's `default: {target:, do:}`,
     /// run when nothing recorded is restored (S145, S146).
     public var defaultActions: [Action] = []
+    /// `invariants:` — what must hold after every step while the state is active (Docs/Testing.md V1).
+    public var invariants: [InvariantSpec] = []
 
     public init(
         name: Located<String>, kind: Kind = .normal, type: Located<String>? = nil, keys: [Located<String>] = [],
@@ -414,6 +418,20 @@ public struct Assignment: Sendable {
 
     public init(field: Located<String>, expression: Located<String>) {
         self.field = field
+        self.expression = expression
+    }
+}
+
+/// An entry of `invariants:`, `name: "Swift Bool expression"`: what must hold of the state after
+/// every step while its state is active (the machine's own: always; Docs/Testing.md V1).
+public struct InvariantSpec: Sendable {
+    /// The invariant's name, unique in the machine: what a failure names.
+    public var name: Located<String>
+    /// A Swift `Bool` expression over the state's fields (bare names) and `isIn(...)`, verbatim.
+    public var expression: Located<String>
+
+    public init(name: Located<String>, expression: Located<String>) {
+        self.name = name
         self.expression = expression
     }
 }

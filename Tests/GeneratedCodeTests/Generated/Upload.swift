@@ -64,7 +64,7 @@ public enum Upload {
 
     /// How the machine ended: a case per top-level final state, with its `output:` (E22).
     public enum Output: Swift.Equatable, Swift.Sendable {
-        /// The machine finished in `finished` (Upload.machine.yml:58).
+        /// The machine finished in `finished` (Upload.machine.yml:62).
         case finished
     }
 
@@ -160,7 +160,28 @@ public enum Upload {
 #sourceLocation()
         }
 
-        /// The transition of Upload.machine.yml:16, shared by the states that inherit it.
+        /// Invariant `chunksAtMostTwo` (Upload.machine.yml:15): true when it holds.
+        fileprivate var _invariant0: Swift.Bool {
+#sourceLocation(file: "Upload.machine.yml", line: 15)
+                    sent <= 2
+#sourceLocation()
+        }
+
+        /// Invariant `finishedAfterSent` (Upload.machine.yml:16): true when it holds.
+        fileprivate var _invariant1: Swift.Bool {
+#sourceLocation(file: "Upload.machine.yml", line: 16)
+                      !isIn(.finished) || log.contains( "sent" )
+#sourceLocation()
+        }
+
+        /// Invariant `allChunksSent` (Upload.machine.yml:45): true when it holds.
+        fileprivate var _invariant2: Swift.Bool {
+#sourceLocation(file: "Upload.machine.yml", line: 45)
+                                         sent == 2
+#sourceLocation()
+        }
+
+        /// The transition of Upload.machine.yml:19, shared by the states that inherit it.
         fileprivate func _take0<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
             _trace.take(0)
             State._exitBelow(_next.mode, &_next)
@@ -176,7 +197,7 @@ public enum Upload {
             }
             switch _event {
             case .chunk:
-#sourceLocation(file: "Upload.machine.yml", line: 33)
+#sourceLocation(file: "Upload.machine.yml", line: 36)
                            if (sent >= 2
                 ) {
 #sourceLocation()
@@ -338,7 +359,7 @@ public enum Upload {
                 State._enterBelow_transfer(_c, &_next)
             case (1, 1):
                 _trace.take(5)
-#sourceLocation(file: "Upload.machine.yml", line: 33)
+#sourceLocation(file: "Upload.machine.yml", line: 36)
                                                           _next.sent = sent + 1
 #sourceLocation()
             case (2, 1):
@@ -379,7 +400,7 @@ public enum Upload {
                 State._enterBelow_transfer(_c, &_next)
             case (6, 1):
                 _trace.take(2)
-#sourceLocation(file: "Upload.machine.yml", line: 25)
+#sourceLocation(file: "Upload.machine.yml", line: 28)
               _next.log = log + [ "working saw pause" ]
 #sourceLocation()
             case (7, 1):
@@ -394,7 +415,7 @@ public enum Upload {
                 State._enterBelow_checksum(_c, &_next)
             case (8, 1):
                 _trace.take(17)
-#sourceLocation(file: "Upload.machine.yml", line: 51)
+#sourceLocation(file: "Upload.machine.yml", line: 55)
                                       _next.log = log + [ "rehash" ]
 #sourceLocation()
             case (8, 2):
@@ -424,9 +445,9 @@ public enum Upload {
             return !kept.isEmpty
         }
 
-        /// An action of Upload.machine.yml:21, run on the state in place, as it is then.
+        /// An action of Upload.machine.yml:24, run on the state in place, as it is then.
         fileprivate mutating func _action0() {
-#sourceLocation(file: "Upload.machine.yml", line: 21)
+#sourceLocation(file: "Upload.machine.yml", line: 24)
              self.log = log + [ "stop" ]
 #sourceLocation()
         }
@@ -444,9 +465,9 @@ public enum Upload {
             }
         }
 
-        /// An action of Upload.machine.yml:20, run on the state in place, as it is then.
+        /// An action of Upload.machine.yml:23, run on the state in place, as it is then.
         fileprivate mutating func _action1() {
-#sourceLocation(file: "Upload.machine.yml", line: 20)
+#sourceLocation(file: "Upload.machine.yml", line: 23)
               self.log = log + [ "start" ]
 #sourceLocation()
         }
@@ -464,16 +485,16 @@ public enum Upload {
             }
         }
 
-        /// An action of Upload.machine.yml:46, run on the state in place, as it is then.
+        /// An action of Upload.machine.yml:50, run on the state in place, as it is then.
         fileprivate mutating func _action2() {
-#sourceLocation(file: "Upload.machine.yml", line: 46)
+#sourceLocation(file: "Upload.machine.yml", line: 50)
                  self.log = log + [ "checksum exit" ]
 #sourceLocation()
         }
 
-        /// An action of Upload.machine.yml:29, run on the state in place, as it is then.
+        /// An action of Upload.machine.yml:32, run on the state in place, as it is then.
         fileprivate mutating func _action3() {
-#sourceLocation(file: "Upload.machine.yml", line: 29)
+#sourceLocation(file: "Upload.machine.yml", line: 32)
                  self.log = log + [ "transfer exit" ]
 #sourceLocation()
         }
@@ -490,9 +511,9 @@ public enum Upload {
             State._enterBelow_checksum(_content.checksum, &_next)
         }
 
-        /// An action of Upload.machine.yml:42, run on the state in place, as it is then.
+        /// An action of Upload.machine.yml:46, run on the state in place, as it is then.
         fileprivate mutating func _action4() {
-#sourceLocation(file: "Upload.machine.yml", line: 42)
+#sourceLocation(file: "Upload.machine.yml", line: 46)
                       self.log = log + [ "sent" ]
 #sourceLocation()
         }
@@ -522,7 +543,7 @@ public enum Upload {
             }
         }
 
-        /// The transition of Upload.machine.yml:22, shared by the states that inherit it.
+        /// The transition of Upload.machine.yml:25, shared by the states that inherit it.
         fileprivate func _take1<_R: StateLoop._TransitionRecorder>(_ _next: inout State, _ _trace: inout _R) {
             _trace.take(3)
             State._exitBelow(_next.mode, &_next)
@@ -686,6 +707,24 @@ extension Upload: StateLoop.StateMachine {
         []
     }
 
+    /// Every entry of `invariants:`, the machine's own first, then each state's (Docs/Testing.md V4).
+    public static let invariants: [StateLoop.InvariantInfo] = [
+        .init(name: "chunksAtMostTwo", expression: "sent <= 2", state: nil, file: "Upload.machine.yml", line: 15, column: 3),
+        .init(name: "finishedAfterSent", expression: "!isIn(.finished) || log.contains(\"sent\")", state: nil, file: "Upload.machine.yml", line: 16, column: 3),
+        .init(name: "allChunksSent", expression: "sent == 2", state: "sent", file: "Upload.machine.yml", line: 45, column: 26),
+    ]
+
+    /// The invariants `state` breaks: the machine's own, and those of the states active in it.
+    public static func brokenInvariants(_ state: State) -> [StateLoop.InvariantInfo] {
+        var broken: [StateLoop.InvariantInfo] = []
+        if !state._invariant0 { broken.append(invariants[0]) }
+        if !state._invariant1 { broken.append(invariants[1]) }
+        if state.isIn(.sent) {
+            if !state._invariant2 { broken.append(invariants[2]) }
+        }
+        return broken
+    }
+
     /// Copies the fields only the reducer writes from `source`: a test never states them.
     public static func copyBookkeeping(from source: State, to state: inout State) {
         state._done = source._done
@@ -694,34 +733,34 @@ extension Upload: StateLoop.StateMachine {
 
     /// Every branch of the spec, by the id the reducer records: its YAML line and what it does.
     public static let transitions: [StateLoop.TransitionInfo] = StateLoop.TransitionInfo.table("""
-        16:10 (any) --reset--> working
-        24:13 working --fail--> failed
-        25:14 working --pause--> (stays)
-        22:13 working --onDone--> finished
-        33:23 sending --chunk [sent >= 2]--> sent
-        33:59 sending --chunk--> (stays)
-        34:22 sending --pause--> paused
-        35:22 sending --hashed--> (ignored)
-        35:30 sending --resume--> (ignored)
-        38:23 paused --resume--> sending
-        39:22 paused --chunk--> (ignored)
-        39:29 paused --hashed--> (ignored)
-        39:37 paused --pause--> (ignored)
-        43:22 sent --chunk--> (ignored)
-        43:29 sent --hashed--> (ignored)
-        43:37 sent --resume--> (ignored)
-        50:23 hashing --hashed--> verified
-        51:21 hashing --fail--> hashing
-        52:22 hashing --chunk--> (ignored)
-        52:29 hashing --resume--> (ignored)
-        55:22 verified --chunk--> (ignored)
-        55:29 verified --hashed--> (ignored)
-        55:37 verified --resume--> (ignored)
-        57:14 failed --chunk--> (ignored)
-        57:21 failed --hashed--> (ignored)
-        57:29 failed --pause--> (ignored)
-        57:36 failed --resume--> (ignored)
-        57:44 failed --fail--> (ignored)
+        19:10 (any) --reset--> working
+        27:13 working --fail--> failed
+        28:14 working --pause--> (stays)
+        25:13 working --onDone--> finished
+        36:23 sending --chunk [sent >= 2]--> sent
+        36:59 sending --chunk--> (stays)
+        37:22 sending --pause--> paused
+        38:22 sending --hashed--> (ignored)
+        38:30 sending --resume--> (ignored)
+        41:23 paused --resume--> sending
+        42:22 paused --chunk--> (ignored)
+        42:29 paused --hashed--> (ignored)
+        42:37 paused --pause--> (ignored)
+        47:22 sent --chunk--> (ignored)
+        47:29 sent --hashed--> (ignored)
+        47:37 sent --resume--> (ignored)
+        54:23 hashing --hashed--> verified
+        55:21 hashing --fail--> hashing
+        56:22 hashing --chunk--> (ignored)
+        56:29 hashing --resume--> (ignored)
+        59:22 verified --chunk--> (ignored)
+        59:29 verified --hashed--> (ignored)
+        59:37 verified --resume--> (ignored)
+        61:14 failed --chunk--> (ignored)
+        61:21 failed --hashed--> (ignored)
+        61:29 failed --pause--> (ignored)
+        61:36 failed --resume--> (ignored)
+        61:44 failed --fail--> (ignored)
         """)
 
     /// For every state and every branch, a shortest path of steps from the initial state
