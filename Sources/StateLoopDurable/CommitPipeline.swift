@@ -8,9 +8,11 @@
 // - A transaction starts when the writer is free and either `batchSize` records wait or the
 //   oldest waiting part has waited `maxDelay` (H19); it takes the waiting parts from the front,
 //   up to `batchSize` records, and always at least one part (H18).
-// - Once a part of an instance fails, every later part of that instance fails with the same error
-//   without being written, until `forget(_:)`: a refused record is never followed by one of its
-//   successors, so no journal gets a gap (the store refuses only records not after its last, D3).
+// - Each part goes on the `Chain` of the incarnation that made it. Once a part fails, every later
+//   part of its chain fails with the same error without being written: a refused record is never
+//   followed by one of its successors, so no journal gets a gap (the store refuses only records
+//   not after its last, D3). A reloaded incarnation has a chain of its own, so however soon it
+//   loads, the failed incarnation's parts still queued stay unwritten.
 // - Each part's completion is called once, on the writer thread, after its transaction ended:
 //   completions must not block (a host hands its work on, H13).
 
@@ -38,8 +40,20 @@ final class CommitPipeline: @unchecked Sendable {
     /// What becomes of a part: `nil` once its transaction committed it, else why it was not kept.
     @usableFromInline typealias Completion = @Sendable (JournalError?) -> Void
 
+    /// The parts of one incarnation of an instance, in the order it made them: once one fails,
+    /// the later ones fail with the same error without being written (H22).
+    @usableFromInline
+    final class Chain: @unchecked Sendable {
+        /// The first error of a part of the chain; guarded by the pipeline's `condition`.
+        fileprivate var failure: JournalError?
+
+        @usableFromInline
+        init() {}
+    }
+
     private struct Waiting {
         let part: HostBatchPart
+        let chain: Chain
         let completion: Completion
         let queued: ContinuousClock.Instant
     }
@@ -50,7 +64,6 @@ final class CommitPipeline: @unchecked Sendable {
     // Guarded by `condition`.
     private var queue = Deque<Waiting>()
     private var queuedRecords = 0
-    private var failed: [String: JournalError] = [:]
     private var closing = false
     private let stopped = DispatchSemaphore(value: 0)
 
@@ -65,27 +78,20 @@ final class CommitPipeline: @unchecked Sendable {
         writer.start()
     }
 
-    /// Queues `part`; `completion` is called once its transaction has ended. A part of an
-    /// instance whose earlier part failed fails at once, with that error (until `forget(_:)`);
-    /// after `close()`, every part fails with `JournalError.writerStopped`.
+    /// Queues `part` on `chain`; `completion` is called once its transaction has ended. A part
+    /// whose chain failed before it was taken fails with that error, unwritten; after `close()`,
+    /// every part fails with `JournalError.writerStopped`.
     @usableFromInline
-    func enqueue(_ part: HostBatchPart, completion: @escaping Completion) {
+    func enqueue(_ part: HostBatchPart, on chain: Chain, completion: @escaping Completion) {
         condition.lock()
         if closing {
             condition.unlock()
             return completion(.writerStopped)
         }
-        queue.append(Waiting(part: part, completion: completion, queued: .now))
+        queue.append(Waiting(part: part, chain: chain, completion: completion, queued: .now))
         queuedRecords += part.records.count
         condition.signal()
         condition.unlock()
-    }
-
-    /// The instance `machine` starts again from what its journal holds: its later parts are
-    /// committed again (H23: the host reloads an instance that failed).
-    @usableFromInline
-    func forget(_ machine: String) {
-        condition.withLock { _ = failed.removeValue(forKey: machine) }
     }
 
     /// Commits what is queued, then stops the writer; returns once it has stopped (the first
@@ -106,9 +112,9 @@ final class CommitPipeline: @unchecked Sendable {
             let refused = batch.parts.isEmpty ? [:] : commit(batch)
             let failures = condition.withLock { () -> [JournalError?] in
                 waiting.map { entry in
-                    // An instance whose part failed before this one was taken fails here too.
-                    let error = refused[entry.part.machine] ?? failed[entry.part.machine]
-                    if let error, failed[entry.part.machine] == nil { failed[entry.part.machine] = error }
+                    // A chain whose part failed before this one was taken fails here too.
+                    let error = entry.chain.failure ?? refused[entry.part.machine]
+                    if entry.chain.failure == nil { entry.chain.failure = error }
                     return error
                 }
             }
@@ -118,7 +124,7 @@ final class CommitPipeline: @unchecked Sendable {
     }
 
     /// Waits until a transaction is due (H19) and takes its parts (H18), leaving out those of
-    /// instances that failed, which it hands back to fail; `nil` once closed with nothing left.
+    /// chains that failed, which it hands back to fail; `nil` once closed with nothing left.
     private func nextTransaction() -> (HostBatch, [Waiting])? {
         condition.lock()
         defer { condition.unlock() }
@@ -141,7 +147,7 @@ final class CommitPipeline: @unchecked Sendable {
             queuedRecords -= next.part.records.count
             records += next.part.records.count
             waiting.append(next)
-            if failed[next.part.machine] == nil { parts.append(next.part) }
+            if next.chain.failure == nil { parts.append(next.part) }
         }
         return (HostBatch(parts: parts), waiting)
     }

@@ -159,13 +159,30 @@ public struct HostBatchPart: Sendable, Equatable {
 
 /// The parts of one host transaction, applied in their order (H18).
 public struct HostBatch: Sendable, Equatable {
-    /// The parts. An instance may have several, in the order of its steps: once one is refused,
-    /// its later ones are refused with the same error, so that no record follows a gap (H22).
+    /// The parts. An instance may have several, in the order of its steps: a store applies them
+    /// together, all or none (H22), so that no record follows a gap and no sender is told that an
+    /// event the journal holds is not durable.
     public var parts: [HostBatchPart]
 
     /// The batch of `parts`.
     public init(parts: [HostBatchPart]) {
         self.parts = parts
+    }
+
+    /// The parts of each instance, in their order, the instances in the order of their first part:
+    /// what a store applies all or none (H22).
+    public var byInstance: [(machine: String, parts: [HostBatchPart])] {
+        var grouped: [(machine: String, parts: [HostBatchPart])] = []
+        var index: [String: Int] = [:]
+        for part in parts {
+            if let at = index[part.machine] {
+                grouped[at].parts.append(part)
+            } else {
+                index[part.machine] = grouped.count
+                grouped.append((part.machine, [part]))
+            }
+        }
+        return grouped
     }
 
     /// Every part's error: what a batch whose transaction failed answers (H24).

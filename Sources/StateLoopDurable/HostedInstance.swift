@@ -62,6 +62,9 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     @usableFromInline let id: String
     /// Why this incarnation ended, for the sends it dropped unreduced.
     @usableFromInline let ending = Ending()
+    /// The chain of this incarnation's parts in the host's pipeline: once one fails, its later ones
+    /// fail unwritten, whichever incarnation loads next (H22).
+    @usableFromInline let chain = CommitPipeline.Chain()
     @usableFromInline weak var host: MachineHost<M>?
     @usableFromInline let lock = NSLock()
     /// Held while a step is taken and its writes queued (the order of the writes).
@@ -70,8 +73,10 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     @usableFromInline var phase: Phase
     @usableFromInline var run: Run?
     @usableFromInline var steps: JournalSteps<M>?
-    /// The state after the last durable step (H7): what a send that returned has made true.
+    /// The state after the last durable step (H7): what a send that returned has made true, and
+    /// its sequence number.
     @usableFromInline var durable: M.State?
+    @usableFromInline var durableSequence: Int64 = 0
     @usableFromInline var opening: Result<Void, any Error>?
     @usableFromInline var openWaiters: [CheckedContinuation<Void, any Error>] = []
     @usableFromInline var timersInQueue: [TimerInQueue] = []
@@ -85,6 +90,9 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     /// whether its row says it is awake (that, or a one-shot run not known finished, H48).
     @usableFromInline var statePinned = false
     @usableFromInline var awake = false
+    /// Whether the row says the instance finished: written by its finishing step, never changed
+    /// after it (H46), whatever its runs' ends journal.
+    @usableFromInline var rowFinished = false
 
     /// An incarnation of `id` that loads, then takes `waiting` before any later delivery (H43).
     @inlinable
@@ -213,6 +221,10 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     func load(creating: M.State?) async {
         guard let host else { return }
         do {
+            // A finished instance is not loaded (H46): its row says so, read before the claim.
+            if creating == nil, let row = try await host.store.hostedInstance(id), row.checksumMatches, row.row.finished {
+                throw HostError.finished(id)
+            }
             if let other = try host.store.claim(id, for: host.owner) { throw HostError.claimed(id, by: other) }
             let recovery = try await host.store.load(id)
             if creating != nil, recovery.lastSequence != nil { throw HostError.instanceExists(id) }
@@ -223,7 +235,6 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
             let writes = steps.opening(at: now)
             let pinned = Self.pins(restored.state, host.options)
             let awake = pinned || !steps.book.runs.isEmpty
-            host.pipeline.forget(id)
             try await commit(Self.part(id, writes, instance: HostedInstanceRow(host: M.journalName, awake: awake, finished: false)), through: host)
             let system = System<M.State, M.Event>(
                 initial: restored.state, reduce: M.reduce, feedbacks: host.feedbacks(id), isFinished: { M.isDone($0) })
@@ -233,6 +244,7 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
             lock.withLock {
                 self.steps = steps
                 durable = restored.state
+                durableSequence = steps.sequence
                 statePinned = pinned
                 self.awake = awake
             }
@@ -292,6 +304,7 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
         let timer = waiter == nil ? token?.waiter as? TimerDelivery : nil
         let now = host.options.clock.now()
         let pinned = Self.pins(stateAfter, host.options)
+        let finished = M.isDone(stateAfter)
         writing.lock()
         defer { writing.unlock() }
         let step = lock.withLock { () -> (JournalWrites, Int64, HostedInstanceRow?)? in
@@ -303,17 +316,20 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
             committing += 1
             lastActive = now
             statePinned = pinned
+            if finished {
+                rowFinished = true
+                return (writes, steps!.sequence, HostedInstanceRow(host: M.journalName, awake: false, finished: true))
+            }
             return (writes, steps!.sequence, awakeRowLocked())
         }
-        guard let (writes, sequence, awakeRow) = step else { return .refused }
-        let finished = M.isDone(stateAfter)
+        guard let (writes, sequence, row) = step else { return .refused }
         // Every event queued behind a finished state is dropped: its sender learns why (H8).
         if finished { ending.reason = .finished(id) }
-        let part = Self.part(id, writes, instance: finished ? HostedInstanceRow(host: M.journalName, awake: false, finished: true) : awakeRow)
-        host.pipeline.enqueue(part) { [weak self] error in
+        let part = Self.part(id, writes, instance: row)
+        host.pipeline.enqueue(part, on: chain) { [weak self] error in
             guard let self else { return }
             if let error {
-                let failure = HostError.notDurable(id, reason: "\(error)")
+                let failure = notDurable("\(error)")
                 waiter?.answer(.failure(failure))
                 timer?.answer(failure)
                 lock.withLock { committing -= 1 }
@@ -322,6 +338,7 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
             }
             lock.withLock { () -> Run? in
                 durable = stateAfter
+                durableSequence = sequence
                 committing -= 1
                 return self.run
             }?.durable(1)
@@ -346,11 +363,12 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     }
 
     /// The instance's row when whether it is awake changed with the step just taken (H48): awake
-    /// while its state pins it or a one-shot run is not known finished. Under `lock`.
+    /// while its state pins it or a one-shot run is not known finished; none once the instance
+    /// finished (H46). Under `lock`.
     @inlinable
     func awakeRowLocked() -> HostedInstanceRow? {
         let now = statePinned || !(steps?.book.runs.isEmpty ?? true)
-        guard now != awake else { return nil }
+        guard !rowFinished, now != awake else { return nil }
         awake = now
         return HostedInstanceRow(host: M.journalName, awake: now, finished: false)
     }
@@ -391,10 +409,10 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     /// `committing` under `lock` with the step that made it, so no passivation comes in between.
     @inlinable
     func enqueue(_ part: HostBatchPart, through host: MachineHost<M>) {
-        host.pipeline.enqueue(part) { [weak self] error in
+        host.pipeline.enqueue(part, on: chain) { [weak self] error in
             guard let self else { return }
             lock.withLock { committing -= 1 }
-            if let error { end(.notDurable(id, reason: "\(error)"), openingFailed: nil) }
+            if let error { end(notDurable("\(error)"), openingFailed: nil) }
         }
     }
 
@@ -424,7 +442,13 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
         }
         // A passivation stopped it: the passivation ends the incarnation.
         if passivating { return }
-        end(finished ? .finished(id) : .notDurable(id, reason: "the instance stopped"), openingFailed: nil)
+        end(finished ? .finished(id) : notDurable("the instance stopped"), openingFailed: nil)
+    }
+
+    /// Why the instance's events after its last durable one are not durable: `reason`.
+    @inlinable
+    func notDurable(_ reason: String) -> HostError {
+        .notDurable(id, durableThrough: lock.withLock { durableSequence }, reason: reason)
     }
 
     // MARK: Passivation
@@ -448,7 +472,7 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
             machine: id, snapshot: snapshot, instance: HostedInstanceRow(host: M.journalName, awake: false, finished: false),
             releasedBy: host.owner)
         // Committed or not, its records are: the next incarnation recovers from what committed.
-        host.pipeline.enqueue(part) { [weak self] _ in self?.passivated() }
+        host.pipeline.enqueue(part, on: chain) { [weak self] _ in self?.passivated() }
         return true
     }
 
@@ -533,7 +557,7 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     @inlinable
     func commit(_ part: HostBatchPart, through host: MachineHost<M>) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            host.pipeline.enqueue(part) { error in
+            host.pipeline.enqueue(part, on: chain) { error in
                 if let error { continuation.resume(throwing: error) } else { continuation.resume() }
             }
         }

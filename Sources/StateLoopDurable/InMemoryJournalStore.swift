@@ -39,29 +39,35 @@ public final class InMemoryJournalStore: HostJournalStore, @unchecked Sendable {
         keepLocked(snapshot, of: machine)
     }
 
-    /// Applies each part of `batch` whole, or refuses it alone when its records do not follow its
-    /// journal (H22); checked before anything of the part is kept. Memory never fails a batch.
+    /// Applies the parts of each instance in `batch` together, or refuses them all when their
+    /// records do not follow its journal (H22); checked before anything of them is kept. Memory
+    /// never fails a batch.
     public func commit(_ batch: HostBatch) -> [String: JournalError] {
         lock.lock()
         defer { lock.unlock() }
         var refused: [String: JournalError] = [:]
-        for part in batch.parts where refused[part.machine] == nil {
+        for (machine, parts) in batch.byInstance {
             do throws(JournalError) {
-                try checkFollow(part.records, in: part.machine)
+                try checkFollow(parts.flatMap(\.records), in: machine)
             } catch {
-                refused[part.machine] = error
+                refused[machine] = error
                 continue
             }
-            if !part.records.isEmpty { journals[part.machine, default: Journal()].records.append(contentsOf: part.records) }
-            if let snapshot = part.snapshot { keepLocked(snapshot, of: part.machine) }
-            if part.replacesTimers { timers[part.machine] = nil }
-            for event in part.deletedTimers { timers[part.machine]?[event] = nil }
-            for timer in part.armedTimers { timers[part.machine, default: [:]][timer.event] = timer }
-            if timers[part.machine]?.isEmpty == true { timers[part.machine] = nil }
-            if let instance = part.instance { instances[part.machine] = instance }
-            if let owner = part.releasedBy, owners[part.machine] == owner { owners[part.machine] = nil }
+            for part in parts { applyLocked(part) }
         }
         return refused
+    }
+
+    /// Applies `part`, whose records follow, under the lock.
+    private func applyLocked(_ part: HostBatchPart) {
+        if !part.records.isEmpty { journals[part.machine, default: Journal()].records.append(contentsOf: part.records) }
+        if let snapshot = part.snapshot { keepLocked(snapshot, of: part.machine) }
+        if part.replacesTimers { timers[part.machine] = nil }
+        for event in part.deletedTimers { timers[part.machine]?[event] = nil }
+        for timer in part.armedTimers { timers[part.machine, default: [:]][timer.event] = timer }
+        if timers[part.machine]?.isEmpty == true { timers[part.machine] = nil }
+        if let instance = part.instance { instances[part.machine] = instance }
+        if let owner = part.releasedBy, owners[part.machine] == owner { owners[part.machine] = nil }
     }
 
     /// The due rows after `cursor`, in the order of their keys; memory keeps every row intact.

@@ -27,8 +27,8 @@
 //   specialized for the client's machine, as `DurableSystem`'s is: unspecialized, 8% of its CPU
 //   went to generic metadata lookups (Benchmarks/README.md, `host.sqlite.events_per_s`).
 //
-// Not built yet (Docs/Hosting.md, build order): a finished instance's passivation (H46),
-// children (step 8), lifecycle, logs and metrics (step 9).
+// Not built yet (Docs/Hosting.md, build order): children (step 8), lifecycle, logs and metrics
+// (step 9).
 
 import Foundation
 import StateLoop
@@ -54,6 +54,9 @@ public struct HostOptions: Sendable {
     public var maxInstancesInMemory: Int
     /// Whether a running query effect, set element or stream keeps its instance in memory (H40, H50).
     public var queryEffects: QueryEffects
+    /// The most accepted events that are not yet durable, over all instances: a send beyond it
+    /// waits for room (H10).
+    public var maxQueuedEvents: Int
 
     /// What a running query effect, set element or stream does to its instance's passivation.
     public enum QueryEffects: Sendable, Equatable {
@@ -67,7 +70,8 @@ public struct HostOptions: Sendable {
     public init(
         commitBatchSize: Int = 1_000, commitMaxDelay: Duration = .zero, snapshotEvery: Int = 1_000,
         clock: any HostClock = .system, timerWindow: Int = 10_000, maxConcurrentLoads: Int = 4,
-        idleTimeout: Duration = .seconds(120), maxInstancesInMemory: Int = 10_000, queryEffects: QueryEffects = .pin
+        idleTimeout: Duration = .seconds(120), maxInstancesInMemory: Int = 10_000, queryEffects: QueryEffects = .pin,
+        maxQueuedEvents: Int = 100_000
     ) {
         self.commitBatchSize = max(1, commitBatchSize)
         self.commitMaxDelay = commitMaxDelay
@@ -78,6 +82,7 @@ public struct HostOptions: Sendable {
         self.idleTimeout = max(.zero, idleTimeout)
         self.maxInstancesInMemory = max(1, maxInstancesInMemory)
         self.queryEffects = queryEffects
+        self.maxQueuedEvents = max(1, maxQueuedEvents)
     }
 
     /// `idleTimeout` in nanoseconds of the host's clock.
@@ -98,7 +103,8 @@ public struct Receipt<M: DurableMachine>: Sendable {
     }
 }
 
-/// Why a host refused or could not carry out a call; each says what to do.
+/// Why a host refused or could not carry out a call; each says what happened, to which instance,
+/// what was and was not done, and what to do (H62).
 public enum HostError: Error, Equatable, CustomStringConvertible {
     /// An id that is empty or holds `/` (which names child machines, D100) (H1).
     case invalidID(String)
@@ -107,11 +113,12 @@ public enum HostError: Error, Equatable, CustomStringConvertible {
     case unknownInstance(String)
     /// `create` of an id that has a journal (H4).
     case instanceExists(String)
-    /// A send to an instance that finished, or one queued behind its finishing step (H8).
+    /// A send to an instance that finished, or one queued behind its finishing step (H8, H46).
     case finished(String)
     /// The instance's event could not be made durable, or the instance stopped before it was
-    /// (H23): the journal holds what committed, and the next send recovers the instance from it.
-    case notDurable(String, reason: String)
+    /// (H23): its journal holds the events through `durableThrough` (when known), no state after
+    /// them was shown, and the next send recovers the instance from its journal.
+    case notDurable(String, durableThrough: Int64?, reason: String)
     /// Another running process holds the id (D117).
     case claimed(String, by: JournalOwner)
     /// The instance could not be loaded: its journal cannot be read or restored (damaged,
@@ -123,20 +130,24 @@ public enum HostError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        case let .invalidID(id) where id.isEmpty:
+            "'' cannot be a hosted instance id: it is empty; give every instance a non-empty id; nothing was read or written"
         case let .invalidID(id):
-            "instance id '\(id)' is not valid: give a non-empty id without '/' ('/' names a child machine); nothing was read or written"
+            "'\(id)' cannot be a hosted instance id: '/' names child machines; use another character; nothing was read or written"
         case let .unknownInstance(id):
-            "instance '\(id)' has no journal and the host's initial gives it no state: create it with create(_:initial:) first; nothing was written"
+            "no instance '\(id)': it has no journal and `initial` gave no state for it; create it with `create(_:initial:)`; nothing was written"
         case let .instanceExists(id):
-            "instance '\(id)' already has a journal: send to it instead of creating it; nothing was written"
+            "instance '\(id)' already has a journal: send it events instead of creating it; nothing was written"
         case let .finished(id):
-            "instance '\(id)' has finished: it takes no more events; nothing was journaled"
-        case let .notDurable(id, reason):
+            "instance '\(id)' finished: it takes no more events; its journal stays, and nothing was journaled"
+        case let .notDurable(id, durableThrough?, reason):
+            "instance '\(id)': its events after \(durableThrough) are not durable (\(reason)), and no state after event \(durableThrough) was shown; the next send recovers it from its journal"
+        case let .notDurable(id, nil, reason):
             "instance '\(id)': the event is not durable (\(reason)); the next send recovers the instance from its journal"
         case let .claimed(id, owner):
-            "instance '\(id)' is run by another process (\(owner)): send to that process, or stop it first"
+            "instance '\(id)' is run by another process (\(owner)): send to that process, or stop it first; nothing was written"
         case let .loadFailed(id, reason):
-            "instance '\(id)' could not be loaded (\(reason)); its journal was left as it is, and the next send tries again"
+            "instance '\(id)' could not be loaded (\(reason)); its journal was left as it is, and the next send (or, for a timer, the scheduler after its back-off) tries again"
         case .shuttingDown:
             "the host is stopping or stopped: start a host to send to its instances; nothing was written"
         }
@@ -153,6 +164,7 @@ public final class MachineHost<M: DurableMachine>: Sendable {
     @usableFromInline let owner = JournalOwner.next()
     @usableFromInline let pipeline: CommitPipeline
     @usableFromInline let scheduler: TimerScheduler
+    @usableFromInline let admission: HostAdmission
     @usableFromInline let lock = NSLock()
     @usableFromInline nonisolated(unsafe) var instances: [String: HostedInstance<M>] = [:]  // guarded by `lock`
     @usableFromInline nonisolated(unsafe) var stopped = false  // guarded by `lock`
@@ -181,6 +193,7 @@ public final class MachineHost<M: DurableMachine>: Sendable {
         self.feedbacks = feedbacks
         self.options = options
         self.onState = onState
+        admission = HostAdmission(limit: options.maxQueuedEvents)
         let scheduler = TimerScheduler(
             store: store, clock: options.clock,
             settings: .init(window: options.timerWindow, concurrentDeliveries: options.maxConcurrentLoads))
@@ -217,13 +230,21 @@ public final class MachineHost<M: DurableMachine>: Sendable {
     /// Delivers `event` to instance `id`, recovering it when it is not in memory and creating it
     /// from `initial(id)` when it has no journal (H2, H3); returns once the event is durable,
     /// with its sequence number and the state after it (H12). Cancelling the caller does not
-    /// withdraw an accepted event (H9).
+    /// withdraw an accepted event (H9). While `maxQueuedEvents` accepted events are not yet
+    /// durable, the send waits for room, behind the sends that came before it (H10).
     @inlinable
     public func send(_ event: M.Event, to id: String) async throws -> Receipt<M> {
         try Self.check(id)
-        let instance = try instance(id)
         return try await withCheckedThrowingContinuation { continuation in
-            instance.accept(event, Waiter<M>(id: id, continuation: continuation, ending: instance.ending))
+            admission.admit { [self] in
+                do {
+                    let instance = try instance(id)
+                    instance.accept(event, Waiter<M>(id: id, continuation: continuation, ending: instance.ending, admission: admission))
+                } catch {
+                    continuation.resume(throwing: error)
+                    admission.release()
+                }
+            }
         }
     }
 
@@ -386,13 +407,30 @@ public final class MachineHost<M: DurableMachine>: Sendable {
         try? await instance.opened()
     }
 
-    /// `instance` left memory (it failed, or found nothing to load): the next send loads it again.
+    /// `instance` left memory (it failed or finished, or found nothing to load): the next send
+    /// loads it again. Its claim is given back once the parts it queued have committed or failed
+    /// (an empty part behind them), so no part of it commits after another process took the id,
+    /// and only while no later incarnation holds the id.
     @inlinable
     func remove(_ instance: HostedInstance<M>) {
+        let id = instance.id
         lock.withLock {
-            if instances[instance.id] === instance { instances[instance.id] = nil }
+            if instances[id] === instance { instances[id] = nil }
         }
-        try? store.release(instance.id, by: owner)
+        pipeline.enqueue(HostBatchPart(machine: id), on: CommitPipeline.Chain()) { [weak self] _ in
+            // Off the writer's thread: the release is a write of its own.
+            Task { self?.release(id) }
+        }
+    }
+
+    /// Gives the claim of `id` back unless an incarnation of it is in memory, under `lock`, so that
+    /// no incarnation made meanwhile loses its claim.
+    @usableFromInline
+    func release(_ id: String) {
+        lock.withLock {
+            guard instances[id] == nil else { return }
+            try? store.release(id, by: owner)
+        }
     }
 }
 
@@ -414,28 +452,34 @@ final class Ending: @unchecked Sendable {
 
 /// A sender waiting for its event to be durable: answered once, with its receipt or an error; one
 /// released unanswered (its event dropped with the queue of an instance that stopped or finished)
-/// throws why its instance ended.
+/// throws why its instance ended. Answered, it gives its send's slot back (H10).
 @usableFromInline
 final class Waiter<M: DurableMachine>: @unchecked Sendable {
     @usableFromInline let id: String
     @usableFromInline let lock = NSLock()
     @usableFromInline var continuation: CheckedContinuation<Receipt<M>, any Error>?  // guarded by `lock`
     @usableFromInline let ending: Ending
+    @usableFromInline let admission: HostAdmission
 
     @inlinable
-    init(id: String, continuation: CheckedContinuation<Receipt<M>, any Error>, ending: Ending) {
+    init(id: String, continuation: CheckedContinuation<Receipt<M>, any Error>, ending: Ending, admission: HostAdmission) {
         self.id = id
         self.continuation = continuation
         self.ending = ending
+        self.admission = admission
     }
 
     /// Answers the sender, unless it was answered.
     @inlinable
     func answer(_ result: Result<Receipt<M>, any Error>) {
-        lock.withLock { continuation.take() }?.resume(with: result)
+        guard let continuation = lock.withLock({ continuation.take() }) else { return }
+        continuation.resume(with: result)
+        admission.release()
     }
 
     deinit {
-        continuation?.resume(throwing: ending.reason ?? .notDurable(id, reason: "the instance stopped before the event was reduced"))
+        guard let continuation else { return }
+        continuation.resume(throwing: ending.reason ?? .notDurable(id, durableThrough: nil, reason: "the instance stopped before the event was reduced"))
+        admission.release()
     }
 }

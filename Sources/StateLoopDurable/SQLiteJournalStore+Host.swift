@@ -1,9 +1,10 @@
 // SQLiteJournalStore as a HostJournalStore (Docs/Hosting.md H22, H24, H37, H63): a host's batch
-// in one `BEGIN IMMEDIATE` transaction, a savepoint per instance part, and the rows of schema 3.
+// in one `BEGIN IMMEDIATE` transaction, a savepoint per instance, and the rows of schema 3.
 //
 //   BEGIN IMMEDIATE
-//     SAVEPOINT part  records (append's checks, D2, D3), snapshot, timer rows, instance row
-//     RELEASE part    ─ or, when the part is refused: ROLLBACK TO part; RELEASE part (H22)
+//     SAVEPOINT part  each of the instance's parts: records (append's checks, D2, D3), snapshot,
+//                     timer rows, instance row
+//     RELEASE part    ─ or, when a part is refused: ROLLBACK TO part; RELEASE part (H22)
 //     ...             one savepoint per instance
 //   COMMIT            ─ when BEGIN or COMMIT fails, every part has failed (H24)
 //
@@ -13,25 +14,26 @@ import CSQLite
 import Foundation
 
 extension SQLiteJournalStore: HostJournalStore {
-    /// Applies `batch` in one transaction, each part under its own savepoint (H22); a part that
-    /// is refused is rolled back alone and answered with its error, and when the transaction fails
+    /// Applies `batch` in one transaction, the parts of each instance under a savepoint of their
+    /// own (H22): when one is refused, the instance's parts are rolled back together and answered
+    /// with its error, and when the transaction fails
     /// (it could not begin or commit, or SQLite rolled it back) every part is answered with that
     /// error (H24).
     public func commit(_ batch: HostBatch) -> [String: JournalError] {
         var refused: [String: JournalError] = [:]
         do throws(JournalError) {
             try transaction { () throws(JournalError) in
-                for part in batch.parts where refused[part.machine] == nil {
+                for (machine, parts) in batch.byInstance {
                     defer { sqlite3_reset(savepoint); sqlite3_reset(releaseSavepoint); sqlite3_reset(rollbackToSavepoint) }
                     _ = try step(savepoint)
                     do throws(JournalError) {
-                        try applyLocked(part)
+                        for part in parts { try applyLocked(part) }
                     } catch {
                         // Some errors (a full disk, an I/O error) make SQLite roll back the whole
                         // transaction: then no part of it is left to keep.
                         guard sqlite3_get_autocommit(db) == 0 else { throw error }
                         _ = try step(rollbackToSavepoint)
-                        refused[part.machine] = error
+                        refused[machine] = error
                     }
                     _ = try step(releaseSavepoint)
                 }
@@ -74,8 +76,14 @@ extension SQLiteJournalStore: HostJournalStore {
         }
     }
 
-    /// The instance row of `machine`, checked against its checksum (H37).
+    /// The instance row of `machine`, checked against its checksum (H37), read through one of the
+    /// store's read connections, as a load is (H11, H46).
     public func hostedInstance(_ machine: String) throws(JournalError) -> CheckedRow<HostedInstanceRow>? {
+        try reading { reader throws(JournalError) in try reader.instanceRow(machine) }
+    }
+
+    /// The instance row of `machine`, read on this connection.
+    private func instanceRow(_ machine: String) throws(JournalError) -> CheckedRow<HostedInstanceRow>? {
         try transaction(writing: false) { () throws(JournalError) in
             defer { sqlite3_reset(selectInstance) }
             try bind(machine, 1, selectInstance)
@@ -91,6 +99,11 @@ extension SQLiteJournalStore: HostJournalStore {
     /// waits behind this connection's commit (H11): in WAL mode, a reader sees the last commit and
     /// does not wait for the writer. A load waits only for a read connection to be free.
     public func load(_ machine: String) throws(JournalError) -> JournalRecovery {
+        try reading { reader throws(JournalError) in try reader.recover(machine) }
+    }
+
+    /// `read` on a read connection of the store's, given back once it returned.
+    private func reading<T>(_ read: (SQLiteJournalStore) throws(JournalError) -> T) throws(JournalError) -> T {
         let reader = try takeReader()
         defer {
             readers.lock()
@@ -98,7 +111,7 @@ extension SQLiteJournalStore: HostJournalStore {
             readers.signal()
             readers.unlock()
         }
-        return try reader.recover(machine)
+        return try read(reader)
     }
 
     /// The ids of `kind` after `machine`, by their bytes (BINARY collation).

@@ -14,11 +14,7 @@ import Testing
     /// Docs/Hosting.md's rules were written before the host (issue 31): each leaves this list
     /// with the step of the build order there that pins it.
     static let untested: [String: String] = [
-        "H6": "not built yet: Docs/Hosting.md, build order step 5 (failures and errors: a slow load, a failing effect and a failed commit beside other instances; an unreadable journal is H53's test)",
-        "H10": "not built yet: Docs/Hosting.md, build order step 4 (MachineHost: send, create, load, write-ahead, group commit)",
         "H15": "not built yet: Docs/Hosting.md, build order step 11 (the demos)",
-        "H23": "not built yet: Docs/Hosting.md, build order step 5 (failures and errors)",
-        "H46": "not built yet: Docs/Hosting.md, build order step 7 (a finished instance passivated once its runs returned)",
         "H52": "not built yet: Docs/Hosting.md, build order step 8 (children in a host)",
         "H54": "not built yet: Docs/Hosting.md, build order step 9 (lifecycle, logs, metrics)",
         "H55": "not built yet: Docs/Hosting.md, build order step 9 (lifecycle, logs, metrics)",
@@ -28,7 +24,6 @@ import Testing
         "H59": "not built yet: Docs/Hosting.md, build order step 9 (lifecycle, logs, metrics)",
         "H60": "not built yet: Docs/Hosting.md, build order step 9 (lifecycle, logs, metrics)",
         "H61": "not built yet: Docs/Hosting.md, build order step 9 (lifecycle, logs, metrics)",
-        "H62": "not built yet: Docs/Hosting.md, build order step 5 (failures and errors)",
         "H66": "not built yet: Docs/Hosting.md, build order step 10 (adoption and the tools)",
         "H67": "not built yet: Docs/Hosting.md, build order step 10 (adoption and the tools)",
         "H68": "not built yet: Docs/Hosting.md, build order step 10 (adoption and the tools)",

@@ -70,6 +70,24 @@ final class Outcomes: @unchecked Sendable {
     }
 }
 
+/// The chain of each instance's incarnation in a test, by the instance's id.
+final class Chains: @unchecked Sendable {
+    private let lock = NSLock()
+    private var chains: [String: CommitPipeline.Chain] = [:]
+
+    subscript(_ machine: String) -> CommitPipeline.Chain {
+        lock.withLock {
+            if let chain = chains[machine] { return chain }
+            let chain = CommitPipeline.Chain()
+            chains[machine] = chain
+            return chain
+        }
+    }
+
+    /// A new incarnation of `machine`: its parts go on a chain of their own.
+    func reload(_ machine: String) { lock.withLock { chains[machine] = nil } }
+}
+
 func part(_ machine: String, _ range: ClosedRange<Int64>) -> HostBatchPart {
     HostBatchPart(machine: machine, records: records(range))
 }
@@ -80,14 +98,15 @@ func part(_ machine: String, _ range: ClosedRange<Int64>) -> HostBatchPart {
         let commit = RecordingCommit()
         let pipeline = CommitPipeline(settings: .init(batchSize: 1_000), commit: commit.commit)
         let outcomes = Outcomes()
+        let chains = Chains()
         let release = commit.holdNext()
-        pipeline.enqueue(part("a", 1...1), completion: outcomes.completion("a1"))
+        pipeline.enqueue(part("a", 1...1), on: chains["a"], completion: outcomes.completion("a1"))
         commit.waitUntilInside()
         // While the writer is inside the first commit, the next transaction fills.
-        pipeline.enqueue(part("b", 1...2), completion: outcomes.completion("b1"))
-        pipeline.enqueue(part("a", 2...2), completion: outcomes.completion("a2"))
-        pipeline.enqueue(part("c", 1...1), completion: outcomes.completion("c1"))
-        pipeline.enqueue(part("b", 3...3), completion: outcomes.completion("b3"))
+        pipeline.enqueue(part("b", 1...2), on: chains["b"], completion: outcomes.completion("b1"))
+        pipeline.enqueue(part("a", 2...2), on: chains["a"], completion: outcomes.completion("a2"))
+        pipeline.enqueue(part("c", 1...1), on: chains["c"], completion: outcomes.completion("c1"))
+        pipeline.enqueue(part("b", 3...3), on: chains["b"], completion: outcomes.completion("b3"))
         release()
         #expect(outcomes.wait(for: 5).values.allSatisfy { $0 == nil })
         pipeline.close()
@@ -101,11 +120,12 @@ func part(_ machine: String, _ range: ClosedRange<Int64>) -> HostBatchPart {
         let commit = RecordingCommit()
         let pipeline = CommitPipeline(settings: .init(batchSize: 3), commit: commit.commit)
         let outcomes = Outcomes()
+        let chains = Chains()
         let release = commit.holdNext()
-        pipeline.enqueue(part("x", 1...1), completion: outcomes.completion("x"))
+        pipeline.enqueue(part("x", 1...1), on: chains["x"], completion: outcomes.completion("x"))
         commit.waitUntilInside()
         for (index, size) in [1, 1, 1, 1, 5, 2, 2].enumerated() {
-            pipeline.enqueue(part("m\(index)", 1...Int64(size)), completion: outcomes.completion("m\(index)"))
+            pipeline.enqueue(part("m\(index)", 1...Int64(size)), on: chains["m\(index)"], completion: outcomes.completion("m\(index)"))
         }
         release()
         _ = outcomes.wait(for: 8)
@@ -118,47 +138,79 @@ func part(_ machine: String, _ range: ClosedRange<Int64>) -> HostBatchPart {
         let commit = RecordingCommit()
         let pipeline = CommitPipeline(settings: .init(batchSize: 10, maxDelay: .milliseconds(300)), commit: commit.commit)
         let outcomes = Outcomes()
+        let chains = Chains()
         let started = ContinuousClock.now
-        pipeline.enqueue(part("a", 1...1), completion: outcomes.completion("a"))
+        pipeline.enqueue(part("a", 1...1), on: chains["a"], completion: outcomes.completion("a"))
         _ = outcomes.wait(for: 1)
         #expect(ContinuousClock.now - started >= .milliseconds(300), "committed before the longest wait")
         #expect(commit.committed.count == 1)
 
         // A full batch does not wait: a minute's wait would time the test out.
         let full = CommitPipeline(settings: .init(batchSize: 10, maxDelay: .seconds(60)), commit: commit.commit)
-        full.enqueue(part("b", 1...4), completion: outcomes.completion("b"))
-        full.enqueue(part("c", 1...6), completion: outcomes.completion("c"))
+        full.enqueue(part("b", 1...4), on: chains["b"], completion: outcomes.completion("b"))
+        full.enqueue(part("c", 1...6), on: chains["c"], completion: outcomes.completion("c"))
         _ = outcomes.wait(for: 2)
         #expect(commit.committed.last?.parts.map(\.machine) == ["b", "c"])
         pipeline.close()
         full.close()
     }
 
-    @Test("H22 (writer): a refused part fails alone, and every later part of its instance fails with the same error without being written, until the host forgets the failure")
+    @Test("H22 (writer): a refused part fails alone, and every later part of its incarnation fails with the same error without being written, while a new incarnation's parts commit")
     func h22ARefusedPartFailsItsInstanceAlone() throws {
         let store = InMemoryJournalStore()
         try store.append(records(1...2), to: "a")
         let commit = RecordingCommit(store: store)
         let pipeline = CommitPipeline(settings: .init(batchSize: 100), commit: commit.commit)
         let outcomes = Outcomes()
+        let chains = Chains()
         let release = commit.holdNext()
-        pipeline.enqueue(part("a", 2...2), completion: outcomes.completion("a2"))  // not after 2: refused
+        pipeline.enqueue(part("a", 2...2), on: chains["a"], completion: outcomes.completion("a2"))  // not after 2: refused
         commit.waitUntilInside()
-        pipeline.enqueue(part("a", 4...4), completion: outcomes.completion("a4"))  // would leave a gap
-        pipeline.enqueue(part("b", 1...1), completion: outcomes.completion("b1"))
+        pipeline.enqueue(part("a", 4...4), on: chains["a"], completion: outcomes.completion("a4"))  // would leave a gap
+        pipeline.enqueue(part("b", 1...1), on: chains["b"], completion: outcomes.completion("b1"))
         release()
         let results = outcomes.wait(for: 3)
         let refused = JournalError.sequenceNotAfter(machine: "a", sequence: 2, last: 2)
         #expect(results["a2"] == .some(refused) && results["a4"] == .some(refused) && results["b1"] == .some(nil))
         #expect(store.lastSequence(of: "a") == 2, "a record after the refused one was written")
         #expect(commit.committed.last?.parts.map(\.machine) == ["b"], "the failed instance's part reached the store")
-        pipeline.forget("a")
-        pipeline.enqueue(part("a", 3...3), completion: outcomes.completion("a3"))
+        chains.reload("a")
+        pipeline.enqueue(part("a", 3...3), on: chains["a"], completion: outcomes.completion("a3"))
         #expect(outcomes.wait(for: 1)["a3"] == .some(nil))
         #expect(store.lastSequence(of: "a") == 3)
         pipeline.close()
-        pipeline.enqueue(part("b", 2...2), completion: outcomes.completion("late"))
+        pipeline.enqueue(part("b", 2...2), on: chains["b"], completion: outcomes.completion("late"))
         #expect(outcomes.wait(for: 1)["late"] == .some(.writerStopped))
+    }
+
+    @Test("H22 (writer): a new incarnation that queues its parts the moment the failed one's part failed does not make the failed one's queued parts written: no record follows a gap")
+    func h22AFailedIncarnationsQueuedPartsStayUnwritten() throws {
+        let store = InMemoryJournalStore()
+        try store.append(records(1...2), to: "a")
+        let commit = RecordingCommit(store: store)
+        let pipeline = CommitPipeline(settings: .init(batchSize: 100), commit: commit.commit)
+        let outcomes = Outcomes()
+        let chains = Chains()
+        let failed = chains["a"]
+        let release = commit.holdNext()
+        // The failed part's completion runs on the writer before it forms the next transaction:
+        // the soonest a host can reload the instance.
+        let reloaded = outcomes.completion("a3")
+        let refusedCompletion = outcomes.completion("a2")
+        pipeline.enqueue(part("a", 2...2), on: failed) { error in
+            refusedCompletion(error)
+            chains.reload("a")
+            pipeline.enqueue(part("a", 3...3), on: chains["a"], completion: reloaded)
+        }
+        commit.waitUntilInside()
+        pipeline.enqueue(part("a", 4...4), on: failed, completion: outcomes.completion("a4"))  // would leave a gap
+        release()
+        let results = outcomes.wait(for: 3)
+        let refused = JournalError.sequenceNotAfter(machine: "a", sequence: 2, last: 2)
+        #expect(results["a2"] == .some(refused) && results["a4"] == .some(refused))
+        #expect(results["a3"] == .some(nil), "the new incarnation's part was not committed")
+        #expect(store.recover("a").records.map(\.sequence) == [1, 2, 3])
+        pipeline.close()
     }
 
     @Test("H24 (writer): a transaction that fails fails every part in it, and the writer goes on with the next one")
@@ -169,11 +221,12 @@ func part(_ machine: String, _ range: ClosedRange<Int64>) -> HostBatchPart {
         let other = WriteLockHolder(path)
         let pipeline = CommitPipeline(settings: .init(batchSize: 100), commit: store.commit)
         let outcomes = Outcomes()
-        pipeline.enqueue(part("a", 1...1), completion: outcomes.completion("a"))
+        let chains = Chains()
+        pipeline.enqueue(part("a", 1...1), on: chains["a"], completion: outcomes.completion("a"))
         let busy = JournalError.database(code: SQLITE_BUSY, message: "database is locked")
         #expect(outcomes.wait(for: 1)["a"] == .some(busy))
         other.release()
-        pipeline.enqueue(part("b", 1...1), completion: outcomes.completion("b"))
+        pipeline.enqueue(part("b", 1...1), on: chains["b"], completion: outcomes.completion("b"))
         #expect(outcomes.wait(for: 1)["b"] == .some(nil))
         #expect(try store.lastSequence(of: "b") == 1 && store.lastSequence(of: "a") == nil)
         pipeline.close()

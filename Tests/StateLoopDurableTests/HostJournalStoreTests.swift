@@ -36,14 +36,16 @@ import Testing
         #expect(try store.lastSequence(of: "a") == 5)
     }
 
-    @Test("H22 (store): a part the store refuses, after some of its records were written, is rolled back alone with the instance's later parts, and the other parts commit", arguments: StoreKind.allCases)
+    @Test("H22 (store): a part the store refuses, after some of its records were written, is rolled back with every part of its instance in the batch, before and after it, and the other parts commit", arguments: StoreKind.allCases)
     func h22ARefusedPartRollsBackAlone(kind: StoreKind) async throws {
         let store = try kind.make()
         try store.append(records(1...2), to: "a")
         let batch = HostBatch(parts: [
             HostBatchPart(machine: "b", records: records(1...1), armedTimers: [timer("b", due: 5, armed: 1)]),
-            // 3 and 4 are written before the second 4 is refused.
-            HostBatchPart(machine: "a", records: records(3...4) + records(4...4), snapshot: JournalSnapshot(sequence: 4, state: [4]),
+            // A part that follows: rolled back with the refused one after it.
+            HostBatchPart(machine: "a", records: records(3...3), instance: HostedInstanceRow(host: "Order", awake: false, finished: false)),
+            // 4 is written before the second 4 is refused.
+            HostBatchPart(machine: "a", records: records(4...4) + records(4...4), snapshot: JournalSnapshot(sequence: 4, state: [4]),
                           armedTimers: [timer("a", due: 5, armed: 1)], instance: HostedInstanceRow(host: "Order", awake: true, finished: false)),
             HostBatchPart(machine: "c", records: records(1...2), instance: HostedInstanceRow(host: "Order", awake: true, finished: false)),
             // After a's refused part: it would follow records 1 and 2, but not the part before it.

@@ -316,4 +316,47 @@ import Testing
         answering.open()
         #expect(await eventually { awake("s") == false ? true : nil } == true)
     }
+
+    @Test("H46: a finished instance stays in memory while a one-shot run has not returned, then leaves it, its claim given back; its row, written with the finishing step, says it finished whatever its runs' ends journal, so a later send throws finished without loading it")
+    func h46AFinishedInstanceLeavesMemoryOnceItsRunsReturned() async throws {
+        let store = GatedStore()
+        let logging = Gate()
+        defer { logging.open() }
+        let host = MachineHost<ClosingPayments>(
+            store: store, initial: { _ in .init() },
+            feedbacks: { _ in Payments.feedbacks(charge: { _ in }, log: { _ in await logging.wait() }) },
+            options: Self.options(ManualHostClock(start: Self.start)))
+        defer { host.stop() }
+        let finishedRow = HostedInstanceRow(host: ClosingPayments.journalName, awake: false, finished: true)
+        _ = try await host.send(.note(1), to: "a")
+        _ = try await host.send(.note(2), to: "a")
+        #expect(try store.hostedInstance("a")?.row == finishedRow)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(Self.inMemory(host) == ["a"], "it left memory before its log runs returned")
+        await #expect(throws: HostError.finished("a")) { try await host.send(.note(3), to: "a") }
+
+        logging.open()
+        #expect(await Self.holds(host, []))
+        // Both runs' ends are journaled (D37); the last one leaves no run, and the row stays.
+        #expect(await eventually { store.inner.lastSequence(of: "a") == 4 ? true : nil } == true)
+        #expect(try store.hostedInstance("a")?.row == finishedRow)
+        let other = JournalOwner.next()
+        #expect(await eventually { store.inner.claim("a", for: other) == nil ? true : nil } == true, "its claim was not given back")
+        store.inner.release("a", by: other)
+        let loads = store.loads(of: "a")
+        await #expect(throws: HostError.finished("a")) { try await host.send(.note(4), to: "a") }
+        #expect(store.loads(of: "a") == loads, "a finished instance was loaded")
+        #expect(Self.inMemory(host) == [])
+    }
+}
+
+/// Payments that finishes at its second queued run, with its runs still to return.
+enum ClosingPayments: TestMachine {
+    typealias Run = Payments.Run
+    typealias State = Payments.State
+    typealias Event = Payments.Event
+
+    static func reduce(_ state: inout State, _ event: Event) { Payments.reduce(&state, event) }
+    static func pendingRuns(in state: State) -> (queued: Int, runs: [Run]) { Payments.pendingRuns(in: state) }
+    static func isDone(_ state: State) -> Bool { state.queued >= 2 }
 }

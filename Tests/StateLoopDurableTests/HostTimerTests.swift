@@ -186,7 +186,9 @@ enum Bells: TestMachine {
         // test running beside this one.
         let held = Task {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Receipt<Bells>, any Error>) in
-                Thread { instance.accept(.hold(id: 3), Waiter(id: "b", continuation: continuation, ending: instance.ending)) }.start()
+                host.admission.admit {
+                    Thread { instance.accept(.hold(id: 3), Waiter(id: "b", continuation: continuation, ending: instance.ending, admission: host.admission)) }.start()
+                }
             }
         }
         _ = await eventually { Bells.holding.value.contains(3) ? true : nil }

@@ -28,6 +28,7 @@ final class GatedStore: HostJournalStore, @unchecked Sendable {
     private var refusing: (@Sendable (HostBatchPart) -> Bool)?
     private var failingLoads: Set<String> = []
     private var loadCounts: [String: Int] = [:]
+    private var heldLoads: [String: Gate] = [:]
 
     init(_ inner: InMemoryJournalStore = InMemoryJournalStore()) {
         self.inner = inner
@@ -43,6 +44,12 @@ final class GatedStore: HostJournalStore, @unchecked Sendable {
     }
     /// How many times `id` was loaded.
     func loads(of id: String) -> Int { lock.withLock { loadCounts[id, default: 0] } }
+    /// Loads of `id` wait (on their task, not blocking a thread) until the gate returned opens.
+    func holdLoads(of id: String) -> Gate {
+        let gate = Gate()
+        lock.withLock { heldLoads[id] = gate }
+        return gate
+    }
 
     /// Commits wait from now until `open()`.
     func close() { lock.withLock { gate = DispatchSemaphore(value: 0) } }
@@ -83,11 +90,12 @@ final class GatedStore: HostJournalStore, @unchecked Sendable {
         inner.dueTimers(through: deadline, after: cursor, limit: limit)
     }
     func hostedInstance(_ machine: String) throws(JournalError) -> CheckedRow<HostedInstanceRow>? { inner.hostedInstance(machine) }
-    func load(_ machine: String) throws(JournalError) -> JournalRecovery {
-        let fails = lock.withLock { () -> Bool in
+    func load(_ machine: String) async throws(JournalError) -> JournalRecovery {
+        let (fails, held) = lock.withLock { () -> (Bool, Gate?) in
             loadCounts[machine, default: 0] += 1
-            return failingLoads.contains(machine)
+            return (failingLoads.contains(machine), heldLoads[machine])
         }
+        await held?.wait()
         if fails { throw .database(code: 10, message: "disk I/O error") }
         return inner.load(machine)
     }
