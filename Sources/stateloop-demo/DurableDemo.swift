@@ -62,8 +62,13 @@ enum DurableDemo {
     static func digest(_ state: Till.State) -> String {
         var writer = JournalWriter()
         state.encode(to: &writer)
+        return fnv1a(writer.bytes)
+    }
+
+    /// FNV-1a (64 bits) of `bytes`, as 16 hexadecimal digits.
+    static func fnv1a(_ bytes: some Sequence<UInt8>) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in writer.bytes {
+        for byte in bytes {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01b3
         }

@@ -2,12 +2,17 @@
 // this very build) with its in-process effects, and prints the trace of events and states.
 // `swift run stateloop-demo durable --journal FILE --events N [--expected]` (or `--journal FILE --replay`): the durable example
 // (DurableDemo.swift, README "Surviving a crash").
+// `swift run stateloop-demo host --journal FILE --instances N --events M [--expected]`: many
+// durable machines in one host (HostDemo.swift, Docs/Hosting.md H70-H72).
 import Foundation
 import StateLoopExamples
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "durable" {
     exit(await DurableDemo.main(Array(arguments.dropFirst())))
+}
+if arguments.first == "host" {
+    exit(await HostDemo.main(Array(arguments.dropFirst())))
 }
 for example in Examples.all {
     print("== \(example.name) (Specs/\(example.name).machine.yml)")

@@ -28,9 +28,6 @@ import Testing
         "H67": "not built yet: Docs/Hosting.md, build order step 10 (adoption and the tools)",
         "H68": "not built yet: Docs/Hosting.md, build order step 10 (adoption and the tools)",
         "H69": "not built yet: Docs/Hosting.md, build order step 10 (adoption and the tools)",
-        "H70": "not built yet: Docs/Hosting.md, build order step 11 (the demos)",
-        "H71": "not built yet: Docs/Hosting.md, build order step 11 (the demos)",
-        "H72": "not built yet: Docs/Hosting.md, build order step 11 (the demos)",
         "H73": "not built yet: Docs/Hosting.md, build order step 11 (the demos)",
         "H74": "not built yet: Docs/Hosting.md, build order step 11 (the demos)",
     ]

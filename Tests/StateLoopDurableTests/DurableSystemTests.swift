@@ -31,12 +31,14 @@ import Testing
     @Test("D31: a stale event, dropped, is not journaled", arguments: StoreKind.allCases)
     func d31StaleNotJournaled(kind: StoreKind) async throws {
         let store = try kind.make()
+        let firstStarted = Gate()
         let secondSent = Gate()
         let firstSent = Gate()
         // The run for query 1 answers only once query 2 replaced it, so its event is stale; the
         // run for query 2 answers after it, so the stale event was queued (and dropped) first.
         let load: Feedback<Search.State, Search.Event> = .react(request: { $0.query }, run: { query, send in
             if query == 1 {
+                firstStarted.open()
                 await secondSent.wait()
                 send(.loaded(100))
                 firstSent.open()
@@ -48,6 +50,9 @@ import Testing
         let life = Life(Search.self, store: store, initial: .init(), feedbacks: [load])
         try await life.system.recovered()
         life.system.send(.search(1))
+        // Query 2 only once the run for query 1 started: sent at once, it may replace query 1
+        // before any loop saw it, and no run for query 1 would ever start.
+        await firstStarted.wait()
         life.system.send(.search(2))
         secondSent.open()
         try await life.wait { $0.results == [200] }

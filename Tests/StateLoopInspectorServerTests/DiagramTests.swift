@@ -123,7 +123,7 @@ let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
             ("GitHubSearch", GitHubSearch.transitions), ("Keyboard", Keyboard.transitions), ("Microwave", Microwave.transitions),
             ("Movies", Movies.transitions), ("Payment", Payment.transitions), ("PlayCatch", PlayCatch.transitions),
             ("Player", Player.transitions), ("SearchBox", SearchBox.transitions), ("SignIn", SignIn.transitions),
-            ("TCP", TCP.transitions), ("Till", Till.transitions), ("TrafficLight", TrafficLight.transitions),
+            ("Tab", Tab.transitions), ("TCP", TCP.transitions), ("Till", Till.transitions), ("TrafficLight", TrafficLight.transitions),
             ("Transfer", Transfer.transitions), ("Upload", Upload.transitions),
         ]
         let specs = try FileManager.default.contentsOfDirectory(atPath: packageRoot.appending(path: "Specs").path).filter { $0.hasSuffix(".machine.yml") }
