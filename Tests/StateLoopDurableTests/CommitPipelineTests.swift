@@ -88,6 +88,27 @@ final class Chains: @unchecked Sendable {
     func reload(_ machine: String) { lock.withLock { chains[machine] = nil } }
 }
 
+/// A pipeline over a store in which instance "a" holds records 1...2, its first transaction held
+/// until `release()`: where the H22 tests refuse a part of "a".
+struct HeldPipeline {
+    /// What the store answers a part of "a" that starts at 2.
+    static let refused = JournalError.sequenceNotAfter(machine: "a", sequence: 2, last: 2)
+
+    let store = InMemoryJournalStore()
+    let commit: RecordingCommit
+    let pipeline: CommitPipeline
+    let outcomes = Outcomes()
+    let chains = Chains()
+    let release: () -> Void
+
+    init() throws {
+        try store.append(records(1...2), to: "a")
+        commit = RecordingCommit(store: store)
+        pipeline = CommitPipeline(settings: .init(batchSize: 100), commit: commit.commit)
+        release = commit.holdNext()
+    }
+}
+
 func part(_ machine: String, _ range: ClosedRange<Int64>) -> HostBatchPart {
     HostBatchPart(machine: machine, records: records(range))
 }
@@ -157,20 +178,15 @@ func part(_ machine: String, _ range: ClosedRange<Int64>) -> HostBatchPart {
 
     @Test("H22 (writer): a refused part fails alone, and every later part of its incarnation fails with the same error without being written, while a new incarnation's parts commit")
     func h22ARefusedPartFailsItsInstanceAlone() throws {
-        let store = InMemoryJournalStore()
-        try store.append(records(1...2), to: "a")
-        let commit = RecordingCommit(store: store)
-        let pipeline = CommitPipeline(settings: .init(batchSize: 100), commit: commit.commit)
-        let outcomes = Outcomes()
-        let chains = Chains()
-        let release = commit.holdNext()
+        let held = try HeldPipeline()
+        let (store, commit, pipeline, outcomes, chains) = (held.store, held.commit, held.pipeline, held.outcomes, held.chains)
         pipeline.enqueue(part("a", 2...2), on: chains["a"], completion: outcomes.completion("a2"))  // not after 2: refused
         commit.waitUntilInside()
         pipeline.enqueue(part("a", 4...4), on: chains["a"], completion: outcomes.completion("a4"))  // would leave a gap
         pipeline.enqueue(part("b", 1...1), on: chains["b"], completion: outcomes.completion("b1"))
-        release()
+        held.release()
         let results = outcomes.wait(for: 3)
-        let refused = JournalError.sequenceNotAfter(machine: "a", sequence: 2, last: 2)
+        let refused = HeldPipeline.refused
         #expect(results["a2"] == .some(refused) && results["a4"] == .some(refused) && results["b1"] == .some(nil))
         #expect(store.lastSequence(of: "a") == 2, "a record after the refused one was written")
         #expect(commit.committed.last?.parts.map(\.machine) == ["b"], "the failed instance's part reached the store")
@@ -185,14 +201,9 @@ func part(_ machine: String, _ range: ClosedRange<Int64>) -> HostBatchPart {
 
     @Test("H22 (writer): a new incarnation that queues its parts the moment the failed one's part failed does not make the failed one's queued parts written: no record follows a gap")
     func h22AFailedIncarnationsQueuedPartsStayUnwritten() throws {
-        let store = InMemoryJournalStore()
-        try store.append(records(1...2), to: "a")
-        let commit = RecordingCommit(store: store)
-        let pipeline = CommitPipeline(settings: .init(batchSize: 100), commit: commit.commit)
-        let outcomes = Outcomes()
-        let chains = Chains()
+        let held = try HeldPipeline()
+        let (store, commit, pipeline, outcomes, chains) = (held.store, held.commit, held.pipeline, held.outcomes, held.chains)
         let failed = chains["a"]
-        let release = commit.holdNext()
         // The failed part's completion runs on the writer before it forms the next transaction:
         // the soonest a host can reload the instance.
         let reloaded = outcomes.completion("a3")
@@ -204,9 +215,9 @@ func part(_ machine: String, _ range: ClosedRange<Int64>) -> HostBatchPart {
         }
         commit.waitUntilInside()
         pipeline.enqueue(part("a", 4...4), on: failed, completion: outcomes.completion("a4"))  // would leave a gap
-        release()
+        held.release()
         let results = outcomes.wait(for: 3)
-        let refused = JournalError.sequenceNotAfter(machine: "a", sequence: 2, last: 2)
+        let refused = HeldPipeline.refused
         #expect(results["a2"] == .some(refused) && results["a4"] == .some(refused))
         #expect(results["a3"] == .some(nil), "the new incarnation's part was not committed")
         #expect(store.recover("a").records.map(\.sequence) == [1, 2, 3])
