@@ -53,8 +53,9 @@ public final class MachineTest<M: StateMachine> {
         (armed.map(\.deadline) + sends.filter { !$0.hasFired }.map(\.deadline)).min().map { $0 - now }
     }
 
-    /// A queued event and where it came from, for messages and `receive(timer:)`.
-    private struct Queued {
+    /// A queued event and where it came from, for messages, `receive(timer:)` and the tests an
+    /// exploration prints (V14).
+    struct Queued {
         enum Origin {
             case answer(M.Call)
             case timer(ArmedTimer<M.StateName, M.Event>)
@@ -72,7 +73,7 @@ public final class MachineTest<M: StateMachine> {
     }
 
     private var pending: [EffectRequest<M.Call>] = []
-    private var queue: [Queued] = []
+    private(set) var queue: [Queued] = []
     private var timers: [TimerEntry] = []
     /// The pending sends of the current state, with when each comes due (T16).
     private var sends: [(send: ArmedSend<M.Event>, deadline: Duration, hasFired: Bool)] = []
@@ -99,7 +100,29 @@ public final class MachineTest<M: StateMachine> {
         createdAt = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         coverage.record(machine, taken: [])
         updateRunsAndTimers(from: nil)
-        checkInvariants(after: "MachineTest(state:)", at: createdAt)
+        checkInvariants(after: { "MachineTest(state:)" }, at: createdAt)
+    }
+
+    /// A harness where `other` is, for a breadth-first search (V17), which goes on from one
+    /// configuration in several ways. The copy checks nothing at its end: the search ends it.
+    init(copying other: MachineTest) {
+        state = other.state
+        now = other.now
+        checksState = other.checksState
+        pending = other.pending
+        queue = other.queue
+        timers = other.timers
+        sends = other.sends
+        coverage = other.coverage
+        createdAt = other.createdAt
+        isFinished = true
+    }
+
+    /// What tells two configurations apart in a breadth-first search (V17): the state, the runs
+    /// pending, the events queued, and the timers and sends armed with how long until each is due.
+    var configuration: String {
+        ValueDump.line(of: (state, pendingRuns, queuedEvents, armed.map { ($0.timer, $0.deadline - now) },
+                            sends.filter { !$0.hasFired }.map { ($0.send, $0.deadline - now) }))
     }
 
     deinit {
@@ -120,13 +143,14 @@ public final class MachineTest<M: StateMachine> {
         line: UInt = #line, column: UInt = #column
     ) {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-        let call = "send(\(ValueDump.line(of: event)))"
+        // Labels are made only for a failure: an exploration (V8) sends many events and fails rarely.
+        let call = { "send(\(ValueDump.line(of: event)))" }
         if M.isDone(state) {
-            return reportFailure("\(call): the machine is done; no event can change it.", at: site)
+            return reportFailure("\(call()): the machine is done; no event can change it.", at: site)
         }
         if !queue.isEmpty {
             reportFailure(
-                "\(call): the events queued before it must be received first (or skipReceivedEvents()): "
+                "\(call()): the events queued before it must be received first (or skipReceivedEvents()): "
                     + queue.map(describe).joined(separator: "; ") + ".",
                 at: site
             )
@@ -143,7 +167,7 @@ public final class MachineTest<M: StateMachine> {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) {
-        let call = "receive(\(ValueDump.line(of: event)))"
+        let call = { "receive(\(ValueDump.line(of: event)))" }
         receive(call, expected, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)) { next in
             next.event == event ? nil : "the oldest queued event is \(describe(next))"
         }
@@ -158,7 +182,7 @@ public final class MachineTest<M: StateMachine> {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) {
-        let call = "receive(timer: \(ValueDump.line(of: name)), index: \(index))"
+        let call = { "receive(timer: \(ValueDump.line(of: name)), index: \(index))" }
         receive(call, expected, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)) { next in
             if case .timer(let timer) = next.origin, timer.state == name, timer.index == index { return nil }
             return "the oldest queued event is \(describe(next))"
@@ -168,22 +192,22 @@ public final class MachineTest<M: StateMachine> {
     /// Takes the oldest queued event, fails with `mismatch`'s message if it has one, and reduces
     /// the event, checked against `expected` only if it matched.
     private func receive(
-        _ call: String, _ expected: ((inout M.State) throws -> Void)?, at site: CallSite,
+        _ call: () -> String, _ expected: ((inout M.State) throws -> Void)?, at site: CallSite,
         mismatch: (Queued) -> String?
     ) {
         guard !queue.isEmpty else {
-            return reportFailure("\(call): no event is queued.", at: site)
+            return reportFailure("\(call()): no event is queued.", at: site)
         }
         let next = queue.removeFirst()
         if let problem = mismatch(next) {
-            reportFailure("\(call): \(problem).", at: site)
+            reportFailure("\(call()): \(problem).", at: site)
             return reduce(next.event, call, at: site)
         }
         step(next.event, call, expected, at: site)
     }
 
     /// Reduces `event` and checks the state after it against `expected`.
-    private func step(_ event: M.Event, _ call: String, _ expected: ((inout M.State) throws -> Void)?, at site: CallSite) {
+    private func step(_ event: M.Event, _ call: () -> String, _ expected: ((inout M.State) throws -> Void)?, at site: CallSite) {
         let before = state
         reduce(event, call, at: site)
         guard checksState else { return }
@@ -192,17 +216,17 @@ public final class MachineTest<M: StateMachine> {
         do {
             try expected?(&expectedState)
         } catch {
-            return reportFailure("\(call): the expectation threw \(error).", at: site)
+            return reportFailure("\(call()): the expectation threw \(error).", at: site)
         }
         guard let diff = LineDiff.diff(ValueDump.lines(of: expectedState), ValueDump.lines(of: state)) else {
             if expectedState != state {
-                reportFailure("\(call): the state does not equal the expectation, though both print the same:\n\n"
+                reportFailure("\(call()): the state does not equal the expectation, though both print the same:\n\n"
                     + ValueDump.lines(of: state).joined(separator: "\n"), at: site)
             }
             return
         }
         reportFailure(
-            "\(call): the state does not match the expectation (− expected, + actual):\n\n"
+            "\(call()): the state does not match the expectation (− expected, + actual):\n\n"
                 + diff.joined(separator: "\n"),
             at: site
         )
@@ -210,7 +234,7 @@ public final class MachineTest<M: StateMachine> {
 
     /// One step of the machine: reduces `event` with a trace, records the transitions taken,
     /// updates the runs and timers, and checks the invariants (V5), failing at `site` for `call`.
-    private func reduce(_ event: M.Event, _ call: String, at site: CallSite) {
+    private func reduce(_ event: M.Event, _ call: () -> String, at site: CallSite) {
         // A finished machine changes nothing, and its last step's one-shot runs must not start again.
         guard !M.isDone(state) else { return }
         let before = state
@@ -223,12 +247,12 @@ public final class MachineTest<M: StateMachine> {
 
     /// Fails the test at `site` for each invariant the state breaks (V5), naming it, its YAML
     /// line and the state: `send(.chunk): invariant 'atMostTwo' (Upload.machine.yml:21:3) is broken`.
-    private func checkInvariants(after call: String, at site: CallSite) {
+    private func checkInvariants(after call: () -> String, at site: CallSite) {
         let broken = M.brokenInvariants(state)
         guard !broken.isEmpty else { return }
         let dump = ValueDump.lines(of: state).joined(separator: "\n")
         for invariant in broken {
-            reportFailure("\(call): \(invariant) is broken by the state after it:\n\n\(dump)", at: site)
+            reportFailure("\(call()): \(invariant) is broken by the state after it:\n\n\(dump)", at: site)
         }
     }
 
@@ -269,11 +293,11 @@ public final class MachineTest<M: StateMachine> {
         line: UInt = #line, column: UInt = #column
     ) {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-        let label = "answer(\(ValueDump.line(of: call)), with: \(ValueDump.line(of: event)))"
+        let label = { "answer(\(ValueDump.line(of: call)), with: \(ValueDump.line(of: event)))" }
         guard let index = pendingIndex(of: call, label, at: site) else { return }
         guard let kind = M.result(event, of: call) else {
             return reportFailure(
-                "\(label): \(ValueDump.line(of: event)) is not a result of \(ValueDump.line(of: call)).", at: site
+                "\(label()): \(ValueDump.line(of: event)) is not a result of \(ValueDump.line(of: call)).", at: site
             )
         }
         queue.append(Queued(event: event, origin: .answer(call)))
@@ -289,19 +313,19 @@ public final class MachineTest<M: StateMachine> {
         line: UInt = #line, column: UInt = #column
     ) {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-        let label = "finish(\(ValueDump.line(of: call)))"
+        let label = { "finish(\(ValueDump.line(of: call)))" }
         guard let index = pendingIndex(of: call, label, at: site) else { return }
         guard pending[index].shape != .answer else {
-            return reportFailure("\(label): the run ends with one of its results; answer it instead.", at: site)
+            return reportFailure("\(label()): the run ends with one of its results; answer it instead.", at: site)
         }
         pending.remove(at: index)
     }
 
     /// The index in `pending` of the oldest run of `call`; if there is none, fails and returns `nil`.
-    private func pendingIndex(of call: M.Call, _ label: String, at site: CallSite) -> Int? {
+    private func pendingIndex(of call: M.Call, _ label: () -> String, at site: CallSite) -> Int? {
         if let index = pending.firstIndex(where: { $0.call == call }) { return index }
         let runs = pending.isEmpty ? "none" : pending.map { ValueDump.line(of: $0.call) }.joined(separator: ", ")
-        reportFailure("\(label): \(ValueDump.line(of: call)) is not pending. Pending runs: \(runs).", at: site)
+        reportFailure("\(label()): \(ValueDump.line(of: call)) is not pending. Pending runs: \(runs).", at: site)
         return nil
     }
 
@@ -350,7 +374,7 @@ public final class MachineTest<M: StateMachine> {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         let skipped = queue
         queue.removeAll()
-        for queued in skipped { reduce(queued.event, "skipReceivedEvents(): \(describe(queued))", at: site) }
+        for queued in skipped { reduce(queued.event, { "skipReceivedEvents(): \(self.describe(queued))" }, at: site) }
     }
 
     /// Forgets every timer armed and every send pending now: they never fire (T9, T16).

@@ -38,16 +38,6 @@ import Testing
         "H72": "not built yet: Docs/Hosting.md, build order step 11 (the demos)",
         "H73": "not built yet: Docs/Hosting.md, build order step 11 (the demos)",
         "H74": "not built yet: Docs/Hosting.md, build order step 11 (the demos)",
-        "V8": "not built yet: issue 34, step 2 (random walks)",
-        "V9": "not built yet: issue 34, step 2 (random walks)",
-        "V10": "not built yet: issue 34, step 2 (random walks)",
-        "V11": "not built yet: issue 34, step 2 (random walks)",
-        "V12": "not built yet: issue 34, step 2 (random walks)",
-        "V13": "not built yet: issue 34, step 3 (shrinking)",
-        "V14": "not built yet: issue 34, step 3 (shrinking)",
-        "V15": "not built yet: issue 34, step 3 (shrinking)",
-        "V16": "not built yet: issue 34, step 2 (random walks)",
-        "V17": "not built yet: issue 34, step 4 (exhaustive search)",
     ]
 
     /// A rule's definition: where it is written.
