@@ -10,12 +10,38 @@
 
 import StateLoop
 
+/// What is wrong after a step of a walk (V11).
+public enum ExplorationFailure: Hashable, Sendable, CustomStringConvertible {
+    /// The state breaks the invariant.
+    case invariant(InvariantInfo)
+    /// The step did not settle (V18).
+    case unsettled
+
+    /// `invariant 'withinQuota' (Quota.machine.yml:9:3): used <= limit is broken`.
+    public var description: String {
+        switch self {
+        case .invariant(let invariant): "\(invariant) is broken"
+        case .unsettled: "the machine did not settle (`always:` still enabled after 1,000 microsteps, S51)"
+        }
+    }
+
+    /// The failures of `state`: the invariants it breaks, in `invariants` order, then its settling.
+    static func of<M: StateMachine>(_ state: M.State, in machine: M.Type) -> [ExplorationFailure] {
+        M.brokenInvariants(state).map(ExplorationFailure.invariant) + (M.isSettled(state) ? [] : [.unsettled])
+    }
+}
+
 /// What an exploration did and found: the counterexamples, and the branches it reached.
 public struct Exploration<M: StateMachine> {
-    /// A run that breaks an invariant, shrunk (V13), and the failure `explore` reported for it.
+    /// A run that breaks an invariant or does not settle, shrunk (V13), and the failure `explore`
+    /// reported for it.
     public struct Counterexample {
-        /// The invariant the run breaks at its last step.
-        public var invariant: InvariantInfo
+        /// What is wrong after the run's last step.
+        public var failure: ExplorationFailure
+        /// The invariant the run breaks at its last step, if that is its failure.
+        public var invariant: InvariantInfo? {
+            if case .invariant(let invariant) = failure { invariant } else { nil }
+        }
         /// The run's steps (V9).
         public var steps: Int
         /// The run as a `MachineTest` to paste (V14).
@@ -32,7 +58,7 @@ public struct Exploration<M: StateMachine> {
     public var steps = 0
     /// The configurations `exploreAll` visited (V17); 0 for `explore`.
     public var configurations = 0
-    /// One per invariant broken, in the order found (V15).
+    /// One per invariant broken (and one if a step did not settle), in the order found (V15).
     public var counterexamples: [Counterexample] = []
     /// The registry every step recorded its branches in (V16).
     public let coverage: TransitionCoverage
@@ -78,10 +104,10 @@ extension MachineTest {
                 let walk = walker.walk(limit: steps, random: &random)
                 exploration.walks += 1
                 exploration.steps += walk.steps.count
-                for invariant in walk.broken where !exploration.counterexamples.contains(where: { $0.invariant == invariant }) {
-                    let shrunk = walker.shrink(walk.steps.map(\.draws), breaking: invariant)
+                for failure in walk.failures where !exploration.counterexamples.contains(where: { $0.failure == failure }) {
+                    let shrunk = walker.shrink(walk.steps.map(\.draws), failing: failure)
                     let found = "walk \(number) of seed \(seed), \(Self.steps(walk.steps.count)) before shrinking"
-                    exploration.counterexamples.append(walker.counterexample(shrunk, breaking: invariant, found: found, spelling: stateSpelling))
+                    exploration.counterexamples.append(walker.counterexample(shrunk, failing: failure, found: found, spelling: stateSpelling))
                 }
             }
         }
@@ -118,8 +144,8 @@ extension MachineTest {
                 let index = next
                 next += 1
                 let node = nodes[index]
-                let broken = M.brokenInvariants(node.test.state)
-                let new = broken.filter { invariant in !exploration.counterexamples.contains { $0.invariant == invariant } }
+                let failures = ExplorationFailure.of(node.test.state, in: M.self)
+                let new = failures.filter { failure in !exploration.counterexamples.contains { $0.failure == failure } }
                 if !new.isEmpty {
                     var steps: [Walker<M>.Step] = []
                     var at: Int? = index
@@ -127,20 +153,20 @@ extension MachineTest {
                         steps.insert(step, at: 0)
                         at = nodes[current].parent
                     }
-                    let walk = Walker<M>.Walk(steps: steps, broken: broken, test: node.test)
+                    let walk = Walker<M>.Walk(steps: steps, failures: failures, endingIn: node.test)
                     let found = "breadth first, \(seen.count) configurations so far"
-                    for invariant in new {
-                        exploration.counterexamples.append(walker.counterexample(walk, breaking: invariant, found: found, spelling: stateSpelling))
+                    for failure in new {
+                        exploration.counterexamples.append(walker.counterexample(walk, failing: failure, found: found, spelling: stateSpelling))
                     }
                 }
                 // A walk ends where an invariant breaks (V11), and the search stops at `depth`.
-                guard broken.isEmpty, node.depth < depth else { continue }
+                guard failures.isEmpty, node.depth < depth else { continue }
                 Draws.enumerate(limit: choicesPerStep) { draws in
                     let child = MachineTest(copying: node.test)
-                    guard let lines = walker.step(child, &draws) else { return }
+                    guard let calls = walker.step(child, &draws) else { return }
                     exploration.steps += 1
                     if seen.insert(child.configuration).inserted {
-                        nodes.append((child, index, Walker<M>.Step(draws: draws.made, lines: lines), node.depth + 1))
+                        nodes.append((child, index, Walker<M>.Step(draws: draws.made, calls: calls), node.depth + 1))
                     }
                 }
             }
@@ -161,17 +187,47 @@ extension MachineTest {
 
 /// Makes the steps of an exploration through a `MachineTest` (V9), and shrinks walks (V13).
 final class Walker<M: StateMachine> {
-    /// One step made: the draws it made, and the lines of the test it prints as.
-    struct Step {
-        var draws: [UInt64]
-        var lines: [String]
+    /// One call of a step on the harness, printed only when a counterexample is: printing reads
+    /// values through `Mirror`, which costs more than the step.
+    enum Call {
+        case send(M.Event)
+        case answer(M.Call, with: M.Event)
+        case advance(Duration)
+        case receive(M.Event)
+        case receiveTimer(M.StateName, index: Int)
+
+        /// The call as the test to paste writes it (V14).
+        var line: String {
+            switch self {
+            case .send(let event): "test.send(\(ValueDump.line(of: event)))"
+            case .answer(let call, let event): "test.answer(\(ValueDump.line(of: call)), with: \(ValueDump.line(of: event)))"
+            case .advance(let duration): "test.advance(by: \(Walker.literal(duration)))"
+            case .receive(let event): "test.receive(\(ValueDump.line(of: event)))"
+            case .receiveTimer(let state, let index): "test.receive(timer: \(ValueDump.line(of: state)), index: \(index))"
+            }
+        }
     }
 
-    /// A walk: its steps, the invariants its last state breaks, and the harness where it ended.
+    /// One step made: the draws it made, and its calls on the harness.
+    struct Step {
+        var draws: [UInt64]
+        var calls: [Call]
+    }
+
+    /// A walk: its steps, what is wrong after its last, and what was left at its end (runs
+    /// pending, timers or sends armed), which the printed test skips.
     struct Walk {
         var steps: [Step]
-        var broken: [InvariantInfo]
-        var test: MachineTest<M>
+        var failures: [ExplorationFailure]
+        var runsLeft: Bool
+        var timersLeft: Bool
+
+        init(steps: [Step], failures: [ExplorationFailure], endingIn test: MachineTest<M>) {
+            self.steps = steps
+            self.failures = failures
+            runsLeft = !test.pendingRuns.isEmpty
+            timersLeft = test.timeUntilNextDue != nil
+        }
     }
 
     private enum Kind { case send, answer, advance }
@@ -209,21 +265,28 @@ final class Walker<M: StateMachine> {
     func walk(limit: Int, random: inout SplitMix64, replaying: [[UInt64]]? = nil) -> Walk {
         let test = start()
         var steps: [Step] = []
-        var broken = M.brokenInvariants(test.state)
+        var failures = ExplorationFailure.of(test.state, in: M.self)
         for index in 0..<(replaying?.count ?? limit) {
-            guard broken.isEmpty else { break }
+            guard failures.isEmpty else { break }
             var draws = replaying.map { Draws(replaying: $0[index]) } ?? Draws(random: random)
-            guard let lines = step(test, &draws) else { break }
+            let calls = step(test, &draws)
+            // Moved on even when no step could be made, or every later walk would repeat this one.
             if replaying == nil, let generator = draws.generator { random = generator }
-            steps.append(Step(draws: draws.made, lines: lines))
-            broken = M.brokenInvariants(test.state)
+            guard let calls else { break }
+            steps.append(Step(draws: draws.made, calls: calls))
+            failures = ExplorationFailure.of(test.state, in: M.self)
         }
-        return Walk(steps: steps, broken: broken, test: test)
+        let walk = Walk(steps: steps, failures: failures, endingIn: test)
+        // Ended here: its end-of-test checks would only describe what it left, at a cost.
+        test.skipPendingRuns()
+        test.skipTimers()
+        test.finish()
+        return walk
     }
 
-    /// The shortest walk found that still breaks `invariant` (V13): runs of steps removed, the
+    /// The shortest walk found that still fails with `failure` (V13): runs of steps removed, the
     /// longest first, then each draw made simpler, until nothing helps.
-    func shrink(_ found: [[UInt64]], breaking invariant: InvariantInfo) -> Walk {
+    func shrink(_ found: [[UInt64]], failing failure: ExplorationFailure) -> Walk {
         var unused = SplitMix64(seed: 0)
         // Fewer steps, then fewer draws, then smaller ones: each walk accepted is smaller than the
         // last, so shrinking ends (a replay may draw differently after a simpler draw).
@@ -232,10 +295,10 @@ final class Walker<M: StateMachine> {
              walk.steps.reduce(0) { $0 &+ $1.draws.reduce(0, &+) })
         }
         var best = walk(limit: found.count, random: &unused, replaying: found)
-        precondition(best.broken.contains(invariant), "a failing walk replays as it failed (V12)")
+        precondition(best.failures.contains(failure), "a failing walk replays as it failed (V12)")
         func replay(_ candidate: [[UInt64]]) -> Walk? {
             let walk = walk(limit: candidate.count, random: &unused, replaying: candidate)
-            return walk.broken.contains(invariant) && size(walk) < size(best) ? walk : nil
+            return walk.failures.contains(failure) && size(walk) < size(best) ? walk : nil
         }
         var changed = true
         while changed {
@@ -279,23 +342,23 @@ final class Walker<M: StateMachine> {
         return best
     }
 
-    /// `walk` printed as a test that breaks `invariant` at its last step (V14).
-    func counterexample(_ walk: Walk, breaking invariant: InvariantInfo, found: String, spelling: String) -> Exploration<M>.Counterexample {
+    /// `walk` printed as a test that fails with `failure` at its last step (V14).
+    func counterexample(_ walk: Walk, failing failure: ExplorationFailure, found: String, spelling: String) -> Exploration<M>.Counterexample {
         var lines = ["let test = MachineTest(\(String(describing: M.self)).self, state: \(spelling))", "test.checksState = false"]
-        lines += walk.steps.flatMap(\.lines)
-        if !walk.test.pendingRuns.isEmpty { lines.append("test.skipPendingRuns()") }
-        if walk.test.timeUntilNextDue != nil { lines.append("test.skipTimers()") }
+        lines += walk.steps.flatMap(\.calls).map(\.line)
+        if walk.runsLeft { lines.append("test.skipPendingRuns()") }
+        if walk.timersLeft { lines.append("test.skipTimers()") }
         lines.append("test.finish()")
         let test = lines.joined(separator: "\n")
-        let message = "explore(\(String(describing: M.self))): \(invariant) is broken after \(MachineTest<M>.steps(walk.steps.count)) (\(found)); paste to reproduce:\n\n\(test)"
-        return .init(invariant: invariant, steps: walk.steps.count, test: test, message: message)
+        let message = "explore(\(String(describing: M.self))): \(failure) after \(MachineTest<M>.steps(walk.steps.count)) (\(found)); paste to reproduce:\n\n\(test)"
+        return .init(failure: failure, steps: walk.steps.count, test: test, message: message)
     }
 
     // MARK: Steps
 
-    /// Makes one step on `test` from `draws` (V9) and returns the lines it prints as; `nil` when
-    /// no kind of step has a candidate. A kind drawn that has none gives way to the next.
-    func step(_ test: MachineTest<M>, _ draws: inout Draws) -> [String]? {
+    /// Makes one step on `test` from `draws` (V9) and returns its calls; `nil` when no kind of
+    /// step has a candidate. A kind drawn that has none gives way to the next.
+    func step(_ test: MachineTest<M>, _ draws: inout Draws) -> [Call]? {
         var kinds: [Kind] = []
         if !M.isDone(test.state), !sending.isEmpty { kinds.append(.send) }
         if !test.pendingRuns.isEmpty, !answering.isEmpty { kinds.append(.answer) }
@@ -303,34 +366,40 @@ final class Walker<M: StateMachine> {
         guard !kinds.isEmpty else { return nil }
         let first = Int(draws.next(below: UInt64(kinds.count)))
         for offset in kinds.indices {
-            let lines: [String]?
+            let calls: [Call]?
             switch kinds[(first + offset) % kinds.count] {
-            case .send: lines = send(test, &draws)
-            case .answer: lines = answer(test, &draws)
-            case .advance: lines = advance(test)
+            case .send: calls = send(test, &draws)
+            case .answer: calls = answer(test, &draws)
+            case .advance: calls = advance(test)
             }
-            if let lines { return lines }
+            if let calls { return calls }
         }
         return nil
     }
 
     /// Sends an event of `sending` the state answers, from a drawn generator on (V9); guided, one
     /// that takes a branch no step took, if there is one (V16).
-    private func send(_ test: MachineTest<M>, _ draws: inout Draws) -> [String]? {
+    private func send(_ test: MachineTest<M>, _ draws: inout Draws) -> [Call]? {
         if guided, let random = draws.generator, let choice = unreached(sending, from: test.state, random, where: { _ in true }) {
             draws.force(choice)
         }
         let start = Int(draws.next(below: UInt64(sending.count)))
         for offset in sending.indices {
-            let event = sending[(start + offset) % sending.count].make(&draws)
-            let taken = branches(test.state, event)
-            guard taken.contains(where: { !ignores[$0] }) else { continue }
-            note(taken)
-            test.send(event)
-            return ["test.send(\(ValueDump.line(of: event)))"]
+            // A payload the state does not answer (an empty search its guard refuses) is drawn again.
+            for _ in 0..<Self.tries {
+                let event = sending[(start + offset) % sending.count].make(&draws)
+                let taken = branches(test.state, event)
+                guard taken.contains(where: { !ignores[$0] }) else { continue }
+                note(taken)
+                test.send(event)
+                return [.send(event)]
+            }
         }
         return nil
     }
+
+    /// How many times a send draws each generator before the next (V9).
+    static var tries: Int { 3 }
 
     /// The draws that make an event of `generators` that `fits` and takes a branch no step took
     /// yet in `state`: the generator's index, then its payload's draws; `nil` when there is none.
@@ -353,7 +422,7 @@ final class Walker<M: StateMachine> {
 
     /// Answers a pending run, from a drawn one on, with an event of `answering` that is one of its
     /// results, and receives it (V9); guided, one that takes a branch no step took, if any (V16).
-    private func answer(_ test: MachineTest<M>, _ draws: inout Draws) -> [String]? {
+    private func answer(_ test: MachineTest<M>, _ draws: inout Draws) -> [Call]? {
         let runs = test.pendingRuns
         if guided, let random = draws.generator {
             for (index, call) in runs.enumerated() {
@@ -373,7 +442,7 @@ final class Walker<M: StateMachine> {
                 note(branches(test.state, event))
                 test.answer(call, with: event)
                 test.receive(event)
-                return ["test.answer(\(ValueDump.line(of: call)), with: \(ValueDump.line(of: event)))", "test.receive(\(ValueDump.line(of: event)))"]
+                return [.answer(call, with: event), .receive(event)]
             }
         }
         return nil
@@ -381,21 +450,21 @@ final class Walker<M: StateMachine> {
 
     /// Moves the clock to the next timer or send due and receives what came due (V9), up to the
     /// first event that breaks an invariant (V11).
-    private func advance(_ test: MachineTest<M>) -> [String]? {
+    private func advance(_ test: MachineTest<M>) -> [Call]? {
         guard let due = test.timeUntilNextDue else { return nil }
         test.advance(by: due)
-        var lines = ["test.advance(by: \(Self.literal(due)))"]
-        while let next = test.queue.first, M.brokenInvariants(test.state).isEmpty {
+        var calls: [Call] = [.advance(due)]
+        while let next = test.queue.first, ExplorationFailure.of(test.state, in: M.self).isEmpty {
             note(branches(test.state, next.event))
             if case .timer(let timer) = next.origin {
                 test.receive(timer: timer.state, index: timer.index)
-                lines.append("test.receive(timer: \(ValueDump.line(of: timer.state)), index: \(timer.index))")
+                calls.append(.receiveTimer(timer.state, index: timer.index))
             } else {
                 test.receive(next.event)
-                lines.append("test.receive(\(ValueDump.line(of: next.event)))")
+                calls.append(.receive(next.event))
             }
         }
-        return lines
+        return calls
     }
 
     /// The branches `event` takes in `state`.

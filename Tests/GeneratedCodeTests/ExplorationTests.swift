@@ -17,7 +17,7 @@ struct ExplorationTests {
         let recorded = withRecordedFailures { exploration = MachineTest.explore(Quota.self, state: .initial, sending: Self.sending, seed: 8) }
         #expect(recorded.map(\.line) == [UInt(line), UInt(line)])
         let counterexamples = exploration?.counterexamples ?? []
-        #expect(counterexamples.map(\.invariant.name) == ["closedWhenUsedUp", "withinQuota"])
+        #expect(counterexamples.map(\.invariant?.name) == ["closedWhenUsedUp", "withinQuota"])
         #expect(counterexamples.map(\.steps) == [1, 3])
         #expect(counterexamples.last?.test == Self.threeUses)
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -59,7 +59,32 @@ struct ExplorationTests {
     func v17ExploreAllQuota() {
         var exploration: Exploration<Quota>?
         _ = withRecordedFailures { exploration = MachineTest.exploreAll(Quota.self, state: .initial, sending: Self.sending, depth: 5) }
-        #expect(exploration?.counterexamples.map(\.invariant.name) == ["closedWhenUsedUp", "withinQuota"])
+        #expect(exploration?.counterexamples.map(\.invariant?.name) == ["closedWhenUsedUp", "withinQuota"])
         #expect(exploration?.counterexamples.last?.test == Self.threeUses)
+    }
+
+    @Test("V18: a step that does not settle fails the harness, and exploration finds and shrinks it")
+    func v18AStepThatDoesNotSettleFails() {
+        #expect(Loop.isSettled(.initial) && Quota.isSettled(.initial))
+        var exploration: Exploration<Loop>?
+        _ = withRecordedFailures {
+            exploration = MachineTest.explore(Loop.self, state: .initial, sending: [.just(.halt), .just(.again), .just(.spin)], walks: 20, seed: 18)
+        }
+        #expect(exploration?.counterexamples.map(\.failure) == [.unsettled])
+        #expect(exploration?.counterexamples.first?.test == """
+            let test = MachineTest(Loop.self, state: .initial)
+            test.checksState = false
+            test.send(.spin)
+            test.finish()
+            """)
+        let line = #line + 4
+        let pasted = withRecordedFailures {
+            let test = MachineTest(Loop.self, state: .initial)
+            test.checksState = false
+            test.send(.spin)
+            test.finish()
+        }
+        #expect(pasted.map(\.line) == [UInt(line)])
+        #expect(pasted.first?.message.hasPrefix("send(.spin): the machine did not settle: `always:` transitions were still enabled after 1,000 microsteps (S51)") == true)
     }
 }

@@ -94,7 +94,7 @@ struct ExplorationTests {
             exploration = MachineTest.explore(Tally.self, state: .init(), sending: [.just(.add(-1))], walks: 5, steps: 10, seed: 2)
         }
         #expect(exploration?.steps == 5)   // each walk ends at its first step
-        #expect(exploration?.counterexamples.map(\.invariant.name) == ["neverNegative"])
+        #expect(exploration?.counterexamples.map(\.invariant?.name) == ["neverNegative"])
         // The state a walk starts in is checked too.
         _ = withRecordedFailures {
             exploration = MachineTest.explore(Tally.self, state: .init(mode: .counting, count: -1), sending: [.just(.ask)], walks: 1, seed: 2)
@@ -123,7 +123,7 @@ struct ExplorationTests {
                 Tally.self, state: .init(), stateSpelling: ".init()", sending: [.of(Tally.Event.add), .just(.ask)],
                 answering: [Gen.int(in: 0...20).map(Tally.Event.answered)], walks: 20, seed: 5)
         }
-        let negative = exploration?.counterexamples.first { $0.invariant.name == "neverNegative" }
+        let negative = exploration?.counterexamples.first { $0.invariant?.name == "neverNegative" }
         // Whatever the walk was, one step of the simplest negative number is left.
         #expect(negative?.test == """
             let test = MachineTest(Tally.self, state: .init())
@@ -170,9 +170,9 @@ struct ExplorationTests {
             exploration = MachineTest.explore(
                 Kettle.self, state: .init(), sending: Self.kettleSending, answering: [.just(.heated(100)), .of(Kettle.Event.heated), .just(.failed)], walks: 200, seed: 4)
         }
-        #expect(Set(exploration?.counterexamples.map(\.invariant.name) ?? []) == ["cooledOnce", "hotWhenBoiled"])
+        #expect(Set(exploration?.counterexamples.map(\.invariant?.name) ?? []) == ["cooledOnce", "hotWhenBoiled"])
         #expect(recorded.map(\.message) == exploration?.counterexamples.map(\.message))
-        let cold = exploration?.counterexamples.first { $0.invariant.name == "hotWhenBoiled" }
+        let cold = exploration?.counterexamples.first { $0.invariant?.name == "hotWhenBoiled" }
         #expect(cold?.test.contains("test.answer(.heat, with: .heated(0))") == true)
         #expect(cold?.steps == 2)
     }
