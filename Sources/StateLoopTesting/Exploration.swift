@@ -241,6 +241,8 @@ final class Walker<M: StateMachine> {
     private let ignores: [Bool]
     /// The branches some step took, by id (V16).
     private var reached: [Bool]
+    /// How many branches other than ignores no step took yet: guiding stops at 0, for speed.
+    private var unreachedCount: Int
 
     init(state: M.State, sending: [Gen<M.Event>], answering: [Gen<M.Event>], guided: Bool, coverage: TransitionCoverage) {
         self.state = state
@@ -250,6 +252,7 @@ final class Walker<M: StateMachine> {
         self.coverage = coverage
         ignores = M.transitions.map(\.isIgnore)
         reached = Array(repeating: false, count: M.transitions.count)
+        unreachedCount = ignores.filter { !$0 }.count
     }
 
     /// A harness in the walks' first state, walking without stating (T14).
@@ -380,7 +383,7 @@ final class Walker<M: StateMachine> {
     /// Sends an event of `sending` the state answers, from a drawn generator on (V9); guided, one
     /// that takes a branch no step took, if there is one (V16).
     private func send(_ test: MachineTest<M>, _ draws: inout Draws) -> [Call]? {
-        if guided, let random = draws.generator, let choice = unreached(sending, from: test.state, random, where: { _ in true }) {
+        if guided, unreachedCount > 0, let random = draws.generator, let choice = unreached(sending, from: test.state, random, where: { _ in true }) {
             draws.force(choice)
         }
         let start = Int(draws.next(below: UInt64(sending.count)))
@@ -388,10 +391,10 @@ final class Walker<M: StateMachine> {
             // A payload the state does not answer (an empty search its guard refuses) is drawn again.
             for _ in 0..<Self.tries {
                 let event = sending[(start + offset) % sending.count].make(&draws)
-                let taken = branches(test.state, event)
+                let (next, taken) = reduced(test.state, event)
                 guard taken.contains(where: { !ignores[$0] }) else { continue }
                 note(taken)
-                test.send(event)
+                test.send(event, reducedTo: next, taking: taken)
                 return [.send(event)]
             }
         }
@@ -413,7 +416,7 @@ final class Walker<M: StateMachine> {
             var draws = Draws(random: random)
             let event = generators[index].make(&draws)
             random = draws.generator ?? random
-            if fits(event), branches(state, event).contains(where: { !ignores[$0] && !reached[$0] }) {
+            if fits(event), reduced(state, event).taken.contains(where: { !ignores[$0] && !reached[$0] }) {
                 return [UInt64(index)] + draws.made
             }
         }
@@ -424,7 +427,7 @@ final class Walker<M: StateMachine> {
     /// results, and receives it (V9); guided, one that takes a branch no step took, if any (V16).
     private func answer(_ test: MachineTest<M>, _ draws: inout Draws) -> [Call]? {
         let runs = test.pendingRuns
-        if guided, let random = draws.generator {
+        if guided, unreachedCount > 0, let random = draws.generator {
             for (index, call) in runs.enumerated() {
                 if let choice = unreached(answering, from: test.state, random, where: { M.result($0, of: call) != nil }) {
                     draws.force([UInt64(index)] + choice)
@@ -439,7 +442,7 @@ final class Walker<M: StateMachine> {
             for offset in answering.indices {
                 let event = answering[(start + offset) % answering.count].make(&draws)
                 guard M.result(event, of: call) != nil else { continue }
-                note(branches(test.state, event))
+                note(reduced(test.state, event).taken)
                 test.answer(call, with: event)
                 test.receive(event)
                 return [.answer(call, with: event), .receive(event)]
@@ -455,7 +458,7 @@ final class Walker<M: StateMachine> {
         test.advance(by: due)
         var calls: [Call] = [.advance(due)]
         while let next = test.queue.first, ExplorationFailure.of(test.state, in: M.self).isEmpty {
-            note(branches(test.state, next.event))
+            note(reduced(test.state, next.event).taken)
             if case .timer(let timer) = next.origin {
                 test.receive(timer: timer.state, index: timer.index)
                 calls.append(.receiveTimer(timer.state, index: timer.index))
@@ -467,16 +470,19 @@ final class Walker<M: StateMachine> {
         return calls
     }
 
-    /// The branches `event` takes in `state`.
-    private func branches(_ state: M.State, _ event: M.Event) -> [Int] {
+    /// The state after `event` in `state`, and the branches it takes.
+    private func reduced(_ state: M.State, _ event: M.Event) -> (state: M.State, taken: [Int]) {
         var state = state
         var trace = TransitionTrace()
         M.reduce(&state, event, trace: &trace)
-        return trace.taken
+        return (state, trace.taken)
     }
 
     private func note(_ taken: [Int]) {
-        for id in taken { reached[id] = true }
+        for id in taken where !reached[id] {
+            reached[id] = true
+            if !ignores[id] { unreachedCount -= 1 }
+        }
     }
 
     /// `duration` as Swift: `.seconds(5)`, `.milliseconds(1500)`, `.nanoseconds(7)`.

@@ -244,10 +244,24 @@ public final class MachineTest<M: StateMachine> {
     private func reduce(_ event: M.Event, _ call: () -> String, at site: CallSite) {
         // A finished machine changes nothing, and its last step's one-shot runs must not start again.
         guard !M.isDone(state) else { return }
-        let before = state
+        var next = state
         var trace = TransitionTrace()
-        M.reduce(&state, event, trace: &trace)
-        coverage.record(M.self, taken: trace.taken)
+        M.reduce(&next, event, trace: &trace)
+        take(next, taken: trace.taken, call, at: site)
+    }
+
+    /// `send(event)` for an exploration that reduced `event` already, to see that the state
+    /// answers it (V9): `next` and `taken` are what `reduce` gave, taken as the step, unchecked
+    /// (T14), without reducing it twice.
+    func send(_ event: M.Event, reducedTo next: M.State, taking taken: [Int]) {
+        take(next, taken: taken, { "send(\(ValueDump.line(of: event)))" }, at: createdAt)
+    }
+
+    /// The rest of a step whose reduction gave `next`, taking the branches `taken`.
+    private func take(_ next: M.State, taken: [Int], _ call: () -> String, at site: CallSite) {
+        let before = state
+        state = next
+        coverage.record(M.self, taken: taken)
         updateRunsAndTimers(from: before)
         checkInvariants(after: call, at: site)
         if !M.isSettled(state) {
