@@ -126,9 +126,12 @@ public final class MachineTest<M: StateMachine> {
 
     /// What tells two configurations apart in a breadth-first search (V17): the state, the runs
     /// pending, the events queued, and the timers and sends armed with how long until each is due.
+    /// Dumps are most of a search's time: the rest is dumped only when there is one.
     var configuration: String {
-        ValueDump.line(of: (state, pendingRuns, queuedEvents, armed.map { ($0.timer, $0.deadline - now) },
-                            sends.filter { !$0.hasFired }.map { ($0.send, $0.deadline - now) }))
+        let idle = pending.isEmpty && queue.isEmpty && timers.isEmpty && sends.isEmpty
+        return ValueDump.line(of: state) + (idle ? "" : ValueDump.line(of: (
+            pendingRuns, queuedEvents, armed.map { ($0.timer, $0.deadline - now) },
+            sends.filter { !$0.hasFired }.map { ($0.send, $0.deadline - now) })))
     }
 
     deinit {

@@ -207,7 +207,7 @@ struct ExplorationTests {
         #expect(exploration?.counterexamples.map(\.test) == [Self.boilsTwice])
         #expect(recorded.count == 1)
         #expect(exploration?.seed == nil)
-        // Configurations of one mode differ by the entry count that Kettle's timer carries.
+        // The boiled configurations differ by the entry count their timer carries.
         #expect(exploration?.configurations == 13)
     }
 }

@@ -1,7 +1,9 @@
 // ExploreBenchmarks: how fast `MachineTest.explore` walks a machine (Docs/Testing.md V8-V16, issue
 // 34: "the reducer runs in tens of nanoseconds; the walker must not dominate"), on the example
 // specs GitHubSearch (a request effect, a timer, a String payload) and TCP (11 states, 10 events,
-// no effects). Their generated Swift is checked in under Generated/ (Specs/generate.sh).
+// no effects), and how fast `MachineTest.exploreAll` searches breadth first (V17) the 10,000
+// configurations of Benchmarks/Specs/Grid.machine.yml (issue 34: "a 10,000-state reachable space
+// in ≤ 1 s"). Their generated Swift is checked in under Generated/ (Specs/generate.sh).
 
 import Foundation
 import StateLoop
@@ -36,6 +38,19 @@ let exploreBenchmarks: [Benchmark] = [
         exploreStepsPerSecond {
             let events: [TCP.Event] = [.passiveOpen, .activeOpen, .send, .close, .abort, .syn, .synAck, .ack, .fin, .rst]
             return MachineTest.explore(TCP.self, state: .initial, sending: events.map { .just($0) }, walks: exploreWalks, seed: 34)
+        }
+    },
+    Benchmark(name: "explore_all.grid.10k_configurations.s", goal: 1) {
+        medianOfRuns {
+            let clock = ContinuousClock()
+            var configurations = 0
+            let elapsed = clock.measure {
+                configurations = MachineTest.exploreAll(
+                    Grid.self, state: .initial, sending: [.just(.right), .just(.left), .just(.up), .just(.down)], depth: 200
+                ).configurations
+            }
+            precondition(configurations == 10_000, "Grid has 10,000 configurations, not \(configurations)")
+            return nanoseconds(per: 1, in: elapsed) / 1e9
         }
     },
 ]
