@@ -198,6 +198,22 @@ struct ExplorationTests {
         #expect(unguided.taken(Kettle.self).count < 6)
     }
 
+    @Test func v16GuidedSendsFindADeepBugRandomOnesMiss() {
+        let digits: [Gen<CombinationLock.Event>] = (0...9).map { .just(.digit($0)) }
+        func explore(guided: Bool) -> Exploration<CombinationLock>? {
+            var exploration: Exploration<CombinationLock>?
+            _ = withRecordedFailures {
+                exploration = MachineTest.explore(CombinationLock.self, state: .init(), stateSpelling: ".init()", sending: digits, seed: 16, guided: guided)
+            }
+            return exploration
+        }
+        // Ten digits a step: eight right ones in a row come once in 10^8 random sends.
+        #expect(explore(guided: false)?.counterexamples.isEmpty == true)
+        let guided = explore(guided: true)
+        #expect(guided?.counterexamples.map(\.steps) == [8])
+        #expect(guided?.counterexamples.first?.test.contains((1...8).map { "test.send(.digit(\($0)))" }.joined(separator: "\n")) == true)
+    }
+
     @Test func v17ExploreAllFindsTheShortestCounterexample() {
         var exploration: Exploration<Kettle>?
         let recorded = withRecordedFailures {
