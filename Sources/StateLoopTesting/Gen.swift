@@ -4,8 +4,10 @@
 // value. So shrinking a walk's draws toward 0 simplifies its payloads through every `map`, and
 // enumerating the draws enumerates a step's choices (`exploreAll`, V17), with no shrinker to
 // write per type: the approach of Hypothesis's choice sequences, in a few lines. (Considered:
-// x-sheep/swift-property-based, whose generators shrink through value trees; its walks are not
-// replayable from a list of numbers, which both shrinking a walk and enumeration need.)
+// x-sheep/swift-property-based 2.0.1, whose `Generator` draws from a seeded random number
+// generator and shrinks each value by a shrink sequence of its intermediate input; a walk made
+// from it could not be replayed from a list of numbers, which shrinking a walk's steps together
+// and enumerating a step's choices both need.)
 
 /// A generator of values for an exploration: events to send, results to answer with, payloads.
 ///
