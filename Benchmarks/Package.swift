@@ -23,6 +23,8 @@ let package = Package(
                 .product(name: "_StateLoopCodegen", package: "StateLoop"),
                 .product(name: "StateLoopDurable", package: "StateLoop"),
                 .product(name: "StateLoopInspector", package: "StateLoop"),
+                // `MachineTest.explore`, for the exploration figures.
+                .product(name: "StateLoopTesting", package: "StateLoop"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),

@@ -33,28 +33,35 @@ public final class MachineTest<M: StateMachine> {
     public private(set) var now: Duration = .zero
 
     /// The runs started and not yet ended, oldest first (T5).
-    public var pendingRuns: [M.Call] { pending.map(\.call) }
+    // Closures, not key paths, on the paths a step takes: a key path of a generic type is
+    // instantiated at run time on each use, which took half of an exploration's time (V8).
+    public var pendingRuns: [M.Call] { pending.map { $0.call } }
     /// The events that answers and fired timers queued and no `receive` has taken yet, oldest first.
-    public var queuedEvents: [M.Event] { queue.map(\.event) }
+    public var queuedEvents: [M.Event] { queue.map { $0.event } }
     /// False to step without stating the state (T14): `send` and `receive` then reduce without
     /// comparing, as a test that walks `Machine.paths` does. Runs, queued events and timers stay
     /// exhaustive.
     public var checksState = true
     /// The timers armed and not yet fired, in the order they fire.
-    public var armedTimers: [ArmedTimer<M.StateName, M.Event>] { armed.map(\.timer) }
+    public var armedTimers: [ArmedTimer<M.StateName, M.Event>] { armed.map { $0.timer } }
     /// The `send:`s pending and not yet due, in the order they come due (T16).
     public var armedSends: [ArmedSend<M.Event>] {
-        sends.filter { !$0.hasFired }.sorted { $0.deadline < $1.deadline }.map(\.send)
+        sends.filter { !$0.hasFired }.sorted { $0.deadline < $1.deadline }.map { $0.send }
     }
     /// How far `advance(by:)` must move the clock for the next armed timer or pending send to
     /// come due; `nil` when none is armed (T16). A test that runs the machine as a clock would
     /// advances by it and takes what came due, until it is `nil`.
     public var timeUntilNextDue: Duration? {
-        (armed.map(\.deadline) + sends.filter { !$0.hasFired }.map(\.deadline)).min().map { $0 - now }
+        // Loops: lazy sequences of generic types look their metadata up on every call.
+        var next: Duration?
+        for timer in timers where !timer.hasFired { next = min(next ?? timer.deadline, timer.deadline) }
+        for send in sends where !send.hasFired { next = min(next ?? send.deadline, send.deadline) }
+        return next.map { $0 - now }
     }
 
-    /// A queued event and where it came from, for messages and `receive(timer:)`.
-    private struct Queued {
+    /// A queued event and where it came from, for messages, `receive(timer:)` and the tests an
+    /// exploration prints (V14).
+    struct Queued {
         enum Origin {
             case answer(M.Call)
             case timer(ArmedTimer<M.StateName, M.Event>)
@@ -72,7 +79,7 @@ public final class MachineTest<M: StateMachine> {
     }
 
     private var pending: [EffectRequest<M.Call>] = []
-    private var queue: [Queued] = []
+    private(set) var queue: [Queued] = []
     private var timers: [TimerEntry] = []
     /// The pending sends of the current state, with when each comes due (T16).
     private var sends: [(send: ArmedSend<M.Event>, deadline: Duration, hasFired: Bool)] = []
@@ -99,7 +106,32 @@ public final class MachineTest<M: StateMachine> {
         createdAt = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         coverage.record(machine, taken: [])
         updateRunsAndTimers(from: nil)
-        checkInvariants(after: "MachineTest(state:)", at: createdAt)
+        checkInvariants(after: { "MachineTest(state:)" }, at: createdAt)
+    }
+
+    /// A harness where `other` is, for a breadth-first search (V17), which goes on from one
+    /// configuration in several ways. The copy checks nothing at its end: the search ends it.
+    init(copying other: MachineTest) {
+        state = other.state
+        now = other.now
+        checksState = other.checksState
+        pending = other.pending
+        queue = other.queue
+        timers = other.timers
+        sends = other.sends
+        coverage = other.coverage
+        createdAt = other.createdAt
+        isFinished = true
+    }
+
+    /// What tells two configurations apart in a breadth-first search (V17): the state, the runs
+    /// pending, the events queued, and the timers and sends armed with how long until each is due.
+    /// Dumps are most of a search's time: the rest is dumped only when there is one.
+    var configuration: String {
+        let idle = pending.isEmpty && queue.isEmpty && timers.isEmpty && sends.isEmpty
+        return ValueDump.line(of: state) + (idle ? "" : ValueDump.line(of: (
+            pendingRuns, queuedEvents, armed.map { ($0.timer, $0.deadline - now) },
+            sends.filter { !$0.hasFired }.map { ($0.send, $0.deadline - now) })))
     }
 
     deinit {
@@ -120,13 +152,14 @@ public final class MachineTest<M: StateMachine> {
         line: UInt = #line, column: UInt = #column
     ) {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-        let call = "send(\(ValueDump.line(of: event)))"
+        // Labels are made only for a failure: an exploration (V8) sends many events and fails rarely.
+        let call = { "send(\(ValueDump.line(of: event)))" }
         if M.isDone(state) {
-            return reportFailure("\(call): the machine is done; no event can change it.", at: site)
+            return reportFailure("\(call()): the machine is done; no event can change it.", at: site)
         }
         if !queue.isEmpty {
             reportFailure(
-                "\(call): the events queued before it must be received first (or skipReceivedEvents()): "
+                "\(call()): the events queued before it must be received first (or skipReceivedEvents()): "
                     + queue.map(describe).joined(separator: "; ") + ".",
                 at: site
             )
@@ -143,7 +176,7 @@ public final class MachineTest<M: StateMachine> {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) {
-        let call = "receive(\(ValueDump.line(of: event)))"
+        let call = { "receive(\(ValueDump.line(of: event)))" }
         receive(call, expected, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)) { next in
             next.event == event ? nil : "the oldest queued event is \(describe(next))"
         }
@@ -158,7 +191,7 @@ public final class MachineTest<M: StateMachine> {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) {
-        let call = "receive(timer: \(ValueDump.line(of: name)), index: \(index))"
+        let call = { "receive(timer: \(ValueDump.line(of: name)), index: \(index))" }
         receive(call, expected, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)) { next in
             if case .timer(let timer) = next.origin, timer.state == name, timer.index == index { return nil }
             return "the oldest queued event is \(describe(next))"
@@ -168,22 +201,22 @@ public final class MachineTest<M: StateMachine> {
     /// Takes the oldest queued event, fails with `mismatch`'s message if it has one, and reduces
     /// the event, checked against `expected` only if it matched.
     private func receive(
-        _ call: String, _ expected: ((inout M.State) throws -> Void)?, at site: CallSite,
+        _ call: () -> String, _ expected: ((inout M.State) throws -> Void)?, at site: CallSite,
         mismatch: (Queued) -> String?
     ) {
         guard !queue.isEmpty else {
-            return reportFailure("\(call): no event is queued.", at: site)
+            return reportFailure("\(call()): no event is queued.", at: site)
         }
         let next = queue.removeFirst()
         if let problem = mismatch(next) {
-            reportFailure("\(call): \(problem).", at: site)
+            reportFailure("\(call()): \(problem).", at: site)
             return reduce(next.event, call, at: site)
         }
         step(next.event, call, expected, at: site)
     }
 
     /// Reduces `event` and checks the state after it against `expected`.
-    private func step(_ event: M.Event, _ call: String, _ expected: ((inout M.State) throws -> Void)?, at site: CallSite) {
+    private func step(_ event: M.Event, _ call: () -> String, _ expected: ((inout M.State) throws -> Void)?, at site: CallSite) {
         let before = state
         reduce(event, call, at: site)
         guard checksState else { return }
@@ -192,43 +225,64 @@ public final class MachineTest<M: StateMachine> {
         do {
             try expected?(&expectedState)
         } catch {
-            return reportFailure("\(call): the expectation threw \(error).", at: site)
+            return reportFailure("\(call()): the expectation threw \(error).", at: site)
         }
         guard let diff = LineDiff.diff(ValueDump.lines(of: expectedState), ValueDump.lines(of: state)) else {
             if expectedState != state {
-                reportFailure("\(call): the state does not equal the expectation, though both print the same:\n\n"
+                reportFailure("\(call()): the state does not equal the expectation, though both print the same:\n\n"
                     + ValueDump.lines(of: state).joined(separator: "\n"), at: site)
             }
             return
         }
         reportFailure(
-            "\(call): the state does not match the expectation (− expected, + actual):\n\n"
+            "\(call()): the state does not match the expectation (− expected, + actual):\n\n"
                 + diff.joined(separator: "\n"),
             at: site
         )
     }
 
     /// One step of the machine: reduces `event` with a trace, records the transitions taken,
-    /// updates the runs and timers, and checks the invariants (V5), failing at `site` for `call`.
-    private func reduce(_ event: M.Event, _ call: String, at site: CallSite) {
+    /// updates the runs and timers, and checks the invariants (V5) and that the machine settled
+    /// (V18), failing at `site` for `call`.
+    private func reduce(_ event: M.Event, _ call: () -> String, at site: CallSite) {
         // A finished machine changes nothing, and its last step's one-shot runs must not start again.
         guard !M.isDone(state) else { return }
-        let before = state
+        var next = state
         var trace = TransitionTrace()
-        M.reduce(&state, event, trace: &trace)
-        coverage.record(M.self, taken: trace.taken)
+        M.reduce(&next, event, trace: &trace)
+        take(next, taken: trace.taken, call, at: site)
+    }
+
+    /// `send(event)` for an exploration that reduced `event` already, to see that the state
+    /// answers it (V9): `next` and `taken` are what `reduce` gave, taken as the step, unchecked
+    /// (T14), without reducing it twice.
+    func send(_ event: M.Event, reducedTo next: M.State, taking taken: [Int]) {
+        take(next, taken: taken, { "send(\(ValueDump.line(of: event)))" }, at: createdAt)
+    }
+
+    /// The rest of a step whose reduction gave `next`, taking the branches `taken`.
+    private func take(_ next: M.State, taken: [Int], _ call: () -> String, at site: CallSite) {
+        let before = state
+        state = next
+        coverage.record(M.self, taken: taken)
         updateRunsAndTimers(from: before)
         checkInvariants(after: call, at: site)
+        if !M.isSettled(state) {
+            reportFailure(
+                "\(call()): the machine did not settle: `always:` transitions were still enabled after 1,000 microsteps (S51):\n\n"
+                    + ValueDump.lines(of: state).joined(separator: "\n"),
+                at: site)
+        }
     }
 
     /// Fails the test at `site` for each invariant the state breaks (V5), naming it, its YAML
     /// line and the state: `send(.chunk): invariant 'atMostTwo' (Upload.machine.yml:21:3) is broken`.
-    private func checkInvariants(after call: String, at site: CallSite) {
+    private func checkInvariants(after call: () -> String, at site: CallSite) {
         let broken = M.brokenInvariants(state)
         guard !broken.isEmpty else { return }
         let dump = ValueDump.lines(of: state).joined(separator: "\n")
         for invariant in broken {
-            reportFailure("\(call): \(invariant) is broken by the state after it:\n\n\(dump)", at: site)
+            reportFailure("\(call()): \(invariant) is broken by the state after it:\n\n\(dump)", at: site)
         }
     }
 
@@ -269,11 +323,11 @@ public final class MachineTest<M: StateMachine> {
         line: UInt = #line, column: UInt = #column
     ) {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-        let label = "answer(\(ValueDump.line(of: call)), with: \(ValueDump.line(of: event)))"
+        let label = { "answer(\(ValueDump.line(of: call)), with: \(ValueDump.line(of: event)))" }
         guard let index = pendingIndex(of: call, label, at: site) else { return }
         guard let kind = M.result(event, of: call) else {
             return reportFailure(
-                "\(label): \(ValueDump.line(of: event)) is not a result of \(ValueDump.line(of: call)).", at: site
+                "\(label()): \(ValueDump.line(of: event)) is not a result of \(ValueDump.line(of: call)).", at: site
             )
         }
         queue.append(Queued(event: event, origin: .answer(call)))
@@ -289,19 +343,19 @@ public final class MachineTest<M: StateMachine> {
         line: UInt = #line, column: UInt = #column
     ) {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-        let label = "finish(\(ValueDump.line(of: call)))"
+        let label = { "finish(\(ValueDump.line(of: call)))" }
         guard let index = pendingIndex(of: call, label, at: site) else { return }
         guard pending[index].shape != .answer else {
-            return reportFailure("\(label): the run ends with one of its results; answer it instead.", at: site)
+            return reportFailure("\(label()): the run ends with one of its results; answer it instead.", at: site)
         }
         pending.remove(at: index)
     }
 
     /// The index in `pending` of the oldest run of `call`; if there is none, fails and returns `nil`.
-    private func pendingIndex(of call: M.Call, _ label: String, at site: CallSite) -> Int? {
+    private func pendingIndex(of call: M.Call, _ label: () -> String, at site: CallSite) -> Int? {
         if let index = pending.firstIndex(where: { $0.call == call }) { return index }
         let runs = pending.isEmpty ? "none" : pending.map { ValueDump.line(of: $0.call) }.joined(separator: ", ")
-        reportFailure("\(label): \(ValueDump.line(of: call)) is not pending. Pending runs: \(runs).", at: site)
+        reportFailure("\(label()): \(ValueDump.line(of: call)) is not pending. Pending runs: \(runs).", at: site)
         return nil
     }
 
@@ -350,7 +404,7 @@ public final class MachineTest<M: StateMachine> {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         let skipped = queue
         queue.removeAll()
-        for queued in skipped { reduce(queued.event, "skipReceivedEvents(): \(describe(queued))", at: site) }
+        for queued in skipped { reduce(queued.event, { "skipReceivedEvents(): \(self.describe(queued))" }, at: site) }
     }
 
     /// Forgets every timer armed and every send pending now: they never fire (T9, T16).

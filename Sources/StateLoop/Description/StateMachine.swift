@@ -52,6 +52,11 @@ public protocol StateMachine {
     /// the harness fails a `send` to it (T4). Generated machines return `state.isDone`.
     static func isDone(_ state: State) -> Bool
 
+    /// False when the last step did not settle: `always:` transitions were still enabled after
+    /// 1,000 microsteps (Docs/Statecharts.md S51), which the harness fails (Docs/Testing.md V18).
+    /// A machine without `always:` always settles (the default).
+    static func isSettled(_ state: State) -> Bool
+
     /// The `context:` fields the spec marks `redact: true`: what leaves the process (the
     /// inspector's dumps) prints `<redacted>` for them (Docs/Inspector.md I21, I22).
     static var redactedFields: Set<String> { get }
@@ -68,6 +73,11 @@ public protocol StateMachine {
 extension StateMachine {
     /// No field is redacted unless the spec says so.
     public static var redactedFields: Set<String> { [] }
+}
+
+extension StateMachine {
+    /// No `always:`: every step settles.
+    public static func isSettled(_ state: State) -> Bool { true }
 }
 
 extension StateMachine {

@@ -64,6 +64,11 @@ extension MachineContextBuilder {
             out.line("/// True once `state` is finished: `reduce` changes nothing (T4).")
             out.line("\(p)static func isDone(_ state: State) -> Swift.Bool { state.isDone }")
             out.line("")
+            if layout.settles {
+                out.line("/// False when the last step did not settle: `always:` still enabled after 1,000 microsteps (S51).")
+                out.line("\(p)static func isSettled(_ state: State) -> Swift.Bool { state.isSettled }")
+                out.line("")
+            }
             printRuns(into: &out)
             printResults(into: &out)
             printTimers(into: &out)

@@ -294,6 +294,9 @@ extension Loop: StateLoop.StateMachine {
     /// True once `state` is finished: `reduce` changes nothing (T4).
     public static func isDone(_ state: State) -> Swift.Bool { state.isDone }
 
+    /// False when the last step did not settle: `always:` still enabled after 1,000 microsteps (S51).
+    public static func isSettled(_ state: State) -> Swift.Bool { state.isSettled }
+
     /// Every run `state` asks for, in `effects:` order (a set's elements in the set's order), then the one-shot runs the last step queued.
     public static func runs(in state: State) -> [StateLoop.EffectRequest<Call>] {
         []

@@ -1,0 +1,1 @@
+../../../../Specs/Effects/GitHub.swift
