@@ -169,20 +169,22 @@ public struct HostBatch: Sendable, Equatable {
         self.parts = parts
     }
 
-    /// The parts of each instance, in their order, the instances in the order of their first part:
-    /// what a store applies all or none (H22).
-    public var byInstance: [(machine: String, parts: [HostBatchPart])] {
-        var grouped: [(machine: String, parts: [HostBatchPart])] = []
-        var index: [String: Int] = [:]
-        for part in parts {
-            if let at = index[part.machine] {
-                grouped[at].parts.append(part)
+    /// The indices in `parts` of each instance's parts, in their order, the instances in the order
+    /// of their first part: what a store applies all or none (H22). Indices, not parts, so that no
+    /// part is copied on the writer's path.
+    public var byInstance: [[Int]] {
+        var groups: [[Int]] = []
+        var group: [String: Int] = [:]
+        group.reserveCapacity(parts.count)
+        for index in parts.indices {
+            if let at = group[parts[index].machine] {
+                groups[at].append(index)
             } else {
-                index[part.machine] = grouped.count
-                grouped.append((part.machine, [part]))
+                group[parts[index].machine] = groups.count
+                groups.append([index])
             }
         }
-        return grouped
+        return groups
     }
 
     /// Every part's error: what a batch whose transaction failed answers (H24).

@@ -46,14 +46,15 @@ public final class InMemoryJournalStore: HostJournalStore, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         var refused: [String: JournalError] = [:]
-        for (machine, parts) in batch.byInstance {
+        for indices in batch.byInstance {
+            let machine = batch.parts[indices[0]].machine
             do throws(JournalError) {
-                try checkFollow(parts.flatMap(\.records), in: machine)
+                try checkFollow(indices.flatMap { batch.parts[$0].records }, in: machine)
             } catch {
                 refused[machine] = error
                 continue
             }
-            for part in parts { applyLocked(part) }
+            for index in indices { applyLocked(batch.parts[index]) }
         }
         return refused
     }

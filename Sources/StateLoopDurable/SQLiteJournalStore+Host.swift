@@ -23,17 +23,17 @@ extension SQLiteJournalStore: HostJournalStore {
         var refused: [String: JournalError] = [:]
         do throws(JournalError) {
             try transaction { () throws(JournalError) in
-                for (machine, parts) in batch.byInstance {
+                for indices in batch.byInstance {
                     defer { sqlite3_reset(savepoint); sqlite3_reset(releaseSavepoint); sqlite3_reset(rollbackToSavepoint) }
                     _ = try step(savepoint)
                     do throws(JournalError) {
-                        for part in parts { try applyLocked(part) }
+                        for index in indices { try applyLocked(batch.parts[index]) }
                     } catch {
                         // Some errors (a full disk, an I/O error) make SQLite roll back the whole
                         // transaction: then no part of it is left to keep.
                         guard sqlite3_get_autocommit(db) == 0 else { throw error }
                         _ = try step(rollbackToSavepoint)
-                        refused[machine] = error
+                        refused[batch.parts[indices[0]].machine] = error
                     }
                     _ = try step(releaseSavepoint)
                 }

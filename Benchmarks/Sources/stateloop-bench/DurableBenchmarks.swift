@@ -16,7 +16,7 @@ let durableBenchmarks: [Benchmark] = [
 /// Events per second appended to a new file: `batches` appends of 1,000 records, each an 8-byte
 /// event and a 16-byte state (the records are made before the clock starts), the median of
 /// `STATELOOP_BENCH_RUNS` runs (5 unless set).
-private func appendRate(_ durability: SQLiteJournalStore.Durability, batches: Int) -> Double {
+func appendRate(_ durability: SQLiteJournalStore.Durability, batches: Int) -> Double {
     let batchSize = 1_000
     let records = (0..<batches).map { batch in
         (1...batchSize).map { index in

@@ -23,6 +23,12 @@ let durableSystemBenchmarks: [Benchmark] = [
         let system = 1e9 / durableTime(events: 20_000) { try! SQLiteJournalStore(path: $0, durability: .processCrash) }
         return hostRate(instances: 1_000, senders: 256, events: 100_000) / system
     },
+    Benchmark(name: "host.sqlite.ratio_to_raw_append", floor: 0.5) {
+        // In one run: the host's rate over the store's raw append of 1,000-record batches.
+        let raw = appendRate(.processCrash, batches: 100)
+        return hostRate(instances: 1_000, senders: 256, events: 100_000) / raw
+    },
+    Benchmark(name: "host.load.ms", goal: 5) { hostLoadTime(records: 1_000, instances: 20) },
     Benchmark(name: "durable.recovery.replay_1M.ms", goal: 1_000) { recoveryTime(snapshot: false) },
     Benchmark(name: "durable.recovery.snapshot_1M.ms", goal: 5) { recoveryTime(snapshot: true) },
 ]
@@ -133,6 +139,40 @@ private func hostRate(instances: Int, senders: Int, events: Int) -> Double {
             done.wait()
             host.stop()
             return 1e9 / nanoseconds(per: events / senders * senders, in: elapsed)
+        }
+    }
+}
+
+/// Milliseconds from a send to an instance not in memory until it returns, for an instance whose
+/// journal holds its first snapshot and `records` records after it: the load (claim, recovery,
+/// replay, its opening's commit) and the event's commit; the median over `instances` instances of
+/// the median of `STATELOOP_BENCH_RUNS` runs (5 unless set).
+private func hostLoadTime(records: Int, instances: Int) -> Double {
+    medianOfRuns {
+        withTemporaryFolder { folder in
+            let path = folder.appending(path: "journal.sqlite").path
+            let options = HostOptions(snapshotEvery: records + 1)
+            let done = DispatchSemaphore(value: 0)
+            nonisolated(unsafe) var times: [Double] = []  // written by the task before `done`, read after
+            Task {
+                let writer = MachineHost<Tally>(store: try! SQLiteJournalStore(path: path, durability: .processCrash), initial: { _ in .init() }, options: options)
+                await withTaskGroup { group in
+                    for instance in 0..<instances {
+                        group.addTask { for _ in 0..<records { _ = try! await writer.send(.add(1), to: "i\(instance)") } }
+                    }
+                }
+                writer.stop()
+                let reader = MachineHost<Tally>(store: try! SQLiteJournalStore(path: path, durability: .processCrash), initial: { _ in .init() }, options: options)
+                for instance in 0..<instances {
+                    let start = ContinuousClock.now
+                    _ = try! await reader.send(.add(1), to: "i\(instance)")
+                    times.append(nanoseconds(per: 1, in: ContinuousClock.now - start) / 1e6)
+                }
+                reader.stop()
+                done.signal()
+            }
+            done.wait()
+            return times.sorted()[times.count / 2]
         }
     }
 }
