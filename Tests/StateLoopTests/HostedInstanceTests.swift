@@ -87,9 +87,13 @@ final class Gate: Sendable {
     @Test("H13: a state made durable from a writer's thread is shown on another thread")
     func h13StatesAreShownOffTheWritersThread() async {
         let threads = Recorder<String>()
+        let ran = DispatchSemaphore(value: 0)
         let journal = PendingJournal<Model, Action>()
         let system = System<Model, Action>(initial: Model(), reduce: reduceModel, feedbacks: [
-            .react(request: { $0.count > 0 ? $0.count : nil }, run: { _, _ in threads.append("\(pthread_self())") }),
+            .react(request: { $0.count > 0 ? $0.count : nil }, run: { _, _ in
+                threads.append("\(pthread_self())")
+                ran.signal()
+            }),
         ])
         let run = journal.start(system)
         run.send(.increment)
@@ -97,6 +101,9 @@ final class Gate: Sendable {
         await onOwnThread {
             writer.value = "\(pthread_self())"
             run.durable(1)
+            // The writer's thread lives until the effect ran: a thread that ended may have its
+            // pthread_t given to a new thread of the pool, which would look like the writer's.
+            _ = ran.wait(timeout: .now() + 60)
         }
         let seen = await threads.eventually { !$0.isEmpty }
         #expect(seen.count == 1 && seen.first != writer.value)
