@@ -18,6 +18,9 @@ let package = Package(
         .library(name: "StateLoopTesting", targets: ["StateLoopTesting"]),
         // The journal store of durable machines (Docs/Durability.md): a protocol, SQLite, in memory.
         .library(name: "StateLoopDurable", targets: ["StateLoopDurable"]),
+        // Many durable machines in a server (Docs/Hosting.md): `MachineHost` as a
+        // swift-service-lifecycle `Service`, with its logs (swift-log) and metrics (swift-metrics).
+        .library(name: "StateLoopHost", targets: ["StateLoopHost"]),
         // The app side of `stateloop inspect` (Docs/Inspector.md): link it in debug builds.
         .library(name: "StateLoopInspector", targets: ["StateLoopInspector"]),
         // The reader and the generator as libraries only so that Benchmarks/ (a separate package,
@@ -42,6 +45,10 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // The runtime's event queue: a ring buffer that releases each event once it is reduced.
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        // StateLoopHost only: a server's conventions (Docs/Hosting.md H54-H61).
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         // The inspector's web server, with the Inspector trait only.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
@@ -77,6 +84,14 @@ let package = Package(
         .target(name: "StateLoopDurable", dependencies: [
             "CSQLite", "StateLoop",
             .product(name: "DequeModule", package: "swift-collections"), .product(name: "HeapModule", package: "swift-collections"),
+        ]),
+
+        // A host as a server's service: graceful shutdown, logs and metrics of what it does
+        // (Docs/Hosting.md H54-H61). The host itself is StateLoopDurable's, which links none of these.
+        .target(name: "StateLoopHost", dependencies: [
+            "StateLoop", "StateLoopDurable",
+            .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
 
         // Attaches running systems to `stateloop inspect`: a thread of its own, POSIX sockets, a
@@ -193,6 +208,16 @@ let package = Package(
         .testTarget(
             name: "StateLoopDurableTests",
             dependencies: ["StateLoop", "StateLoopDurable", "StateLoopTestSupport", "journal-crash-helper", "durable-crash-helper"]
+        ),
+        // The host's service, logs and metrics (MetricsTestKit and InMemoryLogging record them), on
+        // the example Tab machine.
+        .testTarget(
+            name: "StateLoopHostTests",
+            dependencies: [
+                "StateLoopHost", "StateLoopDurable", "StateLoopTestSupport", "StateLoopExamples",
+                .product(name: "MetricsTestKit", package: "swift-metrics"), .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ]
         ),
         // Appends numbered batches to a journal and says which committed, until it is killed.
         .executableTarget(name: "journal-crash-helper", dependencies: ["StateLoopDurable"], path: "Tests/JournalCrashHelper"),

@@ -38,8 +38,8 @@ echo "== the runtime, the generated machines and the journal stores under Thread
 # below runs it, and it would double their build (Docs/Inspector.md I30). So this build also runs the
 # one test of stateloop-inspect built without the trait (i61WithoutTheTrait), which it compiles anyway.
 # STATELOOP_TEST_TARGETS: each sanitizer build compiles only the test targets it runs (Package.swift).
-STATELOOP_TEST_TARGETS="StateLoopTests GeneratedCodeTests StateLoopDurableTests StateLoopInspectorServerTests" \
-    swift test --sanitize=thread --scratch-path .build-tsan --filter "StateLoopTests|GeneratedCodeTests|StateLoopDurableTests|i61WithoutTheTrait"
+STATELOOP_TEST_TARGETS="StateLoopTests GeneratedCodeTests StateLoopDurableTests StateLoopHostTests StateLoopInspectorServerTests" \
+    swift test --sanitize=thread --scratch-path .build-tsan --filter "StateLoopTests|GeneratedCodeTests|StateLoopDurableTests|StateLoopHostTests|i61WithoutTheTrait"
 
 echo "== the front end and generator under AddressSanitizer"
 # --disable-xctest: LeakSanitizer reports a leak inside XCTest's own runner (which runs no test

@@ -8,6 +8,7 @@
 // - `held` counts the slots taken and not given back; it never exceeds `limit`.
 // - A send takes the fast path (accepted on its caller's thread) only while none waits and none
 //   is being handed on, so no send overtakes one that came before it.
+// - Until the host opens it (its `run()` started, H54), every send waits.
 
 import DequeModule
 import Foundation
@@ -20,6 +21,8 @@ final class HostAdmission: @unchecked Sendable {
     @usableFromInline var held = 0
     @usableFromInline var waiting = Deque<@Sendable () -> Void>()
     @usableFromInline var handingOn = 0
+    @usableFromInline var isOpen = false
+    @usableFromInline var openWaiters: [CheckedContinuation<Void, Never>] = []
     /// Where a send that waited is accepted, in the order the sends came.
     @usableFromInline let queue = DispatchQueue(label: "StateLoop host admission")
 
@@ -34,7 +37,7 @@ final class HostAdmission: @unchecked Sendable {
     @inlinable
     func admit(_ accept: @escaping @Sendable () -> Void) {
         lock.lock()
-        if waiting.isEmpty, handingOn == 0, held < limit {
+        if isOpen, waiting.isEmpty, handingOn == 0, held < limit {
             held += 1
             lock.unlock()
             accept()
@@ -48,7 +51,7 @@ final class HostAdmission: @unchecked Sendable {
     @inlinable
     func release() {
         lock.lock()
-        guard let next = waiting.popFirst() else {
+        guard isOpen, let next = waiting.popFirst() else {
             held -= 1
             lock.unlock()
             return
@@ -60,6 +63,46 @@ final class HostAdmission: @unchecked Sendable {
             lock.withLock { handingOn -= 1 }
         }
     }
+
+    /// Lets sends in (H54): those that waited are handed on in order, as slots allow. Opening twice
+    /// is harmless.
+    func open() {
+        let (handed, waiters) = lock.withLock { () -> ([@Sendable () -> Void], [CheckedContinuation<Void, Never>]) in
+            guard !isOpen else { return ([], []) }
+            isOpen = true
+            var handed: [@Sendable () -> Void] = []
+            while held < limit, let next = waiting.popFirst() {
+                held += 1
+                handed.append(next)
+            }
+            handingOn += handed.count
+            defer { openWaiters = [] }
+            return (handed, openWaiters)
+        }
+        for waiter in waiters { waiter.resume() }
+        guard !handed.isEmpty else { return }
+        queue.async { [self] in
+            for next in handed {
+                next()
+                lock.withLock { handingOn -= 1 }
+            }
+        }
+    }
+
+    /// Returns once the host let sends in.
+    @usableFromInline
+    func opened() async {
+        await withCheckedContinuation { continuation in
+            let open = lock.withLock { () -> Bool in
+                if !isOpen { openWaiters.append(continuation) }
+                return isOpen
+            }
+            if open { continuation.resume() }
+        }
+    }
+
+    /// The accepted events not yet durable, and the sends waiting for a slot (H60).
+    var queued: Int { lock.withLock { held + waiting.count } }
 
     /// The sends waiting for a slot.
     var waitingCount: Int { lock.withLock { waiting.count } }

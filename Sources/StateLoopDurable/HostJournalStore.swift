@@ -229,6 +229,8 @@ public protocol HostJournalStore: JournalStore {
     /// still running holds it: then returns that owner and takes nothing (H54, as D117 for ids).
     func claimHost(_ host: String, for owner: JournalOwner) async throws(JournalError) -> JournalOwner?
 
-    /// Gives `host` back, when `owner` holds it (H55).
-    func releaseHost(_ host: String, by owner: JournalOwner) async throws(JournalError)
+    /// Gives `host` back, when `owner` holds it (H55). Synchronous, as `release(_:by:)` of an id
+    /// is: a host's `stop()` gives its machine back before it returns, so a host made next may
+    /// claim it.
+    func releaseHost(_ host: String, by owner: JournalOwner) throws(JournalError)
 }

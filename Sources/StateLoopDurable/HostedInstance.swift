@@ -93,6 +93,8 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     /// Whether the row says the instance finished: written by its finishing step, never changed
     /// after it (H46), whatever its runs' ends journal.
     @usableFromInline var rowFinished = false
+    /// Why the incarnation passivates, once it does (told once it left memory, H59).
+    @usableFromInline var leaving = HostActivity.PassivationReason.idle
 
     /// An incarnation of `id` that loads, then takes `waiting` before any later delivery (H43).
     @inlinable
@@ -113,6 +115,11 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
             guard case .running = phase else { return nil }
             return lastActive
         }
+    }
+
+    /// Whether the instance is pinned (H40): by its state, or by a one-shot run not known finished.
+    var isPinned: Bool {
+        lock.withLock { statePinned || !(steps?.book.runs.isEmpty ?? true) }
     }
 
     /// Why a send to this instance fails now that it ended, or `nil` while it may take events.
@@ -195,7 +202,10 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
         switch delivery {
         case .sent(let event, _): if let token { run?.send(event, token: token) }
         case .timer(let event, let timer):
-            if let token { run?.send(event, token: token) } else { timer.answer(retry: false) }
+            if let token { run?.send(event, token: token) } else {
+                timer.answer(retry: false)
+                host?.tally.tell(.dropped(.timerStale))
+            }
         }
     }
 
@@ -220,6 +230,7 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     @inlinable
     func load(creating: M.State?) async {
         guard let host else { return }
+        let start = host.tally.start
         do {
             // A finished instance is not loaded (H46): its row says so, read before the claim.
             if creating == nil, let row = try await host.store.hostedInstance(id), row.checksumMatches, row.row.finished {
@@ -236,8 +247,8 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
             let pinned = Self.pins(restored.state, host.options)
             let awake = pinned || !steps.book.runs.isEmpty
             try await commit(Self.part(id, writes, instance: HostedInstanceRow(host: M.journalName, awake: awake, finished: false)), through: host)
-            let system = System<M.State, M.Event>(
-                initial: restored.state, reduce: M.reduce, feedbacks: host.feedbacks(id), isFinished: { M.isDone($0) })
+            let system = host.attach(id, System<M.State, M.Event>(
+                initial: restored.state, reduce: M.reduce, feedbacks: host.feedbacks(id), isFinished: { M.isDone($0) }))
             let resume = Resumption<M.Event>(
                 timers: { _ in nil }, runs: steps.book.runs.map { ($0.key, $0.run) }, runsQueued: steps.book.runsQueued,
                 hostsTimers: true)
@@ -253,9 +264,11 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
                 runReturnedNothing: { [weak self] key in self?.runReturnedNothing(key) },
                 resume: resume)
             let run = system.start(journal: journal, onState: { [weak self] state in self?.show(state) }, onStop: { [weak self] in self?.systemEnded() })
+            if start != 0 { host.tally.tell(.loaded(instance: id, recovery.lastSequence == nil ? .created : .recovered, seconds: HostTally.seconds(since: start))) }
             flush(into: run)
         } catch {
             let reason = error as? HostError ?? .loadFailed(id, reason: "\(error)")
+            if start != 0 { host.tally.tell(.loaded(instance: id, .failed, seconds: HostTally.seconds(since: start))) }
             end(reason, openingFailed: error)
         }
     }
@@ -307,12 +320,13 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
         let finished = M.isDone(stateAfter)
         writing.lock()
         defer { writing.unlock() }
+        var stale = 0
         let step = lock.withLock { () -> (JournalWrites, Int64, HostedInstanceRow?)? in
             // A passivating instance takes no step: the late event of an effect its stop cancelled.
             guard steps != nil, isTakingSteps else { return nil }
             let writes = steps!.step(event, origin: EventOrigin(run), to: stateAfter, at: now)
             if token != nil { queued -= 1 }
-            if !timersInQueue.isEmpty { dequeueTimers(writes.deletedTimers, reduced: token) }
+            if !timersInQueue.isEmpty { stale = dequeueTimers(writes.deletedTimers, reduced: token) }
             committing += 1
             lastActive = now
             statePinned = pinned
@@ -322,6 +336,7 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
             }
             return (writes, steps!.sequence, awakeRowLocked())
         }
+        for _ in 0..<stale { host.tally.tell(.dropped(.timerStale)) }
         guard let (writes, sequence, row) = step else { return .refused }
         // Every event queued behind a finished state is dropped: its sender learns why (H8).
         if finished { ending.reason = .finished(id) }
@@ -343,23 +358,30 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
                 return self.run
             }?.durable(1)
             waiter?.answer(.success(Receipt(sequence: sequence, state: stateAfter)))
-            timer?.answer(retry: false)
+            if let timer {
+                timer.answer(retry: false)
+                host.tally.timerFired(id, deadline: timer.deadline)
+            }
         }
         return .pending
     }
 
     /// A step fired or disarmed the timers of `rows`: their deliveries still queued are stale
-    /// (dropped unreduced, H31), but for the one it reduced. On the drainer, under `lock`.
+    /// (dropped unreduced, H31), but for the one it reduced; returns how many. On the drainer,
+    /// under `lock`.
     @inlinable
-    func dequeueTimers(_ rows: [[UInt8]], reduced: SentToken?) {
+    func dequeueTimers(_ rows: [[UInt8]], reduced: SentToken?) -> Int {
+        var stale = 0
         for bytes in rows {
             guard let index = timersInQueue.firstIndex(where: { $0.bytes == bytes }) else { continue }
             let taken = timersInQueue.remove(at: index)
             if taken.token !== reduced {
                 taken.token.makeStale()
                 queued -= 1
+                stale += 1
             }
         }
+        return stale
     }
 
     /// The instance's row when whether it is awake changed with the step just taken (H48): awake
@@ -458,12 +480,13 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     /// one part its snapshot when records followed the latest, its instance row and the release of
     /// its claim (H42); once that committed it leaves memory. Returns whether it passivates.
     @inlinable
-    func passivate() -> Bool {
+    func passivate(_ reason: HostActivity.PassivationReason) -> Bool {
         guard let host else { return false }
         let now = host.options.clock.now()
         let decided = lock.withLock { () -> (Run?, JournalSnapshot?)? in
             guard case .running = phase, queued == 0, committing == 0, !statePinned, steps?.book.runs.isEmpty == true else { return nil }
             phase = .passivating([])
+            leaving = reason
             return (run, steps!.closingSnapshot(at: now))
         }
         guard let (run, snapshot) = decided else { return false }
@@ -474,6 +497,28 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
         // Committed or not, its records are: the next incarnation recovers from what committed.
         host.pipeline.enqueue(part, on: chain) { [weak self] _ in self?.passivated() }
         return true
+    }
+
+    /// Closes the instance at a graceful shutdown (H55), once every delivery it took is reduced:
+    /// its system stops (effects cancelled, their later events dropped), and one part, behind its
+    /// steps' parts, writes its closing snapshot and the release of its claim; its row stays as it
+    /// is, so an awake instance loads again at the next start (H56). Does nothing before then, or
+    /// once it is closing.
+    @inlinable
+    func close() {
+        guard let host else { return }
+        let now = host.options.clock.now()
+        let decided = lock.withLock { () -> (Run?, JournalSnapshot?)? in
+            guard case .running = phase, queued == 0, steps != nil else { return nil }
+            phase = .passivating([])
+            leaving = .shutdown
+            return (run, steps!.closingSnapshot(at: now))
+        }
+        guard let (run, snapshot) = decided else { return }
+        run?.stop()
+        host.pipeline.enqueue(HostBatchPart(machine: id, snapshot: snapshot, releasedBy: host.owner), on: chain) { [weak self] _ in
+            self?.passivated()
+        }
     }
 
     /// Whether `state` keeps its instance in memory (H40, H50): a child machine runs, or, unless
@@ -490,22 +535,29 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     @inlinable
     func passivated() {
         guard let host else { return }
+        var refused: (HostError, [Delivery])?
+        var left: HostActivity.PassivationReason?
         let successor = host.lock.withLock { () -> HostedInstance<M>? in
             let waiting = lock.withLock { () -> [Delivery]? in
                 guard case .passivating(let waiting) = phase else { return nil }
                 phase = .passivated
+                left = leaving
                 return waiting
             }
             // Ended meanwhile (the host stopped): nothing is left to hand on.
             guard let waiting, host.instances[id] === self else { return nil }
-            guard !waiting.isEmpty else {
+            guard !waiting.isEmpty, host.refusal == nil else {
                 host.instances[id] = nil
+                // The host shuts down (H55): the sends that waited are refused.
+                if let refusal = host.refusal { refused = (refusal, waiting) }
                 return nil
             }
             let next = HostedInstance(id: id, host: host, waiting: waiting)
             host.instances[id] = next
             return next
         }
+        if let left { host.tally.tell(.passivated(instance: id, left)) }
+        if let (reason, waiting) = refused { for delivery in waiting { delivery.fail(reason) } }
         if let successor { Task { await successor.load(creating: nil) } }
     }
 
@@ -536,6 +588,8 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
             return (waiting, self.run, true)
         }
         guard first else { return }
+        if case .finished = reason { host?.tally.tell(.passivated(instance: id, .finished)) }
+        if reason.isFailure { host?.tally.tell(.failed(instance: id, reason)) }
         resumeOpenWaiters()
         for delivery in waiting { delivery.fail(reason) }
         host?.remove(self)
@@ -590,12 +644,15 @@ extension HostedInstance.Delivery {
 @usableFromInline
 final class TimerDelivery: @unchecked Sendable {
     @usableFromInline let ending: Ending
+    /// The deadline of the row delivered, by the host's clock (its lag, H59).
+    @usableFromInline let deadline: Int64
     @usableFromInline let lock = NSLock()
     @usableFromInline var ended: (@Sendable (_ retry: Bool) -> Void)?  // guarded by `lock`
 
     @inlinable
-    init(ending: Ending, ended: @escaping @Sendable (_ retry: Bool) -> Void) {
+    init(ending: Ending, deadline: Int64, ended: @escaping @Sendable (_ retry: Bool) -> Void) {
         self.ending = ending
+        self.deadline = deadline
         self.ended = ended
     }
 
@@ -624,7 +681,7 @@ extension HostError {
     var retriesTimer: Bool {
         switch self {
         case .notDurable, .loadFailed, .claimed: true
-        case .invalidID, .unknownInstance, .instanceExists, .finished, .shuttingDown: false
+        case .invalidID, .unknownInstance, .instanceExists, .finished, .shuttingDown, .hostTaken, .alreadyRun: false
         }
     }
 }

@@ -27,8 +27,12 @@
 //   specialized for the client's machine, as `DurableSystem`'s is: unspecialized, 8% of its CPU
 //   went to generic metadata lookups (Benchmarks/README.md, `host.sqlite.events_per_s`).
 //
-// Not built yet (Docs/Hosting.md, build order): children (step 8), lifecycle, logs and metrics
-// (step 9).
+// Its life (H54-H57): made, it waits; `run()` claims the machine, loads the awake instances,
+// starts the scheduler and lets the sends in; `shutdown()` drains each instance (its taken
+// deliveries reduced, then a closing part) and `run()` returns; `stop()`, or cancelling `run()`,
+// stops at once. What it does is told to `options.observer` (HostObserver.swift).
+//
+// Not built yet (Docs/Hosting.md, build order): children (step 8), adoption (step 10).
 
 import Foundation
 import StateLoop
@@ -57,6 +61,8 @@ public struct HostOptions: Sendable {
     /// The most accepted events that are not yet durable, over all instances: a send beyond it
     /// waits for room (H10).
     public var maxQueuedEvents: Int
+    /// Told what the host does, for logs and metrics (H58, H59): StateLoopHost's `HostTelemetry`.
+    public var observer: (any HostObserver)?
 
     /// What a running query effect, set element or stream does to its instance's passivation.
     public enum QueryEffects: Sendable, Equatable {
@@ -71,7 +77,7 @@ public struct HostOptions: Sendable {
         commitBatchSize: Int = 1_000, commitMaxDelay: Duration = .zero, snapshotEvery: Int = 1_000,
         clock: any HostClock = .system, timerWindow: Int = 10_000, maxConcurrentLoads: Int = 4,
         idleTimeout: Duration = .seconds(120), maxInstancesInMemory: Int = 10_000, queryEffects: QueryEffects = .pin,
-        maxQueuedEvents: Int = 100_000
+        maxQueuedEvents: Int = 100_000, observer: (any HostObserver)? = nil
     ) {
         self.commitBatchSize = max(1, commitBatchSize)
         self.commitMaxDelay = commitMaxDelay
@@ -83,6 +89,7 @@ public struct HostOptions: Sendable {
         self.maxInstancesInMemory = max(1, maxInstancesInMemory)
         self.queryEffects = queryEffects
         self.maxQueuedEvents = max(1, maxQueuedEvents)
+        self.observer = observer
     }
 
     /// `idleTimeout` in nanoseconds of the host's clock.
@@ -125,8 +132,12 @@ public enum HostError: Error, Equatable, CustomStringConvertible {
     /// another machine's, a newer version: D111-D120), or the store failed; it is left as it is
     /// (H53).
     case loadFailed(String, reason: String)
-    /// The host was stopped.
+    /// The host is shutting down or stopped, or was never run (H55, H57).
     case shuttingDown
+    /// Another host runs machine `machine` on the same journal (H54): this one ran nothing.
+    case hostTaken(String, by: JournalOwner)
+    /// `run()` was called on a host that runs or ran: a host runs once.
+    case alreadyRun
 
     public var description: String {
         switch self {
@@ -150,6 +161,10 @@ public enum HostError: Error, Equatable, CustomStringConvertible {
             "instance '\(id)' could not be loaded (\(reason)); its journal was left as it is, and the next send (or, for a timer, the scheduler after its back-off) tries again"
         case .shuttingDown:
             "the host is stopping or stopped: start a host to send to its instances; nothing was written"
+        case let .hostTaken(machine, owner):
+            "another host runs the machine '\(machine)' on this journal (\(owner)): stop it first, or send to it; nothing was read or written"
+        case .alreadyRun:
+            "this host runs or ran already: a host runs once; make a new host to run again; nothing was read or written"
         }
     }
 }
@@ -160,19 +175,42 @@ public final class MachineHost<M: DurableMachine>: Sendable {
     @usableFromInline let initial: @Sendable (String) -> M.State?
     @usableFromInline let feedbacks: @Sendable (String) -> [Feedback<M.State, M.Event>]
     @usableFromInline let onState: @Sendable (String, M.State) -> Void
-    @usableFromInline let options: HostOptions
+    @usableFromInline let attach: @Sendable (String, System<M.State, M.Event>) -> System<M.State, M.Event>
+    /// What the host was made with.
+    public let options: HostOptions
     @usableFromInline let owner = JournalOwner.next()
     @usableFromInline let pipeline: CommitPipeline
     @usableFromInline let scheduler: TimerScheduler
     @usableFromInline let admission: HostAdmission
+    @usableFromInline let tally: HostTally
     @usableFromInline let lock = NSLock()
     @usableFromInline nonisolated(unsafe) var instances: [String: HostedInstance<M>] = [:]  // guarded by `lock`
-    @usableFromInline nonisolated(unsafe) var stopped = false  // guarded by `lock`
+    /// Why sends are refused now: `nil` while the host runs or has not yet run (H54, H55).
+    @usableFromInline nonisolated(unsafe) var refusal: HostError?  // guarded by `lock`
+    nonisolated(unsafe) var lifecycle = Lifecycle.new  // guarded by `lock`
+    /// Whether this host holds its machine's claim on the store (H54); guarded by `lock`.
+    nonisolated(unsafe) var holdsMachine = false
     /// Held by the sweep that runs (one at a time).
     let sweeping = NSLock()
     /// A sweep is asked for, for the instances past the limit (H45); guarded by `lock`.
     @usableFromInline nonisolated(unsafe) var sweepAsked = false
-    nonisolated(unsafe) var sweeper: Task<Void, Never>?  // set once, by `init`
+    nonisolated(unsafe) var sweeper: Task<Void, Never>?  // set once, by `run`, guarded by `lock`
+    /// `run()` waiting for a shutdown (graceful or not) to be asked for; guarded by `lock`.
+    nonisolated(unsafe) var shutdownWaiter: CheckedContinuation<Void, Never>?
+
+    /// Where the host is in its life (H54-H57).
+    enum Lifecycle {
+        /// Made: sends wait for `run()`.
+        case new
+        /// `run()` claims the machine and loads the awake instances; sends still wait.
+        case starting
+        /// Takes events.
+        case running
+        /// A graceful shutdown was asked for (H55): `run()` drains the instances.
+        case draining
+        /// Stopped, at once (H57) or at the end of a shutdown: nothing runs.
+        case stopped
+    }
 
     /// A host of `M` on `store`.
     ///
@@ -181,19 +219,26 @@ public final class MachineHost<M: DurableMachine>: Sendable {
     ///     created first (`create(_:initial:)`, a machine with `input:`).
     ///   - feedbacks: The feedbacks of instance `id` (its effects; its timers are the host's).
     ///   - onState: Each state of each instance, once durable, in order (H13), on a task.
+    ///   - attach: Applied to the system of each incarnation of instance `id` before it starts,
+    ///     as `durable(…, attach:)`'s is (H61): `{ $1.inspected(Order.self) }` (StateLoopInspector)
+    ///     shows each load in `stateloop inspect`; the host journals the same either way.
     public init(
         store: any HostJournalStore,
         initial: @escaping @Sendable (String) -> M.State?,
         feedbacks: @escaping @Sendable (String) -> [Feedback<M.State, M.Event>] = { _ in [] },
         options: HostOptions = HostOptions(),
-        onState: @escaping @Sendable (String, M.State) -> Void = { _, _ in }
+        onState: @escaping @Sendable (String, M.State) -> Void = { _, _ in },
+        attach: @escaping @Sendable (_ id: String, System<M.State, M.Event>) -> System<M.State, M.Event> = { $1 }
     ) {
         self.store = store
         self.initial = initial
         self.feedbacks = feedbacks
         self.options = options
         self.onState = onState
+        self.attach = attach
         admission = HostAdmission(limit: options.maxQueuedEvents)
+        let tally = HostTally(observer: options.observer, machine: M.journalName, clock: options.clock)
+        self.tally = tally
         let scheduler = TimerScheduler(
             store: store, clock: options.clock,
             settings: .init(window: options.timerWindow, concurrentDeliveries: options.maxConcurrentLoads))
@@ -201,21 +246,116 @@ public final class MachineHost<M: DurableMachine>: Sendable {
         pipeline = CommitPipeline(
             settings: .init(batchSize: options.commitBatchSize, maxDelay: options.commitMaxDelay),
             commit: { batch in
+                let start = DispatchTime.now().uptimeNanoseconds
                 let failed = store.commit(batch)
+                tally.committed(batch, failed: failed, seconds: HostTally.seconds(since: start))
                 scheduler.committed(batch, failed: failed)
                 return failed
             })
-        scheduler.start { [weak self] row, ended in
-            guard let self else { return ended(false) }
-            await deliverTimer(row, ended: ended)
+    }
+
+    // MARK: Lifecycle
+
+    /// Runs the host until it is shut down (H54): claims its machine on the store (another host of
+    /// it, in this process or another, makes this throw `HostError.hostTaken`), loads the awake
+    /// instances (H48), starts the scheduler, then takes events; sends and creates made before
+    /// then wait for it. After `shutdown()` it drains every instance and returns (H55); cancelled,
+    /// it stops the host at once and returns (H57). A host runs once.
+    public func run() async throws {
+        try lock.withLock {
+            guard case .new = lifecycle else { throw HostError.alreadyRun }
+            lifecycle = .starting
         }
-        sweeper = Self.sweeps(every: Self.sweepInterval(options), on: options.clock) { [weak self] in self?.sweep() }
-        Task { [weak self] in await self?.loadAwakeInstances() }
+        do {
+            if let other = try await store.claimHost(M.journalName, for: owner) { throw HostError.hostTaken(M.journalName, by: other) }
+            // Stopped while it claimed: the claim goes back at once.
+            let stopped = lock.withLock { () -> Bool in
+                if case .stopped = lifecycle { return true }
+                holdsMachine = true
+                return false
+            }
+            if stopped { try? store.releaseHost(M.journalName, by: owner) }
+        } catch {
+            // Nothing ran: the sends that waited are refused with why.
+            lock.withLock {
+                refusal = error as? HostError ?? .shuttingDown
+                lifecycle = .stopped
+            }
+            admission.open()
+            throw error
+        }
+        await withTaskCancellationHandler {
+            await loadAwakeInstances()
+            let started = lock.withLock { () -> Bool in
+                guard case .starting = lifecycle else { return false }
+                lifecycle = .running
+                sweeper = Self.sweeps(every: Self.sweepInterval(options), on: options.clock) { [weak self] in self?.sweep() }
+                return true
+            }
+            if started {
+                scheduler.start { [weak self] row, ended in
+                    guard let self else { return ended(false) }
+                    await deliverTimer(row, ended: ended)
+                }
+            }
+            admission.open()
+            await withCheckedContinuation { continuation in
+                let asked = lock.withLock { () -> Bool in
+                    guard case .running = lifecycle else { return true }
+                    shutdownWaiter = continuation
+                    return false
+                }
+                if asked { continuation.resume() }
+            }
+            await drain()
+        } onCancel: {
+            stop()
+        }
+        stop()
+    }
+
+    /// Begins a graceful shutdown (H55): later sends throw `HostError.shuttingDown` and the
+    /// scheduler fires nothing more; `run()` then lets each instance reduce and commit the events
+    /// queued before now, stops it with its snapshot, and returns. A host never run just stops.
+    public func shutdown() {
+        let (waiter, stopsNow) = lock.withLock { () -> (CheckedContinuation<Void, Never>?, Bool) in
+            if refusal == nil { refusal = .shuttingDown }
+            switch lifecycle {
+            case .new:
+                return (nil, true)
+            case .starting, .running:
+                lifecycle = .draining
+                defer { shutdownWaiter = nil }
+                return (shutdownWaiter, false)
+            case .draining, .stopped:
+                return (nil, false)
+            }
+        }
+        scheduler.stop()
+        if stopsNow { stop() }
+        waiter?.resume()
+    }
+
+    /// Lets every instance close once the deliveries it took are reduced (H55), until none is left
+    /// in memory or the host is stopped at once.
+    func drain() async {
+        let sweeper = lock.withLock { self.sweeper }
+        sweeper?.cancel()
+        scheduler.stop()
+        var pause = Duration.microseconds(100)
+        while let running = lock.withLock({ () -> [HostedInstance<M>]? in
+            guard case .draining = lifecycle, !instances.isEmpty else { return nil }
+            return Array(instances.values)
+        }) {
+            for instance in running { instance.close() }
+            do { try await Task.sleep(for: pause) } catch { return }
+            pause = min(pause * 2, .milliseconds(10))
+        }
     }
 
     /// Loads every instance whose row says it is awake, a page of ids at a time, one after
-    /// another (H48): after a crash, their one-shot runs run again or are dropped, their children
-    /// resume and their query effects restart; sends are taken meanwhile.
+    /// another (H48), before the host takes events (H54): after a crash, their one-shot runs run
+    /// again or are dropped, their children resume and their query effects restart.
     func loadAwakeInstances() async {
         var after: String?
         while let ids = try? await store.instances(.awake(host: M.journalName), after: after, limit: 100), let last = ids.last {
@@ -239,7 +379,7 @@ public final class MachineHost<M: DurableMachine>: Sendable {
             admission.admit { [self] in
                 do {
                     let instance = try instance(id)
-                    instance.accept(event, Waiter<M>(id: id, continuation: continuation, ending: instance.ending, admission: admission))
+                    instance.accept(event, Waiter<M>(id: id, continuation: continuation, ending: instance.ending, admission: admission, tally: tally))
                 } catch {
                     continuation.resume(throwing: error)
                     admission.release()
@@ -253,6 +393,7 @@ public final class MachineHost<M: DurableMachine>: Sendable {
     @inlinable
     public func create(_ id: String, initial: M.State) async throws {
         try Self.check(id)
+        await admission.opened()
         if try await store.load(id).lastSequence != nil { throw HostError.instanceExists(id) }
         try await instance(id, creating: initial).opened()
     }
@@ -268,23 +409,43 @@ public final class MachineHost<M: DurableMachine>: Sendable {
         return try RestoredMachine<M>(id, recovery: recovery, initial: try initialState(of: id), now: options.clock.now()).state
     }
 
+    /// The host's figures now (H60): instances in memory and pinned, queued events, the last
+    /// transaction, and the timers' lag over the last minute.
+    public var statistics: HostStatistics {
+        let running = lock.withLock { Array(instances.values) }
+        let figures = tally.figures()
+        return HostStatistics(
+            instancesInMemory: running.count, instancesPinned: running.count(where: \.isPinned), queuedEvents: admission.queued,
+            lastCommitRecords: figures.records, lastCommitSeconds: figures.seconds, timerLagP50: figures.p50, timerLagP99: figures.p99)
+    }
+
     deinit {
         stop()
     }
 
-    /// Stops every instance, commits what is queued, and gives their ids back (D117); later sends
-    /// throw `HostError.shuttingDown`. Stopping twice is harmless; a host released without it stops.
+    /// Stops the host at once (H57): every instance stops without a snapshot, its sends still
+    /// waiting throw `HostError.shuttingDown`, the parts queued commit, and the ids and the
+    /// `run()` gives the machine back (H54) and returns. Stopping twice is harmless; a host
+    /// released without it stops.
     public func stop() {
-        let running = lock.withLock { () -> [HostedInstance<M>] in
-            stopped = true
-            defer { instances = [:] }
-            return Array(instances.values)
+        let (running, waiter, claimed) = lock.withLock { () -> ([HostedInstance<M>], CheckedContinuation<Void, Never>?, Bool) in
+            if refusal == nil { refusal = .shuttingDown }
+            defer { holdsMachine = false }
+            lifecycle = .stopped
+            defer {
+                instances = [:]
+                shutdownWaiter = nil
+            }
+            return (Array(instances.values), shutdownWaiter, holdsMachine)
         }
         scheduler.stop()
-        sweeper?.cancel()
+        lock.withLock { sweeper }?.cancel()
+        admission.open()
         for instance in running { instance.stop() }
         pipeline.close()
         for instance in running { try? store.release(instance.id, by: owner) }
+        if claimed { try? store.releaseHost(M.journalName, by: owner) }
+        waiter?.resume()
     }
 
     // MARK: Instances
@@ -306,7 +467,7 @@ public final class MachineHost<M: DurableMachine>: Sendable {
     @inlinable
     func instance(_ id: String, creating: M.State? = nil) throws -> HostedInstance<M> {
         try lock.withLock {
-            if stopped { throw HostError.shuttingDown }
+            if let refusal { throw refusal }
             if let found = instances[id] {
                 if creating != nil { throw HostError.instanceExists(id) }
                 return found
@@ -368,7 +529,7 @@ public final class MachineHost<M: DurableMachine>: Sendable {
         defer { sweeping.unlock() }
         let running = lock.withLock { () -> [HostedInstance<M>]? in
             sweepAsked = false
-            return stopped ? nil : Array(instances.values)
+            return refusal != nil ? nil : Array(instances.values)
         }
         guard let running else { return }
         let (idleBefore, overflow) = options.clock.now().subtractingReportingOverflow(options.idleNanoseconds)
@@ -376,7 +537,7 @@ public final class MachineHost<M: DurableMachine>: Sendable {
         var inMemory = running.count
         for instance in running {
             guard let active = instance.activeSince else { continue }
-            if !overflow, active <= idleBefore, instance.passivate() {
+            if !overflow, active <= idleBefore, instance.passivate(.idle) {
                 inMemory -= 1
             } else {
                 kept.append((active, instance))
@@ -385,8 +546,10 @@ public final class MachineHost<M: DurableMachine>: Sendable {
         guard inMemory > options.maxInstancesInMemory else { return }
         kept.sort { $0.active < $1.active }
         for (_, instance) in kept where inMemory > options.maxInstancesInMemory {
-            if instance.passivate() { inMemory -= 1 }
+            if instance.passivate(.limit) { inMemory -= 1 }
         }
+        // Those left are pinned (H45).
+        if inMemory > options.maxInstancesInMemory { tally.tell(.overLimit(inMemory: inMemory, limit: options.maxInstancesInMemory)) }
     }
 
     /// Delivers a due timer row's event to its instance, loading it when it is not in memory
@@ -399,7 +562,7 @@ public final class MachineHost<M: DurableMachine>: Sendable {
         guard (try? Self.check(id)) != nil, let instance = try? instance(id) else { return ended(false) }
         var reader = JournalReader(row.row.timer.event)
         if row.checksumMatches, let event = try? reader.read(M.Event.self), reader.isAtEnd {
-            instance.deliver(timer: event, TimerDelivery(ending: instance.ending, ended: ended))
+            instance.deliver(timer: event, TimerDelivery(ending: instance.ending, deadline: row.row.timer.deadline, ended: ended))
         } else {
             instance.rewriteTimerRows()
             ended(false)
@@ -460,13 +623,18 @@ final class Waiter<M: DurableMachine>: @unchecked Sendable {
     @usableFromInline var continuation: CheckedContinuation<Receipt<M>, any Error>?  // guarded by `lock`
     @usableFromInline let ending: Ending
     @usableFromInline let admission: HostAdmission
+    @usableFromInline let tally: HostTally
+    /// When the host accepted the send, when it is observed (H59), else 0.
+    @usableFromInline let accepted: UInt64
 
     @inlinable
-    init(id: String, continuation: CheckedContinuation<Receipt<M>, any Error>, ending: Ending, admission: HostAdmission) {
+    init(id: String, continuation: CheckedContinuation<Receipt<M>, any Error>, ending: Ending, admission: HostAdmission, tally: HostTally) {
         self.id = id
         self.continuation = continuation
         self.ending = ending
         self.admission = admission
+        self.tally = tally
+        accepted = tally.start
     }
 
     /// Answers the sender, unless it was answered.
@@ -475,11 +643,22 @@ final class Waiter<M: DurableMachine>: @unchecked Sendable {
         guard let continuation = lock.withLock({ continuation.take() }) else { return }
         continuation.resume(with: result)
         admission.release()
+        if accepted != 0 { told(result) }
+    }
+
+    @usableFromInline
+    func told(_ result: Result<Receipt<M>, any Error>) {
+        switch result {
+        case .success: tally.tell(.acknowledged(seconds: HostTally.seconds(since: accepted)))
+        case .failure(let error): tally.tell(.dropped((error as? HostError)?.dropReason ?? .failed))
+        }
     }
 
     deinit {
         guard let continuation else { return }
-        continuation.resume(throwing: ending.reason ?? .notDurable(id, durableThrough: nil, reason: "the instance stopped before the event was reduced"))
+        let reason = ending.reason ?? .notDurable(id, durableThrough: nil, reason: "the instance stopped before the event was reduced")
+        continuation.resume(throwing: reason)
         admission.release()
+        if accepted != 0 { tally.tell(.dropped(reason.dropReason)) }
     }
 }

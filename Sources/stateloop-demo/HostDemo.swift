@@ -129,6 +129,7 @@ enum HostDemo {
                 guard let tab = index[id] else { return }
                 latest.states.withLock { $0[tab] = state }
             })
+        let running = Task { try await host.run() }
         defer { host.stop() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for tab in 0..<options.instances where !plan[tab].isEmpty {
@@ -148,7 +149,8 @@ enum HostDemo {
         while true {
             let states = latest.states.withLock { $0 }
             if zip(states, plan).allSatisfy({ state, events in events.isEmpty || state.map { isDone($0, events) } == true }) {
-                host.stop()
+                host.shutdown()
+                try await running.value
                 DurableDemo.say("final \(digest(states.map { $0 ?? .initial }))")
                 return
             }

@@ -15,7 +15,7 @@ import Testing
         }
     }
 
-    @Test("H70, H71, H72: SIGKILLed 200 times at random moments (a quarter while it recovers) and restarted, the host demo acknowledges each event once, in each tab's order, after every event an earlier run acknowledged, and ends in the pure reduction: no event lost, none reduced twice, every reminder and timer fired once")
+    @Test("H15, H70, H71, H72: SIGKILLed 200 times at random moments (a quarter while it recovers) and restarted, the host demo acknowledges each event once, in each tab's order, after every event an earlier run acknowledged, and ends in the pure reduction: no event lost, none reduced twice, every reminder and timer fired once")
     func h72KilledTwoHundredTimes() throws {
         let folder = FileManager.default.temporaryDirectory.appending(path: "stateloop-host-demo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

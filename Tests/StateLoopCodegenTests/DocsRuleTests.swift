@@ -14,16 +14,7 @@ import Testing
     /// Docs/Hosting.md's rules were written before the host (issue 31): each leaves this list
     /// with the step of the build order there that pins it.
     static let untested: [String: String] = [
-        "H15": "not built yet: Docs/Hosting.md, build order step 11 (the demos)",
         "H52": "not built yet: Docs/Hosting.md, build order step 8 (children in a host)",
-        "H54": "not built yet: Docs/Hosting.md, build order step 9 (lifecycle, logs, metrics)",
-        "H55": "not built yet: Docs/Hosting.md, build order step 9 (lifecycle, logs, metrics)",
-        "H56": "not built yet: Docs/Hosting.md, build order step 9 (lifecycle, logs, metrics)",
-        "H57": "not built yet: Docs/Hosting.md, build order step 9 (lifecycle, logs, metrics)",
-        "H58": "not built yet: Docs/Hosting.md, build order step 9 (lifecycle, logs, metrics)",
-        "H59": "not built yet: Docs/Hosting.md, build order step 9 (lifecycle, logs, metrics)",
-        "H60": "not built yet: Docs/Hosting.md, build order step 9 (lifecycle, logs, metrics)",
-        "H61": "not built yet: Docs/Hosting.md, build order step 9 (lifecycle, logs, metrics)",
         "H66": "not built yet: Docs/Hosting.md, build order step 10 (adoption and the tools)",
         "H67": "not built yet: Docs/Hosting.md, build order step 10 (adoption and the tools)",
         "H68": "not built yet: Docs/Hosting.md, build order step 10 (adoption and the tools)",

@@ -22,7 +22,7 @@ import Testing
         let shown = Box<[[Int]]>([])
         let host = MachineHost<Ledger>(store: store, initial: { _ in [] }, onState: { id, state in
             if id == "a" { shown.update { $0.append(state) } }
-        })
+        }).started()
         defer { host.stop() }
         _ = try await host.send(1, to: "a")
         _ = try await host.send(1, to: "b")
@@ -61,7 +61,7 @@ import Testing
                     if id == "stuck" { await never.wait() }
                     return query
                 })
-            })
+            }).started()
         defer { host.stop() }
         _ = try await host.send(.search(1), to: "stuck")
         store.refuseNext { $0.machine == "bad" && !$0.records.isEmpty }
@@ -89,7 +89,7 @@ import Testing
     @Test("H10: at most maxQueuedEvents accepted events are not yet durable; a send beyond that waits for room, and the waiting sends are accepted in the order they came")
     func h10AcceptedEventsAreBounded() async throws {
         let store = GatedStore()
-        let host = MachineHost<Ledger>(store: store, initial: { _ in [] }, options: HostOptions(maxQueuedEvents: 3))
+        let host = MachineHost<Ledger>(store: store, initial: { _ in [] }, options: HostOptions(maxQueuedEvents: 3)).started()
         defer { host.stop() }
         _ = try await host.send(0, to: "a")
         _ = try await host.send(0, to: "b")
@@ -117,7 +117,7 @@ import Testing
     @Test("H10: a send that waited for room and whose instance cannot take it gives its room back: the bound is never used up by failed sends")
     func h10FailedSendsGiveTheirRoomBack() async throws {
         let store = GatedStore()
-        let host = MachineHost<Ledger>(store: store, initial: { $0 == "known" ? [] : nil }, options: HostOptions(maxQueuedEvents: 1))
+        let host = MachineHost<Ledger>(store: store, initial: { $0 == "known" ? [] : nil }, options: HostOptions(maxQueuedEvents: 1)).started()
         defer { host.stop() }
         for _ in 1...5 {
             await #expect(throws: HostError.unknownInstance("stranger")) { try await host.send(1, to: "stranger") }
@@ -147,6 +147,8 @@ import Testing
             (.loadFailed("order-7", reason: "\(disk)"),
              "instance 'order-7' could not be loaded (journal database error 10: disk I/O error); its journal was left as it is, and the next send (or, for a timer, the scheduler after its back-off) tries again"),
             (.shuttingDown, "the host is stopping or stopped: start a host to send to its instances; nothing was written"),
+            (.hostTaken("Order", by: owner), "another host runs the machine 'Order' on this journal (pid 4242): stop it first, or send to it; nothing was read or written"),
+            (.alreadyRun, "this host runs or ran already: a host runs once; make a new host to run again; nothing was read or written"),
         ]
         let doc = try String(contentsOf: ReadmeTour.repositoryRoot.appending(path: "Docs/Hosting.md"), encoding: .utf8)
         for (error, sentence) in sentences {

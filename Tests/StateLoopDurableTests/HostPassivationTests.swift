@@ -41,7 +41,7 @@ import Testing
     func h41AnIdleInstanceIsPassivated() async throws {
         let store = InMemoryJournalStore()
         let clock = ManualHostClock(start: Self.start)
-        let host = MachineHost<Ledger>(store: store, initial: { _ in [] }, options: Self.options(clock))
+        let host = MachineHost<Ledger>(store: store, initial: { _ in [] }, options: Self.options(clock)).started()
         defer { host.stop() }
         _ = try await host.send(1, to: "a")
         clock.advance(by: .seconds(60))
@@ -65,7 +65,7 @@ import Testing
         let store = GatedStore()
         let clock = ManualHostClock(start: Self.start)
         // A snapshot is due every second record: records 1 and 2 write one, 3 does not.
-        let host = MachineHost<Ledger>(store: store, initial: { _ in [] }, options: Self.options(clock, snapshotEvery: 2))
+        let host = MachineHost<Ledger>(store: store, initial: { _ in [] }, options: Self.options(clock, snapshotEvery: 2)).started()
         defer { host.stop() }
         for event in 1...3 { _ = try await host.send(event, to: "a") }
         let other = JournalOwner.next()
@@ -101,7 +101,7 @@ import Testing
         let clock = ManualHostClock(start: Self.start)
         // A commit pending.
         let gated = GatedStore()
-        let ledger = MachineHost<Ledger>(store: gated, initial: { _ in [] }, options: Self.options(clock))
+        let ledger = MachineHost<Ledger>(store: gated, initial: { _ in [] }, options: Self.options(clock)).started()
         defer { ledger.stop() }
         _ = try await ledger.send(1, to: "a")
         gated.close()
@@ -118,7 +118,7 @@ import Testing
         let payments = MachineHost<Payments>(
             store: InMemoryJournalStore(), initial: { _ in .init() },
             feedbacks: { _ in Payments.feedbacks(charge: { _ in await charging.wait() }, log: { _ in }) },
-            options: Self.options(clock))
+            options: Self.options(clock)).started()
         defer { payments.stop() }
         _ = try await payments.send(.pay(5), to: "p")
 
@@ -127,12 +127,12 @@ import Testing
         let search = MachineHost<Search>(
             store: InMemoryJournalStore(), initial: { _ in .init() },
             feedbacks: { _ in Search.feedbacks(load: { query in await searching.wait(); return query }) },
-            options: Self.options(clock))
+            options: Self.options(clock)).started()
         defer { search.stop() }
         _ = try await search.send(.search(7), to: "s")
 
         // An armed timer, due in an hour: it pins nothing.
-        let bells = MachineHost<Bells>(store: InMemoryJournalStore(), initial: { _ in .init() }, options: Self.options(clock))
+        let bells = MachineHost<Bells>(store: InMemoryJournalStore(), initial: { _ in .init() }, options: Self.options(clock)).started()
         defer { bells.stop() }
         _ = try await bells.send(.arm(id: 1, seconds: 3_600), to: "b")
 
@@ -160,7 +160,7 @@ import Testing
     func h43SendsDuringAPassivationGoToTheNextIncarnation() async throws {
         let store = GatedStore()
         let clock = ManualHostClock(start: Self.start)
-        let host = MachineHost<Ledger>(store: store, initial: { _ in [] }, options: Self.options(clock))
+        let host = MachineHost<Ledger>(store: store, initial: { _ in [] }, options: Self.options(clock)).started()
         defer { host.stop() }
         _ = try await host.send(1, to: "a")
         let first = try #require(host.lock.withLock { host.instances["a"] })
@@ -191,7 +191,7 @@ import Testing
     @Test("H45: past maxInstancesInMemory, the least recently used instances that are not pinned are passivated until the host is back at the limit; a pinned one stays however old")
     func h45TheLeastRecentlyUsedLeavePastTheLimit() async throws {
         let clock = ManualHostClock(start: Self.start)
-        let host = MachineHost<Ledger>(store: InMemoryJournalStore(), initial: { _ in [] }, options: Self.options(clock, limit: 2))
+        let host = MachineHost<Ledger>(store: InMemoryJournalStore(), initial: { _ in [] }, options: Self.options(clock, limit: 2)).started()
         defer { host.stop() }
         for id in ["a", "b", "c"] {
             _ = try await host.send(1, to: id)
@@ -205,7 +205,7 @@ import Testing
         let payments = MachineHost<Payments>(
             store: InMemoryJournalStore(), initial: { _ in .init() },
             feedbacks: { _ in Payments.feedbacks(charge: { _ in await charging.wait() }, log: { _ in }) },
-            options: Self.options(clock, limit: 1))
+            options: Self.options(clock, limit: 1)).started()
         defer { payments.stop() }
         _ = try await payments.send(.pay(1), to: "old")
         clock.advance(by: .seconds(1))
@@ -219,7 +219,7 @@ import Testing
     func h47ATimerWakesAnInstanceForAStep() async throws {
         let store = InMemoryJournalStore()
         let clock = ManualHostClock(start: Self.start)
-        let host = MachineHost<Bells>(store: store, initial: { _ in .init() }, options: Self.options(clock))
+        let host = MachineHost<Bells>(store: store, initial: { _ in .init() }, options: Self.options(clock)).started()
         defer { host.stop() }
         _ = try await host.send(.arm(id: 1, seconds: 3_600), to: "b")
         _ = try await host.send(.arm(id: 2, seconds: 7_200), to: "b")
@@ -257,7 +257,7 @@ import Testing
                     return query
                 })
             },
-            options: Self.options(clock, queryEffects: .restartOnLoad))
+            options: Self.options(clock, queryEffects: .restartOnLoad)).started()
         defer { host.stop() }
         _ = try await host.send(.search(7), to: "s")
         #expect(await eventually { starts.value == 1 ? true : nil } == true)
@@ -284,7 +284,7 @@ import Testing
         var host = MachineHost<Payments>(
             store: store, initial: { _ in .init() },
             feedbacks: { _ in Payments.feedbacks(charge: { amount in charges.update { $0.append(amount) }; await never.wait() }, log: { _ in }) },
-            options: Self.options(clock))
+            options: Self.options(clock)).started()
         _ = try await host.send(.note(1), to: "quiet")
         _ = try await host.send(.pay(5), to: "p")
         #expect(await eventually { charges.value == [5] ? true : nil } == true)
@@ -297,7 +297,7 @@ import Testing
         host = MachineHost<Payments>(
             store: store, initial: { _ in .init() },
             feedbacks: { _ in Payments.feedbacks(charge: { amount in charges.update { $0.append(amount) } }, log: { _ in }) },
-            options: Self.options(clock))
+            options: Self.options(clock)).started()
         defer { host.stop() }
         #expect(await eventually { (try? store.recover("p").records.last).map { _ in charges.value == [5, 5] } == true ? true : nil } == true)
         #expect(await eventually { awake("p") == false ? true : nil } == true)
@@ -309,7 +309,7 @@ import Testing
         let search = MachineHost<Search>(
             store: store, initial: { _ in .init() },
             feedbacks: { _ in Search.feedbacks(load: { query in await answering.wait(); return query }) },
-            options: Self.options(clock))
+            options: Self.options(clock)).started()
         defer { search.stop() }
         _ = try await search.send(.search(3), to: "s")
         #expect(awake("s") == true)
@@ -325,7 +325,7 @@ import Testing
         let host = MachineHost<ClosingPayments>(
             store: store, initial: { _ in .init() },
             feedbacks: { _ in Payments.feedbacks(charge: { _ in }, log: { _ in await logging.wait() }) },
-            options: Self.options(ManualHostClock(start: Self.start)))
+            options: Self.options(ManualHostClock(start: Self.start))).started()
         defer { host.stop() }
         let finishedRow = HostedInstanceRow(host: ClosingPayments.journalName, awake: false, finished: true)
         _ = try await host.send(.note(1), to: "a")

@@ -115,7 +115,7 @@ enum Bells: TestMachine {
     static let start: Int64 = 1_795_651_200_000_000_000
 
     static func host(_ store: any HostJournalStore, _ clock: ManualHostClock, timerWindow: Int = 10_000) -> MachineHost<Bells> {
-        MachineHost<Bells>(store: store, initial: { _ in .init() }, options: HostOptions(clock: clock, timerWindow: timerWindow))
+        MachineHost<Bells>(store: store, initial: { _ in .init() }, options: HostOptions(clock: clock, timerWindow: timerWindow)).started()
     }
 
     /// The state `store`'s journal of `id` restores.
@@ -187,7 +187,7 @@ enum Bells: TestMachine {
         let held = Task {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Receipt<Bells>, any Error>) in
                 host.admission.admit {
-                    Thread { instance.accept(.hold(id: 3), Waiter(id: "b", continuation: continuation, ending: instance.ending, admission: host.admission)) }.start()
+                    Thread { instance.accept(.hold(id: 3), Waiter(id: "b", continuation: continuation, ending: instance.ending, admission: host.admission, tally: host.tally)) }.start()
                 }
             }
         }

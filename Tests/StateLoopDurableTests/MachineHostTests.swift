@@ -113,7 +113,7 @@ let fixedClock = WallClock { 1_700_000_000_000_000_000 }
     @Test("H1: an id that is empty or holds '/' is refused with HostError.invalidID before anything is read or written")
     func h1InvalidIDsAreRefused() async throws {
         let store = InMemoryJournalStore()
-        let host = MachineHost<Ledger>(store: store, initial: { _ in [] })
+        let host = MachineHost<Ledger>(store: store, initial: { _ in [] }).started()
         defer { host.stop() }
         for id in ["", "a/b", "/"] {
             await #expect(throws: HostError.invalidID(id)) { try await host.send(1, to: id) }
@@ -126,7 +126,7 @@ let fixedClock = WallClock { 1_700_000_000_000_000_000 }
     func h3ASendCreatesTheInstance() async throws {
         for kind in StoreKind.allCases {
             let store = try kind.make()
-            let host = MachineHost<Ledger>(store: store, initial: { $0 == "known" ? [0] : nil })
+            let host = MachineHost<Ledger>(store: store, initial: { $0 == "known" ? [0] : nil }).started()
             let receipt = try await host.send(5, to: "known")
             #expect(receipt.sequence == 1 && receipt.state == [0, 5])
             let recovery = try store.recover("known")
@@ -141,7 +141,7 @@ let fixedClock = WallClock { 1_700_000_000_000_000_000 }
     @Test("H4: create(_:initial:) writes the new instance's row and snapshot 0 and returns once they committed; for an id with a journal it throws instanceExists and writes nothing")
     func h4CreateMakesAnInstance() async throws {
         let store = InMemoryJournalStore()
-        let host = MachineHost<Ledger>(store: store, initial: { _ in nil })
+        let host = MachineHost<Ledger>(store: store, initial: { _ in nil }).started()
         try await host.create("a", initial: [9])
         #expect(store.recover("a").snapshot?.sequence == 0)
         #expect(store.hostedInstance("a") != nil)
@@ -149,7 +149,7 @@ let fixedClock = WallClock { 1_700_000_000_000_000_000 }
         let receipt = try await host.send(3, to: "a")
         #expect(receipt.sequence == 1 && receipt.state == [9, 3])
         host.stop()
-        let again = MachineHost<Ledger>(store: store, initial: { _ in nil })
+        let again = MachineHost<Ledger>(store: store, initial: { _ in nil }).started()
         await #expect(throws: HostError.instanceExists("a")) { try await again.create("a", initial: [1]) }
         #expect(store.lastSequence(of: "a") == 1)
         again.stop()
@@ -158,7 +158,7 @@ let fixedClock = WallClock { 1_700_000_000_000_000_000 }
     @Test("H5, H2: the events of one instance are reduced one at a time in the order accepted, each receipt the state after its event; instances are independent; a new host recovers each instance and goes on after its last event")
     func h5EventsOfAnInstanceAreReducedInOrder() async throws {
         let store = try StoreKind.sqlite.make()
-        let host = MachineHost<Ledger>(store: store, initial: { _ in [] }, options: HostOptions(commitBatchSize: 16))
+        let host = MachineHost<Ledger>(store: store, initial: { _ in [] }, options: HostOptions(commitBatchSize: 16)).started()
         let receipts = try await withThrowingTaskGroup(of: (String, Int, Receipt<Ledger>).self) { group in
             for event in 1...200 {
                 let id = "i\(event % 4)"
@@ -177,7 +177,7 @@ let fixedClock = WallClock { 1_700_000_000_000_000_000 }
             }
         }
         host.stop()
-        let again = MachineHost<Ledger>(store: store, initial: { _ in [] })
+        let again = MachineHost<Ledger>(store: store, initial: { _ in [] }).started()
         let next = try await again.send(1_000, to: "i2")
         #expect(next.sequence == 51 && next.state.count == 51 && next.state.last == 1_000)
         again.stop()
@@ -186,12 +186,12 @@ let fixedClock = WallClock { 1_700_000_000_000_000_000 }
     @Test("H7: state(of:) gives an instance in memory's state after its last durable event, one not in memory's state as its journal restores it without loading it (nothing claimed or written), and nil for an id never created")
     func h7StateOfAnInstance() async throws {
         let store = InMemoryJournalStore()
-        let host = MachineHost<Ledger>(store: store, initial: { _ in [] })
+        let host = MachineHost<Ledger>(store: store, initial: { _ in [] }).started()
         _ = try await host.send(1, to: "a")
         _ = try await host.send(2, to: "a")
         #expect(try await host.state(of: "a") == [1, 2])
         host.stop()
-        let reader = MachineHost<Ledger>(store: store, initial: { _ in [] })
+        let reader = MachineHost<Ledger>(store: store, initial: { _ in [] }).started()
         #expect(try await reader.state(of: "a") == [1, 2])
         #expect(try await reader.state(of: "never") == nil)
         // Not claimed: another owner of this process may take it.
@@ -206,7 +206,7 @@ let fixedClock = WallClock { 1_700_000_000_000_000_000 }
     func h12SendReturnsOnlyOnceDurable() async throws {
         let store = GatedStore()
         let shown = Box<[[Int]]>([])
-        let host = MachineHost<Ledger>(store: store, initial: { _ in [] }, onState: { _, state in shown.update { $0.append(state) } })
+        let host = MachineHost<Ledger>(store: store, initial: { _ in [] }, onState: { _, state in shown.update { $0.append(state) } }).started()
         _ = try await host.send(1, to: "a")
         store.close()
         let returned = Box(false)
@@ -230,7 +230,7 @@ let fixedClock = WallClock { 1_700_000_000_000_000_000 }
     func h53AnUnreadableInstanceFailsAlone() async throws {
         let store = InMemoryJournalStore()
         store.writeSnapshot(JournalSnapshot(sequence: 0, state: [0xFF, 0xFF]), of: "bad")
-        let host = MachineHost<Ledger>(store: store, initial: { _ in [] })
+        let host = MachineHost<Ledger>(store: store, initial: { _ in [] }).started()
         await #expect {
             try await host.send(1, to: "bad")
         } throws: { error in
@@ -242,10 +242,10 @@ let fixedClock = WallClock { 1_700_000_000_000_000_000 }
         host.stop()
     }
 
-    @Test("A stopped host refuses sends with shuttingDown and gives its instances' ids back; stopping it twice, or releasing it, is harmless")
+    @Test("A stopped host refuses sends with shuttingDown and gives its instances' ids back; stopping it twice is harmless; a host released after it stopped, or never run, holds nothing")
     func aStoppedHostRefusesSendsAndFreesItsIDs() async throws {
         let store = InMemoryJournalStore()
-        let host = MachineHost<Ledger>(store: store, initial: { _ in [] })
+        let host = MachineHost<Ledger>(store: store, initial: { _ in [] }).started()
         _ = try await host.send(1, to: "a")
         host.stop()
         host.stop()
@@ -254,17 +254,20 @@ let fixedClock = WallClock { 1_700_000_000_000_000_000 }
         #expect(store.claim("a", for: other) == nil, "the stopped host still holds the id")
         store.release("a", by: other)
         do {
-            let released = MachineHost<Ledger>(store: store, initial: { _ in [] })
+            let released = MachineHost<Ledger>(store: store, initial: { _ in [] }).started()
             _ = try await released.send(2, to: "a")
+            released.stop()
+            _ = MachineHost<Ledger>(store: store, initial: { _ in [] })
         }
         #expect(store.claim("a", for: other) == nil, "a released host still holds the id")
+        #expect(store.claimHost(Ledger.journalName, for: other) == nil, "a released host still holds its machine")
         #expect(store.lastSequence(of: "a") == 2)
     }
 
     @Test("H9: cancelling the task that awaits a send does not withdraw its event: the send returns once the event is durable")
     func h9ACancelledSendStillCompletes() async throws {
         let store = GatedStore()
-        let host = MachineHost<Ledger>(store: store, initial: { _ in [] })
+        let host = MachineHost<Ledger>(store: store, initial: { _ in [] }).started()
         _ = try await host.send(1, to: "a")
         store.close()
         let send = Task { try await host.send(2, to: "a") }
@@ -281,7 +284,7 @@ let fixedClock = WallClock { 1_700_000_000_000_000_000 }
     func h16AHostedJournalReplays() async throws {
         let path = try TemporaryFolder().file("journal.sqlite")
         let store = try SQLiteJournalStore(path: path)
-        let host = MachineHost<Ledger>(store: store, initial: { _ in [] }, options: HostOptions(snapshotEvery: 4))
+        let host = MachineHost<Ledger>(store: store, initial: { _ in [] }, options: HostOptions(snapshotEvery: 4)).started()
         for event in 1...10 { _ = try await host.send(event, to: "a") }
         host.stop()
         let report = try Ledger.replayJournal(SQLiteJournalFile(path: path), id: "a")
@@ -291,7 +294,7 @@ let fixedClock = WallClock { 1_700_000_000_000_000_000 }
     @Test("H25: a snapshot due after snapshotEvery records is written in the transaction, and the part, that holds the record that made it due")
     func h25ADueSnapshotJoinsItsRecord() async throws {
         let store = GatedStore()
-        let host = MachineHost<Ledger>(store: store, initial: { _ in [] }, options: HostOptions(snapshotEvery: 3))
+        let host = MachineHost<Ledger>(store: store, initial: { _ in [] }, options: HostOptions(snapshotEvery: 3)).started()
         for event in 1...7 { _ = try await host.send(event, to: "a") }
         host.stop()
         let parts = store.batches.flatMap(\.parts).filter { $0.machine == "a" }
@@ -303,12 +306,12 @@ let fixedClock = WallClock { 1_700_000_000_000_000_000 }
     @Test("H8: a send to a finished instance throws HostError.finished and journals nothing, in memory or loaded again")
     func h8ASendToAFinishedInstanceThrows() async throws {
         let store = InMemoryJournalStore()
-        let host = MachineHost<Ledger>(store: store, initial: { _ in [] })
+        let host = MachineHost<Ledger>(store: store, initial: { _ in [] }).started()
         _ = try await host.send(-1, to: "a")
         _ = await eventually { store.hostedInstance("a")?.row.finished == true ? true : nil }
         await #expect(throws: HostError.finished("a")) { try await host.send(3, to: "a") }
         host.stop()
-        let again = MachineHost<Ledger>(store: store, initial: { _ in [] })
+        let again = MachineHost<Ledger>(store: store, initial: { _ in [] }).started()
         await #expect(throws: HostError.finished("a")) { try await again.send(4, to: "a") }
         #expect(store.lastSequence(of: "a") == 1)
         again.stop()
@@ -332,10 +335,18 @@ let fixedClock = WallClock { 1_700_000_000_000_000_000 }
             let store = InMemoryJournalStore()
             let host = MachineHost<Ledger>(
                 store: store, initial: { _ in [] },
-                options: HostOptions(commitBatchSize: batch, commitMaxDelay: delay, snapshotEvery: 7, clock: ManualHostClock(start: fixedClock.now())))
+                options: HostOptions(commitBatchSize: batch, commitMaxDelay: delay, snapshotEvery: 7, clock: ManualHostClock(start: fixedClock.now()))).started()
             for event in events { _ = try await host.send(event, to: "m") }
             #expect(store.recover("m") == expected, "batch \(batch), wait \(delay)")
             host.stop()
         }
+    }
+}
+
+extension MachineHost {
+    /// The host, running (`run()` on a task of its own) until it is stopped or shut down (H54).
+    func started() -> MachineHost<M> {
+        Task { try? await run() }
+        return self
     }
 }

@@ -105,8 +105,10 @@ let serverBuilt = false
 
     @Test("I60: a package depending on StateLoop resolves none of the web server's packages")
     func i60UsersResolveNoHummingbird() throws {
-        // A user's package (the Inspector trait off, as by default) resolves StateLoop's three
-        // other dependencies and nothing of the web server's.
+        // A user's package (the Inspector trait off, as by default) resolves StateLoop's other
+        // dependencies and nothing of the web server's: swift-log, swift-metrics and
+        // swift-service-lifecycle (with its swift-async-algorithms) are the StateLoopHost
+        // product's, resolved but linked only by an app that links that product (Docs/Hosting.md).
         let user = FileManager.default.temporaryDirectory.appending(path: "inspector-i60-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: user) }
         try FileManager.default.createDirectory(at: user.appending(path: "Sources/App"), withIntermediateDirectories: true)
@@ -129,7 +131,10 @@ let serverBuilt = false
         resolve.waitUntilExit()
         #expect(resolve.terminationStatus == 0)
         let checkouts = try FileManager.default.contentsOfDirectory(atPath: user.appending(path: ".build/checkouts").path)
-        #expect(checkouts.sorted() == ["swift-argument-parser", "swift-collections", "swift-mustache"])
+        #expect(checkouts.sorted() == [
+            "swift-argument-parser", "swift-async-algorithms", "swift-collections", "swift-log", "swift-metrics", "swift-mustache",
+            "swift-service-lifecycle",
+        ])
     }
 
     @Test("I61: stateloop-inspect built without the Inspector trait says how to build its server", .enabled(if: !serverBuilt, "the build without the Inspector trait"))

@@ -116,6 +116,7 @@ private func hostRate(instances: Int, senders: Int, events: Int) -> Double {
         withTemporaryFolder { folder in
             let store = try! SQLiteJournalStore(path: folder.appending(path: "journal.sqlite").path, durability: .processCrash)
             let host = MachineHost<Tally>(store: store, initial: { _ in .init() })
+            Task { try await host.run() }
             let done = DispatchSemaphore(value: 0)
             nonisolated(unsafe) var elapsed = Duration.zero  // written by the task before `done`, read after
             Task {
@@ -156,6 +157,7 @@ private func hostLoadTime(records: Int, instances: Int) -> Double {
             nonisolated(unsafe) var times: [Double] = []  // written by the task before `done`, read after
             Task {
                 let writer = MachineHost<Tally>(store: try! SQLiteJournalStore(path: path, durability: .processCrash), initial: { _ in .init() }, options: options)
+                Task { try await writer.run() }
                 await withTaskGroup { group in
                     for instance in 0..<instances {
                         group.addTask { for _ in 0..<records { _ = try! await writer.send(.add(1), to: "i\(instance)") } }
@@ -163,6 +165,7 @@ private func hostLoadTime(records: Int, instances: Int) -> Double {
                 }
                 writer.stop()
                 let reader = MachineHost<Tally>(store: try! SQLiteJournalStore(path: path, durability: .processCrash), initial: { _ in .init() }, options: options)
+                Task { try await reader.run() }
                 for instance in 0..<instances {
                     let start = ContinuousClock.now
                     _ = try! await reader.send(.add(1), to: "i\(instance)")
