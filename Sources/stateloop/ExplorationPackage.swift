@@ -109,7 +109,7 @@ struct ExplorationPackage {
     /// compiler's errors in the spec's Swift are at their YAML lines, `#sourceLocation`).
     func build() throws {
         if !FileManager.default.fileExists(atPath: executable.path) {
-            Console.printError("note: compiling StateLoop and the machine in \(folder.path), the first time only (minutes); later runs reuse it")
+            Console.printError("note: compiling StateLoop with the machine in \(folder.path), this first time only; later runs reuse it")
         }
         let (status, output) = try Self.run("/usr/bin/env", ["swift", "build", "--package-path", package.path, "--product", "Explore"], capturing: true)
         guard status == 0 else {

@@ -19,8 +19,8 @@ struct Explore: ParsableCommand {
 
             Prints each run that breaks an invariant, shrunk, as a MachineTest to paste, then a \
             summary and the transitions taken; the transitions no step took are warnings on \
-            standard error. The same --seed prints the same runs. The first run compiles StateLoop \
-            into the scratch folder (minutes); later runs reuse it.
+            standard error. The same --seed prints the same runs. The first run also compiles \
+            StateLoop into the scratch folder; later runs reuse it.
 
             Exit status: 0 no invariant broken, 1 a counterexample found (or a step trapped), 2 \
             bad input: spec errors, a payload without a generator, bad options, Swift that does \

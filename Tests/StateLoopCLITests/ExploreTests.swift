@@ -97,9 +97,29 @@ private func specFolder(_ name: String, _ text: String) throws -> URL {
 }
 
 /// Each test builds a machine in the scratch folder of this checkout (`.build/explore`, V25),
-/// kept between runs: the first build compiles StateLoop too (minutes), the others the machine.
+/// kept between runs: the first build compiles StateLoop too (half a minute on two cores), the
+/// others the machine (seconds).
 @Suite(.serialized) struct ExploreBuildTests {
     static let quota = "Tests/StateLoopCodegenTests/Fixtures/Quota.machine.yml"
+
+    /// A machine `name` of one `Int` field, `count`, from `start`, that `tick` sets to `tick`,
+    /// with the invariant `positive: invariant` at line 6.
+    static func counter(_ name: String, tick: String, invariant: String, start: Int = 0) -> String {
+        """
+        machine: \(name)
+        context:
+          count: {type: Int, default: "\(start)"}
+        events: {tick: {}}
+        invariants:
+          positive: "\(invariant)"
+        initial: idle
+        states:
+          idle:
+            on:
+              tick: {set: {count: "\(tick)"}}
+
+        """
+    }
 
     @Test("V19, V23, V24, V25: the planted bugs of Quota: each counterexample shrunk, a summary, the coverage, exit 1; run again, the same report and nothing compiled")
     func v19QuotaCounterexamples() throws {
@@ -187,20 +207,8 @@ private func specFolder(_ name: String, _ text: String) throws -> URL {
 
     @Test("V24: Swift of the spec that does not compile: the compiler's errors at their YAML lines, exit 2")
     func v24SwiftThatDoesNotCompile() throws {
-        let folder = try specFolder("Typo.machine.yml", """
-            machine: Typo
-            context:
-              count: {type: Int, default: "0"}
-            events: {tick: {}}
-            invariants:
-              positive: "count + 1"
-            initial: idle
-            states:
-              idle:
-                on:
-                  tick: {set: {count: count + 1}}
-
-            """)
+        // Line 6: `positive: "count + 1"`, an Int where the invariant wants a Bool.
+        let folder = try specFolder("Typo.machine.yml", Self.counter("Typo", tick: "count + 1", invariant: "count + 1"))
         let result = try explore(["Typo.machine.yml"], in: folder)
         #expect(result.status == 2)
         #expect(result.output == "")
@@ -210,18 +218,7 @@ private func specFolder(_ name: String, _ text: String) throws -> URL {
 
     @Test("V24: a step that traps ends the run with exit 1, after what the trap printed")
     func v24AStepThatTraps() throws {
-        let folder = try specFolder("Trap.machine.yml", """
-            machine: Trap
-            context:
-              count: {type: Int, default: "1"}
-            events: {tick: {}}
-            initial: idle
-            states:
-              idle:
-                on:
-                  tick: {set: {count: "100 / (count - 1)"}}
-
-            """)
+        let folder = try specFolder("Trap.machine.yml", Self.counter("Trap", tick: "100 / (count - 1)", invariant: "true", start: 1))
         let result = try explore(["Trap.machine.yml", "--seed", "1"], in: folder)
         #expect(result.status == 1)
         #expect(result.output == "")
@@ -229,5 +226,68 @@ private func specFolder(_ name: String, _ text: String) throws -> URL {
         // SIGILL on Linux, SIGTRAP on Darwin.
         #expect(result.stderr.contains("\nerror: the exploration stopped on signal "), "\(result.stderr)")
         #expect(result.stderr.hasSuffix(": a step trapped (an overflow, a force unwrap, a precondition); the lines above say where\n"), "\(result.stderr)")
+    }
+
+    @Test("V19: a child machine the spec runs, read from its folder, is compiled with it, and its runs answered")
+    func v19ChildMachine() throws {
+        let folder = try specFolder("Shop.machine.yml", """
+            machine: Shop
+            context:
+              total: {type: Int, default: "0"}
+              paidCount: {type: Int, default: "0"}
+            events:
+              add: {}
+              checkout: {}
+              cancel: {}
+              paid: {from: effects}
+              declined: {from: effects}
+            invariants:
+              onePayment: "paidCount <= 1"
+            initial: open
+            states:
+              open:
+                on:
+                  add: {set: {total: total + 1}}
+                  checkout: paying
+                ignore: [cancel]
+              paying:
+                on:
+                  paid: {target: open, set: {paidCount: paidCount + 1}}
+                  declined: open
+                ignore: [add, checkout, cancel]
+            effects:
+              pay:
+                in: [paying]
+                machine: Pay
+                input: {amount: total}
+                forward: {cancel: abort}
+                onDone: {ok: paid, no: declined}
+
+            """)
+        try Data("""
+            machine: Pay
+            input:
+              amount: Int
+            context:
+              amount: {type: Int, default: input.amount}
+            events:
+              abort: {}
+            initial: deciding
+            states:
+              deciding:
+                always: [{guard: "amount > 0", target: ok}, {target: no}]
+                ignore: [abort]
+              ok: {type: final}
+              no: {type: final}
+
+            """.utf8).write(to: folder.appending(path: "Pay.machine.yml"))
+        let result = try explore(["Shop.machine.yml", "--seed", "5"], in: folder)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.output.contains("""
+            test.send(.checkout)
+            test.answer(.pay(Pay.Input(amount: 0)), with: .paid)
+            test.receive(.paid)
+            test.send(.checkout)
+            """), "\(result.output)")
     }
 }
