@@ -102,8 +102,7 @@ struct Explore: ParsableCommand {
         case 1, 2: throw ExitCode(status)
         default:
             let how = status > 128 ? "on signal \(status - 128)" : "with status \(status)"
-            Console.printError("error: the exploration stopped \(how): a step trapped (an overflow, a force unwrap, a precondition); the lines above say where")
-            throw ExitCode.specErrors
+            throw Console.fail("the exploration stopped \(how): a step trapped (an overflow, a force unwrap, a precondition); the lines above say where", about: spec, status: .counterexampleFound)
         }
     }
 

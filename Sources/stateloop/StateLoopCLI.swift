@@ -46,6 +46,8 @@ struct StateLoopCLI: ParsableCommand {
 extension ExitCode {
     /// The spec has errors.
     static let specErrors = ExitCode(1)
+    /// `explore`: a run broke an invariant, did not settle or trapped (Docs/Testing.md V24).
+    static let counterexampleFound = ExitCode(1)
     /// Bad arguments, an unreadable spec, an unwritable output.
     static let usageOrIO = ExitCode(2)
 }

@@ -224,7 +224,7 @@ private func specFolder(_ name: String, _ text: String) throws -> URL {
         #expect(result.output == "")
         #expect(result.stderr.contains("Fatal error: Division by zero"), "\(result.stderr)")
         // SIGILL on Linux, SIGTRAP on Darwin.
-        #expect(result.stderr.contains("\nerror: the exploration stopped on signal "), "\(result.stderr)")
+        #expect(result.stderr.contains("\nTrap.machine.yml: error: the exploration stopped on signal "), "\(result.stderr)")
         #expect(result.stderr.hasSuffix(": a step trapped (an overflow, a force unwrap, a precondition); the lines above say where\n"), "\(result.stderr)")
     }
 
