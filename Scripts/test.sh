@@ -15,17 +15,20 @@ bash Scripts/deps.sh
 # had finished after ten minutes; ten failed their limits). So each runs in a process of its own.
 # --traits Inspector: with the inspector's web server (hummingbird, SwiftNIO), which the page's
 # browser tests run; a package depending on StateLoop leaves the trait off (Docs/Inspector.md I30).
-echo "== swift test: every suite but the generator's compiles and the end-to-end builds"
+echo "== swift test: every suite but the generator's compiles, the explore builds and the end-to-end builds"
 swift build --build-tests --traits Inspector
-time swift test --skip-build --traits Inspector --parallel --skip StateLoopCodegenTests --skip EndToEndTests --skip HostDemoTests
+time swift test --skip-build --traits Inspector --parallel --skip StateLoopCodegenTests --skip EndToEndTests --skip ExploreBuildTests --skip HostDemoTests
 
 # The host demo's 200 kills start 201 processes that take both cores for most of a minute: alone,
 # so that the timing of the tier's other tests (the inspector's reconnection, I9) is not theirs.
 echo "== swift test: the host demo, killed 200 times (Docs/Hosting.md H70-H72)"
-time swift test --skip-build --traits Inspector --filter HostDemoTests --skip StateLoopCodegenTests --skip EndToEndTests
+time swift test --skip-build --traits Inspector --filter HostDemoTests --skip StateLoopCodegenTests --skip EndToEndTests --skip ExploreBuildTests
 
 echo "== swift test: the generator's tests, which compile and run generated Swift with swiftc"
 time swift test --skip-build --traits Inspector --parallel --filter StateLoopCodegenTests
+
+echo "== swift test: stateloop explore, which compiles each machine it explores with swift build (Docs/Testing.md V25)"
+time swift test --skip-build --traits Inspector --filter ExploreBuildTests
 
 echo "== swift test: end-to-end builds of Tests/Fixtures packages that apply the plugin"
 time swift test --skip-build --traits Inspector --filter EndToEndTests

@@ -139,7 +139,17 @@ public struct CoverageReport: Hashable, Sendable, CustomStringConvertible {
 
     /// One warning per branch never taken: `PATH:LINE:COL: warning: transition never taken in tests: ...`.
     public var warnings: [String] {
-        untaken.map { "\(specPath):\($0.line):\($0.column): warning: transition never taken in tests: \($0.description)" }
+        untaken.map(warning)
+    }
+
+    /// The warnings of the branches never taken but the ignores: what an exploration reports,
+    /// whose sends never take an ignore (Docs/Testing.md V9, V23).
+    public var transitionWarnings: [String] {
+        untaken.filter { !$0.isIgnore }.map(warning)
+    }
+
+    private func warning(_ transition: TransitionInfo) -> String {
+        "\(specPath):\(transition.line):\(transition.column): warning: transition never taken in tests: \(transition.description)"
     }
 
     /// `GitHubSearch: 6/7 transitions taken, 2/4 ignores`: the ignores counted apart, and left

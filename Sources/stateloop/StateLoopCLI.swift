@@ -1,4 +1,4 @@
-// The `stateloop` command: generate, check, lock, journal, diagram, paths, coverage, templates.
+// The `stateloop` command: generate, check, lock, journal, diagram, paths, coverage, explore, templates.
 //
 // Exit codes are part of the interface (DESIGN §7): 0 ok (warnings allowed), 1 spec errors,
 // 2 usage or I/O errors. ArgumentParser's own usage errors (64) are mapped to 2 here.
@@ -16,7 +16,8 @@ struct StateLoopCLI: ParsableCommand {
             `stateloop generate` writes the Swift (an exhaustive Event enum, a reducer, effect \
             protocols) that runs on the StateLoop runtime, and `stateloop diagram` draws the machine. \
             For tests, `stateloop paths` gives a shortest sequence of events to every state and \
-            transition, and `stateloop coverage` reports the transitions no test took. \
+            transition, `stateloop coverage` reports the transitions no test took, and `stateloop explore` \
+            searches the machine for a run that breaks an invariant. \
             `stateloop journal` shows what a durable machine's journal file holds.
 
             In a Swift package you rarely call this yourself: apply the StateLoopPlugin build \
@@ -25,7 +26,7 @@ struct StateLoopCLI: ParsableCommand {
             Exit status: 0 ok (warnings allowed), 1 the spec has errors, 2 usage or I/O error.
             """,
         version: "0.1.0",
-        subcommands: [Generate.self, Check.self, Lock.self, Journal.self, Diagram.self, Paths.self, Coverage.self, Templates.self, Inspect.self]
+        subcommands: [Generate.self, Check.self, Lock.self, Journal.self, Diagram.self, Paths.self, Coverage.self, Explore.self, Templates.self, Inspect.self]
     )
 
     static func main() {
@@ -45,6 +46,8 @@ struct StateLoopCLI: ParsableCommand {
 extension ExitCode {
     /// The spec has errors.
     static let specErrors = ExitCode(1)
+    /// `explore`: a run broke an invariant, did not settle or trapped (Docs/Testing.md V24).
+    static let counterexampleFound = ExitCode(1)
     /// Bad arguments, an unreadable spec, an unwritable output.
     static let usageOrIO = ExitCode(2)
 }

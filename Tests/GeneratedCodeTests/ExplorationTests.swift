@@ -1,6 +1,7 @@
 import Foundation
 import StateLoop
 @_spi(Internals) import StateLoopTesting
+import StateLoopTestSupport
 import Testing
 
 /// Exploration (Docs/Testing.md V13-V15, V17) on the generated Quota fixture, whose planted bugs
@@ -28,14 +29,7 @@ struct ExplorationTests {
         #expect(readme.contains(message), "the README's testing section shows it too")
     }
 
-    static let threeUses = """
-        let test = MachineTest(Quota.self, state: .initial)
-        test.checksState = false
-        test.send(.use)
-        test.send(.use)
-        test.send(.use)
-        test.finish()
-        """
+    static let threeUses = quotaThreeUses
 
     @Test("V14: the printed run, pasted into a test, fails the same way at its last step")
     func v14ThePastedRunFailsTheSameWay() {

@@ -188,7 +188,7 @@ import Testing
 @Suite struct HelpTests {
     static let golden = StateLoopTool.repositoryRoot.appending(path: "Tests/StateLoopCLITests/Help")
 
-    @Test(arguments: ["", "check", "lock", "journal", "generate", "diagram", "paths", "coverage", "templates", "inspect"])
+    @Test(arguments: ["", "check", "lock", "journal", "generate", "diagram", "paths", "coverage", "explore", "templates", "inspect"])
     func helpTextIsPinned(_ verb: String) throws {
         // A fixed width: the parser wraps help to the terminal, and tests have none.
         let result = try StateLoopTool.run((verb.isEmpty ? [] : [verb]) + ["--help"], environment: ["COLUMNS": "100"])

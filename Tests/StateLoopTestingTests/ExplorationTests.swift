@@ -103,6 +103,31 @@ struct ExplorationTests {
         #expect(exploration?.counterexamples.first?.message.contains("is broken after 0 steps") == true)
     }
 
+    @Test("V22, V23, V24: the program stateloop explore compiles reads the options it is passed, and reports what explore found with its exit status")
+    func v23TheExplorationToolReports() throws {
+        let options = try #require(ExplorationTool.Options(arguments: ["--walks", "20", "--steps", "10", "--seed", "9", "--spec-directory", "Specs"]))
+        #expect(options == ExplorationTool.Options(walks: 20, steps: 10, seed: 9, specDirectory: "Specs"))
+        #expect(ExplorationTool.Options(arguments: ["--depth", "3"])?.depth == 3)
+        for wrong in [["--walks", "0"], ["--seed"], ["--color", "red"], ["--seed", "-1"]] {
+            #expect(ExplorationTool.Options(arguments: wrong) == nil, "\(wrong)")
+        }
+        let sending: [Gen<Tally.Event>] = [.of(Tally.Event.add), .just(.ask)]
+        let report = ExplorationTool.report(Tally.self, state: .init(), sending: sending, answering: [.of(Tally.Event.answered)], options: options)
+        #expect(report.status == 1)
+        var exploration: Exploration<Tally>?
+        _ = withRecordedFailures {
+            exploration = MachineTest.explore(Tally.self, state: .init(), sending: sending, answering: [.of(Tally.Event.answered)], walks: 20, steps: 10, seed: 9)
+        }
+        let found = try #require(exploration)
+        #expect(report.output.hasPrefix(found.counterexamples.map { $0.message + "\n\n" }.joined()))
+        #expect(report.output.hasSuffix("explore(Tally): 20 walks, \(found.steps) steps from seed 9: \(found.counterexamples.count) counterexamples\n\(found.report.summary)\n"))
+        #expect(report.warnings == found.coverage.report(Tally.self, specDirectory: "Specs").transitionWarnings)
+        #expect(report.warnings.allSatisfy { $0.hasPrefix("Specs/") })
+        let holds = ExplorationTool.report(Tally.self, state: .init(), sending: [.just(.ask)], answering: [Gen.int(in: 0...5).map(Tally.Event.answered)], options: .init(walks: 5, seed: 1))
+        #expect(holds.status == 0)
+        #expect(holds.output.contains(": no invariant broken, every step settled\n"))
+    }
+
     @Test func v12TheSeedReproducesTheExploration() {
         func explore(seed: UInt64) -> [RecordedFailure] {
             withRecordedFailures {
