@@ -166,7 +166,13 @@ let package = Package(
             path: "Specs",
             plugins: ["StateLoopPlugin"]
         ),
-        .executableTarget(name: "stateloop-demo", dependencies: ["StateLoopExamples", "StateLoopDurable"]),
+        // `serve` (orders over HTTP, Docs/Hosting.md H73) is built with the Inspector trait, which
+        // builds the package's web servers: a package depending on StateLoop resolves no Hummingbird.
+        .executableTarget(name: "stateloop-demo", dependencies: [
+            "StateLoopExamples", "StateLoopDurable",
+            .target(name: "StateLoopHost", condition: .when(traits: ["Inspector"])),
+            .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Inspector"])),
+        ]),
 
         // Helpers shared by the test targets: `ManualClock`, the clock that timer tests advance by
         // hand, `ReadmeTour`, the README's tour as the tests read it, `JournalRoundTrip`, the

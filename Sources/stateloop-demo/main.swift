@@ -4,6 +4,8 @@
 // (DurableDemo.swift, README "Surviving a crash").
 // `swift run stateloop-demo host --journal FILE --instances N --events M [--expected]`: many
 // durable machines in one host (HostDemo.swift, Docs/Hosting.md H70-H72).
+// `swift run --traits Inspector stateloop-demo serve --journal FILE [--port P]`: orders over HTTP
+// (OrderServer.swift, Docs/Hosting.md H73, H74).
 import Foundation
 import StateLoopExamples
 
@@ -13,6 +15,9 @@ if arguments.first == "durable" {
 }
 if arguments.first == "host" {
     exit(await HostDemo.main(Array(arguments.dropFirst())))
+}
+if arguments.first == "serve" {
+    exit(await OrderServer.main(Array(arguments.dropFirst())))
 }
 for example in Examples.all {
     print("== \(example.name) (Specs/\(example.name).machine.yml)")

@@ -19,8 +19,6 @@ import Testing
         "H67": "not built yet: Docs/Hosting.md, build order step 10 (adoption and the tools)",
         "H68": "not built yet: Docs/Hosting.md, build order step 10 (adoption and the tools)",
         "H69": "not built yet: Docs/Hosting.md, build order step 10 (adoption and the tools)",
-        "H73": "not built yet: Docs/Hosting.md, build order step 11 (the demos)",
-        "H74": "not built yet: Docs/Hosting.md, build order step 11 (the demos)",
     ]
 
     /// A rule's definition: where it is written.

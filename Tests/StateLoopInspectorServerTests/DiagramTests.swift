@@ -121,7 +121,7 @@ let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
         let machines: [(file: String, transitions: [TransitionInfo])] = [
             ("Checkout", Checkout.transitions), ("Counter", Counter.transitions), ("Downloader", Downloader.transitions),
             ("GitHubSearch", GitHubSearch.transitions), ("Keyboard", Keyboard.transitions), ("Microwave", Microwave.transitions),
-            ("Movies", Movies.transitions), ("Payment", Payment.transitions), ("PlayCatch", PlayCatch.transitions),
+            ("Movies", Movies.transitions), ("Order", Order.transitions), ("Payment", Payment.transitions), ("PlayCatch", PlayCatch.transitions),
             ("Player", Player.transitions), ("SearchBox", SearchBox.transitions), ("SignIn", SignIn.transitions),
             ("Tab", Tab.transitions), ("TCP", TCP.transitions), ("Till", Till.transitions), ("TrafficLight", TrafficLight.transitions),
             ("Transfer", Transfer.transitions), ("Upload", Upload.transitions),
