@@ -206,6 +206,8 @@ public final class DurableSystem<M: DurableMachine>: @unchecked Sendable {
         do {
             if let holder = try store.claim(id, for: owner) { throw DurableError.machineTaken(machine: id, by: holder) }
             do {
+                // A hosted instance is its host's alone (H66): nothing of it is read.
+                if let host = try store.host(of: id) { throw DurableError.hostedMachine(machine: id, host: host) }
                 restored = try RestoredMachine<M>(id, from: store, initial: initial, now: now)
                 journal = try MachineJournal(id, store: store, restored: restored, options: options, now: now, owner: owner)
             } catch {

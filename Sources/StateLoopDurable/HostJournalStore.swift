@@ -233,4 +233,11 @@ public protocol HostJournalStore: JournalStore {
     /// is: a host's `stop()` gives its machine back before it returns, so a host made next may
     /// claim it.
     func releaseHost(_ host: String, by owner: JournalOwner) throws(JournalError)
+
+    /// Whether the store was indexed for the host of `host`: the unhosted instances of its
+    /// machine adopted once, when it first ran (H67).
+    func isIndexed(_ host: String) async throws(JournalError) -> Bool
+
+    /// Marks the store as indexed for `host`, when `owner` holds it (H67).
+    func markIndexed(_ host: String, by owner: JournalOwner) async throws(JournalError)
 }

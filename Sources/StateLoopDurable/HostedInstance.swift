@@ -228,17 +228,20 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
     /// (a new instance's snapshot 0 and row, a restored one's dropped runs and rows) before
     /// anything of it is shown, then starts it and hands it the sends that waited (H2).
     @inlinable
-    func load(creating: M.State?) async {
+    func load(creating: M.State?, adopting: Bool = false) async {
         guard let host else { return }
         let start = host.tally.start
         do {
             // A finished instance is not loaded (H46): its row says so, read before the claim.
-            if creating == nil, let row = try await host.store.hostedInstance(id), row.checksumMatches, row.row.finished {
-                throw HostError.finished(id)
-            }
+            let row = creating == nil ? try await host.store.hostedInstance(id) : nil
+            if let row, row.checksumMatches, row.row.finished { throw HostError.finished(id) }
             if let other = try host.store.claim(id, for: host.owner) { throw HostError.claimed(id, by: other) }
             let recovery = try await host.store.load(id)
             if creating != nil, recovery.lastSequence != nil { throw HostError.instanceExists(id) }
+            // A journal without a row, once the store is indexed, is a durable system's (H68).
+            if creating == nil, row == nil, !adopting, recovery.lastSequence != nil, host.lock.withLock({ host.indexed }) {
+                throw HostError.notHosted(id)
+            }
             let now = host.options.clock.now()
             let restored = try RestoredMachine<M>(id, recovery: recovery, initial: try host.initialState(of: id, creating: creating), now: now)
             if M.isDone(restored.state) { throw HostError.finished(id) }
@@ -681,7 +684,7 @@ extension HostError {
     var retriesTimer: Bool {
         switch self {
         case .notDurable, .loadFailed, .claimed: true
-        case .invalidID, .unknownInstance, .instanceExists, .finished, .shuttingDown, .hostTaken, .alreadyRun: false
+        case .invalidID, .unknownInstance, .instanceExists, .finished, .shuttingDown, .hostTaken, .alreadyRun, .notHosted: false
         }
     }
 }

@@ -19,6 +19,7 @@ public final class InMemoryJournalStore: HostJournalStore, @unchecked Sendable {
     private var timers: [String: [[UInt8]: HostTimer]] = [:]
     private var instances: [String: HostedInstanceRow] = [:]
     private var hostOwners: [String: JournalOwner] = [:]
+    private var indexedHosts: Set<String> = []
 
     /// An empty store.
     public init() {}
@@ -118,6 +119,21 @@ public final class InMemoryJournalStore: HostJournalStore, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if hostOwners[host] == owner { hostOwners[host] = nil }
+    }
+
+    /// Whether the store was indexed for the host of `host` (H67).
+    public func isIndexed(_ host: String) -> Bool {
+        lock.withLock { indexedHosts.contains(host) }
+    }
+
+    /// Marks the store as indexed for `host`, when `owner` holds it (H67).
+    public func markIndexed(_ host: String, by owner: JournalOwner) {
+        lock.withLock { if hostOwners[host] == owner { _ = indexedHosts.insert(host) } }
+    }
+
+    /// The host of instance `machine`, from its row (H66).
+    public func host(of machine: String) -> String? {
+        lock.withLock { instances[machine]?.host }
     }
 
     /// Gives `key` to `owner` in `owners`, unless an owner whose process runs holds it (D117).

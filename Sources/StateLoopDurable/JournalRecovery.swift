@@ -91,6 +91,8 @@ public enum DurableError: Error, Equatable, CustomStringConvertible {
     /// The record numbered `sequence` of `machine` is missing: the records after the snapshot do
     /// not run without a gap up to the machine's last sequence number (D114).
     case missingRecord(machine: String, sequence: Int64)
+    /// `machine` is an instance of a `MachineHost` of `host` (Docs/Hosting.md H66).
+    case hostedMachine(machine: String, host: String)
 
     /// What went wrong and what to do about it.
     public var description: String {
@@ -109,6 +111,8 @@ public enum DurableError: Error, Equatable, CustomStringConvertible {
             "journal of '\(machine)': another process is running machine '\(machine)' (\(owner)): stop that process first, or give this one another id; nothing was shown or run"
         case let .otherMachine(machine, sequence, found, expected):
             "journal of '\(machine)': snapshot \(sequence) was written by machine '\(found)', and this is '\(expected)': a machine id holds the journal of one machine; open it with '\(found)', or give this one another id; nothing was shown or run, and the journal was left untouched"
+        case let .hostedMachine(machine, host):
+            "instance '\(machine)' is run by a MachineHost of '\(host)'; send it events through the host"
         case let .undeclaredChild(machine, effect):
             "journal of '\(machine)': its state runs the child machine of effect '\(effect)', which `childRequests(in:)` does not list: list the effect and its request there (a generated machine does), so that the child's journal has a name; the system stopped"
         }

@@ -138,6 +138,15 @@ public protocol JournalStore: Sendable {
 
     /// Gives `machine` back, when `owner` holds it (D117).
     func release(_ machine: String, by owner: JournalOwner) throws
+
+    /// The machine whose `MachineHost` runs instance `machine`, when a host does (its instance
+    /// row, Docs/Hosting.md H66); `nil` for a store that keeps no host's rows.
+    func host(of machine: String) throws -> String?
+}
+
+extension JournalStore {
+    /// A store without a host's tables hosts nothing.
+    public func host(of machine: String) throws -> String? { nil }
 }
 
 extension JournalRecord {

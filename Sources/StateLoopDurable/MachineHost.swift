@@ -32,7 +32,7 @@
 // deliveries reduced, then a closing part) and `run()` returns; `stop()`, or cancelling `run()`,
 // stops at once. What it does is told to `options.observer` (HostObserver.swift).
 //
-// Not built yet (Docs/Hosting.md, build order): children (step 8), adoption (step 10).
+// Not built yet (Docs/Hosting.md, build order): children (step 8).
 
 import Foundation
 import StateLoop
@@ -138,6 +138,8 @@ public enum HostError: Error, Equatable, CustomStringConvertible {
     case hostTaken(String, by: JournalOwner)
     /// `run()` was called on a host that runs or ran: a host runs once.
     case alreadyRun
+    /// A send to an id whose journal a `DurableSystem` wrote, outside any host (H68): adopt it first.
+    case notHosted(String)
 
     public var description: String {
         switch self {
@@ -165,6 +167,8 @@ public enum HostError: Error, Equatable, CustomStringConvertible {
             "another host runs the machine '\(machine)' on this journal (\(owner)): stop it first, or send to it; nothing was read or written"
         case .alreadyRun:
             "this host runs or ran already: a host runs once; make a new host to run again; nothing was read or written"
+        case let .notHosted(id):
+            "'\(id)' has a journal written outside a host: run it with `durable(id:)`, or take it with `adopt(_:)`; nothing was written"
         }
     }
 }
@@ -190,6 +194,9 @@ public final class MachineHost<M: DurableMachine>: Sendable {
     nonisolated(unsafe) var lifecycle = Lifecycle.new  // guarded by `lock`
     /// Whether this host holds its machine's claim on the store (H54); guarded by `lock`.
     nonisolated(unsafe) var holdsMachine = false
+    /// Whether the store was indexed for this machine (H67): then an id with a journal and no
+    /// instance row was written outside a host (H68). Guarded by `lock`.
+    @usableFromInline nonisolated(unsafe) var indexed = false
     /// Held by the sweep that runs (one at a time).
     let sweeping = NSLock()
     /// A sweep is asked for, for the instances past the limit (H45); guarded by `lock`.
@@ -257,7 +264,8 @@ public final class MachineHost<M: DurableMachine>: Sendable {
     // MARK: Lifecycle
 
     /// Runs the host until it is shut down (H54): claims its machine on the store (another host of
-    /// it, in this process or another, makes this throw `HostError.hostTaken`), loads the awake
+    /// it, in this process or another, makes this throw `HostError.hostTaken`), adopts the
+    /// instances a `DurableSystem` wrote when it first runs on the store (H67), loads the awake
     /// instances (H48), starts the scheduler, then takes events; sends and creates made before
     /// then wait for it. After `shutdown()` it drains every instance and returns (H55); cancelled,
     /// it stops the host at once and returns (H57). A host runs once.
@@ -285,6 +293,7 @@ public final class MachineHost<M: DurableMachine>: Sendable {
             throw error
         }
         await withTaskCancellationHandler {
+            await adoptUnhostedInstances()
             await loadAwakeInstances()
             let started = lock.withLock { () -> Bool in
                 guard case .starting = lifecycle else { return false }
@@ -351,6 +360,40 @@ public final class MachineHost<M: DurableMachine>: Sendable {
             do { try await Task.sleep(for: pause) } catch { return }
             pause = min(pause * 2, .milliseconds(10))
         }
+    }
+
+    /// The first time the host runs on its store, adopts every id whose latest snapshot names
+    /// its machine and that has no instance row, one after another (H67): each is loaded as a
+    /// send would load it (claimed, so one a running process owns is left; its rows written),
+    /// then passivated unless pinned; then the store is marked as indexed for the machine.
+    func adoptUnhostedInstances() async {
+        if (try? await store.isIndexed(M.journalName)) != true {
+            var after: String?
+            while let ids = try? await store.instances(.unhosted, after: after, limit: 100), let last = ids.last {
+                for id in ids where (try? Self.check(id)) != nil {
+                    guard let snapshot = (try? await store.load(id))?.snapshot,
+                          (try? JournalSnapshotEnvelope(snapshot.state))?.machine == M.journalName
+                    else { continue }
+                    guard let instance = try? instance(id, adopting: true) else { return }
+                    if (try? await instance.opened()) != nil { _ = instance.passivate(.idle) }
+                }
+                after = last
+            }
+            do { try await store.markIndexed(M.journalName, by: owner) } catch { return }
+        }
+        lock.withLock { indexed = true }
+    }
+
+    /// Takes instance `id`, whose journal a `DurableSystem` wrote outside any host, into the host
+    /// (H68): it is recovered once, as a send would load it, and its instance and timer rows are
+    /// written; returns once they committed. An id the host already runs is left as it is; one
+    /// without a journal throws `HostError.unknownInstance`.
+    public func adopt(_ id: String) async throws {
+        try Self.check(id)
+        await admission.opened()
+        if try await store.hostedInstance(id) != nil { return }
+        guard try await store.load(id).lastSequence != nil else { throw HostError.unknownInstance(id) }
+        try await instance(id, adopting: true).opened()
     }
 
     /// Loads every instance whose row says it is awake, a page of ids at a time, one after
@@ -465,7 +508,7 @@ public final class MachineHost<M: DurableMachine>: Sendable {
     /// The instance `id` in memory, loaded (or created in `creating`) by a task of its own when it
     /// is not.
     @inlinable
-    func instance(_ id: String, creating: M.State? = nil) throws -> HostedInstance<M> {
+    func instance(_ id: String, creating: M.State? = nil, adopting: Bool = false) throws -> HostedInstance<M> {
         try lock.withLock {
             if let refusal { throw refusal }
             if let found = instances[id] {
@@ -474,7 +517,7 @@ public final class MachineHost<M: DurableMachine>: Sendable {
             }
             let made = HostedInstance<M>(id: id, host: self)
             instances[id] = made
-            Task { await made.load(creating: creating) }
+            Task { await made.load(creating: creating, adopting: adopting) }
             return made
         }
     }

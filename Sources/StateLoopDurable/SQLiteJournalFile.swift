@@ -31,6 +31,14 @@ public struct JournalHistory: Sendable, Equatable {
     }
 }
 
+/// A hosted instance's rows beside its journal, as `SQLiteJournalFile.hosting(of:)` reads them (H69).
+public struct JournalHosting: Sendable, Equatable {
+    /// Its instance row: the host's machine, and whether it is awake or finished (H48, H46).
+    public var instance: CheckedRow<HostedInstanceRow>?
+    /// Its armed timers and pending sends, by deadline (H26).
+    public var timers: [CheckedRow<HostTimer>]
+}
+
 /// Why a file could not be read as a journal.
 public enum JournalFileError: Error, Equatable, CustomStringConvertible {
     /// No file at the path.
@@ -144,6 +152,25 @@ public final class SQLiteJournalFile: @unchecked Sendable {
             sqlite3_column_type(row, 0) == SQLITE_NULL ? nil : sqlite3_column_int64(row, 0)
         }
         return JournalHistory(snapshots: snapshots, records: records, lastSequence: last.first ?? nil, damaged: damaged)
+    }
+
+    /// What a host keeps of instance `machine` beside its journal (Docs/Hosting.md H69): its
+    /// instance row and its timer rows (by deadline, then arming), each with whether its checksum
+    /// matches (H37); `nil` in a file of schema 2 or older, and for an id no host ran.
+    public func hosting(of machine: String) throws(JournalFileError) -> JournalHosting? {
+        guard schemaVersion >= 3 else { return nil }
+        try execute("BEGIN DEFERRED")
+        defer { _ = sqlite3_exec(db, "COMMIT", nil, nil, nil) }
+        let instance = try rows("SELECT host, awake, finished, crc FROM host_instance WHERE machine = ?1", binding: machine) { row in
+            let read = HostedInstanceRow(host: Self.text(row, 0), awake: sqlite3_column_int(row, 1) != 0, finished: sqlite3_column_int(row, 2) != 0)
+            return CheckedRow(row: read, checksumMatches: SQLiteJournalStore.checksumMatches(row, 3, read.checksum(of: machine)))
+        }.first
+        let timers = try rows("SELECT event, deadline, armed, crc FROM host_timer WHERE machine = ?1 ORDER BY deadline, armed", binding: machine) { row in
+            let timer = HostTimer(event: Self.blob(row, 0), deadline: sqlite3_column_int64(row, 1), armed: sqlite3_column_int64(row, 2))
+            return CheckedRow(row: timer, checksumMatches: SQLiteJournalStore.checksumMatches(row, 3, TimerRow(machine: machine, timer: timer).checksum))
+        }
+        if instance == nil, timers.isEmpty { return nil }
+        return JournalHosting(instance: instance, timers: timers)
     }
 
     /// Writes a copy of the whole journal, the commits of its `-wal` file included, to the new

@@ -146,9 +146,28 @@ extension SQLiteJournalStore: HostJournalStore {
         try claim(host, for: owner, select: selectHostOwner, insert: insertHostOwner)
     }
 
-    /// Deletes the claim of `host` when it names `owner`.
+    /// Gives the claim of `host` back when it names `owner`; its row stays, for its indexing (H67).
     public func releaseHost(_ host: String, by owner: JournalOwner) throws(JournalError) {
-        try transaction { () throws(JournalError) in try stepOwner(deleteHostOwner, host, owner) }
+        try transaction { () throws(JournalError) in try stepOwner(releaseHostOwner, host, owner) }
+    }
+
+    /// Whether the file was indexed for the host of `host`: its unhosted instances adopted (H67).
+    public func isIndexed(_ host: String) throws(JournalError) -> Bool {
+        try transaction(writing: false) { () throws(JournalError) in
+            defer { sqlite3_reset(selectHostIndexed) }
+            try bind(host, 1, selectHostIndexed)
+            return try step(selectHostIndexed) && sqlite3_column_int(selectHostIndexed, 0) != 0
+        }
+    }
+
+    /// Marks the file as indexed for `host`, when `owner` holds it (H67).
+    public func markIndexed(_ host: String, by owner: JournalOwner) throws(JournalError) {
+        try transaction { () throws(JournalError) in try stepOwner(markHostIndexed, host, owner) }
+    }
+
+    /// The host of instance `machine`, from its row (H66).
+    public func host(of machine: String) throws(JournalError) -> String? {
+        try hostedInstance(machine)?.row.host
     }
 
     /// An idle read connection, one opened when none is and fewer than `readConnections` are, or

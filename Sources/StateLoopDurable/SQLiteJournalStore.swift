@@ -53,7 +53,9 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     let selectInstance: OpaquePointer
     let selectHostOwner: OpaquePointer
     let insertHostOwner: OpaquePointer
-    let deleteHostOwner: OpaquePointer
+    let releaseHostOwner: OpaquePointer
+    let markHostIndexed: OpaquePointer
+    let selectHostIndexed: OpaquePointer
     /// The file's path and how many read connections ``load(_:)`` may open (H11).
     let path: String
     let readConnections: Int
@@ -143,13 +145,17 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
             selectDueTimersAfter = try prepare("\(due) AND (deadline, machine, armed, event) > (?3, ?4, ?5, ?6) \(order)")
             insertInstance = try prepare("INSERT OR REPLACE INTO host_instance (machine, host, awake, finished, crc) VALUES (?1, ?2, ?3, ?4, ?5)")
             selectInstance = try prepare("SELECT host, awake, finished, crc FROM host_instance WHERE machine = ?1")
-            selectHostOwner = try prepare("SELECT pid, started, system FROM host_owner WHERE host = ?1")
+            // A released host keeps its row, pid 0, for what it says of the file's indexing (H67).
+            selectHostOwner = try prepare("SELECT pid, started, system FROM host_owner WHERE host = ?1 AND pid != 0")
             // A new claim keeps what the file says of its indexing (H67).
             insertHostOwner = try prepare("""
                 INSERT INTO host_owner (host, pid, started, system, indexed) VALUES (?1, ?2, ?3, ?4, 0)
                 ON CONFLICT (host) DO UPDATE SET pid = ?2, started = ?3, system = ?4
                 """)
-            deleteHostOwner = try prepare("DELETE FROM host_owner WHERE host = ?1 AND pid = ?2 AND started = ?3 AND system = ?4")
+            releaseHostOwner = try prepare(
+                "UPDATE host_owner SET pid = 0, started = 0, system = 0 WHERE host = ?1 AND pid = ?2 AND started = ?3 AND system = ?4")
+            markHostIndexed = try prepare("UPDATE host_owner SET indexed = 1 WHERE host = ?1 AND pid = ?2 AND started = ?3 AND system = ?4")
+            selectHostIndexed = try prepare("SELECT indexed FROM host_owner WHERE host = ?1")
         } catch {
             prepared.forEach { sqlite3_finalize($0) }
             sqlite3_close_v2(handle)
@@ -161,7 +167,8 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
         for statement in [
             insertRecord, insertSnapshot, selectSnapshot, selectRecords, selectLast, selectOwner, insertOwner, deleteOwner,
             begin, beginRead, commit, rollback, savepoint, releaseSavepoint, rollbackToSavepoint, insertTimer, deleteTimer,
-            deleteTimers, selectDueTimers, selectDueTimersAfter, insertInstance, selectInstance, selectHostOwner, insertHostOwner, deleteHostOwner,
+            deleteTimers, selectDueTimers, selectDueTimersAfter, insertInstance, selectInstance, selectHostOwner, insertHostOwner, releaseHostOwner,
+            markHostIndexed, selectHostIndexed,
         ] {
             sqlite3_finalize(statement)
         }

@@ -149,6 +149,27 @@ struct JournalListing {
         // Damaged entries and missing records, each named (D115).
         unreadable += history.problems(of: id).map(\.description)
         try listEntries(id, history)
+        if let hosting = try file.hosting(of: id) { listHosting(id, hosting) }
+    }
+
+    /// A hosted instance's rows (Docs/Hosting.md H69): its host and whether it is awake or
+    /// finished, then its timers and pending sends by deadline; a row whose checksum fails is
+    /// listed and named as an error.
+    private mutating func listHosting(_ id: String, _ hosting: JournalHosting) {
+        if let instance = hosting.instance {
+            let row = instance.row
+            print("  hosted by \(row.host), " + (row.finished ? "finished" : row.awake ? "awake" : "asleep"))
+            if !instance.checksumMatches {
+                unreadable.append("machine '\(id)': its instance row does not match its checksum: the file is damaged; a host writes the row again when it next loads the instance (Docs/Hosting.md H38)")
+            }
+        }
+        for timer in hosting.timers {
+            let due = Self.time(timer.row.deadline)
+            print("  timer \(valueText(ofEvent: timer.row.event, version: layout?.version, in: "the timer row due \(due)")) due \(due)")
+            if !timer.checksumMatches {
+                unreadable.append("machine '\(id)': the timer row due \(due) does not match its checksum: the file is damaged; a host writes its rows again from the journal when it next loads the instance (Docs/Hosting.md H37, H38)")
+            }
+        }
     }
 
     private mutating func listEntries(_ id: String, _ history: JournalHistory) throws {
@@ -244,18 +265,26 @@ struct JournalListing {
 
     /// An event by name and payload with a layout of its version, else its case number and size.
     private mutating func eventText(_ id: String, _ sequence: Int64, _ envelope: JournalRecordEnvelope) -> String {
-        var reader = JournalReader(envelope.event)
-        guard let layout = layout(ofVersion: envelope.version) else {
+        valueText(ofEvent: envelope.event, version: envelope.version, in: "record \(sequence)")
+    }
+
+    /// The event of `bytes`, written by spec `version` (`nil`: this spec's), read with its layout;
+    /// without one, its case number and size. `entry` names where it is, for an error.
+    private mutating func valueText(ofEvent bytes: [UInt8], version: Int?, in entry: String) -> String {
+        var reader = JournalReader(bytes)
+        guard let version, let layout = layout(ofVersion: version) else {
             let number = (try? reader.readVarint()).map { "case \($0), " } ?? ""
-            return number + "\(envelope.event.count) bytes" + (layout == nil ? "" : " (" + versionNote(envelope.version) + ")")
+            // With --spec: why its layouts cannot read this version.
+            let note = layout == nil ? nil : version.map { " (" + versionNote($0) + ")" }
+            return number + "\(bytes.count) bytes" + (note ?? "")
         }
         do throws(JournalValueText.Failure) {
             let text = try JournalValueText(layout: layout, children: children, redacting: redacted).text(ofType: GeneratedNames.event, from: &reader)
             guard reader.isAtEnd else { throw .unreadable(.invalid(offset: reader.offset, reason: "bytes after the event")) }
             return text
         } catch {
-            unreadable.append("machine '\(id)': record \(sequence) cannot be read with \(specName)'s spec (\(Self.describe(error))): the file is damaged, or --spec is not the spec that wrote it")
-            return "unreadable, \(envelope.event.count) bytes"
+            unreadable.append("machine '\(id)': \(entry) cannot be read with \(specName)'s spec (\(Self.describe(error))): the file is damaged, or --spec is not the spec that wrote it")
+            return "unreadable, \(bytes.count) bytes"
         }
     }
 

@@ -143,6 +143,43 @@ import Testing
         #expect(cut.stderr.hasSuffix("): the file is damaged\n"))
     }
 
+    @Test("H69: after a hosted instance's entries, its host and whether it is awake or finished, then its timer rows with their deadlines; a row whose checksum fails is named as an error (exit status 2)")
+    func h69ListsAHostedInstancesRows() async throws {
+        let path = try StateLoopTool.temporaryDirectory().appending(path: "tabs.journal").path
+        // A clock that never moves: the tab's settling timer stays armed.
+        let host = MachineHost<Tab>(
+            store: try SQLiteJournalStore(path: path), initial: { _ in .initial },
+            options: HostOptions(clock: ManualHostClock(start: Self.wallTime)))
+        let running = Task { try await host.run() }
+        _ = try await host.send(.order(n: 1, amount: 12), to: "tab-1")
+        host.shutdown()
+        try await running.value
+        let listed = try StateLoopTool.run(["journal", path, "--spec", "Specs/Tab.machine.yml", "--last", "1"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.output.hasSuffix("""
+              last 1 events
+              event 1 at 2026-11-26T00:00:00.000Z: order(n: 1, amount: 12)
+              hosted by Tab, asleep
+              timer _timer(state: open, index: 0, entry: 1) due 2026-11-26T00:00:00.050Z
+
+            """), "\(listed.output)")
+        let raw = try StateLoopTool.run(["journal", path, "--last", "0"])
+        #expect(raw.status == 0 && raw.output.contains("\n  timer case "), "\(raw.output)")
+
+        var db: OpaquePointer?
+        #expect(sqlite3_open(path, &db) == SQLITE_OK)
+        #expect(sqlite3_exec(db, "UPDATE host_timer SET crc = crc + 1; UPDATE host_instance SET awake = 1", nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(db)
+        let damaged = try StateLoopTool.run(["journal", path, "--last", "0"])
+        #expect(damaged.status == 2)
+        #expect(damaged.output.contains("\n  hosted by Tab, awake\n"))
+        #expect(damaged.stderr == """
+            error: machine 'tab-1': its instance row does not match its checksum: the file is damaged; a host writes the row again when it next loads the instance (Docs/Hosting.md H38)
+            error: machine 'tab-1': the timer row due 2026-11-26T00:00:00.050Z does not match its checksum: the file is damaged; a host writes its rows again from the journal when it next loads the instance (Docs/Hosting.md H37, H38)
+
+            """)
+    }
+
     @Test("D115: an entry whose checksum fails and a missing record are named as errors (exit status 2), and the rest is listed")
     func d115NamesChecksumMismatchesAndGaps() async throws {
         let path = try await Self.tillJournal()

@@ -15,10 +15,6 @@ import Testing
     /// with the step of the build order there that pins it.
     static let untested: [String: String] = [
         "H52": "not built yet: Docs/Hosting.md, build order step 8 (children in a host)",
-        "H66": "not built yet: Docs/Hosting.md, build order step 10 (adoption and the tools)",
-        "H67": "not built yet: Docs/Hosting.md, build order step 10 (adoption and the tools)",
-        "H68": "not built yet: Docs/Hosting.md, build order step 10 (adoption and the tools)",
-        "H69": "not built yet: Docs/Hosting.md, build order step 10 (adoption and the tools)",
     ]
 
     /// A rule's definition: where it is written.

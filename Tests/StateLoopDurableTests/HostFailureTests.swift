@@ -149,6 +149,7 @@ import Testing
             (.shuttingDown, "the host is stopping or stopped: start a host to send to its instances; nothing was written"),
             (.hostTaken("Order", by: owner), "another host runs the machine 'Order' on this journal (pid 4242): stop it first, or send to it; nothing was read or written"),
             (.alreadyRun, "this host runs or ran already: a host runs once; make a new host to run again; nothing was read or written"),
+            (.notHosted("till-1"), "'till-1' has a journal written outside a host: run it with `durable(id:)`, or take it with `adopt(_:)`; nothing was written"),
         ]
         let doc = try String(contentsOf: ReadmeTour.repositoryRoot.appending(path: "Docs/Hosting.md"), encoding: .utf8)
         for (error, sentence) in sentences {

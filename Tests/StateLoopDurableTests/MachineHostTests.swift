@@ -104,6 +104,9 @@ final class GatedStore: HostJournalStore, @unchecked Sendable {
     }
     func claimHost(_ host: String, for owner: JournalOwner) throws(JournalError) -> JournalOwner? { inner.claimHost(host, for: owner) }
     func releaseHost(_ host: String, by owner: JournalOwner) throws(JournalError) { inner.releaseHost(host, by: owner) }
+    func isIndexed(_ host: String) throws(JournalError) -> Bool { inner.isIndexed(host) }
+    func markIndexed(_ host: String, by owner: JournalOwner) throws(JournalError) { inner.markIndexed(host, by: owner) }
+    func host(of machine: String) throws(JournalError) -> String? { inner.host(of: machine) }
 }
 
 /// The wall clock of a differential test: the same time for every step of both sides.
@@ -230,6 +233,8 @@ let fixedClock = WallClock { 1_700_000_000_000_000_000 }
     func h53AnUnreadableInstanceFailsAlone() async throws {
         let store = InMemoryJournalStore()
         store.writeSnapshot(JournalSnapshot(sequence: 0, state: [0xFF, 0xFF]), of: "bad")
+        // A hosted instance's (H68: a journal without a row is a durable system's).
+        _ = store.commit(HostBatch(parts: [HostBatchPart(machine: "bad", instance: HostedInstanceRow(host: Ledger.journalName, awake: false, finished: false))]))
         let host = MachineHost<Ledger>(store: store, initial: { _ in [] }).started()
         await #expect {
             try await host.send(1, to: "bad")

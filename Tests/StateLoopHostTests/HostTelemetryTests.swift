@@ -35,6 +35,7 @@ import Testing
     func h59TheHostReportsThroughSwiftMetrics() async throws {
         let store = InMemoryJournalStore()
         store.writeSnapshot(JournalSnapshot(sequence: 0, state: [0xFF, 0xFF]), of: "bad")
+        _ = store.commit(HostBatch(parts: [HostBatchPart(machine: "bad", instance: HostedInstanceRow(host: "Tab", awake: false, finished: false))]))
         let metrics = TestMetrics()
         let (host, _) = Self.host(store, metrics, InMemoryLogHandler(), idleTimeout: .milliseconds(4))
         let running = Task { try await host.run() }
@@ -69,6 +70,7 @@ import Testing
     func h58TheHostLogsThroughSwiftLog() async throws {
         let store = InMemoryJournalStore()
         store.writeSnapshot(JournalSnapshot(sequence: 0, state: [0xFF, 0xFF]), of: "bad")
+        _ = store.commit(HostBatch(parts: [HostBatchPart(machine: "bad", instance: HostedInstanceRow(host: "Tab", awake: false, finished: false))]))
         let logs = InMemoryLogHandler()
         let (host, _) = Self.host(store, TestMetrics(), logs)
         let running = Task { try await host.run() }
