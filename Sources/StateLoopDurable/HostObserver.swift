@@ -160,7 +160,7 @@ extension HostError {
     @inlinable
     var isFailure: Bool {
         switch self {
-        case .notDurable, .loadFailed, .claimed: true
+        case .notDurable, .loadFailed, .claimed, .childMachine: true
         default: false
         }
     }

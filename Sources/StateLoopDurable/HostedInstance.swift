@@ -245,6 +245,7 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
             let now = host.options.clock.now()
             let restored = try RestoredMachine<M>(id, recovery: recovery, initial: try host.initialState(of: id, creating: creating), now: now)
             if M.isDone(restored.state) { throw HostError.finished(id) }
+            if let child = M.childRequests(in: restored.state).first { throw HostError.childMachine(id, effect: child.effect) }
             var steps = JournalSteps(restored, snapshotEvery: host.options.snapshotEvery, tracksTimerRows: true)
             let writes = steps.opening(at: now)
             let pinned = Self.pins(restored.state, host.options)
@@ -318,6 +319,14 @@ final class HostedInstance<M: DurableMachine>: @unchecked Sendable {
         let token = run as? SentToken
         let waiter = token?.waiter as? Waiter<M>
         let timer = waiter == nil ? token?.waiter as? TimerDelivery : nil
+        // A child machine would run unjournaled: the step is refused, and the instance ends (H75).
+        if let child = M.childRequests(in: stateAfter).first {
+            let refusal = HostError.childMachine(id, effect: child.effect)
+            waiter?.answer(.failure(refusal))
+            timer?.answer(refusal)
+            end(refusal, openingFailed: nil)
+            return .refused
+        }
         let now = host.options.clock.now()
         let pinned = Self.pins(stateAfter, host.options)
         let finished = M.isDone(stateAfter)
@@ -684,7 +693,7 @@ extension HostError {
     var retriesTimer: Bool {
         switch self {
         case .notDurable, .loadFailed, .claimed: true
-        case .invalidID, .unknownInstance, .instanceExists, .finished, .shuttingDown, .hostTaken, .alreadyRun, .notHosted: false
+        case .invalidID, .unknownInstance, .instanceExists, .finished, .shuttingDown, .hostTaken, .alreadyRun, .notHosted, .childMachine: false
         }
     }
 }

@@ -140,6 +140,9 @@ public enum HostError: Error, Equatable, CustomStringConvertible {
     case alreadyRun
     /// A send to an id whose journal a `DurableSystem` wrote, outside any host (H68): adopt it first.
     case notHosted(String)
+    /// The instance's state would run the child machine of `effect`, which a host does not
+    /// journal yet (H75): the step, or the load, was refused.
+    case childMachine(String, effect: String)
 
     public var description: String {
         switch self {
@@ -167,6 +170,8 @@ public enum HostError: Error, Equatable, CustomStringConvertible {
             "another host runs the machine '\(machine)' on this journal (\(owner)): stop it first, or send to it; nothing was read or written"
         case .alreadyRun:
             "this host runs or ran already: a host runs once; make a new host to run again; nothing was read or written"
+        case let .childMachine(id, effect):
+            "instance '\(id)' would run the child machine of effect '\(effect)', which a host does not journal yet (Docs/Hosting.md H52): run this machine with `durable(id:)`; nothing of that state was journaled or shown, and its journal was left as it was"
         case let .notHosted(id):
             "'\(id)' has a journal written outside a host: run it with `durable(id:)`, or take it with `adopt(_:)`; nothing was written"
         }

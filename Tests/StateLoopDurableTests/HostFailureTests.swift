@@ -157,4 +157,29 @@ import Testing
             #expect(doc.contains("\"\(sentence)\""), "Docs/Hosting.md H62 does not give: \(sentence)")
         }
     }
+
+    @Test("H75: a step whose state would run a child machine is refused with HostError.childMachine (nothing of it journaled or shown, the instance ended, the next send recovers it), and so is the load of a journal whose state runs one")
+    func h75AChildMachineIsRefusedUntilH52() async throws {
+        let store = InMemoryJournalStore()
+        let shown = Box<[Office.State]>([])
+        let host = MachineHost<Office>(
+            store: store, initial: { _ in .init() }, feedbacks: { _ in Office.feedbacks },
+            onState: { _, state in shown.update { $0.append(state) } }).started()
+        _ = try await host.send(.tallied(1), to: "o")
+        await #expect(throws: HostError.childMachine("o", effect: "tally")) { try await host.send(.start(7), to: "o") }
+        #expect(store.lastSequence(of: "o") == 1, "the refused step was journaled")
+        #expect(!shown.value.contains { $0.job != nil }, "the refused state was shown")
+        #expect(try await host.send(.tallied(2), to: "o").state.totals == [1, 2])
+
+        // A journal a durable system wrote, whose state runs the child: not loaded.
+        let life = Life(Office.self, id: "d", store: store, initial: .init(), feedbacks: Office.feedbacks)
+        try await life.system.recovered()
+        life.system.send(.start(3))
+        try await life.wait { $0.job == 3 }
+        life.system.stop()
+        _ = try await life.waitForStop()
+        await #expect(throws: HostError.childMachine("d", effect: "tally")) { try await host.adopt("d") }
+        #expect(store.hostedInstance("d") == nil)
+        host.stop()
+    }
 }
