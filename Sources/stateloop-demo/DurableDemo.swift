@@ -82,20 +82,16 @@ enum DurableDemo {
     }
 
     static func main(_ arguments: [String]) async -> Int32 {
-        let options: Arguments
-        do {
-            options = try Arguments(arguments)
-        } catch {
-            FileHandle.standardError.write(Data("stateloop-demo durable: \(error)\nusage: stateloop-demo durable --journal FILE --events N [--expected] | --journal FILE --replay\n".utf8))
-            return 64
-        }
-        if options.expected {
-            var state = Till.State.initial
-            for k in stride(from: 1, through: options.events, by: 1) { Till.reduce(&state, event(k)) }
-            say("expected \(digest(state))")
-            return 0
-        }
-        do {
+        await main(
+            "durable", usage: "usage: stateloop-demo durable --journal FILE --events N [--expected] | --journal FILE --replay",
+            arguments, parse: Arguments.init
+        ) { options in
+            if options.expected {
+                var state = Till.State.initial
+                for k in stride(from: 1, through: options.events, by: 1) { Till.reduce(&state, event(k)) }
+                say("expected \(digest(state))")
+                return 0
+            }
             if options.replay {
                 let report = try Till.replayJournal(SQLiteJournalFile(path: options.journal), id: "till")
                 say(report.description)
@@ -103,8 +99,27 @@ enum DurableDemo {
             }
             try await run(options)
             return 0
+        }
+    }
+
+    /// A demo's `main`: `parse` reads its arguments (for ones it cannot run with, the error and
+    /// `usage` go to standard error, status 64), then `run` runs it and gives its status (an error
+    /// it throws goes to standard error, status 1).
+    static func main<Options>(
+        _ verb: String, usage: String, _ arguments: [String], parse: ([String]) throws(UsageError) -> Options,
+        run: (Options) async throws -> Int32
+    ) async -> Int32 {
+        let options: Options
+        do {
+            options = try parse(arguments)
         } catch {
-            FileHandle.standardError.write(Data("stateloop-demo durable: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("stateloop-demo \(verb): \(error)\n\(usage)\n".utf8))
+            return 64
+        }
+        do {
+            return try await run(options)
+        } catch {
+            FileHandle.standardError.write(Data("stateloop-demo \(verb): \(error)\n".utf8))
             return 1
         }
     }

@@ -97,23 +97,15 @@ enum HostDemo {
     }
 
     static func main(_ arguments: [String]) async -> Int32 {
-        let options: Arguments
-        do {
-            options = try Arguments(arguments)
-        } catch {
-            FileHandle.standardError.write(Data("stateloop-demo host: \(error)\nusage: stateloop-demo host --journal FILE --instances N --events M [--expected]\n".utf8))
-            return 64
-        }
-        if options.expected {
-            DurableDemo.say("expected \(digest(plan(options).map(reduced)))")
+        await DurableDemo.main(
+            "host", usage: "usage: stateloop-demo host --journal FILE --instances N --events M [--expected]", arguments, parse: Arguments.init
+        ) { options in
+            if options.expected {
+                DurableDemo.say("expected \(digest(plan(options).map(reduced)))")
+            } else {
+                try await run(options)
+            }
             return 0
-        }
-        do {
-            try await run(options)
-            return 0
-        } catch {
-            FileHandle.standardError.write(Data("stateloop-demo host: \(error)\n".utf8))
-            return 1
         }
     }
 

@@ -40,22 +40,10 @@ enum OrderServer {
         }
     }
 
-    static let usage = "usage: stateloop-demo serve --journal FILE [--port P]"
-
     static func main(_ arguments: [String]) async -> Int32 {
-        let options: Arguments
-        do {
-            options = try Arguments(arguments)
-        } catch {
-            FileHandle.standardError.write(Data("stateloop-demo serve: \(error)\n\(usage)\n".utf8))
-            return 64
-        }
-        do {
+        await DurableDemo.main("serve", usage: "usage: stateloop-demo serve --journal FILE [--port P]", arguments, parse: Arguments.init) { options in
             try await serve(options)
             return 0
-        } catch {
-            FileHandle.standardError.write(Data("stateloop-demo serve: \(error)\n".utf8))
-            return 1
         }
     }
 

@@ -116,6 +116,23 @@ struct HostServerTests {
         #expect(server.end(SIGTERM) == 0, "a graceful shutdown did not exit 0")
     }
 
+    @Test("H73: the server refuses arguments it cannot run with a usage line and status 64")
+    func h73BadArgumentsAreRefused() throws {
+        for arguments in [["serve"], ["serve", "--journal", "x", "--port", "70000"], ["serve", "--journal", "x", "--port"], ["serve", "--journal", "x", "--host", "0.0.0.0"]] {
+            let process = Process()
+            process.executableURL = DurableDemoTests.demo
+            process.arguments = arguments
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 64, "\(arguments)")
+            #expect(text.hasPrefix("stateloop-demo serve: ") && text.hasSuffix("usage: stateloop-demo serve --journal FILE [--port P]\n"), "\(text)")
+        }
+    }
+
     @Test("H74: events posted to many orders at once, the server SIGKILLed while they come, and started again: every order's state holds every event the server acknowledged, in order (and at most the one in flight after them), each line once")
     func h74KilledWhilePostingToManyOrders() async throws {
         let folder = try Self.folder()
