@@ -348,6 +348,51 @@ let fixedClock = WallClock { 1_700_000_000_000_000_000 }
     }
 }
 
+extension MachineHostTests {
+    @Test("H14: with effects, a hosted instance starts the same one-shot runs in the same order and journals the same records (their events and what returned nothing) as a durable system sent the same events, each send awaited until its run answered, at batch sizes 1 and 1,000")
+    func h14AHostedInstanceRunsWhatADurableSystemRuns() async throws {
+        var random = SeededGenerator(seed: 41)
+        let events: [Payments.Event] = (0..<40).map { _ in
+            let amount = Int.random(in: 1..<100, using: &random)
+            return Bool.random(using: &random) ? .pay(amount) : .note(amount)
+        }
+        /// Each event's record, then its run's: its `charged` or its "returned nothing".
+        func settled(_ store: InMemoryJournalStore, through index: Int) async -> Bool {
+            await eventually { store.lastSequence(of: "p") == Int64(2 * (index + 1)) ? true : nil } == true
+        }
+        @Sendable func feedbacks(_ runs: Box<[String]>) -> [Feedback<Payments.State, Payments.Event>] {
+            Payments.feedbacks(
+                charge: { amount in runs.update { $0.append("charge \(amount)") } },
+                log: { line in runs.update { $0.append("log \(line)") } })
+        }
+        let reference = InMemoryJournalStore()
+        let referenceRuns = Box<[String]>([])
+        let system = Payments.durable(
+            id: "p", store: reference, initial: .init(), feedbacks: feedbacks(referenceRuns), options: DurableOptions(wallClock: fixedClock))
+        try await system.recovered()
+        for (index, event) in events.enumerated() {
+            system.send(event)
+            #expect(await settled(reference, through: index))
+        }
+        let expected = reference.recover("p")
+        system.stop()
+        for (batch, delay) in [(1, Duration.zero), (1_000, .milliseconds(5))] {
+            let store = InMemoryJournalStore()
+            let runs = Box<[String]>([])
+            let host = MachineHost<Payments>(
+                store: store, initial: { _ in .init() }, feedbacks: { _ in feedbacks(runs) },
+                options: HostOptions(commitBatchSize: batch, commitMaxDelay: delay, clock: ManualHostClock(start: fixedClock.now()))).started()
+            for (index, event) in events.enumerated() {
+                _ = try await host.send(event, to: "p")
+                #expect(await settled(store, through: index), "batch \(batch): event \(index)'s run did not answer")
+            }
+            #expect(runs.value == referenceRuns.value, "batch \(batch)")
+            #expect(store.recover("p") == expected, "batch \(batch), wait \(delay)")
+            host.stop()
+        }
+    }
+}
+
 extension MachineHost {
     /// The host, running (`run()` on a task of its own) until it is stopped or shut down (H54).
     func started() -> MachineHost<M> {
