@@ -1,9 +1,12 @@
 // SQLiteJournalStore as a HostJournalStore (Docs/Hosting.md H22, H24, H37, H63): a host's batch
 // in one `BEGIN IMMEDIATE` transaction, a savepoint per instance, and the rows of schema 3.
 //
+//   BEGIN IMMEDIATE   every part: records (append's checks, D2, D3), snapshot, timer rows,
+//     ...             instance row
+//   COMMIT            ─ when a part is refused: ROLLBACK, then again, instance by instance:
+//
 //   BEGIN IMMEDIATE
-//     SAVEPOINT part  each of the instance's parts: records (append's checks, D2, D3), snapshot,
-//                     timer rows, instance row
+//     SAVEPOINT part  each of the instance's parts
 //     RELEASE part    ─ or, when a part is refused: ROLLBACK TO part; RELEASE part (H22)
 //     ...             one savepoint per instance
 //   COMMIT            ─ when BEGIN or COMMIT fails, every part has failed (H24)
@@ -20,6 +23,21 @@ extension SQLiteJournalStore: HostJournalStore {
     /// (it could not begin or commit, or SQLite rolled it back) every part is answered with that
     /// error (H24).
     public func commit(_ batch: HostBatch) -> [String: JournalError] {
+        // First without savepoints, which cost two statements per instance: when every part is
+        // taken, as nearly always, that is the whole commit; when one is refused, the transaction
+        // rolls back and the batch is applied again, instance by instance.
+        do throws(JournalError) {
+            try transaction { () throws(JournalError) in
+                for part in batch.parts { try applyLocked(part) }
+            }
+            return [:]
+        } catch {
+            return commitByInstance(batch)
+        }
+    }
+
+    /// `batch` in one transaction, the parts of each instance under a savepoint of their own.
+    private func commitByInstance(_ batch: HostBatch) -> [String: JournalError] {
         var refused: [String: JournalError] = [:]
         do throws(JournalError) {
             try transaction { () throws(JournalError) in

@@ -60,6 +60,23 @@ import Testing
         #expect(try await store.dueTimers(through: .max, after: nil, limit: 10) == intact([row("b", timer("b", due: 5, armed: 1))]))
     }
 
+    @Test("D3 in a batch: a part whose first record's number is already taken, by a record or under the latest snapshot's, is refused alone with sequenceNotAfter naming the instance's last number", arguments: StoreKind.allCases)
+    func d3ATakenNumberIsRefusedInABatch(kind: StoreKind) async throws {
+        let store = try kind.make()
+        try store.append(records(1...3), to: "a")
+        try store.writeSnapshot(JournalSnapshot(sequence: 5, state: [5]), of: "s")
+        let batch = HostBatch(parts: [
+            HostBatchPart(machine: "a", records: records(2...2)),
+            HostBatchPart(machine: "s", records: records(5...5)),
+            HostBatchPart(machine: "b", records: records(1...1)),
+        ])
+        #expect(store.commit(batch) == [
+            "a": .sequenceNotAfter(machine: "a", sequence: 2, last: 3), "s": .sequenceNotAfter(machine: "s", sequence: 5, last: 5),
+        ])
+        #expect(try store.recover("a").records == records(1...3))
+        #expect(try store.recover("b").records == records(1...1))
+    }
+
     @Test("H24 (store): a transaction that cannot commit fails every part in it with the database's error, and keeps nothing of any")
     func h24AFailedCommitFailsEveryPart() async throws {
         let path = try TemporaryFolder().file("journal.sqlite")
