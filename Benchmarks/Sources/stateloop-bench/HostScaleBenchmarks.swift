@@ -2,14 +2,14 @@
 // one `MachineHost` with at most 10,000 in memory, and the same million instances' timers, one
 // row each in the journal, falling due 1,000 a second.
 //
-//   parent ──► child --child-host-create FILE N   N instances of `Alarm`, each sent `arm(i)`:
-//   (temp folder,        (a frozen clock)           created, its timer row written, passivated
-//    both journals)                                 past 10,000 in memory; prints its peak RSS
-//              ──► child --child-host-timers FILE W   a host on that journal, its clock set so
-//                                                     that instance i's timer falls due i ms
-//                                                     after the window starts: each timer's lag
-//                                                     (deadline to its event's commit) over W s,
-//                                                     and the process's RSS
+//   parent ──► child --child-host-create FILE N   N instances of `Alarm`, each sent `arm`, its
+//   (temp folder,                                   timer due i ms after the first: created, its
+//    both journals)                                 timer row written, passivated past 10,000 in
+//                                                   memory; prints its time and peak RSS
+//              ──► child --child-host-timers FILE W   a host on that journal, its clock set back
+//                                                     so that the first timer falls due 3 s after
+//                                                     it starts: each timer's lag (deadline to
+//                                                     its event's commit) over W s, and the RSS
 //
 // Each figure runs in a child of its own, so that no earlier benchmark's memory counts (VmHWM).
 // The journals are written once per process and kept until it exits.
@@ -79,27 +79,16 @@ enum Alarm: DurableMachine {
     static func isDone(_ state: State) -> Bool { false }
 }
 
-/// The wall-clock time the creating host's clock stands still at (2026-11-24 00:00 UTC): every
-/// record and timer of the setup is stamped with it, so instance i's timer falls due exactly at
-/// `frozenAt + lead + i` ms, whatever the time the setup took.
-private let frozenAt: Int64 = 1_795_651_200_000_000_000
-/// How long after `frozenAt` the first timer falls due (long enough that none fires while the
-/// journal is written: the creating host's clock does not move).
-private let leadMs = 3_600_000
+/// How long after the setup starts the first timer falls due: long enough that none fires while
+/// the journal is written. Instance i's timer is armed to fall due `lead + i` ms after the setup
+/// started (its delay computed by its sender from the system clock at its send: its step, a load
+/// and a commit later, arms it a few milliseconds late, so the deadlines spread 1,000 a second
+/// with that jitter).
+private let leadMs = 7_200_000
 /// How long the timers' host runs before the first timer is due (its start, its first window read).
 private let warmupNs: Int64 = 3_000_000_000
 
-/// A clock that reads `at` always; its sleeps take real time (the sweep still runs).
-private struct FrozenClock: HostClock {
-    let at: Int64
-    func now() -> Int64 { at }
-    func sleep(until deadline: Int64) async throws {
-        let left = deadline &- at
-        if left > 0 { try await Task.sleep(nanoseconds: UInt64(min(left, 1_000_000_000))) }
-    }
-}
-
-/// The system's clock less `offset`: the timers' host reads `frozenAt + lead - warmup` when it starts.
+/// The system's clock less `offset`: the timers' host reads `warmup` before the first deadline when it starts.
 private struct OffsetClock: HostClock {
     let offset: Int64
     func now() -> Int64 { SystemHostClock().now() &- offset }
@@ -122,6 +111,11 @@ private func residentMB() -> (now: Double, peak: Double) {
         return kibibytes * 1024 / 1e6
     }
     return (field("VmRSS:"), field("VmHWM:"))
+}
+
+/// An integer setting from the environment (the experiments of Benchmarks/README.md), or `nil`.
+private func environment(_ name: String) -> Int? {
+    ProcessInfo.processInfo.environment[name].flatMap(Int.init)
 }
 
 /// Runs `body` on a task and blocks until it returns.
@@ -157,16 +151,18 @@ enum HostScaleChildMode {
     /// its timer row; then shuts the host down (the last 10,000 passivated with a snapshot).
     static func createInstances(path: String, count: Int) -> [(String, Double)] {
         let store = try! SQLiteJournalStore(path: path, durability: .processCrash)
-        let options = HostOptions(commitBatchSize: 4_000, clock: FrozenClock(at: frozenAt), maxInstancesInMemory: 10_000)
+        let options = HostOptions(commitBatchSize: 4_000, maxInstancesInMemory: 10_000)
         let host = MachineHost<Alarm>(store: store, initial: { _ in .init() }, options: options)
         let start = ContinuousClock.now
+        let first = SystemHostClock().now() + Int64(leadMs) * 1_000_000
         let (sent, shutdown) = blocking { () -> (Duration, Duration) in
             let running = Task { try await host.run() }
             await withTaskGroup { group in
                 for sender in 0..<senders {
                     group.addTask {
                         for i in stride(from: sender, to: count, by: senders) {
-                            _ = try! await host.send(.arm(ms: leadMs + i), to: "a\(i)")
+                            let ms = (first + Int64(i) * 1_000_000 - SystemHostClock().now()) / 1_000_000
+                            _ = try! await host.send(.arm(ms: Int(ms)), to: "a\(i)")
                         }
                     }
                 }
@@ -189,12 +185,19 @@ enum HostScaleChildMode {
     /// fired when the window and a grace of 10 s end counts as late as it is then), and the RSS.
     static func fireTimers(path: String, windowSeconds: Int) -> [(String, Double)] {
         let store = try! SQLiteJournalStore(path: path, durability: .processCrash)
-        let first = frozenAt + Int64(leadMs) * 1_000_000
+        // The deadlines of the window's timers, read before the host starts.
+        let (first, window) = blocking { () -> (Int64, [String: Int64]) in
+            let first = try! await store.dueTimers(through: .max, after: nil, limit: 1)[0].row.timer.deadline
+            let rows = try! await store.dueTimers(through: first + Int64(windowSeconds) * 1_000_000_000 - 1, after: nil, limit: 10_000_000)
+            return (first, Dictionary(rows.map { ($0.row.machine, $0.row.timer.deadline) }, uniquingKeysWith: min))
+        }
         let clock = OffsetClock(offset: SystemHostClock().now() - (first - warmupNs))
-        let lags = LagRecorder(expected: windowSeconds * 1_000)
+        let lags = LagRecorder(window)
         let host = MachineHost<Alarm>(
             store: store, initial: { _ in .init() },
-            options: HostOptions(clock: clock, maxInstancesInMemory: 10_000, observer: lags))
+            options: HostOptions(
+                clock: clock, maxConcurrentLoads: environment("STATELOOP_BENCH_HOST_LOADS") ?? 4,
+                maxInstancesInMemory: environment("STATELOOP_BENCH_HOST_LIMIT") ?? 10_000, observer: lags))
         let running = Task { try await host.run() }
         let end = first + Int64(windowSeconds) * 1_000_000_000
         let (before, after, statistics) = blocking { () -> ((now: Double, peak: Double), (now: Double, peak: Double), HostStatistics) in
@@ -209,45 +212,40 @@ enum HostScaleChildMode {
         }
         host.stop()
         running.cancel()
-        let sorted = lags.lags(now: clock.now(), first: first).sorted()
+        let sorted = lags.lags(now: clock.now()).sorted()
         func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)] }
         return [
             ("lag_p50_ms", percentile(0.5) / 1e6), ("lag_p99_ms", percentile(0.99) / 1e6), ("lag_max_ms", sorted.last! / 1e6),
-            ("fired_in_window", Double(lags.firedCount)), ("expected", Double(windowSeconds * 1_000)),
+            ("fired_in_window", Double(lags.firedCount)), ("expected", Double(window.count)),
             ("statistics_p99_ms", (statistics.timerLagP99 ?? .nan) * 1e3), ("in_memory", Double(statistics.instancesInMemory)),
             ("rss_start_mb", before.now), ("rss_end_mb", after.now), ("peak_rss_mb", after.peak),
         ]
     }
 }
 
-/// Each timer's lag in nanoseconds, by its instance (`a<i>`, due i ms after the window starts),
-/// for the first `expected` instances.
+/// Each timer's lag in nanoseconds, for the timers due in the window (by instance: one each).
 private final class LagRecorder: HostObserver, @unchecked Sendable {
+    private let deadlines: [String: Int64]
     private let lock = NSLock()
-    private var fired: [Double?]
-    private var count = 0
+    private var fired: [String: Double] = [:]
 
-    init(expected: Int) {
-        fired = Array(repeating: nil, count: expected)
+    init(_ deadlines: [String: Int64]) {
+        self.deadlines = deadlines
     }
 
     func observe(_ activity: HostActivity, machine: String) {
-        guard case let .timerFired(instance, lagSeconds) = activity, let i = Int(instance.dropFirst()) else { return }
+        guard case let .timerFired(instance, lagSeconds) = activity, deadlines[instance] != nil else { return }
         lock.withLock {
-            guard i < fired.count, fired[i] == nil else { return }
-            fired[i] = lagSeconds * 1e9
-            count += 1
+            if fired[instance] == nil { fired[instance] = lagSeconds * 1e9 }
         }
     }
 
-    var allFired: Bool { lock.withLock { count == fired.count } }
-    var firedCount: Int { lock.withLock { count } }
+    var allFired: Bool { lock.withLock { fired.count == deadlines.count } }
+    var firedCount: Int { lock.withLock { fired.count } }
 
     /// The lags, a timer not fired counted as late as it is at `now`.
-    func lags(now: Int64, first: Int64) -> [Double] {
-        lock.withLock {
-            fired.enumerated().map { i, lag in lag ?? Double(now - (first + Int64(i) * 1_000_000)) }
-        }
+    func lags(now: Int64) -> [Double] {
+        lock.withLock { deadlines.map { instance, deadline in fired[instance] ?? Double(now - deadline) } }
     }
 }
 
