@@ -266,7 +266,7 @@ private func runFigureChild(_ arguments: [String]) -> [String: Double] {
         if parts.count == 2, let value = Double(parts[1]) { figures[String(parts[0])] = value }
     }
     // On standard error, for the record of a run: every figure the child measured.
-    FileHandle.standardError.write(Data("host scale child \(arguments.dropFirst().first ?? ""): \(text.split(separator: "\n").joined(separator: ", "))\n".utf8))
+    FileHandle.standardError.write(Data("host scale child \(arguments.first ?? "") \(arguments.dropFirst().first ?? ""): \(text.split(separator: "\n").joined(separator: ", "))\n".utf8))
     return figures
 }
 
