@@ -147,8 +147,9 @@ enum HostScaleChildMode {
     }
 
     /// Creates `count` instances `a0`… of `Alarm` through one host (at most 10,000 in memory),
-    /// each by one send of `arm(lead + i)`: its opening (snapshot 0, instance row), its record and
-    /// its timer row; then shuts the host down (the last 10,000 passivated with a snapshot).
+    /// each by one send of `arm(ms:)` whose timer falls due `lead + i` ms after the start: its
+    /// opening (snapshot 0, instance row), its record and its timer row; then shuts the host down
+    /// gracefully (the last 10,000 closed with a snapshot).
     static func createInstances(path: String, count: Int) -> [(String, Double)] {
         let store = try! SQLiteJournalStore(path: path, durability: .processCrash)
         let options = HostOptions(commitBatchSize: 4_000, maxInstancesInMemory: 10_000)
