@@ -9,8 +9,9 @@ ChildMode.runIfRequested(CommandLine.arguments)
 RuntimeChildMode.runIfRequested(CommandLine.arguments)
 InspectorChildMode.runIfRequested(CommandLine.arguments)
 CompileSourcesMode.runIfRequested(CommandLine.arguments)
+HostScaleChildMode.runIfRequested(CommandLine.arguments)
 
-let benchmarks: [Benchmark] = runtimeBenchmarks + reduceBenchmarks + generatorBenchmarks + compileBenchmarks + scalingBenchmarks + durableBenchmarks + durableSystemBenchmarks + codecBenchmarks + inspectorBenchmarks + exploreBenchmarks
+let benchmarks: [Benchmark] = runtimeBenchmarks + reduceBenchmarks + generatorBenchmarks + compileBenchmarks + scalingBenchmarks + durableBenchmarks + durableSystemBenchmarks + hostScaleBenchmarks + codecBenchmarks + inspectorBenchmarks + exploreBenchmarks
 
 let filter = CommandLine.arguments.dropFirst().first
 for benchmark in benchmarks where filter.map(benchmark.name.contains) ?? true {
