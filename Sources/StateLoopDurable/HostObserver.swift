@@ -77,6 +77,19 @@ public struct HostStatistics: Sendable, Equatable {
     /// timer's event) over the last minute of the host's clock; `nil` when no timer fired in it.
     public var timerLagP50: Double?
     public var timerLagP99: Double?
+
+    public init(
+        instancesInMemory: Int, instancesPinned: Int, queuedEvents: Int, lastCommitRecords: Int, lastCommitSeconds: Double,
+        timerLagP50: Double? = nil, timerLagP99: Double? = nil
+    ) {
+        self.instancesInMemory = instancesInMemory
+        self.instancesPinned = instancesPinned
+        self.queuedEvents = queuedEvents
+        self.lastCommitRecords = lastCommitRecords
+        self.lastCommitSeconds = lastCommitSeconds
+        self.timerLagP50 = timerLagP50
+        self.timerLagP99 = timerLagP99
+    }
 }
 
 /// What the host counts for its statistics, and the observer it tells.

@@ -6,6 +6,7 @@
 // - Every metric is made once, at init, with the dimension `machine`; `observe` only records
 //   into them, so it never blocks the host's writer on more than the backend's own lock.
 
+import Foundation
 import Logging
 import Metrics
 import StateLoop
@@ -39,6 +40,9 @@ public final class HostTelemetry: HostObserver {
     let passivations: [HostActivity.PassivationReason: Counter]
     let timersFired: Counter
     let timerLag: Timer
+    /// When the last warning of pinned instances over the limit was logged (at most one a minute, H45).
+    private let warned = NSLock()
+    nonisolated(unsafe) private var lastWarning: ContinuousClock.Instant?  // guarded by `warned`
 
     /// The telemetry of the host of `machine`, logging to `logger` and making its metrics with
     /// `factory` (the one `MetricsSystem` was bootstrapped with, unless given).
@@ -110,7 +114,15 @@ public final class HostTelemetry: HostObserver {
         case let .failed(instance, error):
             logger.error("\(error)", metadata: ["instance": "\(instance)"])
         case let .overLimit(count, limit):
-            logger.warning("\(count) instances are in memory, over the limit of \(limit): those past it are pinned by their effects or children")
+            let now = ContinuousClock.now
+            let due = warned.withLock { () -> Bool in
+                guard lastWarning.map({ now - $0 >= .seconds(60) }) ?? true else { return false }
+                lastWarning = now
+                return true
+            }
+            if due {
+                logger.warning("\(count) instances are in memory, over the limit of \(limit): those past it are pinned by their effects or children")
+            }
         }
     }
 

@@ -90,6 +90,19 @@ import Testing
         #expect(debug.contains("t1 left memory (shutdown)"))
     }
 
+    @Test("H45, H58: pinned instances over the limit are logged at warning, at most once a minute, and the gauge says by how many")
+    func h45OverTheLimitIsWarnedOnceAMinute() throws {
+        let logs = InMemoryLogHandler()
+        let metrics = TestMetrics()
+        let telemetry = HostTelemetry(Tab.self, logger: Logger(label: "stateloop.host") { _ in logs }, factory: metrics)
+        for _ in 0..<3 { telemetry.observe(.overLimit(inMemory: 12, limit: 10), machine: "Tab") }
+        #expect(logs.entries.filter { $0.level == .warning }.map(\.message.description) == [
+            "12 instances are in memory, over the limit of 10: those past it are pinned by their effects or children"
+        ])
+        telemetry.record(HostStatistics(instancesInMemory: 12, instancesPinned: 12, queuedEvents: 0, lastCommitRecords: 0, lastCommitSeconds: 0), limit: 10)
+        #expect(try metrics.expectGauge("stateloop_host_instances_over_limit", [("machine", "Tab")]).lastValue == 2)
+    }
+
     @Test("H60: statistics gives the instances in memory and pinned, the queued events, the last commit's records and time, and the timer lag's p50 and p99 over the last minute; HostService sets the gauges from it")
     func h60StatisticsAreOneValue() async throws {
         let store = InMemoryJournalStore()
