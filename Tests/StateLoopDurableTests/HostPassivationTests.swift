@@ -215,6 +215,19 @@ import Testing
         #expect(try await Self.holds(payments, ["old"], passing: clock))
     }
 
+    @Test("H45: past a limit of 100 or more, the least recently used leave until a hundredth under it, so that the next loads need no sweep")
+    func h45PastTheLimitTheHostGoesAHundredthUnder() async throws {
+        let clock = ManualHostClock(start: Self.start)
+        let host = MachineHost<Ledger>(store: InMemoryJournalStore(), initial: { _ in [] }, options: Self.options(clock, limit: 200)).started()
+        defer { host.stop() }
+        for index in 0..<201 {
+            _ = try await host.send(1, to: "i\(index)")
+            clock.advance(by: .milliseconds(1))
+        }
+        #expect(await eventually { Self.inMemory(host).count == 198 ? true : nil } == true, "\(Self.inMemory(host).count) in memory")
+        #expect(!Self.inMemory(host).contains("i0") && !Self.inMemory(host).contains("i2") && Self.inMemory(host).contains("i3"))
+    }
+
     @Test("H47: an instance woken by its timer is passivated again after idleTimeout, and loaded again by its next timer")
     func h47ATimerWakesAnInstanceForAStep() async throws {
         let store = InMemoryJournalStore()
