@@ -37,16 +37,13 @@ public final class PostgresJournalStore: HostJournalStore, @unchecked Sendable {
     /// The schema (namespace) the store's tables are in; several stores may share a database, each
     /// in a schema of its own.
     public let schema: String
-    let readConnections: Int
     let logger: Logger
     let eventLoopGroup: any EventLoopGroup
     /// The writer's connection, made at the first call that finds none (G22). Guarded by `writing`.
     private var writer: Session?
     private let writing = NSLock()
-    /// The readers: idle ones and how many are open. Guarded by `readers`.
-    private let readers = NSCondition()
-    private var idleReaders: [Session] = []
-    private var openedReaders = 0
+    /// The readers, each made again after its connection failed (G22).
+    private let readers: ReadConnections<Session>
     /// Where the async reads run, so that their blocking waits are on threads of its own.
     private let queue = DispatchQueue(label: "StateLoopPostgres.reads", attributes: .concurrent)
 
@@ -59,11 +56,13 @@ public final class PostgresJournalStore: HostJournalStore, @unchecked Sendable {
     ) throws(JournalError) {
         self.configuration = configuration
         self.schema = schema
-        self.readConnections = max(1, readConnections)
         self.eventLoopGroup = eventLoopGroup
         var logger = Logger(label: "StateLoopPostgres")
         logger.logLevel = .critical
         self.logger = logger
+        readers = ReadConnections(limit: readConnections) { () throws(JournalError) in
+            try Self.connect(configuration, on: eventLoopGroup, logger: logger)
+        }
         try writingSession { session throws(JournalError) in try Self.migrate(session, schema: schema) }
     }
 
@@ -387,7 +386,7 @@ public final class PostgresJournalStore: HostJournalStore, @unchecked Sendable {
         if let writer, !writer.isClosed {
             session = writer
         } else {
-            session = try connect()
+            session = try Self.connect(configuration, on: eventLoopGroup, logger: logger)
             writer = session
         }
         return try body(session)
@@ -397,9 +396,7 @@ public final class PostgresJournalStore: HostJournalStore, @unchecked Sendable {
     /// whose connection failed is closed, and a new one is made at the next read (G22).
     private func reading<T: Sendable>(_ read: @escaping @Sendable (Session) throws(JournalError) -> T) async throws(JournalError) -> T {
         try await onQueue { () throws(JournalError) in
-            let session = try self.takeReader()
-            defer { self.giveBack(session) }
-            return try read(session)
+            try self.readers.reading(read, broken: { $0.isClosed })
         }
     }
 
@@ -413,39 +410,10 @@ public final class PostgresJournalStore: HostJournalStore, @unchecked Sendable {
         return try result.get()
     }
 
-    private func takeReader() throws(JournalError) -> Session {
-        readers.lock()
-        while idleReaders.isEmpty, openedReaders >= readConnections { readers.wait() }
-        if let reader = idleReaders.popLast() {
-            readers.unlock()
-            return reader
-        }
-        openedReaders += 1
-        readers.unlock()
-        do {
-            return try connect()
-        } catch {
-            readers.lock()
-            openedReaders -= 1
-            readers.signal()
-            readers.unlock()
-            throw error
-        }
-    }
-
-    private func giveBack(_ session: Session) {
-        readers.lock()
-        if session.isClosed {
-            openedReaders -= 1
-        } else {
-            idleReaders.append(session)
-        }
-        readers.signal()
-        readers.unlock()
-    }
-
     /// A new connection to the server, or the error that says why there is none (G21).
-    private func connect() throws(JournalError) -> Session {
+    private static func connect(
+        _ configuration: PostgresConnection.Configuration, on eventLoopGroup: any EventLoopGroup, logger: Logger
+    ) throws(JournalError) -> Session {
         let connecting = PostgresConnection.connect(
             on: eventLoopGroup.next(), configuration: configuration, id: Int.random(in: 1...Int.max), logger: logger)
         do {
@@ -489,7 +457,9 @@ public final class PostgresJournalStore: HostJournalStore, @unchecked Sendable {
     private static func migrate(_ session: Session, schema: String) throws(JournalError) {
         let versionTable = "\(quoted(schema)).stateloop_schema"
         func found() throws(JournalError) -> Int32? {
-            let exists = try session.rows("SELECT to_regclass(\(versionTable)) IS NOT NULL")
+            // A scan of the catalog, not to_regclass: a name lookup may answer from this session's
+            // cache, stale after another store created the tables while this one waited for the lock.
+            let exists = try session.rows("SELECT EXISTS (SELECT FROM pg_catalog.pg_tables WHERE schemaname = \(schema) AND tablename = 'stateloop_schema')")
             guard let row = exists.first, try decode(row, Bool.self) else { return nil }
             return try session.rows("SELECT max(version) FROM \(unescaped: versionTable)").first.flatMap { row throws(JournalError) in try decode(row, Int32?.self) }
         }
