@@ -72,7 +72,7 @@ struct PostgresStoreTests {
             HostBatchPart(machine: "a", records: records(2...2), armedTimers: [HostTimer(event: [1], deadline: 5, armed: 1)]),
             HostBatchPart(machine: "b", records: records(1...3)),
         ])
-        let commit = Task.detached { store.commit(batch) }
+        let commit = Self.onThread { store.commit(batch) }
         var ended: [Int64] = []
         for _ in 0..<200 where ended.isEmpty {
             try await Task.sleep(for: .milliseconds(20))
@@ -81,7 +81,7 @@ struct PostgresStoreTests {
                 WHERE wait_event_type = 'Lock' AND query LIKE '%\(schema)%' HAVING count(*) > 0
                 """)
         }
-        let failed = await commit.value
+        let failed = await commit()
         try await holder.query("ROLLBACK", logger: Self.logger)
         try await holder.close()
         #expect(failed.keys.sorted() == ["a", "b"])
@@ -93,6 +93,27 @@ struct PostgresStoreTests {
         #expect(try await store.dueTimers(through: .max, after: nil, limit: 10) == [])
         #expect(store.commit(batch) == [:])
         #expect(try store.lastSequence(of: "b") == 3)
+    }
+
+    @Test("G11, H11: a load reads on a connection of its own, so it answers while the writer's commit waits for a lock another session holds")
+    func g11ALoadDoesNotWaitForTheWriter() async throws {
+        let schema = PostgresTestDatabase.freshSchema()
+        let store = try PostgresTestDatabase.store(schema: schema)
+        try store.append(records(1...3), to: "m")
+        // EXCLUSIVE mode: inserts wait, reads do not.
+        let holder = try await PostgresConnection.connect(
+            configuration: PostgresJournalStore.configuration(url: PostgresTestDatabase.requireURL()), id: 1, logger: Self.logger)
+        try await holder.query("BEGIN", logger: Self.logger)
+        try await holder.query(PostgresQuery(unsafeSQL: "LOCK TABLE \(schema).journal IN EXCLUSIVE MODE"), logger: Self.logger)
+        let commit = Self.onThread { store.commit(HostBatch(parts: [HostBatchPart(machine: "m", records: records(4...4))])) }
+        try await Task.sleep(for: .milliseconds(300))
+        let start = ContinuousClock.now
+        #expect(try await store.load("m").records == records(1...3))
+        #expect(ContinuousClock.now - start < .seconds(5))
+        try await holder.query("ROLLBACK", logger: Self.logger)
+        #expect(await commit() == [:])
+        #expect(try await store.load("m").records == records(1...4))
+        try await holder.close()
     }
 
     @Test("H37, G15: a record, snapshot, timer row or instance row whose bytes were changed on the server is read back and named as damaged, never dropped")
@@ -179,6 +200,27 @@ struct PostgresStoreTests {
 
     // MARK: - The server, beside the store
 
+    /// Runs `body` on a thread of its own at once, and returns how to await its result: a commit
+    /// that blocks while a test holds a lock must not hold one of the cooperative pool's few
+    /// threads, or two such tests at once would leave none to release their locks (G10).
+    static func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) -> @Sendable () async -> T {
+        let result = ResultBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            result.value = body()  // written before `done` is signalled, read after it is waited for
+            done.signal()
+        }.start()
+        return {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    done.wait()
+                    done.signal()
+                    continuation.resume(returning: result.value!)
+                }
+            }
+        }
+    }
+
     static let logger = Logger(label: "StateLoopPostgresTests")
 
     /// Runs `sql` on a connection of its own.
@@ -223,6 +265,11 @@ struct PostgresStoreTests {
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
         return Int(UInt16(bigEndian: address.sin_port))
     }
+}
+
+/// A result handed from one thread to another across a semaphore.
+private final class ResultBox<T>: @unchecked Sendable {
+    var value: T?
 }
 
 /// Records `range`, event and state made of the sequence number, so a mix-up shows.
