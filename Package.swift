@@ -21,6 +21,9 @@ let package = Package(
         // Many durable machines in a server (Docs/Hosting.md): `MachineHost` as a
         // swift-service-lifecycle `Service`, with its logs (swift-log) and metrics (swift-metrics).
         .library(name: "StateLoopHost", targets: ["StateLoopHost"]),
+        // The journal store on a PostgreSQL server (Docs/Postgres.md): build it with the Postgres
+        // trait, which brings postgres-nio (SwiftNIO) to this product alone (G1).
+        .library(name: "StateLoopPostgres", targets: ["StateLoopPostgres"]),
         // The app side of `stateloop inspect` (Docs/Inspector.md): link it in debug builds.
         .library(name: "StateLoopInspector", targets: ["StateLoopInspector"]),
         // The reader and the generator as libraries only so that Benchmarks/ (a separate package,
@@ -39,7 +42,12 @@ let package = Package(
     // Inspector: the inspector's web server on hummingbird (Docs/Inspector.md I30). Off by default,
     // so that a package depending on StateLoop resolves none of hummingbird's packages: SwiftPM
     // fetches no dependency that only a disabled trait uses.
-    traits: [.trait(name: "Inspector", description: "Builds stateloop-inspect with its web server (hummingbird, SwiftNIO)")],
+    // Postgres: `PostgresJournalStore` on postgres-nio (Docs/Postgres.md G1), off by default for the
+    // same reason: a package that does not enable it resolves no postgres-nio.
+    traits: [
+        .trait(name: "Inspector", description: "Builds stateloop-inspect with its web server (hummingbird, SwiftNIO)"),
+        .trait(name: "Postgres", description: "Builds StateLoopPostgres, the journal store on a PostgreSQL server (postgres-nio, SwiftNIO)"),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
@@ -52,6 +60,8 @@ let package = Package(
         // The inspector's web server, with the Inspector trait only.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        // The PostgreSQL journal store, with the Postgres trait only.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // The runtime: System, Feedback, react(...), Store. No dependency on the generator.
@@ -92,6 +102,14 @@ let package = Package(
             "StateLoop", "StateLoopDurable",
             .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+
+        // The journal store on PostgreSQL (Docs/Postgres.md G1-G40): the same `HostJournalStore` as
+        // SQLiteJournalStore, on postgres-nio's `PostgresClient`; compiled with the Postgres trait
+        // only (`#if Postgres`), so without it the target is empty and links nothing.
+        .target(name: "StateLoopPostgres", dependencies: [
+            "StateLoop", "StateLoopDurable",
+            .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
         ]),
 
         // Attaches running systems to `stateloop inspect`: a thread of its own, POSIX sockets, a
@@ -177,7 +195,8 @@ let package = Package(
         // Helpers shared by the test targets: `ManualClock`, the clock that timer tests advance by
         // hand, `ReadmeTour`, the README's tour as the tests read it, `JournalRoundTrip`, the
         // round trips of a durable machine's journal coding, and `writeDurableJournal`, a real journal.
-        .target(name: "StateLoopTestSupport", dependencies: ["StateLoop", "StateLoopDurable"], path: "Tests/StateLoopTestSupport"),
+        // With the Postgres trait, `PostgresTestDatabase` too: the test server's stores (Docs/Postgres.md G32).
+        .target(name: "StateLoopTestSupport", dependencies: ["StateLoop", "StateLoopDurable", "StateLoopPostgres"], path: "Tests/StateLoopTestSupport"),
 
         .testTarget(name: "StateLoopTests", dependencies: ["StateLoop", "StateLoopTestSupport"]),
         // The harness and coverage, on a hand-written machine.
@@ -213,7 +232,8 @@ let package = Package(
         // crash tests SIGKILL `journal-crash-helper`.
         .testTarget(
             name: "StateLoopDurableTests",
-            dependencies: ["StateLoop", "StateLoopDurable", "StateLoopTestSupport", "journal-crash-helper", "durable-crash-helper"]
+            // StateLoopPostgres: with the Postgres trait, StoreKind.postgres runs the store tests on a real server (G5).
+            dependencies: ["StateLoop", "StateLoopDurable", "StateLoopPostgres", "StateLoopTestSupport", "journal-crash-helper", "durable-crash-helper"]
         ),
         // The host's service, logs and metrics (MetricsTestKit and InMemoryLogging record them), on
         // the example Tab machine.
@@ -223,6 +243,16 @@ let package = Package(
                 "StateLoopHost", "StateLoopDurable", "StateLoopTestSupport", "StateLoopExamples",
                 .product(name: "MetricsTestKit", package: "swift-metrics"), .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The PostgreSQL store on a real server that Scripts/postgres.sh starts (STATELOOP_POSTGRES_URL);
+        // with the Postgres trait only. The store conformance tests are StateLoopDurableTests'
+        // own, run on this store too (`StoreConformance`, Tests/StateLoopTestSupport).
+        .testTarget(
+            name: "StateLoopPostgresTests",
+            dependencies: [
+                "StateLoopPostgres", "StateLoop", "StateLoopDurable", "StateLoopTestSupport", "StateLoopExamples",
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
             ]
         ),
         // Appends numbered batches to a journal and says which committed, until it is killed.

@@ -9,7 +9,8 @@ let package = Package(
     name: "StateLoopBenchmarks",
     platforms: [.macOS(.v14)],
     dependencies: [
-        .package(name: "StateLoop", path: ".."),
+        // Postgres: the host on PostgreSQL (`host.postgres.`, Docs/Postgres.md).
+        .package(name: "StateLoop", path: "..", traits: ["Postgres"]),
         // The same Deque the runtime queues its events in, for `baseline.queue`.
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
@@ -22,6 +23,7 @@ let package = Package(
                 .product(name: "_StateLoopSpec", package: "StateLoop"),
                 .product(name: "_StateLoopCodegen", package: "StateLoop"),
                 .product(name: "StateLoopDurable", package: "StateLoop"),
+                .product(name: "StateLoopPostgres", package: "StateLoop"),
                 .product(name: "StateLoopInspector", package: "StateLoop"),
                 // `MachineTest.explore`, for the exploration figures.
                 .product(name: "StateLoopTesting", package: "StateLoop"),

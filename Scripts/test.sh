@@ -15,23 +15,33 @@ bash Scripts/deps.sh
 # had finished after ten minutes; ten failed their limits). So each runs in a process of its own.
 # --traits Inspector: with the inspector's web server (hummingbird, SwiftNIO), which the page's
 # browser tests run; a package depending on StateLoop leaves the trait off (Docs/Inspector.md I30).
+# Postgres: the PostgreSQL store (Docs/Postgres.md G1), the same build, so that nothing is built twice.
+# A PostgreSQL server of this run's own, for the PostgreSQL store's suite and the store conformance
+# tests on it (Docs/Postgres.md G30-G32): installed when missing, in a temporary folder, stopped on
+# exit, failure included. STATELOOP_REQUIRE_POSTGRES: a test that finds no server fails, never skips.
+# --traits Postgres builds StateLoopPostgres on postgres-nio (G1).
+postgres_dir=$(mktemp -d)
+trap 'bash Scripts/postgres.sh stop "$postgres_dir"' EXIT
+STATELOOP_POSTGRES_URL=$(bash Scripts/postgres.sh start "$postgres_dir")
+export STATELOOP_POSTGRES_URL STATELOOP_REQUIRE_POSTGRES=1
+
 echo "== swift test: every suite but the generator's compiles, the explore builds and the end-to-end builds"
-swift build --build-tests --traits Inspector
-time swift test --skip-build --traits Inspector --parallel --skip StateLoopCodegenTests --skip EndToEndTests --skip ExploreBuildTests --skip HostDemoTests
+swift build --build-tests --traits Inspector,Postgres
+time swift test --skip-build --traits Inspector,Postgres --parallel --skip StateLoopCodegenTests --skip EndToEndTests --skip ExploreBuildTests --skip HostDemoTests
 
 # The host demo's 200 kills start 201 processes that take both cores for most of a minute: alone,
 # so that the timing of the tier's other tests (the inspector's reconnection, I9) is not theirs.
 echo "== swift test: the host demo, killed 200 times (Docs/Hosting.md H70-H72)"
-time swift test --skip-build --traits Inspector --filter HostDemoTests --skip StateLoopCodegenTests --skip EndToEndTests --skip ExploreBuildTests
+time swift test --skip-build --traits Inspector,Postgres --filter HostDemoTests --skip StateLoopCodegenTests --skip EndToEndTests --skip ExploreBuildTests
 
 echo "== swift test: the generator's tests, which compile and run generated Swift with swiftc"
-time swift test --skip-build --traits Inspector --parallel --filter StateLoopCodegenTests
+time swift test --skip-build --traits Inspector,Postgres --parallel --filter StateLoopCodegenTests
 
 echo "== swift test: stateloop explore, which compiles each machine it explores with swift build (Docs/Testing.md V25)"
-time swift test --skip-build --traits Inspector --filter ExploreBuildTests
+time swift test --skip-build --traits Inspector,Postgres --filter ExploreBuildTests
 
 echo "== swift test: end-to-end builds of Tests/Fixtures packages that apply the plugin"
-time swift test --skip-build --traits Inspector --filter EndToEndTests
+time swift test --skip-build --traits Inspector,Postgres --filter EndToEndTests
 
 echo "== the runtime, the generated machines and the journal stores under ThreadSanitizer"
 # GeneratedCodeTests: users run their apps and tests under TSan, so the generated reducers (every

@@ -28,10 +28,10 @@ public struct CRC32C: Sendable {
 /// The checksum a journal store writes beside an entry and checks when it reads it back (D111):
 /// over the machine's id, the sequence number and the entry's stored bytes, each counted, so a
 /// row moved to another id or number fails it as surely as a flipped bit in its bytes.
-enum JournalChecksum {
+package enum JournalChecksum {
     /// The checksum of the entry numbered `sequence` of `machine`, whose stored bytes are `parts`
     /// (a record's event and state, a snapshot's state).
-    static func of(_ machine: String, _ sequence: Int64, _ parts: [[UInt8]]) -> UInt32 {
+    package static func of(_ machine: String, _ sequence: Int64, _ parts: [[UInt8]]) -> UInt32 {
         var crc = CRC32C()
         crc.update(counted: Array(machine.utf8))
         crc.update(withUnsafeBytes(of: sequence.littleEndian) { Array($0) })

@@ -75,7 +75,7 @@ public struct TimerRow: Hashable, Sendable {
 
     /// The checksum kept beside the row (H37): over the instance's id, the deadline, the event and
     /// the arming order, as ``JournalChecksum`` counts an entry's parts.
-    var checksum: UInt32 {
+    package var checksum: UInt32 {
         JournalChecksum.of(machine, timer.deadline, [timer.event, withUnsafeBytes(of: timer.armed.littleEndian) { Array($0) }])
     }
 }
@@ -98,7 +98,7 @@ public struct HostedInstanceRow: Hashable, Sendable {
     }
 
     /// The checksum kept beside the row of `machine` (H37's, for instance rows).
-    func checksum(of machine: String) -> UInt32 {
+    package func checksum(of machine: String) -> UInt32 {
         JournalChecksum.of(machine, (awake ? 1 : 0) | (finished ? 2 : 0), [Array(host.utf8)])
     }
 }
@@ -188,7 +188,7 @@ public struct HostBatch: Sendable, Equatable {
     }
 
     /// Every part's error: what a batch whose transaction failed answers (H24).
-    func failingEveryPart(with error: JournalError) -> [String: JournalError] {
+    package func failingEveryPart(with error: JournalError) -> [String: JournalError] {
         Dictionary(parts.map { ($0.machine, error) }, uniquingKeysWith: { first, _ in first })
     }
 }

@@ -88,6 +88,10 @@ public enum JournalError: Error, Equatable, CustomStringConvertible {
     case readOnly(path: String)
     /// A host's writer had stopped (its host stopped) when the write came: nothing was written.
     case writerStopped
+    /// A database server (PostgreSQL, Docs/Postgres.md G20) said no, or could not be reached: its
+    /// SQLSTATE (the server's own, or the one a client library gives for a connection that failed:
+    /// 08001 could not connect, 08006 lost) and its message; the description adds what to do.
+    case server(sqlState: String, message: String)
 
     /// What went wrong and what to do about it.
     public var description: String {
@@ -104,6 +108,49 @@ public enum JournalError: Error, Equatable, CustomStringConvertible {
             "journal file \(path) can only be read: give this process the right to write it and its folder (SQLite writes \(path)-wal and \(path)-shm beside it), or read it with SQLiteJournalFile or `stateloop journal`; nothing was written and nothing was run"
         case .writerStopped:
             "the host's journal writer has stopped (the host was stopped): nothing was written; send to a running host"
+        case let .server(sqlState, message):
+            "PostgreSQL error \(sqlState): \(message): \(Self.advice(sqlState: sqlState))"
+        }
+    }
+
+    /// What to do about a server's error, by its SQLSTATE, then by its class (its first two characters).
+    static func advice(sqlState: String) -> String {
+        switch sqlState {
+        case "08001":
+            return "could not reach the PostgreSQL server: start it, or correct the host and port (or socket) the store was given; nothing was written"
+        case "28P01", "28000":
+            return "the server refused the user or its password: correct them in the store's configuration, or allow the user in the server's pg_hba.conf; nothing was written"
+        case "3D000":
+            return "the database does not exist: create it (`createdb NAME`) or name one that does; nothing was written"
+        case "3F000":
+            return "the schema does not exist and could not be created: create it, or let the store's user create it; nothing was written"
+        case "42501":
+            return "the store's user may not do this: grant it CREATE and USAGE on the store's schema (and CREATE on the database for a new schema); nothing of the transaction was kept"
+        case "40001", "40P01":
+            return "the transaction conflicted with another one and was rolled back: nothing of it was kept; retry it"
+        case "53100":
+            return "the server's disk is full: free space on it; nothing of the transaction was kept"
+        case "53200":
+            return "the server is out of memory: nothing of the transaction was kept; retry it once the server has memory"
+        case "53300":
+            return "the server has no connection left: raise its max_connections, or give the stores fewer read connections"
+        case "25006":
+            return "the server accepts reads only (a standby, or default_transaction_read_only): point the store at the primary"
+        case "55P03":
+            return "a lock was not granted in time (lock_timeout): another session holds it; nothing of the transaction was kept; retry it"
+        case "57014":
+            return "the statement was cancelled (statement_timeout or a cancel request): nothing of the transaction was kept; retry it"
+        case "57P01", "57P02", "57P03", "08006", "08003", "08000":
+            return "the connection to the server was lost or the server is shutting down: the store connects again at its next call; a transaction whose COMMIT was sent may or may not have been kept, and what was kept is what the journal recovers"
+        default:
+            switch sqlState.prefix(2) {
+            case "08": return "the connection to the server failed: check that the server runs and is reachable; the store connects again at its next call"
+            case "23": return "a row broke a constraint of the store's tables: another writer wrote the same rows; nothing of the transaction was kept"
+            case "42": return "the server refused the store's SQL: the store's tables were changed by hand, or the server is older than PostgreSQL 13"
+            case "53": return "the server ran out of a resource: nothing of the transaction was kept; retry it once the server has it"
+            case "58", "XX": return "the server failed internally: read its log; nothing of the transaction was kept"
+            default: return "nothing of the transaction was kept"
+            }
         }
     }
 }
@@ -152,7 +199,7 @@ extension JournalStore {
 extension JournalRecord {
     /// Checks that this record may follow `last` in a journal (D3); the one ordering check every
     /// store makes, record by record, before the record is kept.
-    func checkFollows(_ last: Int64?, in machine: String) throws(JournalError) {
+    package func checkFollows(_ last: Int64?, in machine: String) throws(JournalError) {
         if let last, sequence <= last { throw .sequenceNotAfter(machine: machine, sequence: sequence, last: last) }
     }
 }

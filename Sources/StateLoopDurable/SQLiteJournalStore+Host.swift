@@ -122,14 +122,7 @@ extension SQLiteJournalStore: HostJournalStore {
 
     /// `read` on a read connection of the store's, given back once it returned.
     private func reading<T>(_ read: (SQLiteJournalStore) throws(JournalError) -> T) throws(JournalError) -> T {
-        let reader = try takeReader()
-        defer {
-            readers.lock()
-            idleReaders.append(reader)
-            readers.signal()
-            readers.unlock()
-        }
-        return try read(reader)
+        try readers.reading(read)
     }
 
     /// The ids of `kind` after `machine`, by their bytes (BINARY collation).
@@ -186,28 +179,6 @@ extension SQLiteJournalStore: HostJournalStore {
     /// The host of instance `machine`, from its row (H66).
     public func host(of machine: String) throws(JournalError) -> String? {
         try hostedInstance(machine)?.row.host
-    }
-
-    /// An idle read connection, one opened when none is and fewer than `readConnections` are, or
-    /// the next one given back.
-    private func takeReader() throws(JournalError) -> SQLiteJournalStore {
-        readers.lock()
-        while idleReaders.isEmpty, openedReaders >= readConnections { readers.wait() }
-        if let reader = idleReaders.popLast() {
-            readers.unlock()
-            return reader
-        }
-        openedReaders += 1
-        readers.unlock()
-        do {
-            return try SQLiteJournalStore(path: path, durability: .processCrash, readConnections: 1, reader: true)
-        } catch {
-            readers.lock()
-            openedReaders -= 1
-            readers.signal()
-            readers.unlock()
-            throw error
-        }
     }
 
     /// Writes one part inside the savepoint the caller holds: its records first (so that a due

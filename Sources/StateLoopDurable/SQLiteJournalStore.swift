@@ -56,14 +56,11 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     let releaseHostOwner: OpaquePointer
     let markHostIndexed: OpaquePointer
     let selectHostIndexed: OpaquePointer
-    /// The file's path and how many read connections ``load(_:)`` may open (H11).
+    /// The file's path.
     let path: String
-    let readConnections: Int
-    /// The read connections: stores of their own on the same file, opened at the first loads
-    /// that find none idle; `opened` counts them. Guarded by `readers`.
-    let readers = NSCondition()
-    var idleReaders: [SQLiteJournalStore] = []
-    var openedReaders = 0
+    /// The read connections ``load(_:)`` reads through (H11): stores of their own on the same
+    /// file, opened at the first loads that find none idle.
+    let readers: ReadConnections<SQLiteJournalStore>
 
     /// Opens the database at `path` (creating it and its schema when missing) in WAL mode with
     /// the `synchronous` level of `durability`; ``load(_:)`` reads through at most
@@ -77,7 +74,9 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     /// write lock (H11).
     init(path: String, durability: Durability, readConnections: Int, reader: Bool) throws(JournalError) {
         self.path = path
-        self.readConnections = max(1, readConnections)
+        readers = ReadConnections(limit: readConnections) { () throws(JournalError) in
+            try SQLiteJournalStore(path: path, durability: .processCrash, readConnections: 1, reader: true)
+        }
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
         let opened = sqlite3_open_v2(path, &handle, flags, nil)

@@ -5,6 +5,7 @@ import Dispatch
 import Foundation
 import StateLoop
 @testable import StateLoopDurable
+import StateLoopTestSupport
 import Testing
 
 /// A value behind a lock, for closures called from any thread.
@@ -84,6 +85,11 @@ extension StoreKind {
         case .memory:
             let store = InMemoryJournalStore()
             return { store }
+        #if Postgres
+        case .postgres:
+            let schema = PostgresTestDatabase.freshSchema()
+            return { try PostgresTestDatabase.store(schema: schema) }
+        #endif
         }
     }
 }

@@ -1,11 +1,24 @@
 import Foundation
 import StateLoopDurable
+import StateLoopTestSupport
 import Testing
 
-/// The two stores the semantic rules hold for: a real SQLite file in a fresh temporary folder,
-/// and memory.
+/// The stores the semantic rules hold for: a real SQLite file in a fresh temporary folder, memory,
+/// and with the Postgres trait a schema of its own on the test server (Docs/Postgres.md G5), when
+/// there is one (or when one is required, so that its absence fails the tests, G32).
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case sqlite, memory
+    #if Postgres
+    case postgres
+    #endif
+
+    static var allCases: [StoreKind] {
+        #if Postgres
+        PostgresTestDatabase.enabled ? [.sqlite, .memory, .postgres] : [.sqlite, .memory]
+        #else
+        [.sqlite, .memory]
+        #endif
+    }
 
     var testDescription: String { rawValue }
 
@@ -13,6 +26,9 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
         switch self {
         case .sqlite: try SQLiteJournalStore(path: TemporaryFolder().file("journal.sqlite"))
         case .memory: InMemoryJournalStore()
+        #if Postgres
+        case .postgres: try PostgresTestDatabase.store()
+        #endif
         }
     }
 }

@@ -111,10 +111,14 @@ private func durableTime(events: Int, open: (String) -> any JournalStore) -> Dou
 /// figures"): `instances` instances created first, then `senders` tasks each sending its share of
 /// `events` to instances drawn at random, each send awaited (returned once durable); the median of
 /// `STATELOOP_BENCH_RUNS` runs (5 unless set).
-private func hostRate(instances: Int, senders: Int, events: Int) -> Double {
+/// (`open` makes the store from a new temporary folder: a SQLite file in it unless given.)
+func hostRate(
+    instances: Int, senders: Int, events: Int,
+    open: (URL) -> any HostJournalStore = { try! SQLiteJournalStore(path: $0.appending(path: "journal.sqlite").path, durability: .processCrash) }
+) -> Double {
     medianOfRuns {
         withTemporaryFolder { folder in
-            let store = try! SQLiteJournalStore(path: folder.appending(path: "journal.sqlite").path, durability: .processCrash)
+            let store = open(folder)
             let host = MachineHost<Tally>(store: store, initial: { _ in .init() })
             Task { try await host.run() }
             let done = DispatchSemaphore(value: 0)

@@ -11,7 +11,7 @@ InspectorChildMode.runIfRequested(CommandLine.arguments)
 CompileSourcesMode.runIfRequested(CommandLine.arguments)
 HostScaleChildMode.runIfRequested(CommandLine.arguments)
 
-let benchmarks: [Benchmark] = runtimeBenchmarks + reduceBenchmarks + generatorBenchmarks + compileBenchmarks + scalingBenchmarks + durableBenchmarks + durableSystemBenchmarks + hostScaleBenchmarks + codecBenchmarks + inspectorBenchmarks + exploreBenchmarks
+let benchmarks: [Benchmark] = runtimeBenchmarks + reduceBenchmarks + generatorBenchmarks + compileBenchmarks + scalingBenchmarks + durableBenchmarks + durableSystemBenchmarks + hostScaleBenchmarks + codecBenchmarks + inspectorBenchmarks + exploreBenchmarks + postgresBenchmarks
 
 let filter = CommandLine.arguments.dropFirst().first
 for benchmark in benchmarks where filter.map(benchmark.name.contains) ?? true {
