@@ -8,6 +8,21 @@ import Testing
     /// The demo executable of this build.
     static var demo: URL { builtExecutable("stateloop-demo") }
 
+    /// The status and standard error of a run of the demo with `arguments` (for arguments it
+    /// refuses at once).
+    static func refusal(_ arguments: [String]) throws -> (status: Int32, text: String) {
+        let process = Process()
+        process.executableURL = demo
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
     /// One run of the demo: its lines so far, and how it ended.
     struct Outcome {
         var lines: [String]

@@ -56,16 +56,8 @@ import Testing
     @Test("H70: the host demo refuses arguments it cannot run with a usage line and status 64")
     func h70BadArgumentsAreRefused() throws {
         for arguments in [["host"], ["host", "--instances", "0", "--journal", "x"], ["host", "--instances", "2"], ["host", "--instances", "2", "--events", "-1", "--expected"]] {
-            let process = Process()
-            process.executableURL = DurableDemoTests.demo
-            process.arguments = arguments
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 64, "\(arguments)")
+            let (status, text) = try DurableDemoTests.refusal(arguments)
+            #expect(status == 64, "\(arguments)")
             #expect(text.hasPrefix("stateloop-demo host: ") && text.contains("usage: stateloop-demo host --journal FILE --instances N --events M [--expected]"), "\(text)")
         }
     }

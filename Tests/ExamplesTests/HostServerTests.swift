@@ -119,16 +119,8 @@ struct HostServerTests {
     @Test("H73: the server refuses arguments it cannot run with a usage line and status 64")
     func h73BadArgumentsAreRefused() throws {
         for arguments in [["serve"], ["serve", "--journal", "x", "--port", "70000"], ["serve", "--journal", "x", "--port"], ["serve", "--journal", "x", "--host", "0.0.0.0"]] {
-            let process = Process()
-            process.executableURL = DurableDemoTests.demo
-            process.arguments = arguments
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 64, "\(arguments)")
+            let (status, text) = try DurableDemoTests.refusal(arguments)
+            #expect(status == 64, "\(arguments)")
             #expect(text.hasPrefix("stateloop-demo serve: ") && text.hasSuffix("usage: stateloop-demo serve --journal FILE [--port P]\n"), "\(text)")
         }
     }
