@@ -95,12 +95,7 @@ struct PostgresStoreTests {
         #expect(try store.lastSequence(of: "b") == 3)
     }
 
-    // Passes alone (the suite in 2.4 s), but hung the process when run in parallel with
-    // StateLoopDurableTests and StateLoopHostTests on two cores (cause not found yet): disabled
-    // so that CI cannot hang on it; `--filter g11ALoadDoesNotWaitForTheWriter` runs it.
-    @Test(
-        "G11, H11: a load reads on a connection of its own, so it answers while the writer's commit waits for a lock another session holds",
-        .enabled(if: ProcessInfo.processInfo.environment["STATELOOP_POSTGRES_G11"] == "1", "hangs beside the other suites (Docs/Postgres.md, open): STATELOOP_POSTGRES_G11=1 runs it"))
+    @Test("G11, H11: a load reads on a connection of its own, so it answers while the writer's commit waits for a lock another session holds")
     func g11ALoadDoesNotWaitForTheWriter() async throws {
         let schema = PostgresTestDatabase.freshSchema()
         let store = try PostgresTestDatabase.store(schema: schema)
