@@ -153,7 +153,7 @@ import Testing
         #expect(try store.load("m").records == records(1...4))
     }
 
-    @Test("H63: the awake instances of a host are listed by id, after a cursor", arguments: StoreKind.allCases)
+    @Test("H63, G7: the awake instances of a host are listed by id, after a cursor, on every store", arguments: StoreKind.allCases)
     func h63AwakeInstancesAreListed(kind: StoreKind) async throws {
         let store = try kind.make()
         let rows = [("h1", "Order", true), ("h2", "Order", false), ("h3", "Other", true), ("h4", "Order", true)]

@@ -103,7 +103,7 @@ func records(_ range: ClosedRange<Int64>) -> [JournalRecord] {
         #expect(try store.lastSequence(of: "parent/child") == 5)
     }
 
-    @Test("D5: recovery reads the latest snapshot and the records after it", arguments: StoreKind.allCases)
+    @Test("D5, G5: recovery reads the latest snapshot and the records after it, on every store", arguments: StoreKind.allCases)
     func d5SnapshotThenRecordsAfterIt(kind: StoreKind) async throws {
         let store = try kind.make()
         try store.append(records(1...4), to: "m")
@@ -126,7 +126,7 @@ func records(_ range: ClosedRange<Int64>) -> [JournalRecord] {
         #expect(try store.lastSequence(of: "m") == 9)
     }
 
-    @Test("D12: calls from many tasks at once are served one at a time", arguments: StoreKind.allCases)
+    @Test("D12, G10: calls from many tasks at once are served one at a time, on every store", arguments: StoreKind.allCases)
     func d12ConcurrentCalls(kind: StoreKind) async throws {
         let store = try kind.make()
         try await withThrowingTaskGroup { group in
