@@ -109,7 +109,8 @@ final class CommitPipeline: @unchecked Sendable {
 
     private func run() {
         while let (batch, waiting) = nextTransaction() {
-            let refused = batch.parts.isEmpty ? [:] : commit(batch)
+            // A batch of empty parts (an instance's release waiting for its queued parts) needs no transaction.
+            let refused = batch.parts.allSatisfy(\.isEmpty) ? [:] : commit(batch)
             let failures = condition.withLock { () -> [JournalError?] in
                 waiting.map { entry in
                     // A chain whose part failed before this one was taken fails here too.

@@ -140,6 +140,11 @@ public struct HostBatchPart: Sendable, Equatable {
     /// passivation's (H42).
     public var releasedBy: JournalOwner?
 
+    /// Whether the part writes nothing.
+    public var isEmpty: Bool {
+        records.isEmpty && snapshot == nil && !replacesTimers && deletedTimers.isEmpty && armedTimers.isEmpty && instance == nil && releasedBy == nil
+    }
+
     /// The part of `machine`.
     public init(
         machine: String, records: [JournalRecord] = [], snapshot: JournalSnapshot? = nil, replacesTimers: Bool = false,
@@ -240,4 +245,21 @@ public protocol HostJournalStore: JournalStore {
 
     /// Marks the store as indexed for `host`, when `owner` holds it (H67).
     func markIndexed(_ host: String, by owner: JournalOwner) async throws(JournalError)
+
+    /// How long a host's claim lasts without a renewal, for a store whose claims are leases that
+    /// processes on several machines share (Docs/Postgres.md G8); `nil` for a store whose claims
+    /// last while their process runs (SQLite, in memory: D117).
+    var leaseDuration: Duration? { get }
+
+    /// Extends the lease of `host` that `owner` holds (G41), without waiting for a commit; `false`
+    /// when the store no longer gives it to `owner`.
+    func renewHost(_ host: String, by owner: JournalOwner) async throws(JournalError) -> Bool
+}
+
+extension HostJournalStore {
+    /// A claim that lasts while its process runs needs no renewal.
+    public var leaseDuration: Duration? { nil }
+
+    /// A claim that lasts while its process runs is renewed by running.
+    public func renewHost(_ host: String, by owner: JournalOwner) async throws(JournalError) -> Bool { true }
 }

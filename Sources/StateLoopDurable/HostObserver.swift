@@ -38,6 +38,8 @@ public enum HostActivity: Sendable {
     case failed(instance: String, HostError)
     /// After a sweep, `inMemory` instances stayed in memory, over `limit`, because they are pinned (H45).
     case overLimit(inMemory: Int, limit: Int)
+    /// The host stopped on an error of its own, not asked to: it lost its lease (Docs/Postgres.md G42).
+    case hostStopped(HostError)
 
     /// Why an event was not journaled.
     public enum DropReason: String, Sendable {
@@ -164,7 +166,7 @@ extension HostError {
     var dropReason: HostActivity.DropReason {
         switch self {
         case .finished: .finished
-        case .shuttingDown, .hostTaken, .alreadyRun: .shutdown
+        case .shuttingDown, .hostTaken, .alreadyRun, .leaseLost: .shutdown
         default: .failed
         }
     }

@@ -693,7 +693,7 @@ extension HostError {
     var retriesTimer: Bool {
         switch self {
         case .notDurable, .loadFailed, .claimed: true
-        case .invalidID, .unknownInstance, .instanceExists, .finished, .shuttingDown, .hostTaken, .alreadyRun, .notHosted, .childMachine: false
+        case .invalidID, .unknownInstance, .instanceExists, .finished, .shuttingDown, .hostTaken, .alreadyRun, .notHosted, .childMachine, .leaseLost: false
         }
     }
 }

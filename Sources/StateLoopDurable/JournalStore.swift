@@ -92,6 +92,9 @@ public enum JournalError: Error, Equatable, CustomStringConvertible {
     /// SQLSTATE (the server's own, or the one a client library gives for a connection that failed:
     /// 08001 could not connect, 08006 lost) and its message; the description adds what to do.
     case server(sqlState: String, message: String)
+    /// The host of machine `host` no longer holds its lease on the store (it expired, or another
+    /// process took it): nothing of the transaction was kept (Docs/Postgres.md G43).
+    case fenced(host: String)
 
     /// What went wrong and what to do about it.
     public var description: String {
@@ -110,6 +113,8 @@ public enum JournalError: Error, Equatable, CustomStringConvertible {
             "the host's journal writer has stopped (the host was stopped): nothing was written; send to a running host"
         case let .server(sqlState, message):
             "PostgreSQL error \(sqlState): \(message): \(Self.advice(sqlState: sqlState))"
+        case let .fenced(host):
+            "the host of '\(host)' no longer holds its lease on this store (it expired, or another process took the machine): nothing of the transaction was kept; the host stops, and the process that holds the lease runs the machine"
         }
     }
 

@@ -143,6 +143,8 @@ public enum HostError: Error, Equatable, CustomStringConvertible {
     /// The instance's state would run the child machine of `effect`, which a host does not
     /// journal yet (H75): the step, or the load, was refused.
     case childMachine(String, effect: String)
+    /// The host lost its lease on machine `machine` (Docs/Postgres.md G42) and stopped at once.
+    case leaseLost(String, reason: String)
 
     public var description: String {
         switch self {
@@ -172,6 +174,8 @@ public enum HostError: Error, Equatable, CustomStringConvertible {
             "this host runs or ran already: a host runs once; make a new host to run again; nothing was read or written"
         case let .childMachine(id, effect):
             "instance '\(id)' would run the child machine of effect '\(effect)', which a host does not journal yet (Docs/Hosting.md H52): run this machine with `durable(id:)`; nothing of that state was journaled or shown, and its journal was left as it was"
+        case let .leaseLost(machine, reason):
+            "this host lost its lease on the machine '\(machine)' (\(reason)), so another process may run its instances: it stopped at once, its instances without a snapshot and its unacknowledged sends failed; start a new host, which stands by until it holds the lease"
         case let .notHosted(id):
             "'\(id)' has a journal written outside a host: run it with `durable(id:)`, or take it with `adopt(_:)`; nothing was written"
         }
@@ -192,6 +196,8 @@ public final class MachineHost<M: DurableMachine>: Sendable {
     @usableFromInline let scheduler: TimerScheduler
     @usableFromInline let admission: HostAdmission
     @usableFromInline let tally: HostTally
+    /// Told when a commit was fenced (G43), to stop the host (G42).
+    let fence = Fence()
     @usableFromInline let lock = NSLock()
     @usableFromInline nonisolated(unsafe) var instances: [String: HostedInstance<M>] = [:]  // guarded by `lock`
     /// Why sends are refused now: `nil` while the host runs or has not yet run (H54, H55).
@@ -207,6 +213,8 @@ public final class MachineHost<M: DurableMachine>: Sendable {
     /// A sweep is asked for, for the instances past the limit (H45); guarded by `lock`.
     @usableFromInline nonisolated(unsafe) var sweepAsked = false
     nonisolated(unsafe) var sweeper: Task<Void, Never>?  // set once, by `run`, guarded by `lock`
+    /// Renews the lease of a leasing store (G41); set once, by `run`, guarded by `lock`.
+    nonisolated(unsafe) var renewer: Task<Void, Never>?
     /// `run()` waiting for a shutdown (graceful or not) to be asked for; guarded by `lock`.
     nonisolated(unsafe) var shutdownWaiter: CheckedContinuation<Void, Never>?
 
@@ -257,13 +265,18 @@ public final class MachineHost<M: DurableMachine>: Sendable {
         self.scheduler = scheduler
         pipeline = CommitPipeline(
             settings: .init(batchSize: options.commitBatchSize, maxDelay: options.commitMaxDelay),
-            commit: { batch in
+            commit: { [fence] batch in
                 let start = DispatchTime.now().uptimeNanoseconds
                 let failed = store.commit(batch)
                 tally.committed(batch, failed: failed, seconds: HostTally.seconds(since: start))
                 scheduler.committed(batch, failed: failed)
+                if failed.values.contains(where: { if case .fenced = $0 { true } else { false } }) { fence.fenced() }
                 return failed
             })
+        fence.onFenced { [weak self] in
+            // Off the writer's thread: stopping waits for the pipeline.
+            Task { self?.lose("a commit was fenced: the lease had expired or another process held it") }
+        }
     }
 
     // MARK: Lifecycle
@@ -280,11 +293,15 @@ public final class MachineHost<M: DurableMachine>: Sendable {
             lifecycle = .starting
         }
         do {
-            if let other = try await store.claimHost(M.journalName, for: owner) { throw HostError.hostTaken(M.journalName, by: other) }
+            guard let renewed = try await claimMachine() else {
+                stop()
+                return
+            }
             // Stopped while it claimed: the claim goes back at once.
             let stopped = lock.withLock { () -> Bool in
                 if case .stopped = lifecycle { return true }
                 holdsMachine = true
+                if let lease = store.leaseDuration { renewer = renewals(every: lease, since: renewed) }
                 return false
             }
             if stopped { try? store.releaseHost(M.journalName, by: owner) }
@@ -325,7 +342,96 @@ public final class MachineHost<M: DurableMachine>: Sendable {
         } onCancel: {
             stop()
         }
+        // A host that lost its lease halted itself, and writes nothing more (G42).
+        if case .leaseLost(let machine, let reason)? = lock.withLock({ refusal }) { throw HostError.leaseLost(machine, reason: reason) }
         stop()
+    }
+
+    /// Claims the host's machine on its store (H54), returning when it sent the claim that took it;
+    /// on a store whose claims are leases, stands by while another owner holds it, claiming again
+    /// every third of the lease (Docs/Postgres.md G40). `nil` when the host was stopped or
+    /// cancelled first.
+    func claimMachine() async throws -> ContinuousClock.Instant? {
+        while true {
+            let sent = ContinuousClock.now
+            guard let other = try await store.claimHost(M.journalName, for: owner) else { return sent }
+            guard let lease = store.leaseDuration else { throw HostError.hostTaken(M.journalName, by: other) }
+            let retry = sent + lease / 3
+            while ContinuousClock.now < retry {
+                if Task.isCancelled || lock.withLock({ if case .stopped = lifecycle { true } else { false } }) { return nil }
+                try? await Task.sleep(for: min(.milliseconds(50), retry - ContinuousClock.now))
+            }
+        }
+    }
+
+    /// Renews the host's lease every third of `lease` until the host stops (G41); stops the host
+    /// when the lease is gone, or was not renewed within two thirds of it since the last renewal
+    /// that succeeded was sent (G42), so that it stops before the server could give it to another.
+    func renewals(every lease: Duration, since renewed: ContinuousClock.Instant) -> Task<Void, Never> {
+        Task { [weak self, store, owner] in
+            var renewed = renewed
+            var pause = lease / 3
+            while true {
+                do { try await Task.sleep(for: pause) } catch { return }
+                let sent = ContinuousClock.now
+                let deadline = renewed + lease * 2 / 3
+                let answer = await Self.firstOf(deadline: deadline) { () throws(JournalError) -> Bool in
+                    try await store.renewHost(M.journalName, by: owner)
+                }
+                if Task.isCancelled { return }
+                switch answer {
+                case .success(true)?:
+                    renewed = sent
+                    pause = lease / 3
+                case .success(false)?:
+                    self?.lose("another process holds it now")
+                    return
+                case .failure(let error)? where ContinuousClock.now < deadline:
+                    // Tried again soon, while the lease lasts.
+                    _ = error
+                    pause = lease / 12
+                case .failure(let error)?:
+                    self?.lose("it could not be renewed in time: \(error)")
+                    return
+                case nil:
+                    self?.lose("it could not be renewed within two thirds of the lease")
+                    return
+                }
+            }
+        }
+    }
+
+    /// The answer of `call`, or `nil` when `deadline` comes first (the call is left to finish alone).
+    private static func firstOf(
+        deadline: ContinuousClock.Instant, _ call: @escaping @Sendable () async throws(JournalError) -> Bool
+    ) async -> Result<Bool, JournalError>? {
+        await withCheckedContinuation { continuation in
+            let once = Once(continuation)
+            Task {
+                let result: Result<Bool, JournalError>
+                do throws(JournalError) { result = .success(try await call()) } catch { result = .failure(error) }
+                once.resume(result)
+            }
+            Task {
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                once.resume(nil)
+            }
+        }
+    }
+
+    /// The host's lease is gone (G42): it stops at once, and `run()` throws why.
+    @usableFromInline
+    func lose(_ reason: String) {
+        let lost = lock.withLock { () -> Bool in
+            if case .stopped = lifecycle { return false }
+            refusal = .leaseLost(M.journalName, reason: reason)
+            return true
+        }
+        guard lost else { return }
+        tally.tell(.hostStopped(.leaseLost(M.journalName, reason: reason)))
+        // On a thread of its own: the halt waits for the commit in flight, which the store may hold
+        // as long as the server does, and a dispatch queue's few threads may all be waiting too.
+        Thread { self.halt(releasing: false) }.start()
     }
 
     /// Begins a graceful shutdown (H55): later sends throw `HostError.shuttingDown` and the
@@ -476,6 +582,12 @@ public final class MachineHost<M: DurableMachine>: Sendable {
     /// `run()` gives the machine back (H54) and returns. Stopping twice is harmless; a host
     /// released without it stops.
     public func stop() {
+        halt(releasing: true)
+    }
+
+    /// Stops the host at once; gives back the ids and the machine when `releasing` (a host that lost
+    /// its lease writes nothing more: what it held is judged by the lease, G44).
+    func halt(releasing: Bool) {
         let (running, waiter, claimed) = lock.withLock { () -> ([HostedInstance<M>], CheckedContinuation<Void, Never>?, Bool) in
             if refusal == nil { refusal = .shuttingDown }
             defer { holdsMachine = false }
@@ -488,12 +600,18 @@ public final class MachineHost<M: DurableMachine>: Sendable {
         }
         scheduler.stop()
         lock.withLock { sweeper }?.cancel()
+        lock.withLock { renewer }?.cancel()
         admission.open()
         for instance in running { instance.stop() }
+        // Without its lease, the host is done once its instances stopped: the commits still queued
+        // are fenced (G43), and may wait as long as the server holds them.
+        if !releasing { waiter?.resume() }
         pipeline.close()
-        for instance in running { try? store.release(instance.id, by: owner) }
-        if claimed { try? store.releaseHost(M.journalName, by: owner) }
-        waiter?.resume()
+        if releasing {
+            for instance in running { try? store.release(instance.id, by: owner) }
+            if claimed { try? store.releaseHost(M.journalName, by: owner) }
+            waiter?.resume()
+        }
     }
 
     // MARK: Instances
@@ -650,6 +768,34 @@ public final class MachineHost<M: DurableMachine>: Sendable {
             guard instances[id] == nil else { return }
             try? store.release(id, by: owner)
         }
+    }
+}
+
+/// A commit's word that the host's lease is gone (G43), passed on to the host once it is made.
+final class Fence: Sendable {
+    private let told = NSLock()
+    nonisolated(unsafe) private var action: (@Sendable () -> Void)?  // guarded by `told`
+
+    func onFenced(_ action: @escaping @Sendable () -> Void) {
+        told.withLock { self.action = action }
+    }
+
+    func fenced() {
+        told.withLock { action }?()
+    }
+}
+
+/// A continuation resumed by the first of several callers.
+private final class Once<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<T, Never>?  // guarded by `lock`
+
+    init(_ continuation: CheckedContinuation<T, Never>) {
+        self.continuation = continuation
+    }
+
+    func resume(_ value: T) {
+        lock.withLock { continuation.take() }?.resume(returning: value)
     }
 }
 

@@ -113,6 +113,8 @@ public final class HostTelemetry: HostObserver {
             timerLag.recordSeconds(lag)
         case let .failed(instance, error):
             logger.error("\(error)", metadata: ["instance": "\(instance)"])
+        case let .hostStopped(error):
+            logger.critical("\(error)")
         case let .overLimit(count, limit):
             let now = ContinuousClock.now
             let due = warned.withLock { () -> Bool in

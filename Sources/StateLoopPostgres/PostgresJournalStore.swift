@@ -28,9 +28,14 @@ import StateLoopDurable
 /// or any thread that may block; on a thread of the cooperative pool it holds that thread for as
 /// long (G10).
 public final class PostgresJournalStore: HostJournalStore, @unchecked Sendable {
-    /// The layout this store writes and reads, kept in `<schema>.stateloop_schema` (G2, G3): 1, the
-    /// tables of SQLite's schema 3 (Docs/Hosting.md "Schema 3") on PostgreSQL.
-    public static let schemaVersion: Int32 = 1
+    /// The layout this store writes and reads, kept in `<schema>.stateloop_schema` (G2, G3): 2, the
+    /// tables of SQLite's schema 3 (Docs/Hosting.md "Schema 3") on PostgreSQL, a host's claim a
+    /// lease (G46).
+    public static let schemaVersion: Int32 = 2
+
+    /// How long a host's lease lasts without a renewal (G8): a host whose process dies leaves its
+    /// machine to a standby this long after its last renewal, at most.
+    public let leaseDuration: Duration?
 
     /// The server and how to log in.
     public let configuration: PostgresConnection.Configuration
@@ -46,16 +51,20 @@ public final class PostgresJournalStore: HostJournalStore, @unchecked Sendable {
     private let readers: ReadConnections<Session>
     /// Where the async reads run, so that their blocking waits are on threads of its own.
     private let queue = DispatchQueue(label: "StateLoopPostgres.reads", attributes: .concurrent)
+    /// The leases this store's hosts hold, by machine, with their tokens (G8, G43).
+    private let leasing = NSLock()
+    private var leases: [String: (owner: JournalOwner, token: Int64)] = [:]  // guarded by `leasing`
 
     /// Opens the store on the server of `configuration`, its tables in `schema` (created, or
     /// upgraded, in one transaction when they are missing or older, G2; refused when newer, G3);
     /// the async reads use at most `readConnections` connections of their own (H11).
     public init(
         configuration: PostgresConnection.Configuration, schema: String = "stateloop", readConnections: Int = 4,
-        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        leaseDuration: Duration = .seconds(10), eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) throws(JournalError) {
         self.configuration = configuration
         self.schema = schema
+        self.leaseDuration = max(.milliseconds(300), leaseDuration)
         self.eventLoopGroup = eventLoopGroup
         var logger = Logger(label: "StateLoopPostgres")
         logger.logLevel = .critical
@@ -68,8 +77,8 @@ public final class PostgresJournalStore: HostJournalStore, @unchecked Sendable {
 
     /// Opens the store on the server a URL names: `postgres://user:password@host:port/database`
     /// (the port 5432 when none is given; `?sslmode=require` for TLS), its tables in `schema`.
-    public convenience init(url: String, schema: String = "stateloop", readConnections: Int = 4) throws(JournalError) {
-        try self.init(configuration: Self.configuration(url: url), schema: schema, readConnections: readConnections)
+    public convenience init(url: String, schema: String = "stateloop", readConnections: Int = 4, leaseDuration: Duration = .seconds(10)) throws(JournalError) {
+        try self.init(configuration: Self.configuration(url: url), schema: schema, readConnections: readConnections, leaseDuration: leaseDuration)
     }
 
     // Each Session closes its connection when it is released.
@@ -125,13 +134,33 @@ public final class PostgresJournalStore: HostJournalStore, @unchecked Sendable {
     /// Takes `machine` for `owner` in one transaction, unless its owner row names another owner
     /// whose process still runs, which it returns (D117).
     public func claim(_ machine: String, for owner: JournalOwner) throws(JournalError) -> JournalOwner? {
-        try writingSession { session throws(JournalError) in try claim(machine, for: owner, table: "owner", key: "machine", on: session) }
+        try writingSession { session throws(JournalError) in
+            try session.transaction { () throws(JournalError) in
+                // A holder that holds a lease is judged by it (G44), one that holds none by its process (D117).
+                let rows = try session.rows("""
+                    SELECT o.pid, o.started, o.system, l.node, l.expires > clock_timestamp()
+                    FROM \(unescaped: table("owner")) o LEFT JOIN \(unescaped: table("host_lease")) l
+                    ON l.system = o.system AND l.pid = o.pid AND l.started = o.started
+                    WHERE o.machine = \(machine) FOR UPDATE OF o
+                    """)
+                if let first = rows.first {
+                    let (pid, started, system, node, unexpired) = try Self.decode(first, (Int32, Int64, Int64, String?, Bool?).self)
+                    let holder = JournalOwner(pid: pid, started: started, system: system)
+                    if holder != owner, Self.isRunning(holder, node: node, unexpired: unexpired) { return holder }
+                }
+                try session.execute("""
+                    INSERT INTO \(unescaped: table("owner")) (machine, pid, started, system) VALUES (\(machine), \(owner.pid), \(owner.started), \(owner.system))
+                    ON CONFLICT (machine) DO UPDATE SET pid = EXCLUDED.pid, started = EXCLUDED.started, system = EXCLUDED.system
+                    """)
+                return nil
+            }
+        }
     }
 
     /// Deletes the owner row of `machine` when it names `owner` (D117).
     public func release(_ machine: String, by owner: JournalOwner) throws(JournalError) {
         try writingSession { session throws(JournalError) in
-            try session.transaction { () throws(JournalError) in try deleteOwner(machine, owner, table: "owner", key: "machine", on: session) }
+            try session.transaction { () throws(JournalError) in try deleteOwner(machine, owner, on: session) }
         }
     }
 
@@ -146,6 +175,7 @@ public final class PostgresJournalStore: HostJournalStore, @unchecked Sendable {
         do throws(JournalError) {
             try writingSession { session throws(JournalError) in
                 try session.transaction { () throws(JournalError) in
+                    try fence(on: session)
                     for indices in batch.byInstance {
                         try session.execute("SAVEPOINT part")
                         do throws(JournalError) {
@@ -225,43 +255,87 @@ public final class PostgresJournalStore: HostJournalStore, @unchecked Sendable {
         }
     }
 
-    /// Takes `host` for `owner` in one transaction, as `claim(_:for:)` takes an id (H54), on the
-    /// writer, from the store's queue.
+    /// Takes the lease of `host` for `owner` (G8), raising its token, unless another owner's lease
+    /// has not expired (by the server's clock) and, on this node, its process runs: then returns
+    /// that owner. On the writer, from the store's queue; the row locked `FOR UPDATE`, so that a
+    /// takeover waits for a commit in flight (G43).
     public func claimHost(_ host: String, for owner: JournalOwner) async throws(JournalError) -> JournalOwner? {
         try await onQueue { () throws(JournalError) in
             try self.writingSession { session throws(JournalError) in
-                try self.claim(host, for: owner, table: "host_owner", key: "host", on: session)
+                try session.transaction { () throws(JournalError) in
+                    try session.execute("""
+                        INSERT INTO \(unescaped: self.table("host_lease")) (host, pid, started, system, node, token, expires)
+                        VALUES (\(host), 0, 0, 0, '', 0, '-infinity') ON CONFLICT (host) DO NOTHING
+                        """)
+                    let rows = try session.rows("""
+                        SELECT pid, started, system, node, expires > clock_timestamp() FROM \(unescaped: self.table("host_lease")) WHERE host = \(host) FOR UPDATE
+                        """)
+                    guard let first = rows.first else { throw .server(sqlState: "XX000", message: "the lease row of '\(host)' vanished while it was claimed") }
+                    let (pid, started, system, node, unexpired) = try Self.decode(first, (Int32, Int64, Int64, String, Bool).self)
+                    let holder = JournalOwner(pid: pid, started: started, system: system)
+                    if system != 0, holder != owner, Self.isRunning(holder, node: node, unexpired: unexpired) { return holder }
+                    let granted = try session.rows("""
+                        UPDATE \(unescaped: self.table("host_lease")) SET pid = \(owner.pid), started = \(owner.started), system = \(owner.system),
+                        node = \(Self.node), token = token + 1, expires = clock_timestamp() + \(self.leaseInterval)::interval
+                        WHERE host = \(host) RETURNING token
+                        """)
+                    guard let row = granted.first else { throw .server(sqlState: "XX000", message: "the lease row of '\(host)' vanished while it was claimed") }
+                    let token = try Self.decode(row, Int64.self)
+                    self.leasing.withLock { self.leases[host] = (owner, token) }
+                    return nil
+                }
             }
         }
     }
 
-    /// Gives the claim of `host` back when it names `owner` (H55); its row stays, pid 0, for its
-    /// indexing (H67).
+    /// Gives the lease of `host` back when `owner` holds it with this store's token, its expiry set
+    /// in the past, so a standby takes it at its next claim (G45); its indexing stays (H67).
     public func releaseHost(_ host: String, by owner: JournalOwner) throws(JournalError) {
+        guard let held = leasing.withLock({ () -> (owner: JournalOwner, token: Int64)? in
+            guard let held = leases[host], held.owner == owner else { return nil }
+            leases[host] = nil
+            return held
+        }) else { return }
         try writingSession { session throws(JournalError) in
             _ = try session.execute("""
-                UPDATE \(unescaped: table("host_owner")) SET pid = 0, started = 0, system = 0
-                WHERE host = \(host) AND pid = \(owner.pid) AND started = \(owner.started) AND system = \(owner.system)
+                UPDATE \(unescaped: table("host_lease")) SET pid = 0, started = 0, system = 0, node = '', expires = '-infinity'
+                WHERE host = \(host) AND system = \(owner.system) AND token = \(held.token)
                 """)
         }
+    }
+
+    /// Extends the lease of `host` to the server's now plus `leaseDuration`, while its row names
+    /// `owner` with this store's token (G41): on a reader, so that it never waits behind the writer.
+    public func renewHost(_ host: String, by owner: JournalOwner) async throws(JournalError) -> Bool {
+        guard let held = leasing.withLock({ leases[host] }), held.owner == owner else { return false }
+        let interval = leaseInterval
+        let renewed = try await reading { session throws(JournalError) in
+            try session.rows("""
+                UPDATE \(unescaped: self.table("host_lease")) SET expires = clock_timestamp() + \(interval)::interval
+                WHERE host = \(host) AND system = \(owner.system) AND pid = \(owner.pid) AND started = \(owner.started) AND token = \(held.token)
+                RETURNING token
+                """).count == 1
+        }
+        if !renewed { leasing.withLock { if leases[host]?.token == held.token { leases[host] = nil } } }
+        return renewed
     }
 
     /// Whether the store was indexed for the host of `host` (H67), on a reader.
     public func isIndexed(_ host: String) async throws(JournalError) -> Bool {
         try await reading { session throws(JournalError) in
-            let rows = try session.rows("SELECT indexed FROM \(unescaped: self.table("host_owner")) WHERE host = \(host)")
+            let rows = try session.rows("SELECT indexed FROM \(unescaped: self.table("host_lease")) WHERE host = \(host)")
             guard let first = rows.first else { return false }
             return try Self.decode(first, Bool.self)
         }
     }
 
-    /// Marks the store as indexed for `host`, when `owner` holds it (H67), on the writer.
+    /// Marks the store as indexed for `host`, when `owner` holds its lease (H67), on the writer.
     public func markIndexed(_ host: String, by owner: JournalOwner) async throws(JournalError) {
+        guard let held = leasing.withLock({ leases[host] }), held.owner == owner else { return }
         try await onQueue { () throws(JournalError) in
             try self.writingSession { session throws(JournalError) in
                 _ = try session.execute("""
-                    UPDATE \(unescaped: self.table("host_owner")) SET indexed = true
-                    WHERE host = \(host) AND pid = \(owner.pid) AND started = \(owner.started) AND system = \(owner.system)
+                    UPDATE \(unescaped: self.table("host_lease")) SET indexed = true WHERE host = \(host) AND system = \(owner.system) AND token = \(held.token)
                     """)
             }
         }
@@ -333,7 +407,7 @@ public final class PostgresJournalStore: HostJournalStore, @unchecked Sendable {
                 ON CONFLICT (machine) DO UPDATE SET host = EXCLUDED.host, awake = EXCLUDED.awake, finished = EXCLUDED.finished, crc = EXCLUDED.crc
                 """)
         }
-        if let owner = part.releasedBy { try deleteOwner(machine, owner, table: "owner", key: "machine", on: session) }
+        if let owner = part.releasedBy { try deleteOwner(machine, owner, on: session) }
     }
 
     /// The snapshot, the records after it, the last sequence number and the damaged entries of
@@ -373,30 +447,48 @@ public final class PostgresJournalStore: HostJournalStore, @unchecked Sendable {
         return try Self.decode(first, Int64?.self)
     }
 
-    /// Takes `key` of `table` for `owner` in one transaction, the row locked while it is read
-    /// (`FOR UPDATE`), unless it names another owner whose process still runs (D117, H54).
-    private func claim(_ key: String, for owner: JournalOwner, table name: String, key column: String, on session: Session) throws(JournalError) -> JournalOwner? {
-        try session.transaction { () throws(JournalError) in
-            // A released host keeps its row, pid 0, for what it says of the indexing (H67).
-            let rows = try session.rows("SELECT pid, started, system FROM \(unescaped: table(name)) WHERE \(unescaped: column) = \(key) AND pid <> 0 FOR UPDATE")
-            if let first = rows.first {
-                let (pid, started, system) = try Self.decode(first, (Int32, Int64, Int64).self)
-                let holder = JournalOwner(pid: pid, started: started, system: system)
-                if holder != owner, holder.isRunning { return holder }
-            }
-            // A new claim of a host keeps what the table says of its indexing (H67).
-            try session.execute("""
-                INSERT INTO \(unescaped: table(name)) (\(unescaped: column), pid, started, system) VALUES (\(key), \(owner.pid), \(owner.started), \(owner.system))
-                ON CONFLICT (\(unescaped: column)) DO UPDATE SET pid = EXCLUDED.pid, started = EXCLUDED.started, system = EXCLUDED.system
+    /// Deletes the claim of `machine` when it names `owner` (D117).
+    private func deleteOwner(_ machine: String, _ owner: JournalOwner, on session: Session) throws(JournalError) {
+        try session.execute("""
+            DELETE FROM \(unescaped: table("owner")) WHERE machine = \(machine) AND pid = \(owner.pid) AND started = \(owner.started) AND system = \(owner.system)
+            """)
+    }
+
+    /// Checks, first in a commit's transaction, that every lease this store's hosts hold still names
+    /// its owner with its token and has not expired by the server's clock, locking each row
+    /// `FOR KEY SHARE` until the commit ends, so that a takeover (`FOR UPDATE`) waits for it (G43).
+    private func fence(on session: Session) throws(JournalError) {
+        for (host, held) in leasing.withLock({ leases }) {
+            let rows = try session.rows("""
+                SELECT token FROM \(unescaped: table("host_lease"))
+                WHERE host = \(host) AND system = \(held.owner.system) AND token = \(held.token) AND expires > clock_timestamp() FOR KEY SHARE
                 """)
-            return nil
+            if rows.count != 1 { throw .fenced(host: host) }
         }
     }
 
-    private func deleteOwner(_ key: String, _ owner: JournalOwner, table name: String, key column: String, on session: Session) throws(JournalError) {
-        try session.execute("""
-            DELETE FROM \(unescaped: table(name)) WHERE \(unescaped: column) = \(key) AND pid = \(owner.pid) AND started = \(owner.started) AND system = \(owner.system)
-            """)
+    /// Whether a claim's holder still runs (G8, G44): while its lease has not expired (`unexpired`,
+    /// `nil` for a holder with no lease: then its process decides, D117) and, when it runs on this
+    /// node, its process does.
+    static func isRunning(_ holder: JournalOwner, node: String?, unexpired: Bool?) -> Bool {
+        guard let unexpired else { return holder.isRunning }
+        return unexpired && (node != Self.node || holder.isRunning)
+    }
+
+    /// This machine, as a lease names it (G8): its boot's id, so that a pid and start time are
+    /// compared only within the boot they belong to; else its host name.
+    static let node: String = {
+        if let boot = try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8) {
+            return boot.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return ProcessInfo.processInfo.hostName
+    }()
+
+    /// `leaseDuration` as a PostgreSQL interval.
+    var leaseInterval: String {
+        let duration = leaseDuration ?? .seconds(10)
+        let milliseconds = duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return "\(milliseconds) milliseconds"
     }
 
     static func decode<T: PostgresDecodable>(_ row: PostgresRow, _ type: T.Type) throws(JournalError) -> T {
@@ -509,19 +601,35 @@ public final class PostgresJournalStore: HostJournalStore, @unchecked Sendable {
             // Text keys compare by their bytes (COLLATE "C"), as SQLite's BINARY collation does,
             // whatever the database's locale: the order of TimerRow.Key and of `instances`.
             let id = "text COLLATE \"C\" NOT NULL"
-            for statement in [
-                "CREATE SCHEMA IF NOT EXISTS \(s)",
-                "CREATE TABLE \(s).journal (machine \(id), seq bigint NOT NULL, event bytea NOT NULL, state bytea NOT NULL, crc bigint NOT NULL, PRIMARY KEY (machine, seq))",
-                "CREATE TABLE \(s).snapshot (machine \(id), seq bigint NOT NULL, state bytea NOT NULL, crc bigint NOT NULL, PRIMARY KEY (machine, seq))",
-                "CREATE TABLE \(s).owner (machine \(id) PRIMARY KEY, pid integer NOT NULL, started bigint NOT NULL, system bigint NOT NULL)",
-                "CREATE TABLE \(s).host_instance (machine \(id) PRIMARY KEY, host \(id), awake boolean NOT NULL, finished boolean NOT NULL, crc bigint NOT NULL)",
-                "CREATE INDEX host_instance_awake ON \(s).host_instance (host, machine) WHERE awake",
-                "CREATE TABLE \(s).host_timer (machine \(id), event bytea NOT NULL, deadline bigint NOT NULL, armed bigint NOT NULL, crc bigint NOT NULL, PRIMARY KEY (machine, event))",
-                "CREATE INDEX host_timer_due ON \(s).host_timer (deadline, machine, armed, event)",
-                "CREATE TABLE \(s).host_owner (host \(id) PRIMARY KEY, pid integer NOT NULL, started bigint NOT NULL, system bigint NOT NULL, indexed boolean NOT NULL DEFAULT false)",
-                "CREATE TABLE \(s).stateloop_schema (version integer NOT NULL)",
-                "INSERT INTO \(s).stateloop_schema (version) VALUES (\(schemaVersion))",
-            ] {
+            let lease = """
+                CREATE TABLE \(s).host_lease (host \(id) PRIMARY KEY, pid integer NOT NULL, started bigint NOT NULL, system bigint NOT NULL,
+                node text NOT NULL, token bigint NOT NULL, expires timestamptz NOT NULL, indexed boolean NOT NULL DEFAULT false)
+                """
+            let statements: [String]
+            if now == 1 {
+                // Version 1's claims (by pid, H54) are given back; its indexing stays (G46).
+                statements = [
+                    lease,
+                    "INSERT INTO \(s).host_lease (host, pid, started, system, node, token, expires, indexed) SELECT host, 0, 0, 0, '', 0, '-infinity', indexed FROM \(s).host_owner",
+                    "DROP TABLE \(s).host_owner",
+                    "UPDATE \(s).stateloop_schema SET version = \(schemaVersion)",
+                ]
+            } else {
+                statements = [
+                    "CREATE SCHEMA IF NOT EXISTS \(s)",
+                    "CREATE TABLE \(s).journal (machine \(id), seq bigint NOT NULL, event bytea NOT NULL, state bytea NOT NULL, crc bigint NOT NULL, PRIMARY KEY (machine, seq))",
+                    "CREATE TABLE \(s).snapshot (machine \(id), seq bigint NOT NULL, state bytea NOT NULL, crc bigint NOT NULL, PRIMARY KEY (machine, seq))",
+                    "CREATE TABLE \(s).owner (machine \(id) PRIMARY KEY, pid integer NOT NULL, started bigint NOT NULL, system bigint NOT NULL)",
+                    "CREATE TABLE \(s).host_instance (machine \(id) PRIMARY KEY, host \(id), awake boolean NOT NULL, finished boolean NOT NULL, crc bigint NOT NULL)",
+                    "CREATE INDEX host_instance_awake ON \(s).host_instance (host, machine) WHERE awake",
+                    "CREATE TABLE \(s).host_timer (machine \(id), event bytea NOT NULL, deadline bigint NOT NULL, armed bigint NOT NULL, crc bigint NOT NULL, PRIMARY KEY (machine, event))",
+                    "CREATE INDEX host_timer_due ON \(s).host_timer (deadline, machine, armed, event)",
+                    lease,
+                    "CREATE TABLE \(s).stateloop_schema (version integer NOT NULL)",
+                    "INSERT INTO \(s).stateloop_schema (version) VALUES (\(schemaVersion))",
+                ]
+            }
+            for statement in statements {
                 try session.execute(PostgresQuery(unsafeSQL: statement))
             }
         }

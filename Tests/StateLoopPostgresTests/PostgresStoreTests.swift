@@ -15,16 +15,16 @@ import Testing
 
 @Suite(.enabled(if: PostgresTestDatabase.enabled, Comment(rawValue: PostgresTestDatabase.reason)))
 struct PostgresStoreTests {
-    @Test("G2: a store creates its schema's tables at version 1 when they are missing, and of several stores opening a new schema at once, every one opens it")
+    @Test("G2: a store creates its schema's tables at version 2 when they are missing, and of several stores opening a new schema at once, every one opens it")
     func g2TheStoreCreatesItsSchema() async throws {
         let schema = PostgresTestDatabase.freshSchema()
         try await withThrowingTaskGroup { group in
             for _ in 0..<4 { group.addTask { _ = try PostgresTestDatabase.store(schema: schema) } }
             try await group.waitForAll()
         }
-        #expect(try await Self.integers("SELECT version FROM \(schema).stateloop_schema") == [1])
+        #expect(try await Self.integers("SELECT version FROM \(schema).stateloop_schema") == [2])
         let tables = try await Self.strings("SELECT table_name::text FROM information_schema.tables WHERE table_schema = '\(schema)' ORDER BY 1")
-        #expect(tables == ["host_instance", "host_owner", "host_timer", "journal", "owner", "snapshot", "stateloop_schema"])
+        #expect(tables == ["host_instance", "host_lease", "host_timer", "journal", "owner", "snapshot", "stateloop_schema"])
         // Opened again, the current schema is left as it is.
         let store = try PostgresTestDatabase.store(schema: schema)
         try store.append(records(1...2), to: "m")
@@ -35,11 +35,11 @@ struct PostgresStoreTests {
     func g3ANewerSchemaIsRefused() async throws {
         let schema = PostgresTestDatabase.freshSchema()
         try PostgresTestDatabase.store(schema: schema).append(records(1...1), to: "m")
-        try await Self.execute("UPDATE \(schema).stateloop_schema SET version = 2")
-        #expect(throws: JournalError.newerSchema(found: 2, supported: PostgresJournalStore.schemaVersion)) {
+        try await Self.execute("UPDATE \(schema).stateloop_schema SET version = 3")
+        #expect(throws: JournalError.newerSchema(found: 3, supported: PostgresJournalStore.schemaVersion)) {
             try PostgresTestDatabase.store(schema: schema)
         }
-        #expect(try await Self.integers("SELECT version FROM \(schema).stateloop_schema") == [2])
+        #expect(try await Self.integers("SELECT version FROM \(schema).stateloop_schema") == [3])
         #expect(try await Self.integers("SELECT seq FROM \(schema).journal") == [1])
     }
 

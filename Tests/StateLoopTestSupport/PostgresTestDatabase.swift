@@ -38,8 +38,8 @@ public enum PostgresTestDatabase {
     }
 
     /// A store on the test server in `schema` (a new one unless given).
-    public static func store(schema: String = freshSchema(), readConnections: Int = 4) throws -> PostgresJournalStore {
-        try PostgresJournalStore(url: requireURL(), schema: schema, readConnections: readConnections)
+    public static func store(schema: String = freshSchema(), readConnections: Int = 4, leaseDuration: Duration = .seconds(10)) throws -> PostgresJournalStore {
+        try PostgresJournalStore(url: requireURL(), schema: schema, readConnections: readConnections, leaseDuration: leaseDuration)
     }
 }
 #endif
