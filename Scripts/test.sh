@@ -5,6 +5,11 @@
 # and generator under AddressSanitizer, and a one-minute fuzz run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# First, as it takes seconds: the rules of .swift-format (Scripts/lint.sh says which findings it leaves out).
+echo "== swift format lint --strict"
+time bash Scripts/lint.sh
+
 bash Scripts/deps.sh
 
 # Three tiers of one build. The generator's tests run the real `swiftc` on generated code (tens of
