@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# The whole test suite: reader, checks, generator snippets and goldens (compiled and run), diagrams
+# The whole test suite: first the lint (.swift-format), then reader, checks, generator snippets and goldens (compiled and run), diagrams
 # through real Graphviz, the inspector's page in headless Chromium, the runtime, the CLI, the
 # examples, end-to-end `swift build`s of fixture packages that apply the build-tool plugin; then the runtime and generated machines under ThreadSanitizer, the front end
-# and generator under AddressSanitizer, and a one-minute fuzz run.
+# and generator under AddressSanitizer, and a one-minute fuzz run; the DocC catalogs are built after the first build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# First, as it takes seconds: the rules of .swift-format (Scripts/lint.sh says which findings it leaves out).
+echo "== swift format lint --strict"
+time bash Scripts/lint.sh
+
 bash Scripts/deps.sh
 
 # Three tiers of one build. The generator's tests run the real `swiftc` on generated code (tens of
@@ -27,6 +32,8 @@ export STATELOOP_POSTGRES_URL STATELOOP_REQUIRE_POSTGRES=1
 
 echo "== swift test: every suite but the generator's compiles, the explore builds and the end-to-end builds"
 swift build --build-tests --traits Inspector,Postgres
+echo "== the DocC catalogs of StateLoop, StateLoopTesting and StateLoopDurable, warnings as errors (Scripts/docs.sh)"
+time bash Scripts/docs.sh --traits Inspector,Postgres
 time swift test --skip-build --traits Inspector,Postgres --parallel --skip StateLoopCodegenTests --skip EndToEndTests --skip ExploreBuildTests --skip HostDemoTests
 
 # The host demo's 200 kills start 201 processes that take both cores for most of a minute: alone,

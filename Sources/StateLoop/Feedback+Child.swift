@@ -60,7 +60,7 @@ extension Feedback {
     }
 
     /// Runs a child machine while the state requests it, like
-    /// ``child(request:start:forwarded:output:)``; what generated machines use. When the parent
+    /// ``child(request:start:forwarded:output:sent:)``; what generated machines use. When the parent
     /// instance is watched (the inspector), the child's instance is watched too, as a `Machine`
     /// (Docs/Inspector.md I6).
     @inlinable

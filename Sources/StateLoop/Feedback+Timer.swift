@@ -72,7 +72,7 @@ extension Feedback {
     /// deadline passes; an element that leaves the set is cancelled, its event dropped. In an
     /// instance restored from a journal each element keeps its wall-clock deadline, and one that
     /// fired before the restart never fires (D38-D40), as a ``timer(request:clock:delay:event:)``
-    /// does. On a system clock every element waits on the feedback's one ``TimerWait``, and one
+    /// does. On a system clock every element waits on the feedback's one `TimerWait`, and one
     /// that leaves the set leaves it at once (E59); on another clock each sleeps in a task of its
     /// own with `clock.sleep(until:)`.
     @inlinable

@@ -7,11 +7,11 @@
 /// One feedback loop of a ``System``: a query on the state that says which effect should run,
 /// and the effect that turns a request into events.
 ///
-/// A `Feedback` is only a description. Each ``System/start(onState:)`` creates its own running
+/// A `Feedback` is only a description. Each ``System/start(onState:)-((State)->Void)`` creates its own running
 /// loop from it, so one `Feedback` value can serve any number of independent instances.
 /// Make one with ``react(request:effect:)``, ``react(request:run:)``,
 /// ``react(request:run:onError:)``, their set forms (``react(requests:effect:)``, ...),
-/// ``child(request:start:forwarded:output:)``, ``timer(request:clock:delay:event:)`` or
+/// ``child(request:start:forwarded:output:sent:)``, ``timer(request:clock:delay:event:)`` or
 /// ``runs(pending:effect:)``.
 public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
     /// Creates the running loop of one instance.

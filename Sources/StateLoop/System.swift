@@ -8,7 +8,7 @@
 /// A feedback-loop system: an initial state, a pure reducer, and the feedback loops that run
 /// effects the state asks for.
 ///
-/// A `System` is an immutable description. Every ``start(onState:)`` (or
+/// A `System` is an immutable description. Every ``start(onState:)-((State)->Void)`` (or
 /// ``start(bufferingPolicy:)``) makes a fresh, independent instance with its own state, queue
 /// and effects, and returns its ``SystemRun`` handle. The instance runs until the handle is
 /// stopped or released, until the observer of its states goes away, or until it finishes (see
@@ -165,14 +165,14 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
             onStop: nil, onFinished: nil, immediately: EffectStart.immediately(), handle: handle)
     }
 
-    /// Starts a fresh instance like ``start(onState:)``, and calls `onFinished` with the last
+    /// Starts a fresh instance like ``start(onState:)-((State)->Void)``, and calls `onFinished` with the last
     /// state once the instance ends because it finished (E53).
     ///
     /// `onFinished` is called once, after the instance has finished (see
     /// ``init(initial:reduce:feedbacks:isFinished:)``) and its one-shot runs have returned, on
     /// the thread that ended it. It is never called for an instance that was stopped (by
     /// ``SystemRun/stop()`` or by releasing the handle) before it ended; a system without
-    /// `isFinished` never calls it. ``Feedback/child(request:start:forwarded:output:)`` uses it
+    /// `isFinished` never calls it. ``Feedback/child(request:start:forwarded:output:sent:)`` uses it
     /// to feed a child's output back to its parent.
     ///
     /// - Returns: The instance's handle. Keep it: releasing it stops the instance.

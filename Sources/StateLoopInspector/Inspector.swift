@@ -104,7 +104,7 @@ public final class Inspector: @unchecked Sendable {
 
     private func startThread() {
         let box = Unmanaged.passRetained(self)
-        var thread = pthread_t_zero()
+        var thread = zeroThread()
         let started = pthread_create(&thread, nil, { context in
             #if canImport(Darwin)
             let inspector = Unmanaged<Inspector>.fromOpaque(context).takeRetainedValue()
@@ -185,10 +185,11 @@ private func printError(_ message: String) {
     _ = message.withUTF8 { write(2, $0.baseAddress, $0.count) }
 }
 
+// The `pthread_t` that `pthread_create` writes into: an optional pointer on Darwin, an integer on Linux.
 #if canImport(Darwin)
-private func pthread_t_zero() -> pthread_t? { nil }
+private func zeroThread() -> pthread_t? { nil }
 #else
-private func pthread_t_zero() -> pthread_t { 0 }
+private func zeroThread() -> pthread_t { 0 }
 #endif
 
 extension Inspector: ChildWatcher {

@@ -45,7 +45,7 @@ func openStore(_ path: String) throws(JournalError) -> SQLiteJournalStore {
     while true {
         do {
             return try SQLiteJournalStore(path: path, durability: .processCrash)
-        } catch .database(let code, _) where code & 0xFF == 5 /* SQLITE_BUSY */ {
+        } catch .database(let code, _) where code & 0xFF == 5 {  // SQLITE_BUSY
             continue
         }
     }
@@ -62,7 +62,7 @@ do {
         }
         do {
             try store.append(records, to: machine)
-        } catch JournalError.database(let code, _) where code & 0xFF == 5 /* SQLITE_BUSY */ {
+        } catch JournalError.database(let code, _) where code & 0xFF == 5 {  // SQLITE_BUSY
             // The other process held the write lock for all of D13's 5 s (a loaded machine, two
             // tight loops): nothing was written, so the batch is tried again, as an app may.
             continue

@@ -23,7 +23,7 @@ struct VocabularyHost: MachineHost {
     var x = 0
     var label = ""
     let positions: [String: Int]
-    var trigger: MachineSemantics.Trigger?
+    var trigger: MachineSemantics.StepTrigger?
     /// The payloads of the raised events, oldest first, those before `taken` already taken (S121).
     var raised: [(x: Int, label: String)] = []
     var taken = 0

@@ -113,7 +113,7 @@ struct ReenterTests {
 private struct ConfigurationProbe: MachineHost {
     let watched: Int
     var seen: [Bool] = []
-    var trigger: MachineSemantics.Trigger?
+    var trigger: MachineSemantics.StepTrigger?
 
     mutating func holds(_ guardExpression: Located<String>, branch: Int?, active: [Int]) -> Bool {
         guard branch == nil else { return false }

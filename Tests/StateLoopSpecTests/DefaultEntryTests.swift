@@ -9,7 +9,7 @@ import Testing
 /// Records the events the actions raise, in the order the interpreter performs them.
 private struct RaiseRecorder: MachineHost {
     var raised: [String] = []
-    var trigger: MachineSemantics.Trigger?
+    var trigger: MachineSemantics.StepTrigger?
 
     mutating func holds(_ guardExpression: Located<String>, branch: Int?, active: [Int]) -> Bool { true }
     mutating func perform(_ action: Action) {

@@ -9,7 +9,7 @@ import Testing
 /// Records, for every guard asked, the guard and the trigger it sees.
 private struct TriggerRecorder: MachineHost {
     var seen: [String] = []
-    var trigger: MachineSemantics.Trigger?
+    var trigger: MachineSemantics.StepTrigger?
 
     mutating func holds(_ guardExpression: Located<String>, branch: Int?, active: [Int]) -> Bool {
         let name = switch trigger {

@@ -58,7 +58,7 @@ struct SemanticsTests {
     func s96ChainsFallThroughGuardedBranchesAndStopAtTheFirstUnguarded() throws {
         let machine = try semantics(nested)
         let entries = machine.transitions.entries
-        func describe(_ leaf: String, _ trigger: MachineSemantics.Trigger) -> [String] {
+        func describe(_ leaf: String, _ trigger: MachineSemantics.StepTrigger) -> [String] {
             machine.chain(leaf: machine.tree.index[leaf]!, trigger).map { entries[$0].description }
         }
         #expect(describe("a1", .event("go")) == ["a1 --go [false]--> a2", "a --go [true]--> b"])

@@ -120,7 +120,7 @@ extension EventOrigin {
 }
 
 extension Feedback {
-    /// Runs a child machine while the state requests it, as ``child(request:start:forwarded:output:)``
+    /// Runs a child machine while the state requests it, as ``child(request:start:forwarded:output:sent:)``
     /// does; in a durable system (StateLoopDurable's `durable(id:store:...)`) the child is durable
     /// too: it journals in its parent's store under `"<parent id>/<effect>@<step>"` and is restored
     /// with its parent (Docs/Durability.md D100-D109). Generated for a spec that persists.

@@ -30,7 +30,7 @@ extension JournalWriter {
 
 extension JournalReader {
     /// Reads a value of `T`, a `Codable` type that is not `JournalCodable`, written by
-    /// ``JournalWriter/write(_:)-(Encodable)``. Swift picks this overload only when `T` is not
+    /// `JournalWriter.write(_:)` (its `Encodable` overload). Swift picks this overload only when `T` is not
     /// `JournalCodable` (D23).
     public mutating func read<T: Decodable>(_: T.Type = T.self) throws(JournalDecodingError) -> T {
         let start = offset

@@ -14,19 +14,19 @@ extension MachineContextBuilder {
     /// The type of what a state holds in `Mode`: `Mode` for the machine, `Mode.Active` for a composite.
     func contentType(_ container: Int?) -> String {
         guard let container else { return GeneratedNames.mode }
-        return GeneratedNames.mode + "." + GeneratedNames.modeType(ofState: layout.tree[container].name)
+        return GeneratedNames.mode + "." + GeneratedNames.modeType(ofState: semantics.tree[container].name)
     }
 
     /// `_exitBelow_active` (or `_exitBelow` for the machine).
     func below(_ kind: String, _ container: Int?) -> String {
-        container.map { "_\(kind)Below_\(layout.tree[$0].name)" } ?? "_\(kind)Below"
+        container.map { "_\(kind)Below_\(semantics.tree[$0].name)" } ?? "_\(kind)Below"
     }
 
     /// The configuration below `container` after entering it toward `targets` (states below
     /// it), and every `initial:` chain (and region) below: a value of `contentType(container)`.
     /// Without a target below a composite, its `initial:` states are the targets (S140).
     func modeValue(in container: Int?, toward targets: [Int], recorded: Bool = true) -> String {
-        let tree = layout.tree
+        let tree = semantics.tree
         if let container, tree[container].spec.kind == .parallel {
             // A history child of a parallel state restores all its regions at once (S61, S65).
             if let history = targets.first(where: { tree[$0].parent == container && tree[$0].spec.isHistory }) { return historyValue(history, recorded: recorded) }
@@ -44,7 +44,7 @@ extension MachineContextBuilder {
 
     /// The configuration a history state restores below its parent (S61–S63, S65).
     func historyValue(_ history: Int, recorded: Bool) -> String {
-        let tree = layout.tree
+        let tree = semantics.tree
         let parent = tree[history].parent!
         let fallback: String
         if let target = tree[history].spec.historyTarget.flatMap({ tree.index[$0.value] }) {
@@ -64,7 +64,7 @@ extension MachineContextBuilder {
     /// The conditions of an `if` that holds while `position` is active in `subject` (a `Mode`),
     /// binding its content (`contentType(position)`) to `bind` when given.
     func activeConditions(_ position: Int, subject: String, bind: String? = nil) -> [String] {
-        let tree = layout.tree
+        let tree = semantics.tree
         let hole = "\u{1}"
         var conditions: [String] = []
         var subject = subject
@@ -101,16 +101,16 @@ extension MachineContextBuilder {
     /// The pattern of a leaf (or top-level final) outside any parallel state: `.active(.playing)`.
     func leafPattern(_ position: Int) -> String {
         var pattern = "." + caseName(position)
-        for ancestor in layout.tree.ancestors(of: position) {
+        for ancestor in semantics.tree.ancestors(of: position) {
             pattern = "." + caseName(ancestor) + "(" + pattern + ")"
         }
         return pattern
     }
 
     /// The entry count a timer of `state` was armed with: `_entered_<state>` where the state
-    /// records it, else `_entries` (`StatechartLayout.stampsEntry`).
+    /// records it, else `_entries` (`StatechartFlags.stampsEntry`).
     func entryCount(_ state: Int) -> String {
-        layout.stampsEntry[state] ? "_entered_\(layout.tree[state].name)" : "_entries"
+        flags.stampsEntry[state] ? "_entered_\(semantics.tree[state].name)" : "_entries"
     }
 
     /// The pattern of an outermost parallel state binding its regions to `_p`: `.editor(let _p)`.
@@ -122,7 +122,7 @@ extension MachineContextBuilder {
     /// Prints the statements that store `value` as the content of `domain` in `_next.mode`,
     /// keeping the regions of every parallel state above it.
     func assignContent(of domain: Int?, _ value: String, into out: inout SwiftPrinter) {
-        let tree = layout.tree
+        let tree = semantics.tree
         guard let domain else { return out.line("_next.mode = \(value)") }
         guard let parent = tree[domain].parent else { return out.line("_next.mode = .\(caseName(domain))(\(value))") }
         guard tree[parent].spec.kind == .parallel else {

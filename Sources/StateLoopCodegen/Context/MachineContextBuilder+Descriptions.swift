@@ -12,7 +12,7 @@ extension MachineContextBuilder {
     /// `extension Machine.Mode: Swift.CustomStringConvertible { ... }`, one per type nested in
     /// `Mode`, and those of `Event`, `Forwarded`, `Call` and `Run`, after the machine's enum.
     func descriptionLines() -> [String] {
-        let tree = layout.tree
+        let tree = semantics.tree
         let machine = SwiftName.escaped(spec.name.value)
         let mode = "\(machine).\(GeneratedNames.mode)"
         let p = access.prefix
@@ -63,7 +63,7 @@ extension MachineContextBuilder {
         if hasTimers {
             events.append("        case .\(GeneratedNames.timerCase)(let _t): \"\(GeneratedNames.timerCase)(\\(_t))\"")
         }
-        if layout.sends {
+        if flags.sends {
             events.append("        case .\(GeneratedNames.sendCase)(let _n): \"\(GeneratedNames.sendCase)(\\(_n))\"")
         }
         lines += describe(

@@ -68,7 +68,7 @@ extension MachineContextBuilder {
             }
             lines.append("    }")
         }
-        if layout.tree.nodes.contains(where: { $0.spec.after.contains { $0.milliseconds == nil } }) {
+        if semantics.tree.nodes.contains(where: { $0.spec.after.contains { $0.milliseconds == nil } }) {
             lines += [
                 "",
                 "    /// The request of a timer with a named delay: the entry that armed it and the delay evaluated then (E38).",
@@ -93,7 +93,7 @@ extension MachineContextBuilder {
 
     /// The internal fields the shapes need: named delays as evaluated.
     func effectFields() -> [InternalField] {
-        layout.tree.nodes.flatMap { node in
+        semantics.tree.nodes.flatMap { node in
             node.spec.after.enumerated().filter { $0.element.milliseconds == nil }.map { index, timer in
                 InternalField(
                     doc: "`\(timer.delay.value)` as evaluated when `\(node.name)` was last entered (E38).",
@@ -113,7 +113,7 @@ extension MachineContextBuilder {
 
     /// The events the last step sent to the parent machine (E70): state a test asserts, so settable.
     func toParentFieldLines() -> [String] {
-        guard layout.sendsToParent else { return [] }
+        guard flags.sendsToParent else { return [] }
         return [
             "        /// The events the last step sent to the machine that runs this one, in order (E70); the next `reduce` replaces them.",
             "        \(access.prefix)var toParent: [Event] = []",
@@ -208,7 +208,7 @@ extension MachineContextBuilder {
             lines += ["", "        /// How the machine ended, once `isDone`; `nil` before (E22)."]
             lines += ["        \(access.prefix)var output: Output? {"] + body + ["            return nil", "        }"]
         }
-        let timed = layout.tree.nodes.indices.filter { !layout.tree[$0].spec.after.isEmpty }
+        let timed = semantics.tree.nodes.indices.filter { !semantics.tree[$0].spec.after.isEmpty }
         if !timed.isEmpty {
             lines += [
                 "",
@@ -217,7 +217,7 @@ extension MachineContextBuilder {
                 "            switch (name, index) {",
             ]
             for state in timed {
-                let node = layout.tree[state]
+                let node = semantics.tree[state]
                 for (index, timer) in node.spec.after.enumerated() {
                     let value = timer.milliseconds.map { ".milliseconds(\($0))" } ?? delayField(node.name, index)
                     lines.append("            case (.\(caseName(state)), \(index)) where isIn(.\(caseName(state))): \(value)")

@@ -356,7 +356,7 @@ extension MachineContextBuilder {
             let (state, index, timer) = entry
             let mode = SwiftName.escaped(state.name.value)
             let named = timer.milliseconds == nil
-            let entered = entryCount(layout.tree.index[state.name.value]!)
+            let entered = entryCount(semantics.tree.index[state.name.value]!)
             let test = "isIn(.\(mode))"
             return MachineContext.Timer(
                 doc: "`after: \(SwiftLiteral.comment(timer.delay.value))` of `\(state.name.value)` (\(position(timer.delay.location))): "
@@ -375,7 +375,7 @@ extension MachineContextBuilder {
     /// Every `after:` timer with its state and its index there, in document order: timer `n` of the
     /// list has the request member `_timerRequest<n>`.
     func allTimers() -> [(state: StateSpec, index: Int, timer: TimerSpec)] {
-        layout.tree.nodes.map(\.spec).flatMap { state in state.after.enumerated().map { (state, $0, $1) } }
+        semantics.tree.nodes.map(\.spec).flatMap { state in state.after.enumerated().map { (state, $0, $1) } }
     }
 
     /// `._timer(.init(state: .failed, index: 0, entry: entry))`: the event timer `index` of `mode` sends.

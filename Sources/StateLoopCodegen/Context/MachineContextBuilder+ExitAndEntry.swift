@@ -8,11 +8,11 @@ import StateLoopSpec
 extension MachineContextBuilder {
     /// `_exitBelow_x` and `_enterBelow_x`: one static function per state with work below it.
     mutating func makeExitAndEntryMembers() {
-        let tree = layout.tree
+        let tree = semantics.tree
         for container in [nil] + tree.nodes.indices.map(Optional.some) {
             if let container, !tree[container].isComposite { continue }
-            if layout.exitBelow(container) { makeWalk("exit", container) }
-            if layout.entryBelow(container) { makeWalk("enter", container) }
+            if flags.exitBelow(container) { makeWalk("exit", container) }
+            if flags.entryBelow(container) { makeWalk("enter", container) }
         }
         for (position, node) in tree.nodes.enumerated() {
             guard case .history(deep: false) = node.spec.kind, let parent = node.parent, tree[parent].spec.kind != .parallel else { continue }
@@ -32,12 +32,12 @@ extension MachineContextBuilder {
     /// One walk over the configuration below `container`: exits innermost first with later
     /// regions first, or entries outermost first with regions in document order.
     private mutating func makeWalk(_ kind: String, _ container: Int?) {
-        let tree = layout.tree
+        let tree = semantics.tree
         let exiting = kind == "exit"
         /// The statements of `state` and below it, in the walk's order.
         func work(_ state: Int, content: String) -> [String] {
-            let needed = exiting ? layout.exitBelow[state] : layout.entryBelow[state]
-            let defaults = !exiting && layout.defaultEntries ? ", _defaults" : ""
+            let needed = exiting ? flags.exitBelow[state] : flags.entryBelow[state]
+            let defaults = !exiting && flags.defaultEntries ? ", _defaults" : ""
             let deeper = needed ? ["State.\(below(kind, state))(\(content), &_next\(defaults))"] : []
             return exiting ? deeper + exitWork(state, content: content) : entryWork(state) + deeper
         }
@@ -64,13 +64,13 @@ extension MachineContextBuilder {
                 ? "Exits every active state below \(container.map { "`\(tree[$0].name)`" } ?? "the machine"), innermost first, recording history (S29, S32)."
                 : "Enters every active state below \(container.map { "`\(tree[$0].name)`" } ?? "the machine"), outermost first (S31).",
             declaration: "fileprivate static func \(below(kind, container))(_ _content: \(contentType(container)), _ _next: inout State"
-                + (!exiting && layout.defaultEntries ? ", _ _defaults: [Swift.String])" : ")"),
+                + (!exiting && flags.defaultEntries ? ", _ _defaults: [Swift.String])" : ")"),
             body: body)
     }
 
     /// A state's own exit work: its history records, then its `exit:` actions.
     private mutating func exitWork(_ state: Int, content: String) -> [String] {
-        let tree = layout.tree
+        let tree = semantics.tree
         var statements: [String] = []
         for history in tree[state].children where tree[history].spec.isHistory {
             statements.append("_next._history_\(tree[history].name) = \(content)")
@@ -84,9 +84,9 @@ extension MachineContextBuilder {
     /// A state's own entry work: its timers' entry stamp, its `entry:` actions, its default
     /// entries' actions, the `onDone:` it makes due when final.
     private mutating func entryWork(_ state: Int) -> [String] {
-        let tree = layout.tree
+        let tree = semantics.tree
         var statements: [String] = []
-        if layout.stampsEntry[state] { statements.append("_next._entered_\(tree[state].name) = _next._entries") }
+        if flags.stampsEntry[state] { statements.append("_next._entered_\(tree[state].name) = _next._entries") }
         for action in tree[state].spec.entry {
             statements.append(actionCall(action, payload: nil))
         }
@@ -116,7 +116,7 @@ extension MachineContextBuilder {
     /// The `do:` of the default entries of `entry` whose anchor stays active (a history state
     /// targeted from inside its parent), before the walk enters anything (S146).
     mutating func unanchoredDefaultLines(_ entry: MachineSemantics.Entry, into out: inout SwiftPrinter) {
-        let tree = layout.tree
+        let tree = semantics.tree
         for position in semantics.unanchoredDefaults(entry) where !tree[position].spec.defaultActions.isEmpty {
             let actions = tree[position].spec.defaultActions.map { actionCall($0, payload: nil) }
             guard let condition = recordCondition(position) else {
@@ -132,16 +132,16 @@ extension MachineContextBuilder {
     /// `_next._history_h == nil` for a history state, whose default is taken only without a
     /// record (S63, S65, S146); `nil` for a composite.
     func recordCondition(_ position: Int) -> String? {
-        guard layout.tree[position].spec.isHistory else { return nil }
-        return "_next._history_\(layout.tree[position].name) == nil"
+        guard semantics.tree[position].spec.isHistory else { return nil }
+        return "_next._history_\(semantics.tree[position].name) == nil"
     }
 
     /// The default entries with actions that `entry` takes, as the last argument of an entry walk
     /// (S145, S146): `, ["s0"]`, a history's only while it has no record, as the walk runs after
     /// the exits that write records; empty when the machine has no default actions.
     func defaultsArgument(_ entry: MachineSemantics.Entry) -> String {
-        guard layout.defaultEntries else { return "" }
-        let tree = layout.tree
+        guard flags.defaultEntries else { return "" }
+        let tree = semantics.tree
         var parts: [String] = []
         var fixed: [String] = []
         for position in entry.defaults where !tree[position].spec.defaultActions.isEmpty {

@@ -12,25 +12,25 @@ extension MachineContextBuilder {
         // also report "cannot infer contextual base" here; and `Mode.idle` in an expression would
         // find a context field named `Mode` (a type annotation looks up types only).
         let initialMode = modeValue(in: nil, toward: semantics.initialTargets(of: nil), recorded: false)
-        let works = layout.entryBelow(nil) || layout.settles
+        let works = flags.entryBelow(nil) || flags.settles
         var out = memberPrinter()
         out.line("let _mode: \(GeneratedNames.mode) = \(initialMode)")
         out.block(works ? "var _next = Self.init(" : "return .init(", closing: ")") { out in
             for argument in Self.commaSeparated(["mode: _mode"] + initialArguments) { out.line(argument) }
         }
         guard works else { return out.finished() }
-        if layout.entryBelow(nil) { out.line("State.\(below("enter", nil))(_next.mode, &_next\(defaultsArgument(semantics.initialEntry)))") }
-        if layout.settles {
+        if flags.entryBelow(nil) { out.line("State.\(below("enter", nil))(_next.mode, &_next\(defaultsArgument(semantics.initialEntry)))") }
+        if flags.settles {
             out.line("var _trace = StateLoop._NoTrace()")
             out.line("_next._settle(&_trace)")
         }
-        if layout.raises {
+        if flags.raises {
             // S121: what the initial entries raised is taken before `initial` returns.
             out.line("_next._takeRaised(&_trace)")
             if readsTrigger { out.line("_next.trigger = nil") }
         }
         // S135: an initial entry that finishes the machine keeps no send either.
-        if layout.sends && layout.hasTopLevelFinal { out.line("if _next.isDone { _next.pendingSends = [] }") }
+        if flags.sends && flags.hasTopLevelFinal { out.line("if _next.isDone { _next.pendingSends = [] }") }
         out.line("return _next")
         return out.finished()
     }
@@ -41,13 +41,13 @@ extension MachineContextBuilder {
     /// reports what all of them did (S39, E70).
     mutating func reduceLines(stateFields: [JournalLayout.Field]) -> [String] {
         var out = SwiftPrinter(placement: placement, level: 2)
-        if layout.hasTopLevelFinal { out.line("guard !state.isDone else { return }") }
+        if flags.hasTopLevelFinal { out.line("guard !state.isDone else { return }") }
         // S133: the delivery of a send no longer pending changes nothing, what the last step reported included.
-        if layout.sends { out.line("if case .\(GeneratedNames.sendCase)(let _number) = event, !state.pendingSends.contains(number: _number) { return }") }
-        if layout.hasRuns { out.line("state.runs = []") }
+        if flags.sends { out.line("if case .\(GeneratedNames.sendCase)(let _number) = event, !state.pendingSends.contains(number: _number) { return }") }
+        if flags.hasRuns { out.line("state.runs = []") }
         if hasForwarding { out.line("state.forwarded = []") }
-        if layout.sendsToParent { out.line("state.toParent = []") }
-        guard layout.sends else {
+        if flags.sendsToParent { out.line("state.toParent = []") }
+        guard flags.sends else {
             stepLines(on: "state", stateFields: stateFields, into: &out)
             return out.finished()
         }
@@ -68,11 +68,11 @@ extension MachineContextBuilder {
         // S111, S112: the step's event, for every expression the step evaluates; none at rest.
         if readsTrigger { out.line("\(on)trigger = event") }
         out.line(makeOldMember(stateFields: stateFields) ? "let old = \(on)_old" : "let old = \(subject)")
-        out.line(layout.settles ? "if old._reduce(event, &\(subject), &trace) { \(on)_settle(&trace) }" : "old._reduce(event, &\(subject), &trace)")
-        if layout.raises { out.line("if !\(on)_raised.isEmpty { \(on)_takeRaised(&trace) }") }
+        out.line(flags.settles ? "if old._reduce(event, &\(subject), &trace) { \(on)_settle(&trace) }" : "old._reduce(event, &\(subject), &trace)")
+        if flags.raises { out.line("if !\(on)_raised.isEmpty { \(on)_takeRaised(&trace) }") }
         if readsTrigger { out.line("\(on)trigger = nil") }
         // S135: a finished machine delivers nothing more.
-        if layout.sends && layout.hasTopLevelFinal { out.line("if \(on)isDone { \(on)pendingSends = [] }") }
+        if flags.sends && flags.hasTopLevelFinal { out.line("if \(on)isDone { \(on)pendingSends = [] }") }
         if hasForwarding {
             makeForwardingMember()
             out.line("\(on)_forward(event, after: old)")
@@ -84,7 +84,7 @@ extension MachineContextBuilder {
     /// expression can read stays, `pendingSends` too, whether the spec's text names it or a helper
     /// of the user's reads it (S36). False, and no member, when the copy would leave nothing out.
     private mutating func makeOldMember(stateFields: [JournalLayout.Field]) -> Bool {
-        guard layout.raises else { return false }
+        guard flags.raises else { return false }
         let context = Set(spec.context.map(\.name.value))
         var body = memberPrinter()
         body.line("var _old = State(")
@@ -105,6 +105,6 @@ extension MachineContextBuilder {
     /// True when an expression of the spec names `trigger` (S111): only then has `State` the
     /// field, so a machine that never reads it stays as it was (S112).
     var readsTrigger: Bool {
-        spec.expressions(tree: layout.tree).contains { Self.mentions(GeneratedNames.triggerField, in: $0.value) }
+        spec.expressions(tree: semantics.tree).contains { Self.mentions(GeneratedNames.triggerField, in: $0.value) }
     }
 }

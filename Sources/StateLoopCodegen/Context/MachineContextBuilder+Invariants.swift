@@ -10,7 +10,7 @@ extension MachineContextBuilder {
     /// Every invariant with the state that declares it (`nil`: the machine's), the machine's
     /// first, then each state's in document order: the order of `invariants`.
     func allInvariants() -> [(state: String?, invariant: InvariantSpec)] {
-        spec.invariants.map { (nil, $0) } + layout.tree.nodes.flatMap { node in node.spec.invariants.map { (Optional(node.name), $0) } }
+        spec.invariants.map { (nil, $0) } + semantics.tree.nodes.flatMap { node in node.spec.invariants.map { (Optional(node.name), $0) } }
     }
 
     /// `_invariant0`, `_invariant1`, ...: the members that evaluate each invariant, by its index.

@@ -22,7 +22,7 @@ extension MachineContextBuilder {
     /// properties in declaration order, each with how it is written.
     func journalLayout(stateFields: [JournalLayout.Field]) -> JournalLayout? {
         guard let persist = spec.persist else { return nil }
-        let tree = layout.tree
+        let tree = semantics.tree
         let mode = GeneratedNames.mode
         var types: [JournalLayout.CodedType] = []
         func add(_ name: String, _ doc: String, _ shape: JournalLayout.Shape) {
@@ -53,7 +53,7 @@ extension MachineContextBuilder {
                 .init(name: "index", value: .standard("Int")), .init(name: "entry", value: .standard("Int")),
             ]))
         }
-        if layout.sends {
+        if flags.sends {
             add(GeneratedNames.sendType, "a pending send: its number, id, event and delay.", .structure([
                 .init(name: "number", value: .standard("Int")), .init(name: "id", value: .optional(.standard("String"))),
                 .init(name: "event", value: .generated(GeneratedNames.event)), .init(name: "delay", value: .standard("Duration")),
@@ -74,7 +74,7 @@ extension MachineContextBuilder {
             })
         }
         if hasTimers { events.append(.init(name: GeneratedNames.timerCase, payload: [.init(name: "", value: .generated(timer))])) }
-        if layout.sends { events.append(.init(name: GeneratedNames.sendCase, payload: [.init(name: "", value: .standard("Int"))])) }
+        if flags.sends { events.append(.init(name: GeneratedNames.sendCase, payload: [.init(name: "", value: .standard("Int"))])) }
         add(GeneratedNames.event, "an event: its position in `events:` (timers last), then its payload.", .enumeration(events))
         return JournalLayout(machine: spec.name.value, version: persist.version, types: types)
     }
@@ -86,7 +86,7 @@ extension MachineContextBuilder {
             + zip(spec.context, fieldTypes).map { field, alias in .init(name: field.name.value, value: .spec(field.type.value, alias: alias)) }
             + (hasTimers ? [.init(name: "_entries", value: .standard("Int"))] : [])
             + (hasForwarding ? [.init(name: "forwarded", value: .array(.generated(GeneratedNames.forwarded)))] : [])
-            + (layout.sendsToParent ? [.init(name: "toParent", value: .array(.generated(GeneratedNames.event)))] : [])
+            + (flags.sendsToParent ? [.init(name: "toParent", value: .array(.generated(GeneratedNames.event)))] : [])
             + ownFields.map { .init(name: $0.name, value: $0.journal) }
     }
 
@@ -250,7 +250,7 @@ extension MachineContextBuilder {
     /// A damaged record that still decodes (a checksum recomputed, a journal of another spec of
     /// the same layout) must not fire a timer no state has, which the reducer would ignore.
     private func timerChecks(_ out: inout SwiftPrinter) {
-        let tree = layout.tree
+        let tree = semantics.tree
         let timed = tree.nodes.indices.filter { !tree[$0].spec.after.isEmpty }
         out.switchBlock("(self.state, self.index)") { out in
             for state in timed {

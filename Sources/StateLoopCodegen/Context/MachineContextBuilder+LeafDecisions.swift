@@ -19,7 +19,7 @@ extension MachineContextBuilder {
 
     /// Every case of `Event` in `leaf`, in `Event` order, then its timers and the stale-timer case.
     func leafDecisions(_ leaf: Int) -> [LeafDecision] {
-        let tree = layout.tree
+        let tree = semantics.tree
         var decisions: [LeafDecision] = []
         for (event, spelling) in zip(spec.events, eventCaseSpellings) {
             guard semantics.canArrive(event.name.value, in: leaf) else {
@@ -38,10 +38,10 @@ extension MachineContextBuilder {
                 decisions.append(.init(pattern: spelling.pattern, chain: chain, whyNothing: ""))
             }
         }
-        if layout.sends {
+        if flags.sends {
             decisions.append(.init(pattern: "case .\(GeneratedNames.sendCase):", chain: [], whyNothing: "`reduce` delivers a send as its event (S133)"))
         }
-        guard layout.hasTimers else { return decisions }
+        guard flags.hasTimers else { return decisions }
         for state in tree.lineage(of: leaf) {
             for index in tree[state].spec.after.indices {
                 decisions.append(.init(
@@ -60,7 +60,7 @@ extension MachineContextBuilder {
 
     /// The effects with `in:` that run while `leaf` is active: their `in:` names it or an ancestor.
     private func effects(runningIn leaf: Int) -> [EffectSpec] {
-        let lineage = Set(layout.tree.lineage(of: leaf).map { layout.tree[$0].name })
+        let lineage = Set(semantics.tree.lineage(of: leaf).map { semantics.tree[$0].name })
         return spec.effects.filter { $0.runningStates.contains { lineage.contains($0.value) } }
     }
 

@@ -115,7 +115,7 @@ extension MachineContextBuilder {
     /// `_migratedMode(_:)` and one function per composite state: the configuration that holds the
     /// saved states of `names`, each level's default entry where none is saved (D93).
     private func printMigratedMode(into out: inout SwiftPrinter) {
-        let tree = layout.tree
+        let tree = semantics.tree
         func descendants(_ position: Int) -> [Int] {
             [position] + tree[position].children.filter { !tree[$0].spec.isHistory }.flatMap(descendants)
         }
@@ -315,7 +315,7 @@ extension MachineContextBuilder {
     /// A timer event of an old version: kept when its state keeps its name and has timers now
     /// (its position in `after:` and the entry that armed it carried), else read and dropped (D94).
     private func timerLines(_ oldCase: JournalLayout.Case, reading: VersionReading, skip: (JournalLayout.Value) -> [String]) -> [String] {
-        let tree = layout.tree
+        let tree = semantics.tree
         let expected: [JournalLayout.Field] = [
             .init(name: "state", value: .generated(GeneratedNames.stateName)),
             .init(name: "index", value: .standard("Int")), .init(name: "entry", value: .standard("Int")),
@@ -341,7 +341,7 @@ extension MachineContextBuilder {
     /// The `StateName` case a state of this version is saved as: a history state's parent, which
     /// its default entry then fills.
     private func currentStateName(_ name: String) -> String? {
-        let tree = layout.tree
+        let tree = semantics.tree
         guard var position = tree.index[name] else { return nil }
         while tree[position].spec.isHistory, let parent = tree[position].parent { position = parent }
         return caseName(position)

@@ -7,7 +7,7 @@ import StateLoopSpec
 extension MachineContextBuilder {
     /// The body of `Mode`: its cases, then an enum per composite and a struct per parallel state.
     func modeLines() -> [String] {
-        let tree = layout.tree
+        let tree = semantics.tree
         var out = SwiftPrinter(placement: placement, level: 2)
         func caseDeclaration(_ position: Int) -> String {
             tree[position].isComposite ? "case \(caseName(position))(\(contentType(position)))" : "case \(caseName(position))"
@@ -54,7 +54,7 @@ extension MachineContextBuilder {
     /// `StateName`'s queries, declared for every machine: `isIn(_:)`, `armedTimer(_:index:)` with
     /// timers, `isDone`.
     func queryLines() -> [String] {
-        let tree = layout.tree
+        let tree = semantics.tree
         var out = SwiftPrinter(placement: placement, level: 2)
         out.line("")
         out.line("/// True while `name` is active: the state itself or, for a composite, any state below it.")
@@ -108,13 +108,13 @@ extension MachineContextBuilder {
 
     /// The positions of the states `StateName` names, in order: every state but history states.
     func stateNamePositions() -> [Int] {
-        layout.tree.nodes.indices.filter { !layout.tree[$0].spec.isHistory }
+        semantics.tree.nodes.indices.filter { !semantics.tree[$0].spec.isHistory }
     }
 
     /// `Event.Timer.init(mode:index:entry:)` and `Event.Timer.mode` in a flat machine with timers:
     /// its modes are its states, so a timer can be named by mode, as v1 spelt it (S79).
     func timerModeLines() -> [String] {
-        let tree = layout.tree
+        let tree = semantics.tree
         guard tree.isFlat, hasTimers else { return [] }
         var out = SwiftPrinter(placement: placement, level: 3)
         out.line("")

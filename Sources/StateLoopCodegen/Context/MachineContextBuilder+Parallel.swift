@@ -10,12 +10,12 @@ import StateLoopSpec
 extension MachineContextBuilder {
     /// The outermost parallel state above `position` (or `position` itself), if any.
     func outermostParallel(_ position: Int) -> Int? {
-        layout.tree.lineage(of: position).last { layout.tree[$0].spec.kind == .parallel }
+        semantics.tree.lineage(of: position).last { semantics.tree[$0].spec.kind == .parallel }
     }
 
     /// `_select_<leaf>`: the branch `leaf` selects for an event, or for `always:` when the event is `nil`.
     mutating func makeSelector(_ leaf: Int) {
-        let tree = layout.tree
+        let tree = semantics.tree
         var body = memberPrinter()
         body.block("guard let _event else {") { out in
             selectLines(alwaysBranches(leaf), payload: nil, into: &out)
@@ -102,7 +102,7 @@ extension MachineContextBuilder {
     /// `_selectIn_<state>` for every composite and parallel state below a parallel state, and
     /// `_reduce_<parallel>` for the outermost ones; `_parallel` and `_step`.
     mutating func makeParallelMembers() {
-        let tree = layout.tree
+        let tree = semantics.tree
         guard tree.nodes.contains(where: { $0.spec.kind == .parallel }) else { return }
         for leaf in tree.leaves where outermostParallel(leaf) != nil { makeSelector(leaf) }
         for (position, node) in tree.nodes.enumerated() where node.isComposite && outermostParallel(position) != nil {

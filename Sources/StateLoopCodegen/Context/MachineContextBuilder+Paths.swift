@@ -19,7 +19,7 @@ extension MachineContextBuilder {
     /// record a line (the format is `PathTable.init(table:)`'s), each line escaped as a
     /// string literal's content, so no spec text can end the literal.
     func printPaths(into out: inout SwiftPrinter) {
-        let tree = layout.tree
+        let tree = semantics.tree
         var records: [[String]] = []
         let entries = tree.nodes.count + transitions.entries.count
         if entries > Self.pathTableLimit {
@@ -74,7 +74,7 @@ extension MachineContextBuilder {
         let head: [String] = switch step.trigger {
         case .event(let name), .group(let name, _): [step.isRaised ? "r" : step.sentAfter == nil ? "e" : "s", name, ""]
         case .timer(let index, _):
-            ["t", String(stateIndex[layout.tree.index[paths.transitionList.entries[step.transitions[0]].state!]!]!), String(index)]
+            ["t", String(stateIndex[semantics.tree.index[paths.transitionList.entries[step.transitions[0]].state!]!]!), String(index)]
         case .always: ["a", "", ""]
         case .done: ["d", "", ""]
         }

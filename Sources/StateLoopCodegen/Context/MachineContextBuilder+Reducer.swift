@@ -35,7 +35,7 @@ extension MachineContextBuilder {
             for decision in leafDecisions(leaf) {
                 out.block(decision.pattern, closing: nil) { out in
                     if decision.chain.isEmpty {
-                        out.line((layout.settles ? "return false" : "break") + " // " + decision.whyNothing)
+                        out.line((flags.settles ? "return false" : "break") + " // " + decision.whyNothing)
                     } else {
                         if let binding = decision.payloadBinding { out.line(binding) }
                         chainLines(decision.chain, leaf: leaf, payload: decision.payload, into: &out)
@@ -44,20 +44,20 @@ extension MachineContextBuilder {
             }
         }
         return .init(
-            mode: layout.tree[leaf].name,
-            function: GeneratedNames.reducerFunction(ofState: layout.tree[leaf].name),
+            mode: semantics.tree[leaf].name,
+            function: GeneratedNames.reducerFunction(ofState: semantics.tree[leaf].name),
             body: out.text)
     }
 
     /// The cases of `_reduce`'s switch on the configuration.
     func dispatchLines() -> [String] {
-        let tree = layout.tree
-        let call = layout.settles ? "return " : ""
+        let tree = semantics.tree
+        let call = flags.settles ? "return " : ""
         var out = memberPrinter()
         var finished: [String] = []
         for position in tree.nodes.indices {
             if tree[position].spec.kind == .parallel, outermostParallel(position) == position {
-                out.line("case \(parallelPattern(position)): \(layout.settles ? "return " : "_ = ")_reduce_\(tree[position].name)(_p, _event, &_next, &_trace)")
+                out.line("case \(parallelPattern(position)): \(flags.settles ? "return " : "_ = ")_reduce_\(tree[position].name)(_p, _event, &_next, &_trace)")
             } else if tree.isLeaf(position), outermostParallel(position) == nil {
                 out.line("case \(leafPattern(position)): \(call)\(GeneratedNames.reducerFunction(ofState: tree[position].name))(_event, &_next, &_trace)")
             } else if tree[position].parent == nil, tree[position].spec.isFinal {
@@ -65,7 +65,7 @@ extension MachineContextBuilder {
             }
         }
         if !finished.isEmpty {
-            out.line("case \(finished.joined(separator: ", ")): \(layout.settles ? "return false" : "break") // finished: `reduce` returns before")
+            out.line("case \(finished.joined(separator: ", ")): \(flags.settles ? "return false" : "break") // finished: `reduce` returns before")
         }
         return out.finished()
     }

@@ -9,7 +9,7 @@ import StateLoopSpec
 extension MachineContextBuilder {
     /// `case _send(Swift.Int)` and `struct Send`, inside `Event`.
     func sendLines() -> [String] {
-        guard layout.sends else { return [] }
+        guard flags.sends else { return [] }
         let p = access.prefix
         return """
                     /// The pending send numbered so is due: its event comes back (S133). Sent by the machine's own feedback, not by you.
@@ -38,7 +38,7 @@ extension MachineContextBuilder {
 
     /// The feedback that arms a timer per pending send and feeds `_send(n)` back when it is due (S133).
     func sendFeedbackLines() -> [String] {
-        guard layout.sends else { return [] }
+        guard flags.sends else { return [] }
         return """
                         .timers(
                             requests: { state in Swift.Set(state.pendingSends.map { StateLoop.SendTimer(number: $0.number, delay: $0.delay) }) },
@@ -78,7 +78,7 @@ extension MachineContextBuilder {
 
     /// `sends(in:)` of the `StateMachine` conformance: every pending send with its delivery.
     func printSends(into out: inout SwiftPrinter) {
-        guard layout.sends else { return }
+        guard flags.sends else { return }
         out.line("/// Every `send:` pending in `state`, in the order they were sent, with the event that delivers it (S127).")
         out.block("\(access.prefix)static func sends(in state: State) -> [StateLoop.ArmedSend<Event>] {") { out in
             out.line("state.pendingSends.map { .init(number: $0.number, id: $0.id, delay: $0.delay, event: $0.event, delivery: .\(GeneratedNames.sendCase)($0.number)) }")

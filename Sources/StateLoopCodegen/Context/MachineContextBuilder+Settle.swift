@@ -13,15 +13,15 @@ extension MachineContextBuilder {
 
     /// `_always`, `_onDone` and `_settle`: the microsteps after a step (S45–S55).
     mutating func makeSettleMembers() {
-        if layout.hasAlways { makeAlwaysMembers() }
-        if layout.hasOnDone { makeOnDoneMember() }
+        if flags.hasAlways { makeAlwaysMembers() }
+        if flags.hasOnDone { makeOnDoneMember() }
         let readsDoneEvents = hasDoneEvents && readsTrigger
         // S160: printed wherever there are done events, read or not, so that swiftc checks every
         // `output:` at its YAML line.
         if hasDoneEvents { makeDoneEventMember() }
-        if layout.raises { makeTakeRaisedMember() }
+        if flags.raises { makeTakeRaisedMember() }
         var body = memberPrinter()
-        guard layout.hasAlways || layout.hasOnDone else {
+        guard flags.hasAlways || flags.hasOnDone else {
             // Only raised events (S122): nothing follows a microstep, so every step settles.
             body.line("isSettled = true")
             addMember(
@@ -31,8 +31,8 @@ extension MachineContextBuilder {
             return
         }
         body.block("for _ in 0..<1_000 {") { out in
-            if layout.hasTopLevelFinal { out.line("if isDone { return }") }
-            if layout.hasOnDone {
+            if flags.hasTopLevelFinal { out.line("if isDone { return }") }
+            if flags.hasOnDone {
                 out.block("if !_done.isEmpty {") { out in
                     out.line("let _state = _done.removeFirst()")
                     // S161: the `onDone:` reads its final state's `doneEvent:` as `trigger`, then
@@ -47,7 +47,7 @@ extension MachineContextBuilder {
                     out.line("continue")
                 }
             }
-            if layout.hasAlways {
+            if flags.hasAlways {
                 out.line("let _s = self")
                 out.block("if !_s._always(&self, &_trace) {") { out in
                     out.line("isSettled = true")
@@ -59,7 +59,7 @@ extension MachineContextBuilder {
             }
         }
         body.line("isSettled = false")
-        if layout.hasOnDone {
+        if flags.hasOnDone {
             // At the bound, what is still due stays due once: the queue cannot grow step after step (S51).
             body.line("var _seen = Swift.Set<StateName>()")
             body.line("_done.removeAll { !_seen.insert($0).inserted }")
@@ -81,7 +81,7 @@ extension MachineContextBuilder {
             out.line("let _queue = _raised")
             out.line("_raised = []")
             out.block("for _event in _queue {") { out in
-                if layout.hasTopLevelFinal {
+                if flags.hasTopLevelFinal {
                     out.block("if isDone {") { out in
                         out.line("_raised = []")
                         out.line("return")
@@ -107,7 +107,7 @@ extension MachineContextBuilder {
 
     /// `_always` and the method of each leaf with `always:` above it.
     private mutating func makeAlwaysMembers() {
-        let tree = layout.tree
+        let tree = semantics.tree
         var dispatch = memberPrinter()
         var quiet: [String] = []
         dispatch.switchBlock("mode") { out in
@@ -140,7 +140,7 @@ extension MachineContextBuilder {
 
     /// True when a final state names a `doneEvent:` (S160).
     private var hasDoneEvents: Bool {
-        layout.tree.nodes.contains { $0.spec.doneEvent != nil }
+        semantics.tree.nodes.contains { $0.spec.doneEvent != nil }
     }
 
     /// `_doneEvent`: the `doneEvent:` of `_state`'s active final child, its payload copied by name
@@ -149,12 +149,12 @@ extension MachineContextBuilder {
     private mutating func makeDoneEventMember() {
         var body = memberPrinter()
         body.switchBlock("_state") { out in
-            for position in layout.tree.nodes.indices where !semantics.doneEvents(position).isEmpty {
+            for position in semantics.tree.nodes.indices where !semantics.doneEvents(position).isEmpty {
                 out.block("case .\(caseName(position)):", closing: nil) { out in
                     for (final, name) in semantics.doneEvents(position) {
                         out.block("if isIn(.\(caseName(final))) {") { out in
                             let event = spec.events.first { $0.name.value == name }!
-                            let output = layout.tree[final].spec.output
+                            let output = semantics.tree[final].spec.output
                             let types = payloadTypes[name] ?? []
                             for (index, field) in event.payload.enumerated() {
                                 out.spec(output.first { $0.name.value == field.name.value }!.value, after: "let _p\(index): \(types[index]) = ")
@@ -176,7 +176,7 @@ extension MachineContextBuilder {
 
     /// `_onDone`: takes the `onDone:` of a state whose final state is still active.
     private mutating func makeOnDoneMember() {
-        let tree = layout.tree
+        let tree = semantics.tree
         var body = memberPrinter()
         body.switchBlock("_state") { out in
             for (position, node) in tree.nodes.enumerated() where !node.spec.onDone.isEmpty {

@@ -64,7 +64,7 @@ extension MachineContextBuilder {
             out.line("/// True once `state` is finished: `reduce` changes nothing (T4).")
             out.line("\(p)static func isDone(_ state: State) -> Swift.Bool { state.isDone }")
             out.line("")
-            if layout.settles {
+            if flags.settles {
                 out.line("/// False when the last step did not settle: `always:` still enabled after 1,000 microsteps (S51).")
                 out.line("\(p)static func isSettled(_ state: State) -> Swift.Bool { state.isSettled }")
                 out.line("")
@@ -159,7 +159,7 @@ extension MachineContextBuilder {
                 if !failures.isEmpty { out.line("case \(failures.joined(separator: ", ")): .failure") }
                 if !messages.isEmpty { out.line("case \(messages.joined(separator: ", ")): .message") }
                 // Not when the cases cover every pair: swiftc warns that it will never be executed (S93).
-                let events = spec.events.count + (hasTimers ? 1 : 0) + (layout.sends ? 1 : 0)
+                let events = spec.events.count + (hasTimers ? 1 : 0) + (flags.sends ? 1 : 0)
                 if Set(results + failures + messages).count < spec.effects.count * events { out.line("default: nil") }
             }
         }

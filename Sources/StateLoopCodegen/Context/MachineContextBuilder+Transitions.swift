@@ -27,7 +27,7 @@ extension MachineContextBuilder {
             let id = transitions.id(at: transition.location)!
             target = semantics.targets[id]
             domain = semantics.domains[id]!
-            if layout.exitBelow(domain), phase == .all || phase == .exits {
+            if flags.exitBelow(domain), phase == .all || phase == .exits {
                 if let domain {
                     out.block("if " + activeConditions(domain, subject: "_next.mode", bind: "_c").joined(separator: ", ") + " {") { out in
                         out.line("State.\(below("exit", domain))(_c, &_next)")
@@ -35,7 +35,7 @@ extension MachineContextBuilder {
                 } else {
                     out.line("State.\(below("exit", nil))(_next.mode, &_next)")
                 }
-                dirty = layout.changesOnExit(below: domain)
+                dirty = flags.changesOnExit(below: domain)
             }
         }
         if phase == .exits { return }
@@ -50,10 +50,10 @@ extension MachineContextBuilder {
         }
         if phase == .actions { return }
         guard let target else { return }
-        if layout.hasTimers { out.line("_next._entries &+= 1") }
+        if flags.hasTimers { out.line("_next._entries &+= 1") }
         let entry = semantics.entry(below: domain, toward: target)
         let value = modeValue(in: domain, toward: [target])
-        if layout.entryBelow(domain) {
+        if flags.entryBelow(domain) {
             out.line("let _c: \(contentType(domain)) = \(value)")
             assignContent(of: domain, "_c", into: &out)
             unanchoredDefaultLines(entry, into: &out)
@@ -208,7 +208,7 @@ extension MachineContextBuilder {
                 out.spec(condition, after: open ? "} else if (" : "if (", then: ") {")
                 out.indent()
                 take(transition, source: source, leaf: leaf, payload: payload, into: &out)
-                if layout.settles { out.line("return true") }
+                if flags.settles { out.line("return true") }
                 open = true
                 continue
             }
@@ -218,7 +218,7 @@ extension MachineContextBuilder {
                 out.indent()
             }
             take(transition, source: source, leaf: leaf, payload: payload, into: &out)
-            if layout.settles { out.line("return true") }
+            if flags.settles { out.line("return true") }
             closed = true
             break
         }
@@ -226,7 +226,7 @@ extension MachineContextBuilder {
             out.outdent()
             out.line("}")
         }
-        if layout.settles, !closed || chain.last.map({ if case .ignore = $0.branch { true } else { false } }) == true {
+        if flags.settles, !closed || chain.last.map({ if case .ignore = $0.branch { true } else { false } }) == true {
             out.line("return false")
         }
         if out.lines.count == start { out.line("break // ignored") }

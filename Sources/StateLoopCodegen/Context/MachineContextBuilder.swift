@@ -69,8 +69,9 @@ public struct MachineContextBuilder {
     var members: [MachineContext.Member] = []
     /// Each event's case patterns, in `events:` order (see `makeEventCaseSpellings`).
     var eventCaseSpellings: [EventCaseSpelling] = []
-    /// The state tree and what the statechart generator derives from it.
-    let layout: StatechartLayout
+    /// What the statechart generator derives from the state tree: which states have entry or exit
+    /// work, and which statechart features the machine uses.
+    let flags: StatechartFlags
     /// Each state's escaped name, by position: every pattern and value of a configuration spells them.
     let caseNames: [String]
     /// The member each inherited transition was written into, by its YAML position.
@@ -109,8 +110,8 @@ public struct MachineContextBuilder {
         self.lock = spec.lock
         self.access = access
         let tree = semantics.tree
-        self.layout = StatechartLayout(semantics)
-        self.hasTimers = layout.hasTimers
+        self.flags = StatechartFlags(semantics)
+        self.hasTimers = flags.hasTimers
         self.caseNames = tree.nodes.map { SwiftName.escaped($0.name) }
         self.fieldIndex = Dictionary(spec.context.enumerated().map { ($1.name.value, $0) }, uniquingKeysWith: { first, _ in first })
         self.placement = SourcePlacement(fileLiteral: SwiftLiteral.sourceLocationFile(spec.file))
@@ -118,7 +119,7 @@ public struct MachineContextBuilder {
     }
 
     /// `Event` has no case: every function that takes one gets an empty body (S93).
-    var eventless: Bool { spec.events.isEmpty && !hasTimers && !layout.sends }
+    var eventless: Bool { spec.events.isEmpty && !hasTimers && !flags.sends }
 
     static func fileName(_ path: String) -> String {
         String(path.split(separator: "/").last ?? Substring(path))
@@ -132,49 +133,49 @@ public struct MachineContextBuilder {
         let initialArguments = makeDefaults()
         makeDelayMembers()
         makeInvariantMembers()
-        let tree = layout.tree
+        let tree = semantics.tree
         // A flat spec is a statechart of one level: the same writer prints it (S78, S79).
         let reducerModes = eventless ? [] : tree.leaves.filter { outermostParallel($0) == nil }.map { makeLeafReducer($0) }
         let dispatch = dispatchLines()
         makeParallelMembers()
         makeExitAndEntryMembers()
-        if layout.settles { makeSettleMembers() }
+        if flags.settles { makeSettleMembers() }
         let effects = spec.effects.map { makeEffect($0) }
         let timers = makeTimers()
         let oneShots = spec.effects.filter(\.isOneShot)
-        if layout.hasRuns {
+        if flags.hasRuns {
             var body = memberPrinter()
             body.line("runs.append(run)")
             body.line("_runsQueued &+= 1")
             addMember(doc: "Queues a one-shot run for the system to start (S38).", declaration: "fileprivate mutating func _queue(_ run: Run)", body: body)
         }
         var ownFields = effectFields()
-        for (position, node) in tree.nodes.enumerated() where layout.stampsEntry[position] {
+        for (position, node) in tree.nodes.enumerated() where flags.stampsEntry[position] {
             ownFields.append(.init(doc: "`_entries` when `\(node.name)` was last entered: its timers' request.", name: "_entered_\(node.name)", declaration: "Swift.Int = 0", journal: .standard("Int")))
         }
         for node in tree.nodes where node.spec.isHistory {
             ownFields.append(.init(doc: "What history state `\(node.name)` restores, recorded when its parent is exited (S32).", name: "_history_\(node.name)", declaration: "\(contentType(node.parent!))? = nil", journal: .optional(.generated(contentType(node.parent!)))))
         }
-        if layout.hasOnDone {
+        if flags.hasOnDone {
             ownFields.append(.init(doc: "The states whose `onDone:` is due, in order (S55).", name: "_done", declaration: "[StateName] = []", journal: .array(.generated(GeneratedNames.stateName))))
         }
-        if layout.hasRuns {
+        if flags.hasRuns {
             ownFields.append(.init(doc: "The one-shot runs the last step queued, in order (S39); the system starts each once.", name: "runs", declaration: "[Run] = []", journal: .array(.generated(GeneratedNames.run))))
             ownFields.append(.init(doc: "How many runs have been queued since the start: the sequence number after the last of `runs`.", name: "_runsQueued", declaration: "Swift.Int = 0", journal: .standard("Int")))
         }
         if readsTrigger {
             ownFields.append(.init(doc: "The event of the step that is running, `nil` at rest and while `initial` is entered (S111, S112).", name: GeneratedNames.triggerField, declaration: "Event? = nil", journal: .optional(.generated(GeneratedNames.event))))
         }
-        if layout.sends {
+        if flags.sends {
             makeSendMember()
             ownFields.append(.init(doc: "The `send:`s not yet delivered nor cancelled, in the order they were sent (S127).", name: "pendingSends", declaration: "StateLoop.PendingSends<Event.Send> = []", journal: .array(.generated(GeneratedNames.sendType))))
             ownFields.append(.init(doc: "How many `send:`s have run since the start: the number of the next one.", name: "_sends", declaration: "Swift.Int = 0", journal: .standard("Int")))
         }
-        if layout.raises {
+        if flags.raises {
             ownFields.append(.init(doc: "The raised events not yet taken, oldest first; empty between steps (S121).", name: "_raised", declaration: "[Event] = []", journal: .array(.generated(GeneratedNames.event))))
         }
-        if layout.settles {
-            let raised = layout.raises ? ", or more than 1,000 events were raised (S122)" : ""
+        if flags.settles {
+            let raised = flags.raises ? ", or more than 1,000 events were raised (S122)" : ""
             ownFields.append(.init(doc: "False when `always:` transitions were still enabled after 1,000 microsteps (S51)\(raised).", name: "isSettled", declaration: "Swift.Bool = true", journal: .standard("Bool")))
         }
         bookkeeping = (hasTimers ? ["_entries"] : []) + ownFields.map(\.name)
@@ -226,11 +227,11 @@ public struct MachineContextBuilder {
             stateEquality: stateEquality,
             eventEquality: enumEquality(
                 GeneratedNames.event, events: spec.events,
-                extra: (hasTimers ? [(name: GeneratedNames.timerCase, arity: 1)] : []) + (layout.sends ? [(name: GeneratedNames.sendCase, arity: 1)] : [])),
+                extra: (hasTimers ? [(name: GeneratedNames.timerCase, arity: 1)] : []) + (flags.sends ? [(name: GeneratedNames.sendCase, arity: 1)] : [])),
             reduceBody: reduceBody,
             eventless: eventless,
             dispatch: dispatch,
-            reducerReturn: layout.settles ? " -> Swift.Bool" : "",
+            reducerReturn: flags.settles ? " -> Swift.Bool" : "",
             timerModes: timerModeLines(),
             runCases: oneShots.map { effect in
                 let name = SwiftName.escaped(effect.name.value)
@@ -247,7 +248,7 @@ public struct MachineContextBuilder {
             recordingLines: recordingLines(),
             conformance: (conformanceLines() + descriptionLines() + journalLines(journal) + migrationLines(journal)).joined(separator: "\n"),
             systemLines: systemLines(systemParameters: systemParameters, feedbacksArguments: feedbacksArguments),
-            systemFinish: layout.hasTopLevelFinal ? ", isFinished: { $0.isDone }" : "",
+            systemFinish: flags.hasTopLevelFinal ? ", isFinished: { $0.isDone }" : "",
             fields: zip(spec.context, fieldTypes).map { field, type in
                 MachineContext.Field(
                     name: SwiftName.escaped(field.name.value),
@@ -268,7 +269,7 @@ public struct MachineContextBuilder {
             reducerModes: reducerModes,
             effects: effects,
             timers: timers,
-            hasFeedbacks: !spec.effects.isEmpty || hasTimers || layout.sends,
+            hasFeedbacks: !spec.effects.isEmpty || hasTimers || flags.sends,
             feedbacksParameters: feedbacksParameters.joined(separator: ", "),
             systemParameters: systemParameters.joined(separator: ", "),
             feedbacksArguments: feedbacksArguments.joined(separator: ", ")

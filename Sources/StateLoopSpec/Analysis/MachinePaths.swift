@@ -24,7 +24,7 @@ public struct MachinePaths: Sendable {
     /// `always:` or `onDone:` microstep of the settling that follows them.
     public struct Step: Hashable, Sendable {
         /// The event, the timer (its state is that of `transitions`), `always` or `onDone`.
-        public var trigger: TransitionEntry.Trigger
+        public var trigger: TransitionEntry.Handler
         /// The branches taken, by `TransitionList` id, in the order they were selected: one, or
         /// below a parallel state one per region that took one (S67–S69).
         public var transitions: [Int]
@@ -371,7 +371,7 @@ final class PathSearch {
         // `queue`: what is left of the raised events, for a raised event's step; `delivered`: the
         // pending send a delivery takes, for its step.
         func take(
-            _ selection: Selection, _ trigger: TransitionEntry.Trigger, effect: String? = nil, queue: [String]? = nil, isRaised: Bool = false,
+            _ selection: Selection, _ trigger: TransitionEntry.Handler, effect: String? = nil, queue: [String]? = nil, isRaised: Bool = false,
             delivered: Int? = nil, then settle: (Move) -> Node
         ) {
             var sends = node.sends
@@ -473,7 +473,7 @@ final class PathSearch {
     /// guard may hold, with the guards before it assumed false; the chain ends at a branch
     /// without a guard, and when it does not, "nothing" is a choice too (P4). Records which
     /// branches were tried and, for those that were not, the branch that always decides first.
-    private func resolve(_ leaf: Int, _ trigger: MachineSemantics.Trigger) -> [Choice] {
+    private func resolve(_ leaf: Int, _ trigger: MachineSemantics.StepTrigger) -> [Choice] {
         let chain = semantics.chain(leaf: leaf, trigger)
         return resolve(chain, shadowing: semantics.candidates(leaf: leaf, trigger).dropFirst(chain.count))
     }

@@ -5,8 +5,9 @@
 /// One branch of a spec: a guarded or plain transition of an `on:` handler, an `ignore` (a bare
 /// branch or an entry of an `ignore:` list, one for a whole group), or a branch of `after:`, `always:` or `onDone:`.
 public struct TransitionEntry: Sendable {
-    /// What makes the branch apply.
-    public enum Trigger: Hashable, Sendable {
+    /// The handler of the spec the branch is written under, which says what makes it apply: an
+    /// `on:` event, an `ignore:` group, an `after:` timer, `always:` or `onDone:`.
+    public enum Handler: Hashable, Sendable {
         case event(String)
         /// An `ignore:` entry naming a group of `groups:`: one branch for all its events (S100).
         case group(name: String, events: [String])
@@ -22,7 +23,8 @@ public struct TransitionEntry: Sendable {
     public var location: SourceLocation
     /// The state that owns it; `nil` for the machine's own `on:` and `ignore:`.
     public var state: String?
-    public var trigger: Trigger
+    /// What makes the branch apply: the handler it is written under.
+    public var trigger: Handler
     /// The branch, or `.ignore` for an entry of an `ignore:` list.
     public var branch: Branch
 
@@ -56,7 +58,7 @@ public struct TransitionList: Sendable {
     public init(_ spec: MachineSpec) {
         var entries: [TransitionEntry] = []
         let groups = spec.groupsByName
-        func add(_ state: String?, _ trigger: TransitionEntry.Trigger, _ branch: Branch, at location: SourceLocation? = nil) {
+        func add(_ state: String?, _ trigger: TransitionEntry.Handler, _ branch: Branch, at location: SourceLocation? = nil) {
             entries.append(.init(id: entries.count, location: location ?? branch.location, state: state, trigger: trigger, branch: branch))
         }
         func addOwn(_ state: String?, on: [EventHandler], ignore: [Located<String>]) {
@@ -64,7 +66,7 @@ public struct TransitionList: Sendable {
                 for branch in handler.branches { add(state, .event(handler.event.value), branch) }
             }
             for event in ignore {
-                let group = groups[event.value].map { TransitionEntry.Trigger.group(name: event.value, events: $0.events.map(\.value)) }
+                let group = groups[event.value].map { TransitionEntry.Handler.group(name: event.value, events: $0.events.map(\.value)) }
                 add(state, group ?? .event(event.value), .ignore(event.location))
             }
         }

@@ -38,10 +38,4 @@ public enum SwiftName {
         guard let first = name.first else { return name }
         return first.uppercased() + name.dropFirst()
     }
-
-    /// `LoadNextPage` -> `loadNextPage`, for member names derived from type names.
-    public static func lowerCamel(_ name: String) -> String {
-        guard let first = name.first else { return name }
-        return first.lowercased() + name.dropFirst()
-    }
 }

@@ -18,7 +18,7 @@ public protocol MachineHost {
     /// The trigger of the step that is running, which expressions read as `trigger` (S111): the
     /// interpreter sets it before the step's first guard and clears it when the step ends (S112);
     /// it is `nil` while the initial configuration is entered and settles.
-    var trigger: MachineSemantics.Trigger? { get set }
+    var trigger: MachineSemantics.StepTrigger? { get set }
     /// Runs one action: an `entry:`, `exit:` or `do:` action, or a transition's `set:` (as one
     /// `.set`); never a conditional, which the interpreter decides with `holds`, nor a `foreach:`,
     /// which it runs with `elements(of:)` and `assign(_:of:)`, nor a `.cancel`,
@@ -97,7 +97,7 @@ public struct MachineInterpreter: Sendable {
     /// The branches `trigger` takes now and everything they do, then settling (S45); `false` when
     /// no branch was taken (an ignored event, a timer of a state not active).
     @discardableResult
-    public mutating func step<Host: MachineHost>(_ trigger: MachineSemantics.Trigger, host: inout Host) -> Bool {
+    public mutating func step<Host: MachineHost>(_ trigger: MachineSemantics.StepTrigger, host: inout Host) -> Bool {
         guard !isDone else { return false }
         host.trigger = trigger
         defer { host.trigger = nil }
@@ -155,7 +155,7 @@ public struct MachineInterpreter: Sendable {
     // MARK: Microsteps
 
     /// Every active leaf's choice for `trigger`, taken together as one microstep (S67–S70).
-    private mutating func select<Host: MachineHost>(_ trigger: MachineSemantics.Trigger, host: inout Host) -> Bool {
+    private mutating func select<Host: MachineHost>(_ trigger: MachineSemantics.StepTrigger, host: inout Host) -> Bool {
         var selected: [Int] = []
         for leaf in active where semantics.tree.isLeaf(leaf) {
             if let id = first(of: semantics.chain(leaf: leaf, trigger), host: &host) { selected.append(id) }

@@ -15,8 +15,10 @@
 /// source, target and domain, the conflict rule between regions, which `onDone:` a final state
 /// makes due, and the states a transition enters.
 public struct MachineSemantics: Sendable {
-    /// What makes a leaf try a chain of branches.
-    public enum Trigger: Hashable, Sendable {
+    /// What one step of the machine runs on, the `trigger` its expressions read (S111): an event,
+    /// an `after:` timer that fires, or the eventless `always:` pass. A leaf tries one chain of
+    /// branches for each.
+    public enum StepTrigger: Hashable, Sendable {
         case event(String)
         /// `after:` timer `index` of the state at `state`.
         case timer(state: Int, index: Int)
@@ -112,7 +114,7 @@ public struct MachineSemantics: Sendable {
     /// while every branch so far is guarded, the next one up (and, for events, the machine's own
     /// `on:` and `ignore:` last); an `ignore` ends the chain (S10–S13, S46). Empty: nothing applies.
     /// An event `from: effects` that no effect running in `leaf` sends applies nowhere (S19).
-    public func chain(leaf: Int, _ trigger: Trigger) -> [Int] {
+    public func chain(leaf: Int, _ trigger: StepTrigger) -> [Int] {
         let all = candidates(leaf: leaf, trigger)
         guard let end = all.firstIndex(where: isUnconditional) else { return all }
         return Array(all[...end])
@@ -120,7 +122,7 @@ public struct MachineSemantics: Sendable {
 
     /// Every branch written for `trigger` that applies in `leaf`, innermost state first: `chain`
     /// and, after it, those its last branch, when it has no guard, always decides before.
-    public func candidates(leaf: Int, _ trigger: Trigger) -> [Int] {
+    public func candidates(leaf: Int, _ trigger: StepTrigger) -> [Int] {
         switch trigger {
         case .event(let name):
             guard canArrive(name, in: leaf) else { return [] }

@@ -1,12 +1,12 @@
 import StateLoopSpec
 
-// What the generator derives from the state tree once per machine: which states have exit or
-// entry work of their own or below them, which `onDone:` a final state makes due, and which
-// statechart features the machine uses (so the writer prints only the members they need).
+// What the generator derives from the state tree once per machine, as flags: which states have
+// exit or entry work of their own or below them, and which statechart features the machine uses
+// (so the writer prints only the members they need).
 
-/// What the generator knows about the state tree, computed once per machine.
-struct StatechartLayout {
-    let tree: StateTree
+/// The flags the generator reads off the state tree, computed once per machine: per state, its
+/// entry and exit work; for the machine, the statechart features it uses.
+struct StatechartFlags {
     /// Per state: it has its own exit work (exit actions, history to record).
     let ownExit: [Bool]
     /// Per state: some state strictly below it has exit work.
@@ -39,7 +39,6 @@ struct StatechartLayout {
     init(_ semantics: MachineSemantics) {
         let tree = semantics.tree
         let spec = semantics.spec
-        self.tree = tree
         let count = tree.nodes.count
         hasTimers = tree.nodes.contains { !$0.spec.after.isEmpty }
         let stampsEntry = tree.nodes.indices.map { position in
