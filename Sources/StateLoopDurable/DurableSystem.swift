@@ -128,7 +128,7 @@ public final class DurableSystem<M: DurableMachine>: @unchecked Sendable {
     }
 
     /// Sends an event from outside, from any thread: reduced at once (see
-    /// ``SystemRun/send(_:)``), or after the recovery while it is still running (D36). Ignored once
+    /// `SystemRun.send(_:)`), or after the recovery while it is still running (D36). Ignored once
     /// the system has ended.
     @inlinable
     public func send(_ event: M.Event) {
@@ -150,7 +150,7 @@ public final class DurableSystem<M: DurableMachine>: @unchecked Sendable {
         }
     }
 
-    /// Stops the system (see ``SystemRun/stop()``) and writes a snapshot of its last state (D34).
+    /// Stops the system (see `SystemRun.stop()`) and writes a snapshot of its last state (D34).
     /// During the recovery, the system does not start and the waiting events are dropped.
     public func stop() {
         lock.lock()

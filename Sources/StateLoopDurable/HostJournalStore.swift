@@ -252,8 +252,9 @@ public protocol HostJournalStore: JournalStore {
     var leaseDuration: Duration? { get }
 
     /// Extends the lease of `host` that `owner` holds (G41), without waiting for a commit; `false`
-    /// when the store no longer gives it to `owner`.
-    func renewHost(_ host: String, by owner: JournalOwner) async throws(JournalError) -> Bool
+    /// when the store no longer gives it to `owner`. Synchronous: the host calls it from a thread
+    /// of its own (LeaseKeeper), which it blocks for the round trip.
+    func renewHost(_ host: String, by owner: JournalOwner) throws(JournalError) -> Bool
 }
 
 extension HostJournalStore {
@@ -261,5 +262,5 @@ extension HostJournalStore {
     public var leaseDuration: Duration? { nil }
 
     /// A claim that lasts while its process runs is renewed by running.
-    public func renewHost(_ host: String, by owner: JournalOwner) async throws(JournalError) -> Bool { true }
+    public func renewHost(_ host: String, by owner: JournalOwner) throws(JournalError) -> Bool { true }
 }

@@ -214,7 +214,7 @@ public final class MachineHost<M: DurableMachine>: Sendable {
     @usableFromInline nonisolated(unsafe) var sweepAsked = false
     nonisolated(unsafe) var sweeper: Task<Void, Never>?  // set once, by `run`, guarded by `lock`
     /// Renews the lease of a leasing store (G41); set once, by `run`, guarded by `lock`.
-    nonisolated(unsafe) var renewer: Task<Void, Never>?
+    nonisolated(unsafe) var renewer: LeaseKeeper?
     /// `run()` waiting for a shutdown (graceful or not) to be asked for; guarded by `lock`.
     nonisolated(unsafe) var shutdownWaiter: CheckedContinuation<Void, Never>?
 
@@ -301,7 +301,12 @@ public final class MachineHost<M: DurableMachine>: Sendable {
             let stopped = lock.withLock { () -> Bool in
                 if case .stopped = lifecycle { return true }
                 holdsMachine = true
-                if let lease = store.leaseDuration { renewer = renewals(every: lease, since: renewed) }
+                if let lease = store.leaseDuration {
+                    renewer = LeaseKeeper(
+                        lease: lease, renewed: renewed,
+                        renew: { [store, owner] () throws(JournalError) in try store.renewHost(M.journalName, by: owner) },
+                        lost: { [weak self] reason in self?.lose(reason) })
+                }
                 return false
             }
             if stopped { try? store.releaseHost(M.journalName, by: owner) }
@@ -360,61 +365,6 @@ public final class MachineHost<M: DurableMachine>: Sendable {
             while ContinuousClock.now < retry {
                 if Task.isCancelled || lock.withLock({ if case .stopped = lifecycle { true } else { false } }) { return nil }
                 try? await Task.sleep(for: min(.milliseconds(50), retry - ContinuousClock.now))
-            }
-        }
-    }
-
-    /// Renews the host's lease every third of `lease` until the host stops (G41); stops the host
-    /// when the lease is gone, or was not renewed within two thirds of it since the last renewal
-    /// that succeeded was sent (G42), so that it stops before the server could give it to another.
-    func renewals(every lease: Duration, since renewed: ContinuousClock.Instant) -> Task<Void, Never> {
-        Task { [weak self, store, owner] in
-            var renewed = renewed
-            var pause = lease / 3
-            while true {
-                do { try await Task.sleep(for: pause) } catch { return }
-                let sent = ContinuousClock.now
-                let deadline = renewed + lease * 2 / 3
-                let answer = await Self.firstOf(deadline: deadline) { () throws(JournalError) -> Bool in
-                    try await store.renewHost(M.journalName, by: owner)
-                }
-                if Task.isCancelled { return }
-                switch answer {
-                case .success(true)?:
-                    renewed = sent
-                    pause = lease / 3
-                case .success(false)?:
-                    self?.lose("another process holds it now")
-                    return
-                case .failure(let error)? where ContinuousClock.now < deadline:
-                    // Tried again soon, while the lease lasts.
-                    _ = error
-                    pause = lease / 12
-                case .failure(let error)?:
-                    self?.lose("it could not be renewed in time: \(error)")
-                    return
-                case nil:
-                    self?.lose("it could not be renewed within two thirds of the lease")
-                    return
-                }
-            }
-        }
-    }
-
-    /// The answer of `call`, or `nil` when `deadline` comes first (the call is left to finish alone).
-    private static func firstOf(
-        deadline: ContinuousClock.Instant, _ call: @escaping @Sendable () async throws(JournalError) -> Bool
-    ) async -> Result<Bool, JournalError>? {
-        await withCheckedContinuation { continuation in
-            let once = Once(continuation)
-            Task {
-                let result: Result<Bool, JournalError>
-                do throws(JournalError) { result = .success(try await call()) } catch { result = .failure(error) }
-                once.resume(result)
-            }
-            Task {
-                try? await Task.sleep(until: deadline, clock: .continuous)
-                once.resume(nil)
             }
         }
     }
@@ -600,7 +550,7 @@ public final class MachineHost<M: DurableMachine>: Sendable {
         }
         scheduler.stop()
         lock.withLock { sweeper }?.cancel()
-        lock.withLock { renewer }?.cancel()
+        lock.withLock { renewer }?.stop()
         admission.open()
         for instance in running { instance.stop() }
         // Without its lease, the host is done once its instances stopped: the commits still queued
@@ -782,20 +732,6 @@ final class Fence: Sendable {
 
     func fenced() {
         told.withLock { action }?()
-    }
-}
-
-/// A continuation resumed by the first of several callers.
-private final class Once<T: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<T, Never>?  // guarded by `lock`
-
-    init(_ continuation: CheckedContinuation<T, Never>) {
-        self.continuation = continuation
-    }
-
-    func resume(_ value: T) {
-        lock.withLock { continuation.take() }?.resume(returning: value)
     }
 }
 

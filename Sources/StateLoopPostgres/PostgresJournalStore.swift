@@ -54,6 +54,9 @@ public final class PostgresJournalStore: HostJournalStore, @unchecked Sendable {
     /// The leases this store's hosts hold, by machine, with their tokens (G8, G43).
     private let leasing = NSLock()
     private var leases: [String: (owner: JournalOwner, token: Int64)] = [:]  // guarded by `leasing`
+    /// The connection renewals run on (G41), made at the first renewal that finds none.
+    private let renewing = NSLock()
+    private var renewer: Session?  // guarded by `renewing`
 
     /// Opens the store on the server of `configuration`, its tables in `schema` (created, or
     /// upgraded, in one transaction when they are missing or older, G2; refused when newer, G3);
@@ -305,17 +308,24 @@ public final class PostgresJournalStore: HostJournalStore, @unchecked Sendable {
     }
 
     /// Extends the lease of `host` to the server's now plus `leaseDuration`, while its row names
-    /// `owner` with this store's token (G41): on a reader, so that it never waits behind the writer.
-    public func renewHost(_ host: String, by owner: JournalOwner) async throws(JournalError) -> Bool {
+    /// `owner` with this store's token (G41): on a connection of its own, so that it never waits
+    /// behind the writer or for a reader.
+    public func renewHost(_ host: String, by owner: JournalOwner) throws(JournalError) -> Bool {
         guard let held = leasing.withLock({ leases[host] }), held.owner == owner else { return false }
-        let interval = leaseInterval
-        let renewed = try await reading { session throws(JournalError) in
-            try session.rows("""
-                UPDATE \(unescaped: self.table("host_lease")) SET expires = clock_timestamp() + \(interval)::interval
-                WHERE host = \(host) AND system = \(owner.system) AND pid = \(owner.pid) AND started = \(owner.started) AND token = \(held.token)
-                RETURNING token
-                """).count == 1
+        renewing.lock()
+        defer { renewing.unlock() }
+        let session: Session
+        if let renewer, !renewer.isClosed {
+            session = renewer
+        } else {
+            session = try Self.connect(configuration, on: eventLoopGroup, logger: logger)
+            renewer = session
         }
+        let renewed = try session.rows("""
+            UPDATE \(unescaped: table("host_lease")) SET expires = clock_timestamp() + \(leaseInterval)::interval
+            WHERE host = \(host) AND system = \(owner.system) AND pid = \(owner.pid) AND started = \(owner.started) AND token = \(held.token)
+            RETURNING token
+            """).count == 1
         if !renewed { leasing.withLock { if leases[host]?.token == held.token { leases[host] = nil } } }
         return renewed
     }

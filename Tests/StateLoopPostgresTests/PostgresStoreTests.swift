@@ -170,34 +170,6 @@ struct PostgresStoreTests {
         #expect(database?.description.contains("create it (`createdb NAME`)") == true)
     }
 
-    @Test("G14: a MachineHost on PostgreSQL answers events sent to many instances once durable, and a new host on the same schema, after the first stopped, recovers every instance in the state those events made")
-    func g14AHostRunsOnPostgres() async throws {
-        let schema = PostgresTestDatabase.freshSchema()
-        let ids = (0..<100).map { "tab-\($0)" }
-        do {
-            let host = MachineHost<Tab>(store: try PostgresTestDatabase.store(schema: schema), initial: { _ in .initial })
-            let running = Task { try await host.run() }
-            try await withThrowingTaskGroup { group in
-                for id in ids {
-                    group.addTask { for n in 1...5 { _ = try await host.send(.order(n: n, amount: n * 10), to: id) } }
-                }
-                try await group.waitForAll()
-            }
-            host.shutdown()
-            try await running.value
-        }
-        let store = try PostgresTestDatabase.store(schema: schema)
-        let again = MachineHost<Tab>(store: store, initial: { _ in nil })
-        let running = Task { try await again.run() }
-        for id in ids {
-            let state = try #require(try await again.state(of: id), "\(id)")
-            #expect(state.posted == 5 && state.total == 150, "\(id)")
-        }
-        #expect(try store.lastSequence(of: "tab-7") ?? 0 >= 5)
-        again.shutdown()
-        try await running.value
-    }
-
     // MARK: - The server, beside the store
 
     /// Runs `body` on a thread of its own at once, and returns how to await its result: a commit
