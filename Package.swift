@@ -187,7 +187,7 @@ let package = Package(
         // `serve` (orders over HTTP, Docs/Hosting.md H73) is built with the Inspector trait, which
         // builds the package's web servers: a package depending on StateLoop resolves no Hummingbird.
         .executableTarget(name: "stateloop-demo", dependencies: [
-            "StateLoopExamples", "StateLoopDurable",
+            "StateLoopExamples", "StateLoopDurable", "StateLoopPostgres",
             .target(name: "StateLoopHost", condition: .when(traits: ["Inspector"])),
             .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Inspector"])),
         ]),
@@ -251,7 +251,7 @@ let package = Package(
         .testTarget(
             name: "StateLoopPostgresTests",
             dependencies: [
-                "StateLoopPostgres", "StateLoop", "StateLoopDurable", "StateLoopTestSupport", "StateLoopExamples",
+                "StateLoopPostgres", "StateLoop", "StateLoopDurable", "StateLoopTestSupport", "StateLoopExamples", "stateloop-demo",
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
             ]
         ),

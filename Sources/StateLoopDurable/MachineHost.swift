@@ -352,6 +352,14 @@ public final class MachineHost<M: DurableMachine>: Sendable {
         stop()
     }
 
+    /// Returns once the host takes events (H54), a standby once it holds its lease (G40): a
+    /// readiness check, and the moment after which `state(of:)` reads what this host runs. Throws
+    /// why when the host stopped first.
+    public func ready() async throws {
+        await admission.opened()
+        if let refusal = lock.withLock({ refusal }) { throw refusal }
+    }
+
     /// Claims the host's machine on its store (H54), returning when it sent the claim that took it;
     /// on a store whose claims are leases, stands by while another owner holds it, claiming again
     /// every third of the lease (Docs/Postgres.md G40). `nil` when the host was stopped or

@@ -1,5 +1,8 @@
 // `stateloop-demo host --journal FILE --instances N --events M [--expected]`: N tabs
-// (Specs/Tab.machine.yml) in one MachineHost, journaled in a SQLite file, driven through a fixed
+// (Specs/Tab.machine.yml) in one MachineHost, journaled in a SQLite file (or, built with the
+// Postgres trait, `--store postgres://… [--schema S] [--lease SECONDS]`: a PostgreSQL schema that
+// several such processes share, one running the tabs and the others standing by, Docs/Postgres.md
+// G40), driven through a fixed
 // sequence of M numbered events spread over them; killed at any moment and started again with the
 // same arguments, it resumes each tab after the last of its events its journal holds
 // (Docs/Hosting.md H70-H72). The interface is fixed: it is how a host's durability is checked
@@ -16,11 +19,17 @@ import Foundation
 import StateLoop
 import StateLoopDurable
 import StateLoopExamples
+#if Postgres
+import StateLoopPostgres
+#endif
 import Synchronization
 
 enum HostDemo {
     struct Arguments {
         var journal = ""
+        var store = ""
+        var schema = "stateloop"
+        var lease = 10.0
         var instances = 0
         var events = 0
         var expected = false
@@ -36,6 +45,13 @@ enum HostDemo {
             while let argument = rest.popFirst() {
                 switch argument {
                 case "--journal": journal = rest.popFirst() ?? ""
+                case "--store": store = rest.popFirst() ?? ""
+                case "--schema": schema = rest.popFirst() ?? ""
+                case "--lease":
+                    guard let seconds = rest.popFirst().flatMap(Double.init), seconds >= 0.3 else {
+                        throw DurableDemo.UsageError("--lease takes a number of seconds, 0.3 or more")
+                    }
+                    lease = seconds
                 case "--instances": instances = try count("--instances", least: 1)
                 case "--events": events = try count("--events", least: 0)
                 case "--expected": expected = true
@@ -43,7 +59,7 @@ enum HostDemo {
                 }
             }
             if instances == 0 { throw DurableDemo.UsageError("--instances N is required") }
-            if journal.isEmpty && !expected { throw DurableDemo.UsageError("--journal FILE is required") }
+            if journal.isEmpty == store.isEmpty && !expected { throw DurableDemo.UsageError("one of --journal FILE and --store URL is required") }
         }
     }
 
@@ -98,7 +114,8 @@ enum HostDemo {
 
     static func main(_ arguments: [String]) async -> Int32 {
         await DurableDemo.main(
-            "host", usage: "usage: stateloop-demo host --journal FILE --instances N --events M [--expected]", arguments, parse: Arguments.init
+            "host", usage: "usage: stateloop-demo host (--journal FILE | --store postgres://… [--schema S] [--lease SECONDS]) --instances N --events M [--expected]",
+            arguments, parse: Arguments.init
         ) { options in
             if options.expected {
                 DurableDemo.say("expected \(digest(plan(options).map(reduced)))")
@@ -115,7 +132,7 @@ enum HostDemo {
         /// Each tab's last durable state: its journal's at the start, then each one the host shows.
         let latest = Latest(count: options.instances)
         let host = MachineHost<Tab>(
-            store: try SQLiteJournalStore(path: options.journal, durability: .processCrash),
+            store: try store(options),
             initial: { _ in .initial },
             onState: { id, state in
                 guard let tab = index[id] else { return }
@@ -123,6 +140,8 @@ enum HostDemo {
             })
         let running = Task { try await host.run() }
         defer { host.stop() }
+        // A standby reads the tabs' states once it runs them: they are the last owner's then.
+        try await host.ready()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for tab in 0..<options.instances where !plan[tab].isEmpty {
                 group.addTask {
@@ -148,6 +167,16 @@ enum HostDemo {
             }
             try await Task.sleep(for: .milliseconds(5))
         }
+    }
+
+    /// The store the arguments name.
+    static func store(_ options: Arguments) throws -> any HostJournalStore {
+        if !options.journal.isEmpty { return try SQLiteJournalStore(path: options.journal, durability: .processCrash) }
+        #if Postgres
+        return try PostgresJournalStore(url: options.store, schema: options.schema, leaseDuration: .milliseconds(Int(options.lease * 1_000)))
+        #else
+        throw DurableDemo.UsageError("--store needs the PostgreSQL store: build with --traits Postgres")
+        #endif
     }
 
     /// The tabs' last durable states, shared by the host's `onState` and the senders.
