@@ -55,10 +55,16 @@ import Testing
 
     @Test("H70: the host demo refuses arguments it cannot run with a usage line and status 64")
     func h70BadArgumentsAreRefused() throws {
-        for arguments in [["host"], ["host", "--instances", "0", "--journal", "x"], ["host", "--instances", "2"], ["host", "--instances", "2", "--events", "-1", "--expected"]] {
+        for arguments in [
+            ["host"], ["host", "--instances", "0", "--journal", "x"], ["host", "--instances", "2"], ["host", "--instances", "2", "--events", "-1", "--expected"],
+            ["host", "--instances", "2", "--journal", "x", "--store", "postgres://u@h/d"], ["host", "--instances", "2", "--store", "postgres://u@h/d", "--lease", "0.1"],
+        ] {
             let (status, text) = try DurableDemoTests.refusal(arguments)
             #expect(status == 64, "\(arguments)")
-            #expect(text.hasPrefix("stateloop-demo host: ") && text.contains("usage: stateloop-demo host --journal FILE --instances N --events M [--expected]"), "\(text)")
+            #expect(
+                text.hasPrefix("stateloop-demo host: ")
+                    && text.contains("usage: stateloop-demo host (--journal FILE | --store postgres://… [--schema S] [--lease SECONDS]) --instances N --events M [--expected]"),
+                "\(text)")
         }
     }
 }
