@@ -314,13 +314,7 @@ public final class PostgresJournalStore: HostJournalStore, @unchecked Sendable {
         guard let held = leasing.withLock({ leases[host] }), held.owner == owner else { return false }
         renewing.lock()
         defer { renewing.unlock() }
-        let session: Session
-        if let renewer, !renewer.isClosed {
-            session = renewer
-        } else {
-            session = try Self.connect(configuration, on: eventLoopGroup, logger: logger)
-            renewer = session
-        }
+        let session = try open(&renewer)
         let renewed = try session.rows("""
             UPDATE \(unescaped: table("host_lease")) SET expires = clock_timestamp() + \(leaseInterval)::interval
             WHERE host = \(host) AND system = \(owner.system) AND pid = \(owner.pid) AND started = \(owner.started) AND token = \(held.token)
@@ -518,14 +512,16 @@ public final class PostgresJournalStore: HostJournalStore, @unchecked Sendable {
     private func writingSession<T>(_ body: (Session) throws(JournalError) -> T) throws(JournalError) -> T {
         writing.lock()
         defer { writing.unlock() }
-        let session: Session
-        if let writer, !writer.isClosed {
-            session = writer
-        } else {
-            session = try Self.connect(configuration, on: eventLoopGroup, logger: logger)
-            writer = session
-        }
-        return try body(session)
+        return try body(try open(&writer))
+    }
+
+    /// The open connection in `slot`, or a new one put there when it has none or its connection
+    /// failed (G22); the caller holds the lock that guards `slot`.
+    private func open(_ slot: inout Session?) throws(JournalError) -> Session {
+        if let session = slot, !session.isClosed { return session }
+        let session = try Self.connect(configuration, on: eventLoopGroup, logger: logger)
+        slot = session
+        return session
     }
 
     /// Runs `read` on an idle reader, on the store's queue, and gives the reader back; a reader

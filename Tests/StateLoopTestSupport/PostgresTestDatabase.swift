@@ -38,7 +38,9 @@ public enum PostgresTestDatabase {
     }
 
     /// A store on the test server in `schema` (a new one unless given).
-    public static func store(schema: String = freshSchema(), readConnections: Int = 4, leaseDuration: Duration = .seconds(10)) throws -> PostgresJournalStore {
+    /// Its lease is ten minutes unless given: a host in the parallel tier, whose threads may wait
+    /// seconds, keeps its lease while it runs (the lease rules, timed, give theirs).
+    public static func store(schema: String = freshSchema(), readConnections: Int = 4, leaseDuration: Duration = .seconds(600)) throws -> PostgresJournalStore {
         try PostgresJournalStore(url: requireURL(), schema: schema, readConnections: readConnections, leaseDuration: leaseDuration)
     }
 }
