@@ -53,9 +53,8 @@ final class LeaseKeeper: @unchecked Sendable {
                 pause = lease / 3
             case .success(false)?:
                 return lost("another process holds it now")
-            case .failure(let error)? where ContinuousClock.now < deadline:
+            case .failure? where ContinuousClock.now < deadline:
                 // Tried again soon, while the lease lasts.
-                _ = error
                 pause = lease / 12
             case .failure(let error)?:
                 return lost("it could not be renewed in time: \(error)")

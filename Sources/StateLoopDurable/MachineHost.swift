@@ -273,10 +273,8 @@ public final class MachineHost<M: DurableMachine>: Sendable {
                 if failed.values.contains(where: { if case .fenced = $0 { true } else { false } }) { fence.fenced() }
                 return failed
             })
-        fence.onFenced { [weak self] in
-            // Off the writer's thread: stopping waits for the pipeline.
-            Task { self?.lose("a commit was fenced: the lease had expired or another process held it") }
-        }
+        // `lose` halts on a thread of its own: the writer's thread, which told it, is not held.
+        fence.onFenced { [weak self] in self?.lose("a commit was fenced: the lease had expired or another process held it") }
     }
 
     // MARK: Lifecycle
